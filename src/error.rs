@@ -1,0 +1,119 @@
+//! The typed error returned wherever a value enters from outside (UI, URL, file, CLI).
+//!
+//! Every message names the field and the allowed range, so the user can fix the input;
+//! a function that returns an error leaves the state it was called on unchanged.
+
+use std::fmt;
+
+/// A parameter that was rejected at the boundary, with the reason.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamError {
+    /// NaN or ±∞ where a finite number is required.
+    NotFinite { field: &'static str, value: f64 },
+    /// A number outside its documented range `[min, max]`.
+    OutOfRange {
+        field: &'static str,
+        value: f64,
+        min: f64,
+        max: f64,
+    },
+    /// A count or size that must be a whole number.
+    NotInteger { field: &'static str, value: f64 },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::NotFinite { field, value } => {
+                write!(f, "{field} must be a finite number, got {value}")
+            }
+            ParamError::OutOfRange {
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "{field} must be between {} and {}, got {value}",
+                bound(*min),
+                bound(*max)
+            ),
+            ParamError::NotInteger { field, value } => {
+                write!(f, "{field} must be a whole number, got {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// A range bound as a person writes it: ∞ rather than `inf`.
+fn bound(x: f64) -> String {
+    if x == f64::INFINITY {
+        "∞".into()
+    } else if x == f64::NEG_INFINITY {
+        "−∞".into()
+    } else {
+        x.to_string()
+    }
+}
+
+/// Checks that `value` is finite and lies in `[min, max]`.
+pub fn finite_in(field: &'static str, value: f64, min: f64, max: f64) -> Result<f64, ParamError> {
+    if !value.is_finite() {
+        return Err(ParamError::NotFinite { field, value });
+    }
+    if !(min..=max).contains(&value) {
+        return Err(ParamError::OutOfRange {
+            field,
+            value,
+            min,
+            max,
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` is a whole number in `[min, max]` and returns it as `u64`
+/// (`max` must not exceed 2^53, where every integer is exact in an `f64`).
+pub fn whole_in(field: &'static str, value: f64, min: u64, max: u64) -> Result<u64, ParamError> {
+    if value.is_nan() {
+        return Err(ParamError::NotFinite { field, value });
+    }
+    if value.is_finite() && value.fract() != 0.0 {
+        return Err(ParamError::NotInteger { field, value });
+    }
+    finite_in(field, value, min as f64, max as f64).map(|v| v as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finite_in_rejects_nan_infinities_and_values_outside_the_range() {
+        assert!(matches!(
+            finite_in("temperature", f64::NAN, 0.0, 1.0),
+            Err(ParamError::NotFinite { .. })
+        ));
+        assert!(matches!(
+            finite_in("temperature", f64::INFINITY, 0.0, 1.0),
+            Err(ParamError::NotFinite { .. })
+        ));
+        assert!(matches!(
+            finite_in("temperature", -0.5, 0.0, 1.0),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert_eq!(finite_in("temperature", 0.5, 0.0, 1.0), Ok(0.5));
+    }
+
+    #[test]
+    fn whole_in_rejects_fractions_and_names_the_field() {
+        let err = whole_in("size", 2.5, 1, 10).unwrap_err();
+        assert!(matches!(err, ParamError::NotInteger { field: "size", .. }));
+        assert!(err.to_string().contains("size"));
+        let err = whole_in("size", 0.0, 1, 10).unwrap_err();
+        assert_eq!(err.to_string(), "size must be between 1 and 10, got 0");
+        assert_eq!(whole_in("size", 10.0, 1, 10), Ok(10));
+    }
+}

@@ -1,0 +1,27 @@
+//! # boltzlab
+//!
+//! An interactive laboratory for Ising models and Boltzmann machines. This crate is the
+//! engine: plain Rust that compiles natively (library, CLI, tests, benchmarks) and to
+//! WebAssembly (the page). Only [`web`] knows about the browser.
+//!
+//! Conventions (see REFERENCES.md): J = k_B = 1, β = 1/T, Ising spins s = ±1, energy
+//! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.
+//!
+//! Module map:
+//! - [`model`]: energy models (what E(s) and the local fields are);
+//! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
+//! - [`measure`]: observables and bounded traces for the views;
+//! - [`error`]: the typed error every boundary returns for bad input;
+//! - `web` (wasm32 only): the thin facade the page calls.
+
+pub mod dynamics;
+pub mod error;
+pub mod measure;
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use dynamics::{LatticeSampler, SpinRng};
+pub use error::ParamError;
+pub use model::Lattice;

@@ -1,0 +1,7 @@
+//! Energy models: what the energy E(s) of a spin configuration is, and the local field
+//! each unit feels. Models hold parameters only; the state (the spins) and how it changes
+//! belong to [`crate::dynamics`].
+
+pub mod lattice;
+
+pub use lattice::Lattice;
