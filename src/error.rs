@@ -19,6 +19,14 @@ pub enum ParamError {
     },
     /// A count or size that must be a whole number.
     NotInteger { field: &'static str, value: f64 },
+    /// A name that is not one of the allowed choices.
+    UnknownChoice {
+        field: &'static str,
+        value: String,
+        allowed: &'static str,
+    },
+    /// A value that is fine alone but not with the rest (shapes, symmetry, combinations).
+    Invalid { field: &'static str, reason: String },
 }
 
 impl fmt::Display for ParamError {
@@ -41,6 +49,12 @@ impl fmt::Display for ParamError {
             ParamError::NotInteger { field, value } => {
                 write!(f, "{field} must be a whole number, got {value}")
             }
+            ParamError::UnknownChoice {
+                field,
+                value,
+                allowed,
+            } => write!(f, "{field} must be one of {allowed}, got '{value}'"),
+            ParamError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
         }
     }
 }

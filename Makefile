@@ -1,0 +1,47 @@
+# boltzlab: two commands do everything on a fresh machine.
+#   make serve   set up what is missing, then serve the app at http://127.0.0.1:8080
+#   make test    set up what is missing, then run every check and test
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# wasm-opt comes from npm's binaryen (Debian's is too old); cargo-installed tools from ~/.cargo/bin.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+WASM := --target wasm32-unknown-unknown --no-default-features
+
+.PHONY: setup serve test format-check lint test-native test-wasm build e2e clean
+
+setup:
+	@bash scripts/setup.sh
+
+serve: setup
+	trunk serve --offline --address 127.0.0.1 --port 8080
+
+test: setup
+	$(MAKE) --no-print-directory format-check lint test-native test-wasm build e2e
+
+format-check:
+	cargo fmt --check
+	prettier --check www tests/e2e playwright.config.js
+
+lint:
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy $(WASM) --all-targets -- -D warnings
+
+# Statistical tests need release-mode speed.
+test-native:
+	cargo test --release
+
+# wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml).
+test-wasm:
+	cargo test --release $(WASM) --test web
+
+build:
+	trunk build --release --offline
+
+e2e:
+	playwright test
+
+clean:
+	cargo clean
+	rm -rf dist target/playwright

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what boltzlab's build and tests need, skipping what is already present.
+# Idempotent; prints what it does. Used by `make serve` and `make test`.
+# Recipe: ../shared/TOOLCHAIN.md (tried on a fresh machine of this kind).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+# The wasm-bindgen CLI must match the crate exactly; Cargo.lock is the truth.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+
+say() { echo "setup: $*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rust target wasm32-unknown-unknown: present"
+else
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if command -v trunk >/dev/null 2>&1 && trunk --version | grep -q " ${TRUNK_VERSION}\$"; then
+  say "trunk ${TRUNK_VERSION}: present"
+else
+  say "installing trunk ${TRUNK_VERSION} (cargo install, about 10 minutes on 2 cores, once)"
+  cargo install trunk --version "${TRUNK_VERSION}" --locked
+fi
+
+if command -v wasm-bindgen >/dev/null 2>&1 && wasm-bindgen --version | grep -q " ${WASM_BINDGEN_VERSION}\$" \
+  && command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
+  say "wasm-bindgen-cli ${WASM_BINDGEN_VERSION}: present"
+else
+  # Without --locked: a dependency locked by the CLI's own lock file is missing from the registry.
+  say "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION} (cargo install, about 3 minutes, once)"
+  cargo install wasm-bindgen-cli --version "${WASM_BINDGEN_VERSION}" --force
+fi
+
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  say "chromium and chromedriver: present"
+else
+  say "installing Debian's chromium and chromium-driver"
+  as_root apt-get update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+
+# npm dev tools (Playwright's runner, binaryen's wasm-opt, prettier) exactly as locked.
+# node_modules/.package-lock.json is npm's record of what it installed.
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
+  && [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ]; then
+  say "npm dev tools: present"
+else
+  say "installing npm dev tools from package-lock.json (npm ci)"
+  npm ci --no-audit --no-fund
+fi
