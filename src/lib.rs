@@ -11,11 +11,13 @@
 //! - [`model`]: energy models (what E(s) and the local fields are);
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
 //! - [`measure`]: observables and bounded traces for the views;
+//! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
 //! - [`error`]: the typed error every boundary returns for bad input;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
 pub mod dynamics;
 pub mod error;
+pub mod exact;
 pub mod measure;
 pub mod model;
 
