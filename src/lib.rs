@@ -24,6 +24,7 @@ pub mod model;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use dynamics::{LatticeSampler, SpinRng};
+pub use dynamics::lattice_sampler::Dynamics;
+pub use dynamics::{LatticeSampler, Order, Rule, SpinRng};
 pub use error::ParamError;
-pub use model::Lattice;
+pub use model::{Boundary, Couplings, Lattice};

@@ -1,15 +1,61 @@
-//! Sequential heat-bath sampling of the square-lattice Ising model.
+//! Single-spin and cluster sampling of the square-lattice Ising model.
 //!
-//! The sampler owns the spins and visits sites in sequential (typewriter) order,
-//! x fastest. The energy and magnetisation are kept up to date incrementally in integer
-//! arithmetic (the bond sum Σ s_i s_j and M = Σ s_i), so E/N and M/N cost nothing to read
-//! and never drift from a full recomputation.
+//! The sampler owns the spins, the temperature, the update [`Dynamics`] (heat-bath,
+//! Metropolis or Wolff clusters), the visiting [`Order`], a clamp mask and the random
+//! stream. The energy and magnetisation are kept up to date incrementally: in integer
+//! arithmetic for uniform and ±J couplings (the bond sum Σ c_b s_i s_j and M = Σ s_i, so
+//! they never drift from a full recomputation), in floating point for real couplings.
 
-use super::rules::{heat_bath_up_probability, threshold};
-use super::{SpinRng, check_temperature, seeded_rng};
+use super::cluster::WolffClusters;
+use super::rules::threshold;
+use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng};
 use crate::error::ParamError;
 use crate::model::Lattice;
+use crate::model::lattice::{Boundary, Couplings};
 use rand::Rng;
+
+/// How a lattice state changes: single-spin updates by a rule, or Wolff cluster flips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dynamics {
+    Single(Rule),
+    /// Wolff single-cluster moves (uniform J, h = 0, no fixed border, nothing clamped).
+    Wolff,
+}
+
+impl Dynamics {
+    pub const ALL: [Dynamics; 3] = [
+        Dynamics::Single(Rule::HeatBath),
+        Dynamics::Single(Rule::Metropolis),
+        Dynamics::Wolff,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dynamics::Single(rule) => rule.name(),
+            Dynamics::Wolff => "wolff",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Dynamics, ParamError> {
+        Dynamics::ALL
+            .into_iter()
+            .find(|d| d.name() == name)
+            .ok_or_else(|| ParamError::UnknownChoice {
+                field: "dynamics",
+                value: name.to_string(),
+                allowed: "heat-bath, metropolis, wolff",
+            })
+    }
+}
+
+/// The next site a tick visits, as (x, y), index and checkerboard colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cursor {
+    x: usize,
+    y: usize,
+    index: usize,
+    colour: usize,
+}
 
 /// A lattice, its spins, the temperature and the random stream: everything a tick needs.
 #[derive(Debug, Clone)]
@@ -17,40 +63,68 @@ pub struct LatticeSampler {
     lattice: Lattice,
     spins: Vec<i8>,
     temperature: f64,
+    dynamics: Dynamics,
+    order: Order,
     rng: SpinRng,
-    /// Heat-bath thresholds indexed by (S + 4) / 2, S = Σ_nb s_j ∈ {−4, −2, 0, 2, 4}.
-    up_threshold: [u64; 5],
-    /// The next site to visit, as (x, y) and as the index x + W·y.
-    cursor: (usize, usize),
-    cursor_index: usize,
+    /// Thresholds for P(next spin = +1), indexed by [current spin is +1][S + 4], with
+    /// S = Σ_{b∋i} c_b s_j the integer neighbour sum (integer couplings only).
+    table: [[u64; 9]; 2],
+    clamp: Vec<bool>,
+    clamps_on: bool,
+    cursor: Cursor,
     ticks: u64,
     bond_sum: i64,
     magnetization: i64,
+    /// Σ c_b s_i s_j for real couplings (kept incrementally in floating point).
+    real_bond_sum: f64,
+    wolff: WolffClusters,
 }
 
 impl LatticeSampler {
     /// A sampler with independent random spins (each ±1 with probability ½) drawn from
-    /// `seed`, at `temperature` (0 ≤ T ≤ ∞).
+    /// `seed`, at `temperature` (0 ≤ T ≤ ∞), heat-bath rule, sequential order.
     pub fn new(lattice: Lattice, temperature: f64, seed: u64) -> Result<Self, ParamError> {
         let temperature = check_temperature(temperature)?;
         let mut rng = seeded_rng(seed);
         let spins: Vec<i8> = (0..lattice.len())
             .map(|_| if rng.next_u32() >> 31 == 1 { 1 } else { -1 })
             .collect();
+        let n = lattice.len();
         let mut sampler = LatticeSampler {
-            bond_sum: lattice.bond_sum(&spins),
-            magnetization: lattice.magnetization(&spins),
             lattice,
             spins,
             temperature,
+            dynamics: Dynamics::Single(Rule::HeatBath),
+            order: Order::Sequential,
             rng,
-            up_threshold: [0; 5],
-            cursor: (0, 0),
-            cursor_index: 0,
+            table: [[0; 9]; 2],
+            clamp: vec![false; n],
+            clamps_on: true,
+            cursor: Cursor {
+                x: 0,
+                y: 0,
+                index: 0,
+                colour: 0,
+            },
             ticks: 0,
+            bond_sum: 0,
+            magnetization: 0,
+            real_bond_sum: 0.0,
+            wolff: WolffClusters::new(n),
         };
+        sampler.recount();
         sampler.rebuild_tables();
         Ok(sampler)
+    }
+
+    /// Recomputes the bookkeeping sums from the spins.
+    fn recount(&mut self) {
+        self.magnetization = self.lattice.magnetization(&self.spins);
+        if self.lattice.has_integer_couplings() {
+            self.bond_sum = self.lattice.bond_sum(&self.spins);
+        } else {
+            self.real_bond_sum = self.lattice.real_bond_sum(&self.spins);
+        }
     }
 
     fn rebuild_tables(&mut self) {
@@ -59,10 +133,19 @@ impl LatticeSampler {
             self.lattice.field(),
             self.temperature,
         );
-        for (k, slot) in self.up_threshold.iter_mut().enumerate() {
-            let neighbour_sum = 2.0 * k as f64 - 4.0;
-            *slot = threshold(heat_bath_up_probability(j * neighbour_sum + h, t));
+        let rule = match self.dynamics {
+            Dynamics::Single(rule) => rule,
+            Dynamics::Wolff => Rule::HeatBath,
+        };
+        for (current, row) in self.table.iter_mut().enumerate() {
+            for (k, slot) in row.iter_mut().enumerate() {
+                let sum = k as f64 - 4.0;
+                // Gap between s = +1 and s = −1: Δ = 2 h_i = 2 (J S + h).
+                let gap = 2.0 * (j * sum + h);
+                *slot = threshold(rule.probability_high(current == 1, gap, t));
+            }
         }
+        self.wolff.set_temperature(j, t);
     }
 
     /// Sets the temperature (0 ≤ T ≤ ∞); on error nothing changes.
@@ -72,8 +155,60 @@ impl LatticeSampler {
         Ok(())
     }
 
+    /// Why Wolff moves are not valid for this lattice and clamp state, if they are not.
+    fn wolff_refusal(&self) -> Option<String> {
+        if !matches!(self.lattice.couplings(), Couplings::Uniform) {
+            Some("Wolff cluster moves need a uniform coupling J (no spin glass)".into())
+        } else if self.lattice.field() != 0.0 {
+            Some("Wolff cluster moves need zero field h".into())
+        } else if matches!(self.lattice.boundary(), Boundary::Fixed(_)) {
+            Some("Wolff cluster moves cannot flip a fixed border".into())
+        } else if self.clamps_on && self.clamp.iter().any(|&c| c) {
+            Some("Wolff cluster moves cannot respect clamped spins; release them first".into())
+        } else {
+            None
+        }
+    }
+
+    /// Chooses heat-bath, Metropolis or Wolff; on error nothing changes.
+    pub fn set_dynamics(&mut self, dynamics: Dynamics) -> Result<(), ParamError> {
+        if dynamics == Dynamics::Wolff
+            && let Some(reason) = self.wolff_refusal()
+        {
+            return Err(ParamError::Invalid {
+                field: "dynamics",
+                reason,
+            });
+        }
+        self.dynamics = dynamics;
+        self.rebuild_tables();
+        Ok(())
+    }
+
+    /// Chooses the visiting order; the next tick starts that order from its first site.
+    pub fn set_order(&mut self, order: Order) {
+        self.order = order;
+        self.cursor = Cursor {
+            x: 0,
+            y: 0,
+            index: 0,
+            colour: 0,
+        };
+        if order == Order::Random {
+            self.draw_random_site();
+        }
+    }
+
     pub fn temperature(&self) -> f64 {
         self.temperature
+    }
+
+    pub fn dynamics(&self) -> Dynamics {
+        self.dynamics
+    }
+
+    pub fn order(&self) -> Order {
+        self.order
     }
 
     pub fn lattice(&self) -> &Lattice {
@@ -85,7 +220,7 @@ impl LatticeSampler {
         &self.spins
     }
 
-    /// Number of ticks done since creation.
+    /// Number of ticks done since creation (a Wolff move counts its cluster's size).
     pub fn ticks(&self) -> u64 {
         self.ticks
     }
@@ -97,13 +232,18 @@ impl LatticeSampler {
 
     /// The site the next tick will visit.
     pub fn next_site(&self) -> usize {
-        self.cursor_index
+        self.cursor.index
     }
 
     /// E, from the incremental bookkeeping.
     pub fn energy(&self) -> f64 {
-        self.lattice
-            .energy_from_sums(self.bond_sum, self.magnetization)
+        if self.lattice.has_integer_couplings() {
+            self.lattice
+                .energy_from_sums(self.bond_sum, self.magnetization)
+        } else {
+            -self.lattice.coupling() * self.real_bond_sum
+                - self.lattice.field() * self.magnetization as f64
+        }
     }
 
     /// M = Σ s_i, from the incremental bookkeeping.
@@ -121,61 +261,385 @@ impl LatticeSampler {
         self.magnetization as f64 / self.lattice.len() as f64
     }
 
-    /// Sets every spin to `spin` (±1); the cursor and tick count are kept.
+    /// Sets every unclamped spin to `spin` (+1 if `spin` ≥ 0, else −1).
     pub fn fill(&mut self, spin: i8) {
         let spin = if spin >= 0 { 1 } else { -1 };
-        self.spins.fill(spin);
-        self.bond_sum = self.lattice.bond_sum(&self.spins);
-        self.magnetization = self.lattice.magnetization(&self.spins);
+        for (s, &clamped) in self.spins.iter_mut().zip(&self.clamp) {
+            if !(clamped && self.clamps_on) {
+                *s = spin;
+            }
+        }
+        self.recount();
     }
 
-    /// One tick: the heat-bath rule at the cursor's site, then the cursor moves on.
+    /// Sets every unclamped spin to ±1 at random (from the sampler's stream).
+    pub fn randomize(&mut self) {
+        for (s, &clamped) in self.spins.iter_mut().zip(&self.clamp) {
+            let coin = if self.rng.next_u32() >> 31 == 1 {
+                1
+            } else {
+                -1
+            };
+            if !(clamped && self.clamps_on) {
+                *s = coin;
+            }
+        }
+        self.recount();
+    }
+
+    /// Sets spin i to `spin` (±1), for painting; clamped spins can be painted too.
+    pub fn set_spin(&mut self, i: usize, spin: i8) -> Result<(), ParamError> {
+        if i >= self.spins.len() {
+            return Err(ParamError::OutOfRange {
+                field: "site",
+                value: i as f64,
+                min: 0.0,
+                max: (self.spins.len() - 1) as f64,
+            });
+        }
+        if spin != 1 && spin != -1 {
+            return Err(ParamError::Invalid {
+                field: "spin",
+                reason: format!("a spin is +1 or −1, got {spin}"),
+            });
+        }
+        self.flip_to(i, spin);
+        Ok(())
+    }
+
+    /// Marks site i clamped (never changed by ticks while clamps are on) or free.
+    pub fn set_clamped(&mut self, i: usize, clamped: bool) -> Result<(), ParamError> {
+        if i >= self.spins.len() {
+            return Err(ParamError::OutOfRange {
+                field: "site",
+                value: i as f64,
+                min: 0.0,
+                max: (self.spins.len() - 1) as f64,
+            });
+        }
+        if clamped && self.clamps_on && self.dynamics == Dynamics::Wolff {
+            return Err(ParamError::Invalid {
+                field: "clamp",
+                reason: "Wolff cluster moves cannot respect clamped spins".into(),
+            });
+        }
+        self.clamp[i] = clamped;
+        Ok(())
+    }
+
+    /// The clamp mask (true = clamped), whether or not clamps are on.
+    pub fn clamp_mask(&self) -> &[bool] {
+        &self.clamp
+    }
+
+    /// Frees every site.
+    pub fn release_all(&mut self) {
+        self.clamp.fill(false);
+    }
+
+    /// The phase switch: with clamps on, clamped spins never change; with clamps off the
+    /// mask is kept but ignored.
+    pub fn set_clamps_on(&mut self, on: bool) -> Result<(), ParamError> {
+        if on && self.dynamics == Dynamics::Wolff && self.clamp.iter().any(|&c| c) {
+            return Err(ParamError::Invalid {
+                field: "phase",
+                reason: "Wolff cluster moves cannot respect clamped spins".into(),
+            });
+        }
+        self.clamps_on = on;
+        Ok(())
+    }
+
+    pub fn clamps_on(&self) -> bool {
+        self.clamps_on
+    }
+
+    /// Sets s_i to `new`, keeping the bookkeeping exact.
     #[inline]
-    pub fn tick(&mut self) {
-        let (w, h) = (self.lattice.width(), self.lattice.height());
-        let (x, y) = self.cursor;
-        let i = self.cursor_index;
-        let left = if x == 0 { i + w - 1 } else { i - 1 };
-        let right = if x + 1 == w { i + 1 - w } else { i + 1 };
-        let up = if y == 0 { i + w * (h - 1) } else { i - w };
-        let down = if y + 1 == h { i - w * (h - 1) } else { i + w };
-        let s = &self.spins;
-        let neighbour_sum = i32::from(s[left] + s[right] + s[up] + s[down]);
-        let r = u64::from(self.rng.next_u32());
-        let new = if r < self.up_threshold[((neighbour_sum + 4) >> 1) as usize] {
-            1
-        } else {
-            -1
-        };
+    fn flip_to(&mut self, i: usize, new: i8) {
         let old = self.spins[i];
-        if new != old {
-            self.spins[i] = new;
-            // Flipping s_i to `new` changes Σ s_i s_j by 2·new·S and M by 2·new.
-            self.bond_sum += 2 * i64::from(new) * i64::from(neighbour_sum);
-            self.magnetization += 2 * i64::from(new);
+        if new == old {
+            return;
+        }
+        let (x, y) = (i % self.lattice.width(), i / self.lattice.width());
+        let change = i64::from(new - old);
+        if self.lattice.has_integer_couplings() {
+            let lattice = &self.lattice;
+            let sum = lattice.neighbour_sum(&self.spins, x, y, |b| lattice.integer_bond(b));
+            self.bond_sum += change * i64::from(sum);
+        } else {
+            let lattice = &self.lattice;
+            let sum = lattice.neighbour_sum(&self.spins, x, y, |b| lattice.bond(b));
+            self.real_bond_sum += change as f64 * sum;
+        }
+        self.magnetization += change;
+        self.spins[i] = new;
+    }
+
+    fn draw_random_site(&mut self) {
+        let w = self.lattice.width();
+        let i = random_index(&mut self.rng, self.lattice.len() as u32) as usize;
+        self.cursor = Cursor {
+            x: i % w,
+            y: i / w,
+            index: i,
+            colour: 0,
+        };
+    }
+
+    /// Moves the cursor to the next site of the order.
+    #[inline]
+    fn advance_cursor(&mut self) {
+        let (w, h) = (self.lattice.width(), self.lattice.height());
+        let c = &mut self.cursor;
+        match self.order {
+            Order::Sequential => {
+                if c.x + 1 < w {
+                    c.x += 1;
+                    c.index += 1;
+                } else if c.y + 1 < h {
+                    c.x = 0;
+                    c.y += 1;
+                    c.index += 1;
+                } else {
+                    *c = Cursor {
+                        x: 0,
+                        y: 0,
+                        index: 0,
+                        colour: 0,
+                    };
+                }
+            }
+            Order::Checkerboard => {
+                // Sites of colour (x + y) mod 2 = c.colour, row by row, x stepping by 2.
+                if c.x + 2 < w {
+                    c.x += 2;
+                } else {
+                    if c.y + 1 < h {
+                        c.y += 1;
+                    } else {
+                        c.y = 0;
+                        c.colour ^= 1;
+                    }
+                    c.x = (c.colour + c.y) & 1;
+                }
+                c.index = c.x + w * c.y;
+            }
+            Order::Random => self.draw_random_site(),
+        }
+    }
+
+    /// One tick with integer couplings: the threshold for (current spin, S) decides.
+    #[inline]
+    fn tick_integer(&mut self) {
+        let Cursor { x, y, index: i, .. } = self.cursor;
+        if !(self.clamps_on && self.clamp[i]) {
+            let lattice = &self.lattice;
+            let sum = lattice.neighbour_sum(&self.spins, x, y, |b| lattice.integer_bond(b));
+            let s = self.spins[i];
+            let r = u64::from(self.rng.next_u32());
+            let new = if r < self.table[usize::from(s > 0)][(sum + 4) as usize] {
+                1
+            } else {
+                -1
+            };
+            if new != s {
+                let change = i64::from(new - s);
+                self.bond_sum += change * i64::from(sum);
+                self.magnetization += change;
+                self.spins[i] = new;
+            }
         }
         self.ticks += 1;
-        if x + 1 < w {
-            self.cursor = (x + 1, y);
-            self.cursor_index = i + 1;
-        } else if y + 1 < h {
-            self.cursor = (0, y + 1);
-            self.cursor_index = i + 1;
-        } else {
-            self.cursor = (0, 0);
-            self.cursor_index = 0;
+        self.advance_cursor();
+    }
+
+    /// One tick with real couplings: P(+1) from the rule with the real local field.
+    #[inline]
+    fn tick_real(&mut self, rule: Rule) {
+        let Cursor { x, y, index: i, .. } = self.cursor;
+        if !(self.clamps_on && self.clamp[i]) {
+            let lattice = &self.lattice;
+            let sum = lattice.neighbour_sum(&self.spins, x, y, |b| lattice.bond(b));
+            let field = lattice.coupling() * sum + lattice.field();
+            let s = self.spins[i];
+            let p = rule.probability_high(s > 0, 2.0 * field, self.temperature);
+            let r = u64::from(self.rng.next_u32());
+            let new = if r < threshold(p) { 1 } else { -1 };
+            if new != s {
+                let change = new - s;
+                self.real_bond_sum += f64::from(change) * sum;
+                self.magnetization += i64::from(change);
+                self.spins[i] = new;
+            }
+        }
+        self.ticks += 1;
+        self.advance_cursor();
+    }
+
+    /// The fast path for the commonest case: uniform J, periodic, nothing clamped,
+    /// sequential order. Same Markov chain and random stream as [`Self::tick_integer`].
+    fn run_uniform_periodic_sequential(&mut self, ticks: u64) {
+        let (w, h) = (self.lattice.width(), self.lattice.height());
+        let Cursor {
+            mut x,
+            mut y,
+            index: mut i,
+            ..
+        } = self.cursor;
+        for _ in 0..ticks {
+            let left = if x == 0 { i + w - 1 } else { i - 1 };
+            let right = if x + 1 == w { i + 1 - w } else { i + 1 };
+            let up = if y == 0 { i + w * (h - 1) } else { i - w };
+            let down = if y + 1 == h { i - w * (h - 1) } else { i + w };
+            let s = &self.spins;
+            let sum = i32::from(s[left] + s[right] + s[up] + s[down]);
+            let old = s[i];
+            let r = u64::from(self.rng.next_u32());
+            let new = if r < self.table[usize::from(old > 0)][(sum + 4) as usize] {
+                1
+            } else {
+                -1
+            };
+            if new != old {
+                let change = i64::from(new - old);
+                self.bond_sum += change * i64::from(sum);
+                self.magnetization += change;
+                self.spins[i] = new;
+            }
+            if x + 1 < w {
+                x += 1;
+                i += 1;
+            } else if y + 1 < h {
+                x = 0;
+                y += 1;
+                i += 1;
+            } else {
+                (x, y, i) = (0, 0, 0);
+            }
+        }
+        self.ticks += ticks;
+        self.cursor = Cursor {
+            x,
+            y,
+            index: i,
+            colour: 0,
+        };
+    }
+
+    /// One tick (for Wolff dynamics: one cluster move).
+    pub fn tick(&mut self) {
+        self.run_ticks(1);
+    }
+
+    /// Runs at least `ticks` ticks: exactly that many single-spin updates, or Wolff moves
+    /// until their cluster sizes add up to `ticks` or more.
+    ///
+    /// For measurements with Wolff dynamics use [`Self::wolff_moves`] with a fixed count:
+    /// stopping when the cluster sizes reach a target is a state-dependent stopping time,
+    /// and the state it stops in is not Boltzmann-distributed.
+    pub fn run(&mut self, ticks: u64) {
+        self.run_ticks(ticks);
+    }
+
+    fn run_ticks(&mut self, ticks: u64) {
+        match self.dynamics {
+            Dynamics::Wolff => {
+                let target = self.ticks + ticks;
+                while self.ticks < target {
+                    self.wolff_move();
+                }
+            }
+            Dynamics::Single(rule) => {
+                let unclamped = !self.clamps_on || !self.clamp.iter().any(|&c| c);
+                if matches!(self.lattice.couplings(), Couplings::Uniform)
+                    && self.lattice.boundary() == Boundary::Periodic
+                    && self.order == Order::Sequential
+                    && unclamped
+                {
+                    self.run_uniform_periodic_sequential(ticks);
+                } else if self.lattice.has_integer_couplings() {
+                    for _ in 0..ticks {
+                        self.tick_integer();
+                    }
+                } else {
+                    for _ in 0..ticks {
+                        self.tick_real(rule);
+                    }
+                }
+            }
         }
     }
 
-    /// `ticks` ticks in a row.
-    pub fn run(&mut self, ticks: u64) {
-        for _ in 0..ticks {
-            self.tick();
+    /// `moves` Wolff cluster flips (whatever the dynamics setting); returns the total
+    /// number of spins flipped.
+    pub fn wolff_moves(&mut self, moves: u64) -> Result<u64, ParamError> {
+        if let Some(reason) = self.wolff_refusal() {
+            return Err(ParamError::Invalid {
+                field: "dynamics",
+                reason,
+            });
         }
+        Ok((0..moves).map(|_| self.wolff_move() as u64).sum())
+    }
+
+    /// One Wolff cluster flip; returns the cluster's size.
+    fn wolff_move(&mut self) -> usize {
+        let size = self.wolff.flip_cluster(
+            &self.lattice,
+            &mut self.spins,
+            &mut self.rng,
+            &mut self.bond_sum,
+            &mut self.magnetization,
+        );
+        self.ticks += size as u64;
+        size
     }
 
     /// One sweep: N ticks.
     pub fn sweep(&mut self) {
         self.run(self.lattice.len() as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkerboard_visits_every_site_once_per_sweep_even_first() {
+        for (w, h) in [(4.0, 4.0), (5.0, 3.0), (2.0, 7.0)] {
+            let lattice = Lattice::new(w, h, 1.0, 0.0).unwrap();
+            let n = lattice.len();
+            let mut sampler = LatticeSampler::new(lattice, 1.0, 1).unwrap();
+            sampler.set_order(Order::Checkerboard);
+            let mut seen = vec![0; n];
+            let mut order = Vec::new();
+            for _ in 0..n {
+                let i = sampler.next_site();
+                seen[i] += 1;
+                order.push(i);
+                sampler.tick();
+            }
+            assert!(seen.iter().all(|&k| k == 1), "{w}x{h}: {seen:?}");
+            let width = w as usize;
+            let colours: Vec<usize> = order.iter().map(|i| (i % width + i / width) & 1).collect();
+            let evens = colours.iter().filter(|&&c| c == 0).count();
+            assert!(colours[..evens].iter().all(|&c| c == 0));
+            assert_eq!(sampler.next_site(), 0, "a new sweep starts at site 0");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_follows_the_same_chain_as_the_general_one() {
+        let lattice = Lattice::new(6.0, 5.0, 1.0, 0.2).unwrap();
+        let mut fast = LatticeSampler::new(lattice.clone(), 1.7, 9).unwrap();
+        let mut general = LatticeSampler::new(lattice, 1.7, 9).unwrap();
+        fast.run(5_000);
+        for _ in 0..5_000 {
+            general.tick_integer();
+        }
+        assert_eq!(fast.spins(), general.spins());
+        assert_eq!(fast.energy(), general.energy());
     }
 }

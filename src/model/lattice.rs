@@ -1,33 +1,127 @@
-//! The square-lattice Ising model with periodic boundaries.
+//! The square-lattice Ising model: uniform or per-bond couplings, a field, and three kinds
+//! of boundary.
 //!
-//! E(s) = −J Σ_{⟨ij⟩} s_i s_j − h Σ_i s_i, the first sum over nearest-neighbour bonds
-//! (each bond once), s_i = ±1. Site i = x + W·y, x the column, y the row.
-//! The local field on site i is h_i = J Σ_{j∈nb(i)} s_j + h, so that flipping s_i changes
-//! the energy by ΔE = 2 s_i h_i.
+//! E(s) = −J Σ_b c_b s_i s_j − h Σ_i s_i over the bonds b = (i, j) of the lattice, s_i = ±1.
+//! Site i = x + W·y (x the column, y the row). Bond 2i joins site i to its right
+//! neighbour, bond 2i + 1 to the neighbour below; c_b is 1 for a uniform lattice, ±1 for
+//! a ±J spin glass, and a standard normal number for a Gaussian spin glass.
+//!
+//! Boundaries decide what the bonds leaving the last column and row do:
+//! - periodic: they wrap around (a side of 2 joins each pair of neighbours by two bonds);
+//! - open: they are absent, so edge spins have fewer neighbours;
+//! - fixed(g): the lattice is framed by border spins held at g = ±1; a bond that would wrap
+//!   around instead joins each of its two end spins to the border, with the same c_b.
+//!
+//! The local field on site i is h_i = J Σ_{b∋i} c_b s_{j(b)} + h (border spins included),
+//! so that setting s_i from s to s' changes the energy by ΔE = −(s' − s)·h_i.
 
+use crate::dynamics::{SpinRng, seeded_rng, standard_normal};
 use crate::error::{ParamError, finite_in, whole_in};
+use rand::Rng;
 
-/// A W×H periodic square lattice with uniform coupling J and field h.
+/// What the bonds leaving the lattice's last column and row do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    Periodic,
+    Open,
+    /// Border spins held at +1 (`Fixed(1)`) or −1 (`Fixed(-1)`).
+    Fixed(i8),
+}
+
+impl Boundary {
+    /// Parses `periodic`, `open`, `fixed-up` or `fixed-down`.
+    pub fn parse(name: &str) -> Result<Boundary, ParamError> {
+        match name {
+            "periodic" => Ok(Boundary::Periodic),
+            "open" => Ok(Boundary::Open),
+            "fixed-up" => Ok(Boundary::Fixed(1)),
+            "fixed-down" => Ok(Boundary::Fixed(-1)),
+            _ => Err(ParamError::UnknownChoice {
+                field: "boundary",
+                value: name.to_string(),
+                allowed: "periodic, open, fixed-up, fixed-down",
+            }),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Boundary::Periodic => "periodic",
+            Boundary::Open => "open",
+            Boundary::Fixed(g) if g > 0 => "fixed-up",
+            Boundary::Fixed(_) => "fixed-down",
+        }
+    }
+}
+
+/// The bond factors c_b, each multiplied by J.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Couplings {
+    /// c_b = 1 on every bond.
+    Uniform,
+    /// c_b = ±1 (a ±J spin glass).
+    PlusMinus(Vec<i8>),
+    /// c_b real (a Gaussian spin glass).
+    Real(Vec<f64>),
+}
+
+/// A W×H square lattice with couplings, field and boundary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lattice {
     width: usize,
     height: usize,
     coupling: f64,
     field: f64,
+    boundary: Boundary,
+    couplings: Couplings,
+}
+
+/// What a neighbour slot of a site holds: another site, a border spin, or nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Neighbour {
+    Site { site: usize, bond: usize },
+    Border { spin: i8, bond: usize },
+    None,
+}
+
+/// A number a neighbour sum can be made of: integer for integer couplings (exact
+/// bookkeeping and table look-ups), real otherwise.
+pub trait BondSum: Copy + Default + std::ops::Add<Output = Self> {
+    fn times(self, spin: i8) -> Self;
+}
+
+impl BondSum for i32 {
+    #[inline]
+    fn times(self, spin: i8) -> i32 {
+        self * i32::from(spin)
+    }
+}
+
+impl BondSum for i64 {
+    #[inline]
+    fn times(self, spin: i8) -> i64 {
+        self * i64::from(spin)
+    }
+}
+
+impl BondSum for f64 {
+    #[inline]
+    fn times(self, spin: i8) -> f64 {
+        self * f64::from(spin)
+    }
 }
 
 impl Lattice {
-    /// Smallest side: with periodic boundaries a side of 2 already joins each pair of
-    /// neighbours by two bonds, a side of 1 would couple a spin to itself.
+    /// Smallest side (a periodic side of 1 would join a spin to itself).
     pub const MIN_SIDE: usize = 2;
-    /// Largest side: 4096 × 4096 = 16.8 million spins, 16 MiB of state.
+    /// Largest side: 4096 × 4096 = 16.8 million spins.
     pub const MAX_SIDE: usize = 4096;
     /// Largest |J| and |h| accepted.
     pub const MAX_COUPLING: f64 = 1.0e3;
 
-    /// A `width` × `height` lattice with coupling J (J > 0 ferromagnet, J < 0
-    /// antiferromagnet) and field h. Sizes are taken as `f64` so that fractions, NaN and
-    /// negative values from outside get a typed error rather than a silent cast.
+    /// A periodic `width` × `height` lattice with uniform coupling J (J > 0 ferromagnet,
+    /// J < 0 antiferromagnet) and field h. Sizes are taken as `f64` so that fractions, NaN
+    /// and negative values from outside get a typed error rather than a silent cast.
     pub fn new(width: f64, height: f64, coupling: f64, field: f64) -> Result<Self, ParamError> {
         let side = |field, v| whole_in(field, v, Self::MIN_SIDE as u64, Self::MAX_SIDE as u64);
         Ok(Lattice {
@@ -40,12 +134,81 @@ impl Lattice {
                 Self::MAX_COUPLING,
             )?,
             field: finite_in("field", field, -Self::MAX_COUPLING, Self::MAX_COUPLING)?,
+            boundary: Boundary::Periodic,
+            couplings: Couplings::Uniform,
         })
     }
 
-    /// An L×L ferromagnet (J = 1, h = 0).
+    /// An L×L periodic ferromagnet (J = 1, h = 0).
     pub fn square(side: usize) -> Result<Self, ParamError> {
         Self::new(side as f64, side as f64, 1.0, 0.0)
+    }
+
+    /// The same lattice with another boundary.
+    pub fn with_boundary(mut self, boundary: Boundary) -> Result<Self, ParamError> {
+        if let Boundary::Fixed(g) = boundary
+            && g != 1
+            && g != -1
+        {
+            return Err(ParamError::Invalid {
+                field: "boundary",
+                reason: format!("fixed border spins must be +1 or −1, got {g}"),
+            });
+        }
+        self.boundary = boundary;
+        Ok(self)
+    }
+
+    /// The same lattice with per-bond factors c_b (2N of them: bond 2i to the right of
+    /// site i, 2i + 1 below it).
+    pub fn with_couplings(mut self, couplings: Couplings) -> Result<Self, ParamError> {
+        let bonds = 2 * self.len();
+        let wrong = |len: usize| ParamError::Invalid {
+            field: "couplings",
+            reason: format!("need {bonds} bond values (2 per site), got {len}"),
+        };
+        match &couplings {
+            Couplings::Uniform => {}
+            Couplings::PlusMinus(c) => {
+                if c.len() != bonds {
+                    return Err(wrong(c.len()));
+                }
+                if let Some(v) = c.iter().find(|&&v| v != 1 && v != -1) {
+                    return Err(ParamError::Invalid {
+                        field: "couplings",
+                        reason: format!("±J bond values must be +1 or −1, got {v}"),
+                    });
+                }
+            }
+            Couplings::Real(c) => {
+                if c.len() != bonds {
+                    return Err(wrong(c.len()));
+                }
+                for &v in c {
+                    finite_in("couplings", v, -Self::MAX_COUPLING, Self::MAX_COUPLING)?;
+                }
+            }
+        }
+        self.couplings = couplings;
+        Ok(self)
+    }
+
+    /// A ±J spin glass: each c_b = ±1 with probability ½, drawn from `seed`.
+    pub fn with_plus_minus_bonds(self, seed: u64) -> Result<Self, ParamError> {
+        let mut rng = seeded_rng(seed);
+        let bonds = (0..2 * self.len())
+            .map(|_| if rng.next_u32() >> 31 == 1 { 1 } else { -1 })
+            .collect();
+        self.with_couplings(Couplings::PlusMinus(bonds))
+    }
+
+    /// A Gaussian spin glass: each c_b ~ N(0, 1), drawn from `seed`.
+    pub fn with_gaussian_bonds(self, seed: u64) -> Result<Self, ParamError> {
+        let mut rng: SpinRng = seeded_rng(seed);
+        let bonds = (0..2 * self.len())
+            .map(|_| standard_normal(&mut rng))
+            .collect();
+        self.with_couplings(Couplings::Real(bonds))
     }
 
     pub fn width(&self) -> usize {
@@ -76,40 +239,174 @@ impl Lattice {
         self.field
     }
 
-    /// The four neighbours of site i: left, right, up, down (periodic).
-    pub fn neighbours(&self, i: usize) -> [usize; 4] {
+    pub fn boundary(&self) -> Boundary {
+        self.boundary
+    }
+
+    pub fn couplings(&self) -> &Couplings {
+        &self.couplings
+    }
+
+    /// True when every c_b is an integer (uniform or ±J), so that neighbour sums are
+    /// integers and the energy can be kept exactly.
+    pub fn has_integer_couplings(&self) -> bool {
+        !matches!(self.couplings, Couplings::Real(_))
+    }
+
+    /// The bond factor c_b as an integer (for uniform and ±J lattices; 0 for real ones).
+    #[inline]
+    pub fn integer_bond(&self, bond: usize) -> i32 {
+        match &self.couplings {
+            Couplings::Uniform => 1,
+            Couplings::PlusMinus(c) => i32::from(c[bond]),
+            Couplings::Real(_) => 0,
+        }
+    }
+
+    /// The bond factor c_b.
+    #[inline]
+    pub fn bond(&self, bond: usize) -> f64 {
+        match &self.couplings {
+            Couplings::Uniform => 1.0,
+            Couplings::PlusMinus(c) => f64::from(c[bond]),
+            Couplings::Real(c) => c[bond],
+        }
+    }
+
+    /// The four neighbour slots of site i = x + W·y: left, right, up, down.
+    #[inline]
+    pub fn neighbours_at(&self, x: usize, y: usize) -> [Neighbour; 4] {
         let (w, h) = (self.width, self.height);
-        let (x, y) = (i % w, i / w);
-        let left = if x == 0 { i + w - 1 } else { i - 1 };
-        let right = if x + 1 == w { i + 1 - w } else { i + 1 };
-        let up = if y == 0 { i + w * (h - 1) } else { i - w };
-        let down = if y + 1 == h { i - w * (h - 1) } else { i + w };
+        let i = x + w * y;
+        let edge = |site: usize, bond: usize| match self.boundary {
+            Boundary::Periodic => Neighbour::Site { site, bond },
+            Boundary::Open => Neighbour::None,
+            Boundary::Fixed(spin) => Neighbour::Border { spin, bond },
+        };
+        let left = if x > 0 {
+            Neighbour::Site {
+                site: i - 1,
+                bond: 2 * (i - 1),
+            }
+        } else {
+            edge(i + w - 1, 2 * (i + w - 1))
+        };
+        let right = if x + 1 < w {
+            Neighbour::Site {
+                site: i + 1,
+                bond: 2 * i,
+            }
+        } else {
+            edge(i + 1 - w, 2 * i)
+        };
+        let up = if y > 0 {
+            Neighbour::Site {
+                site: i - w,
+                bond: 2 * (i - w) + 1,
+            }
+        } else {
+            let j = i + w * (h - 1);
+            edge(j, 2 * j + 1)
+        };
+        let down = if y + 1 < h {
+            Neighbour::Site {
+                site: i + w,
+                bond: 2 * i + 1,
+            }
+        } else {
+            edge(i - w * (h - 1), 2 * i + 1)
+        };
         [left, right, up, down]
     }
 
-    /// Σ_{⟨ij⟩} s_i s_j over all bonds, each once (recomputed from scratch).
+    /// The four neighbour slots of site i.
+    pub fn neighbours(&self, i: usize) -> [Neighbour; 4] {
+        self.neighbours_at(i % self.width, i / self.width)
+    }
+
+    /// Σ_{b∋i} c_b s_{j(b)} over the neighbours of site (x, y), border spins included,
+    /// with c_b given by `bond`. The local field is h_i = J·(this sum) + h.
+    #[inline]
+    pub fn neighbour_sum<T: BondSum>(
+        &self,
+        spins: &[i8],
+        x: usize,
+        y: usize,
+        bond: impl Fn(usize) -> T,
+    ) -> T {
+        let mut sum = T::default();
+        for slot in self.neighbours_at(x, y) {
+            match slot {
+                Neighbour::Site { site, bond: b } => sum = sum + bond(b).times(spins[site]),
+                Neighbour::Border { spin, bond: b } => sum = sum + bond(b).times(spin),
+                Neighbour::None => {}
+            }
+        }
+        sum
+    }
+
+    /// The local field h_i = J Σ_{b∋i} c_b s_j + h on site i.
+    pub fn local_field(&self, spins: &[i8], i: usize) -> f64 {
+        let (x, y) = (i % self.width, i / self.width);
+        self.coupling * self.neighbour_sum(spins, x, y, |b| self.bond(b)) + self.field
+    }
+
+    /// Σ_b c_b s_i s_j over all bonds (each once), plus Σ c_b g s_i over bonds to the
+    /// border, for integer couplings: E = −J·(this) − h·M exactly. Recomputed from scratch.
     pub fn bond_sum(&self, spins: &[i8]) -> i64 {
+        self.pair_sum(spins, |b| i64::from(self.integer_bond(b)))
+    }
+
+    /// The same sum with real bond factors.
+    pub fn real_bond_sum(&self, spins: &[i8]) -> f64 {
+        self.pair_sum(spins, |b| self.bond(b))
+    }
+
+    /// Σ over bonds, each once: each site's right and down slots (and, for fixed borders,
+    /// its left and up border slots too).
+    fn pair_sum<T>(&self, spins: &[i8], bond: impl Fn(usize) -> T) -> T
+    where
+        T: BondSum + std::iter::Sum<T>,
+    {
         (0..self.len())
             .map(|i| {
-                let [_, right, _, down] = self.neighbours(i);
-                i64::from(spins[i]) * i64::from(spins[right] + spins[down])
+                let [left, right, up, down] = self.neighbours(i);
+                let mut sum = T::default();
+                for slot in [right, down] {
+                    match slot {
+                        Neighbour::Site { site, bond: b } => sum = sum + bond(b).times(spins[site]),
+                        Neighbour::Border { spin, bond: b } => sum = sum + bond(b).times(spin),
+                        Neighbour::None => {}
+                    }
+                }
+                for slot in [left, up] {
+                    if let Neighbour::Border { spin, bond: b } = slot {
+                        sum = sum + bond(b).times(spin);
+                    }
+                }
+                sum.times(spins[i])
             })
             .sum()
     }
 
-    /// Σ_i s_i.
+    /// M = Σ_i s_i.
     pub fn magnetization(&self, spins: &[i8]) -> i64 {
         spins.iter().map(|&s| i64::from(s)).sum()
     }
 
-    /// E = −J·(bond sum) − h·M, from integer sums so that bookkeeping can be exact.
+    /// E = −J·(bond sum) − h·M from integer sums (integer couplings only).
     pub fn energy_from_sums(&self, bond_sum: i64, magnetization: i64) -> f64 {
         -self.coupling * bond_sum as f64 - self.field * magnetization as f64
     }
 
     /// E(s), recomputed from scratch.
     pub fn energy(&self, spins: &[i8]) -> f64 {
-        self.energy_from_sums(self.bond_sum(spins), self.magnetization(spins))
+        let magnetization = self.magnetization(spins);
+        if self.has_integer_couplings() {
+            self.energy_from_sums(self.bond_sum(spins), magnetization)
+        } else {
+            -self.coupling * self.real_bond_sum(spins) - self.field * magnetization as f64
+        }
     }
 }
 
@@ -117,12 +414,35 @@ impl Lattice {
 mod tests {
     use super::*;
 
+    fn site(n: Neighbour) -> usize {
+        match n {
+            Neighbour::Site { site, .. } => site,
+            other => panic!("expected a site, got {other:?}"),
+        }
+    }
+
     #[test]
     fn neighbours_wrap_around_periodic_boundaries() {
         let lattice = Lattice::new(4.0, 3.0, 1.0, 0.0).unwrap();
-        assert_eq!(lattice.neighbours(0), [3, 1, 8, 4]);
-        assert_eq!(lattice.neighbours(11), [10, 8, 7, 3]);
-        assert_eq!(lattice.neighbours(5), [4, 6, 1, 9]);
+        assert_eq!(lattice.neighbours(0).map(site), [3, 1, 8, 4]);
+        assert_eq!(lattice.neighbours(11).map(site), [10, 8, 7, 3]);
+        assert_eq!(lattice.neighbours(5).map(site), [4, 6, 1, 9]);
+    }
+
+    #[test]
+    fn every_bond_is_seen_from_both_of_its_ends() {
+        // Each bond index appears in exactly two site slots (periodic) — the bookkeeping
+        // and the local fields depend on it.
+        let lattice = Lattice::new(5.0, 3.0, 1.0, 0.0).unwrap();
+        let mut seen = vec![0; 2 * lattice.len()];
+        for i in 0..lattice.len() {
+            for slot in lattice.neighbours(i) {
+                if let Neighbour::Site { bond, .. } = slot {
+                    seen[bond] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&k| k == 2), "{seen:?}");
     }
 
     #[test]
@@ -133,6 +453,45 @@ mod tests {
     }
 
     #[test]
+    fn open_and_fixed_boundaries_count_their_bonds() {
+        // 4×3 open lattice: 3·3 horizontal + 4·2 vertical = 17 bonds.
+        let open = Lattice::new(4.0, 3.0, 1.0, 0.0)
+            .unwrap()
+            .with_boundary(Boundary::Open)
+            .unwrap();
+        assert_eq!(open.energy(&[1; 12]), -17.0);
+        // Fixed +1 border: the 24 periodic bonds, the 7 wrap bonds each counted at both
+        // ends against the border: all up gives −(17 + 2·7) = −31; all down +14 − 17 = −3.
+        let fixed = open.clone().with_boundary(Boundary::Fixed(1)).unwrap();
+        assert_eq!(fixed.energy(&[1; 12]), -31.0);
+        assert_eq!(fixed.energy(&[-1; 12]), -17.0 + 14.0);
+    }
+
+    #[test]
+    fn local_field_gives_the_energy_change_of_a_flip() {
+        for boundary in [Boundary::Periodic, Boundary::Open, Boundary::Fixed(-1)] {
+            let lattice = Lattice::new(4.0, 5.0, 0.7, -0.3)
+                .unwrap()
+                .with_boundary(boundary)
+                .unwrap()
+                .with_gaussian_bonds(3)
+                .unwrap();
+            let mut rng = seeded_rng(5);
+            let mut spins: Vec<i8> = (0..20)
+                .map(|_| if rng.next_u32() & 1 == 1 { 1 } else { -1 })
+                .collect();
+            for i in 0..20 {
+                let before = lattice.energy(&spins);
+                let h = lattice.local_field(&spins, i);
+                let s = spins[i];
+                spins[i] = -s;
+                let change = lattice.energy(&spins) - before;
+                assert!((change - (-(f64::from(-s - s)) * h)).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
     fn field_lowers_the_energy_of_aligned_spins() {
         let lattice = Lattice::new(3.0, 3.0, 1.0, 0.5).unwrap();
         assert_eq!(lattice.energy(&[1; 9]), -18.0 - 4.5);
@@ -140,7 +499,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_sizes_and_couplings_are_rejected_with_the_field_named() {
+    fn bad_sizes_couplings_and_bonds_are_rejected_with_the_field_named() {
         for (w, h, j, f, name) in [
             (0.0, 4.0, 1.0, 0.0, "width"),
             (-3.0, 4.0, 1.0, 0.0, "width"),
@@ -153,5 +512,27 @@ mod tests {
             let err = Lattice::new(w, h, j, f).unwrap_err();
             assert!(err.to_string().starts_with(name), "{err}");
         }
+        let lattice = Lattice::square(3).unwrap();
+        let err = lattice
+            .clone()
+            .with_couplings(Couplings::Real(vec![1.0; 17]))
+            .unwrap_err();
+        assert!(err.to_string().contains("need 18 bond values"), "{err}");
+        let mut bad = vec![1.0; 18];
+        bad[4] = f64::NAN;
+        assert!(
+            lattice
+                .clone()
+                .with_couplings(Couplings::Real(bad))
+                .is_err()
+        );
+        assert!(
+            lattice
+                .clone()
+                .with_couplings(Couplings::PlusMinus(vec![2; 18]))
+                .is_err()
+        );
+        assert!(lattice.with_boundary(Boundary::Fixed(0)).is_err());
+        assert!(Boundary::parse("twisted").is_err());
     }
 }

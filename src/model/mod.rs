@@ -4,4 +4,4 @@
 
 pub mod lattice;
 
-pub use lattice::Lattice;
+pub use lattice::{Boundary, Couplings, Lattice};
