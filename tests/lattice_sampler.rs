@@ -80,3 +80,159 @@ fn infinite_temperature_makes_each_spin_a_fair_coin() {
     let se = (2.0 / samples as f64).sqrt() * n as f64;
     assert!((variance - n as f64).abs() < 4.0 * se, "{variance}");
 }
+
+mod fingerprint;
+
+#[test]
+fn the_trajectory_fingerprint_is_the_one_wasm_reproduces() {
+    let fingerprint = fingerprint::trajectory_fingerprint();
+    assert_eq!(
+        fingerprint,
+        fingerprint::EXPECTED,
+        "fingerprint {fingerprint:#018x}"
+    );
+}
+
+use boltzlab::{Boundary, Dynamics, Order, Rule};
+
+/// Every lattice variant the sampler has a distinct code path for.
+fn variants() -> Vec<(String, Lattice)> {
+    let base = || Lattice::new(12.0, 10.0, 1.0, 0.2).unwrap();
+    vec![
+        ("periodic ferromagnet".into(), base()),
+        (
+            "open antiferromagnet".into(),
+            Lattice::new(12.0, 10.0, -1.0, 0.1)
+                .unwrap()
+                .with_boundary(Boundary::Open)
+                .unwrap(),
+        ),
+        (
+            "±J glass, fixed-up border".into(),
+            base()
+                .with_boundary(Boundary::Fixed(1))
+                .unwrap()
+                .with_plus_minus_bonds(4)
+                .unwrap(),
+        ),
+        (
+            "Gaussian glass, fixed-down border".into(),
+            base()
+                .with_boundary(Boundary::Fixed(-1))
+                .unwrap()
+                .with_gaussian_bonds(4)
+                .unwrap(),
+        ),
+    ]
+}
+
+fn all_single_spin() -> Vec<(Dynamics, Order)> {
+    Rule::ALL
+        .into_iter()
+        .flat_map(|r| Order::ALL.map(|o| (Dynamics::Single(r), o)))
+        .collect()
+}
+
+#[test]
+fn bookkeeping_equals_recomputation_for_every_variant_rule_and_order() {
+    for (name, lattice) in variants() {
+        for (dynamics, order) in all_single_spin() {
+            let mut sampler = LatticeSampler::new(lattice.clone(), 1.3, 3).unwrap();
+            sampler.set_dynamics(dynamics).unwrap();
+            sampler.set_order(order);
+            for _ in 0..30 {
+                sampler.run(997);
+                let exact = sampler.lattice().energy(sampler.spins());
+                // Integer couplings: exact equality. Real couplings: float sums in a
+                // different order, so agreement to rounding (1e-9 of the energy scale).
+                let tolerance = if sampler.lattice().has_integer_couplings() {
+                    0.0
+                } else {
+                    1e-9 * (1.0 + exact.abs())
+                };
+                assert!(
+                    (sampler.energy() - exact).abs() <= tolerance,
+                    "{name} {dynamics:?} {order:?}"
+                );
+                assert_eq!(
+                    sampler.magnetization(),
+                    sampler.lattice().magnetization(sampler.spins())
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn clamped_spins_never_move_and_move_again_once_the_phase_is_free() {
+    for (name, lattice) in variants() {
+        for (dynamics, order) in all_single_spin() {
+            // T = ∞: every free spin is a coin flip each tick, the hardest case for a clamp.
+            let mut sampler = LatticeSampler::new(lattice.clone(), f64::INFINITY, 8).unwrap();
+            sampler.set_dynamics(dynamics).unwrap();
+            sampler.set_order(order);
+            let clamped: Vec<usize> = (0..lattice.len()).filter(|i| i % 7 == 0).collect();
+            for &i in &clamped {
+                sampler.set_spin(i, 1).unwrap();
+                sampler.set_clamped(i, true).unwrap();
+            }
+            sampler.fill(-1);
+            sampler.randomize();
+            for _ in 0..50 {
+                sampler.sweep();
+                assert!(clamped.iter().all(|&i| sampler.spins()[i] == 1), "{name}");
+            }
+            sampler.set_clamps_on(false).unwrap();
+            // (Metropolis at T = ∞ flips every visit, so look after each sweep.)
+            let moved = (0..10).any(|_| {
+                sampler.sweep();
+                clamped.iter().any(|&i| sampler.spins()[i] == -1)
+            });
+            assert!(moved, "{name}: free spins at T = ∞ must move");
+        }
+    }
+}
+
+#[test]
+fn zero_temperature_never_raises_the_energy_for_any_variant() {
+    for (name, lattice) in variants() {
+        for (dynamics, order) in all_single_spin() {
+            let mut sampler = LatticeSampler::new(lattice.clone(), 0.0, 12).unwrap();
+            sampler.set_dynamics(dynamics).unwrap();
+            sampler.set_order(order);
+            let mut last = sampler.energy();
+            for _ in 0..3_000 {
+                sampler.tick();
+                assert!(
+                    sampler.energy() <= last + 1e-9,
+                    "{name} {dynamics:?} {order:?}"
+                );
+                last = sampler.energy();
+            }
+        }
+    }
+}
+
+#[test]
+fn wolff_is_refused_where_it_would_be_wrong_and_nothing_changes() {
+    let glass = Lattice::square(8)
+        .unwrap()
+        .with_plus_minus_bonds(1)
+        .unwrap();
+    let field = Lattice::new(8.0, 8.0, 1.0, 0.5).unwrap();
+    let fixed = Lattice::square(8)
+        .unwrap()
+        .with_boundary(Boundary::Fixed(1))
+        .unwrap();
+    for lattice in [glass, field, fixed] {
+        let mut sampler = LatticeSampler::new(lattice, 2.0, 1).unwrap();
+        let err = sampler.set_dynamics(Dynamics::Wolff).unwrap_err();
+        assert!(err.to_string().starts_with("dynamics"), "{err}");
+        assert_eq!(sampler.dynamics(), Dynamics::Single(Rule::HeatBath));
+    }
+    let mut sampler = LatticeSampler::new(Lattice::square(8).unwrap(), 2.0, 1).unwrap();
+    sampler.set_clamped(3, true).unwrap();
+    assert!(sampler.set_dynamics(Dynamics::Wolff).is_err());
+    assert!(sampler.set_spin(64, 1).is_err());
+    assert!(sampler.set_spin(0, 0).is_err());
+}

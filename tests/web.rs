@@ -51,3 +51,12 @@ fn heat_bath_probability_is_the_logistic_of_twice_the_field_over_t() {
     let p = heat_bath_up_probability(1.0, 2.0);
     assert!((p - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-15);
 }
+
+#[path = "fingerprint/mod.rs"]
+mod fingerprint;
+
+#[wasm_bindgen_test]
+fn wasm_follows_the_same_trajectories_as_native() {
+    // The native test asserts the same constant: equal here means bit-identical chains.
+    assert_eq!(fingerprint::trajectory_fingerprint(), fingerprint::EXPECTED);
+}
