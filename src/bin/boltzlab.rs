@@ -3,7 +3,7 @@
 //! observables are reported as `{"mean": x, "stderr": e}`.
 
 use boltzlab::measure::{Estimate, Series, variance};
-use boltzlab::{Lattice, LatticeSampler};
+use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -14,11 +14,14 @@ boltzlab: an interactive laboratory for Ising models and Boltzmann machines
 
 USAGE:
   boltzlab ising --size L [--height H] --temperature T [--field h] [--coupling J]
-                 [--dynamics heat-bath] [--order sequential] [--boundary periodic]
+                 [--dynamics heat-bath|metropolis|wolff]
+                 [--order sequential|random|checkerboard]
+                 [--boundary periodic|open|fixed-up|fixed-down]
                  [--sweeps N] [--burn-in N] [--seed S] [--json]
-      Sample an L×H periodic Ising lattice; report E/N, M/N, |M|/N, c and χ per spin
-      with error bars from binning (defaults: H = L, h = 0, J = 1, 10000 sweeps after
-      1000 burn-in sweeps, seed 1).
+      Sample an L×H Ising lattice; report E/N, M/N, |M|/N, c and χ per spin with error
+      bars from 32 bins (defaults: H = L, h = 0, J = 1, heat-bath, sequential, periodic,
+      10000 sweeps after 1000 burn-in sweeps, seed 1). With Wolff, a 'sweep' is a fixed
+      number of cluster moves flipping about N spins on average (fixed after burn-in).
   boltzlab help
       This text.
 ";
@@ -143,24 +146,48 @@ fn ising(raw: &[String]) -> Result<(), String> {
     let temperature = args.required("temperature")?;
     let field = args.number("field")?.unwrap_or(0.0);
     let coupling = args.number("coupling")?.unwrap_or(1.0);
-    args.choice("dynamics", &["heat-bath"])?;
-    args.choice("order", &["sequential"])?;
-    args.choice("boundary", &["periodic"])?;
+    let dynamics =
+        Dynamics::parse(&args.choice("dynamics", &["heat-bath", "metropolis", "wolff"])?)
+            .map_err(|e| e.to_string())?;
+    let order = Order::parse(&args.choice("order", &["sequential", "random", "checkerboard"])?)
+        .map_err(|e| e.to_string())?;
+    let boundary =
+        Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
+            .map_err(|e| e.to_string())?;
     let sweeps = args.count("sweeps", 10_000, 64, 100_000_000)?;
     let burn_in = args.count("burn-in", 1_000, 0, 100_000_000)?;
     let seed = args.count("seed", 1, 0, u64::MAX)?;
 
-    let lattice = Lattice::new(size, height, coupling, field).map_err(|e| e.to_string())?;
+    let lattice = Lattice::new(size, height, coupling, field)
+        .and_then(|l| l.with_boundary(boundary))
+        .map_err(|e| e.to_string())?;
     let n = lattice.len() as f64;
     let mut sampler = LatticeSampler::new(lattice, temperature, seed).map_err(|e| e.to_string())?;
+    sampler.set_dynamics(dynamics).map_err(|e| e.to_string())?;
+    sampler.set_order(order);
     let started = Instant::now();
+    // Wolff: measure after a fixed number of moves (stopping at a flip-count target would
+    // bias the measured states), chosen from the mean cluster size in a trial run.
+    let mut moves_per_sweep = 0;
+    if dynamics == Dynamics::Wolff {
+        let trial = 1_000;
+        let flipped = sampler.wolff_moves(trial).map_err(|e| e.to_string())?;
+        moves_per_sweep = ((n * trial as f64 / flipped as f64).ceil() as u64).max(1);
+    }
+    let sweep = |s: &mut LatticeSampler| {
+        if moves_per_sweep > 0 {
+            let _ = s.wolff_moves(moves_per_sweep);
+        } else {
+            s.sweep();
+        }
+    };
     for _ in 0..burn_in {
-        sampler.sweep();
+        sweep(&mut sampler);
     }
     let (mut energy, mut magnetization, mut abs_magnetization) =
         (Series::new(), Series::new(), Series::new());
     for _ in 0..sweeps {
-        sampler.sweep();
+        sweep(&mut sampler);
         let m = sampler.magnetization_per_spin();
         energy.push(sampler.energy_per_spin());
         magnetization.push(m);
@@ -183,7 +210,10 @@ fn ising(raw: &[String]) -> Result<(), String> {
         "susceptibility_per_spin": susceptibility,
         "sweeps": sweeps,
         "burn_in": burn_in,
-        "updates_per_second": (burn_in + sweeps) as f64 * n / seconds,
+        "updates_per_second": sampler.ticks() as f64 / seconds,
+        "dynamics": dynamics.name(),
+        "order": order.name(),
+        "boundary": boundary.name(),
     });
     if args.flag("json") {
         println!("{report}");
@@ -191,7 +221,10 @@ fn ising(raw: &[String]) -> Result<(), String> {
         let line =
             |name: &str, e: Estimate| println!("{name:<28} {:>12.6} ± {:.6}", e.mean, e.stderr);
         println!(
-            "Ising {size}×{height}, T = {temperature}, h = {field}, J = {coupling}, seed {seed}"
+            "Ising {size}×{height} {}, T = {temperature}, h = {field}, J = {coupling}, {} {}, seed {seed}",
+            boundary.name(),
+            dynamics.name(),
+            order.name()
         );
         line("energy per spin", energy.mean());
         line("magnetization per spin", magnetization.mean());
