@@ -1,6 +1,7 @@
 # boltzlab: two commands do everything on a fresh machine.
 #   make serve   set up what is missing, then serve the app at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
+#   make bench   speed figures (native ns per tick), medians of repeated runs
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
@@ -9,7 +10,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 WASM := --target wasm32-unknown-unknown --no-default-features
 
-.PHONY: setup serve test format-check lint test-native test-wasm build e2e clean
+.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -41,6 +42,10 @@ build:
 
 e2e:
 	playwright test
+
+# Speed, measured (never asserted in tests): median of repeated runs, with min–max.
+bench:
+	cargo bench --bench ticks
 
 clean:
 	cargo clean

@@ -1,0 +1,78 @@
+//! `make bench`: native nanoseconds per tick on a 1024×1024 periodic lattice at T_c, for
+//! heat-bath and Metropolis in sequential and checkerboard order. Each figure is the
+//! median of repeated timed runs (after a warm-up), with the min–max beside it, all
+//! measured in the same run. Writes the medians to target/bench.json too.
+
+use boltzlab::{Dynamics, Lattice, LatticeSampler, Order, Rule};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+const SIDE: usize = 1024;
+const REPEATS: usize = 11;
+const SWEEPS_PER_REPEAT: u64 = 3;
+
+struct Figure {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+fn time_ticks(rule: Rule, order: Order) -> Figure {
+    let lattice = Lattice::square(SIDE).unwrap();
+    let n = lattice.len() as u64;
+    let mut sampler =
+        LatticeSampler::new(lattice, boltzlab::exact::CRITICAL_TEMPERATURE, 1).unwrap();
+    sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
+    sampler.set_order(order);
+    sampler.run(2 * n); // warm-up: caches, branch predictors, page faults
+    let mut samples: Vec<f64> = (0..REPEATS)
+        .map(|_| {
+            let start = Instant::now();
+            sampler.run(SWEEPS_PER_REPEAT * n);
+            start.elapsed().as_secs_f64() * 1e9 / (SWEEPS_PER_REPEAT * n) as f64
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    Figure {
+        median: samples[REPEATS / 2],
+        min: samples[0],
+        max: samples[REPEATS - 1],
+    }
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else to parse.
+    let mut json = BTreeMap::new();
+    println!(
+        "native, {SIDE}×{SIDE} periodic lattice at T_c, median of {REPEATS} runs of {SWEEPS_PER_REPEAT} sweeps"
+    );
+    println!(
+        "{:<12} {:<13} {:>12} {:>18}",
+        "rule", "order", "ns/tick", "min–max"
+    );
+    for rule in Rule::ALL {
+        for order in [Order::Sequential, Order::Checkerboard] {
+            let f = time_ticks(rule, order);
+            println!(
+                "{:<12} {:<13} {:>12.2} {:>8.2}–{:<8.2}",
+                rule.name(),
+                order.name(),
+                f.median,
+                f.min,
+                f.max
+            );
+            let key = format!(
+                "native_{}_{}_ns_per_tick",
+                rule.name().replace('-', "_"),
+                order.name()
+            );
+            json.insert(key, f.median);
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench.json");
+    let text = serde_json::to_string_pretty(&json).expect("figures serialise");
+    match std::fs::write(&path, text) {
+        Ok(()) => println!("medians written to {}", path.display()),
+        Err(err) => eprintln!("could not write {}: {err}", path.display()),
+    }
+}
