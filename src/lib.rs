@@ -26,4 +26,4 @@ pub mod web;
 
 pub use dynamics::{LatticeSampler, SpinRng};
 pub use error::ParamError;
-pub use model::Lattice;
+pub use model::{Lattice, Network, SpinKind};

@@ -3,5 +3,7 @@
 //! belong to [`crate::dynamics`].
 
 pub mod lattice;
+pub mod network;
 
 pub use lattice::Lattice;
+pub use network::{Network, SpinKind};
