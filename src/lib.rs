@@ -26,4 +26,5 @@ pub mod web;
 
 pub use dynamics::{LatticeSampler, SpinRng};
 pub use error::ParamError;
+pub use measure::Correlations;
 pub use model::{Lattice, Network, SpinKind};
