@@ -24,7 +24,7 @@ pub mod model;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use dynamics::{LatticeSampler, SpinRng};
+pub use dynamics::{LatticeSampler, NetworkOrder, NetworkSampler, SpinRng};
 pub use error::ParamError;
 pub use measure::Correlations;
 pub use model::{Lattice, Network, SpinKind};

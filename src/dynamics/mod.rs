@@ -6,9 +6,11 @@
 //! trajectory natively and in WebAssembly alike.
 
 pub mod lattice_sampler;
+pub mod network_sampler;
 pub mod rules;
 
 pub use lattice_sampler::LatticeSampler;
+pub use network_sampler::{NetworkOrder, NetworkSampler};
 
 use rand::SeedableRng;
 
