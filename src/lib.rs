@@ -25,6 +25,7 @@ pub mod model;
 pub mod web;
 
 pub use dynamics::lattice_sampler::Dynamics;
-pub use dynamics::{LatticeSampler, Order, Rule, SpinRng};
+pub use dynamics::{LatticeSampler, NetworkOrder, NetworkSampler, Order, Rule, SpinRng};
 pub use error::ParamError;
-pub use model::{Boundary, Couplings, Lattice};
+pub use measure::Correlations;
+pub use model::{Boundary, Couplings, Lattice, Network, SpinKind};

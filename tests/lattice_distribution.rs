@@ -3,7 +3,11 @@
 //! For small lattices the distribution over all 2^9 states is known exactly (enumerated
 //! here from the model's energy function). Each sample is an independent chain: random
 //! spins, then enough sweeps to forget them, then one state is recorded. Pearson's χ²
-//! with a threshold at p = 10⁻⁶ for its degrees of freedom decides.
+//! with a threshold at p = 10⁻⁶ for its degrees of freedom decides. For single-spin
+//! dynamics the exact distribution after the burn-in is computed too (the chain's
+//! kernels applied to the probability vector), and its bias must be invisible to the test;
+//! and every test must reject the same counts against the distribution at 1.05 T, so it
+//! has the power to see a wrong temperature.
 //!
 //! One exception is a law of its own: Metropolis with a deterministic order (sequential or
 //! checkerboard) is *not* ergodic on the zero-field 3×3 ferromagnet. Some states have
@@ -14,13 +18,16 @@
 mod common;
 
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order, Rule};
-use common::{boltzmann, pearson};
+use common::{
+    Visits, boltzmann, chi_square_threshold, distribution_after_burn_in, noncentrality,
+    pearson_chi_square,
+};
 
 const SAMPLES: usize = 40_000;
-/// Burn-in per sample. The slowest chain tested here has λ₂ ≈ 0.85 per sweep (3×3 in a
-/// field of 0.1, Metropolis, from the exact sweep matrix), so 100 sweeps leave a bias of
-/// order 0.85^100 ≈ 10⁻⁷, far below the statistical resolution of 40 000 samples.
-const SWEEPS_PER_SAMPLE: u64 = 100;
+/// Most burn-in sweeps a chain may need; the burn-in of each single-spin chain is the
+/// smallest power of two (from 16) whose exact bias N Σ δ²/p is below 0.01.
+const MAX_BURN_IN: usize = 4096;
+/// Burn-in for Wolff (no kernel to compute; 3×3 and 4×2 lattices mix in a few moves).
 /// Wolff moves per sample (a fixed count: see `LatticeSampler::wolff_moves`).
 const WOLFF_MOVES_PER_SAMPLE: u64 = 40;
 
@@ -36,43 +43,89 @@ fn state_index(spins: &[i8]) -> usize {
 fn exact_distribution(lattice: &Lattice, temperature: f64) -> Vec<f64> {
     let n = lattice.len();
     let energies: Vec<f64> = (0..1usize << n)
-        .map(|state| {
-            let spins: Vec<i8> = (0..n)
-                .map(|i| if state >> i & 1 == 1 { 1 } else { -1 })
-                .collect();
-            lattice.energy(&spins)
-        })
+        .map(|state| lattice.energy(&spins_of(state, n)))
         .collect();
     boltzmann(&energies, temperature)
 }
 
+/// The units a sweep of a deterministic order visits, in order.
+fn visits(lattice: &Lattice, order: Order) -> Visits {
+    let (w, n) = (lattice.width(), lattice.len());
+    match order {
+        Order::Sequential => Visits::Fixed((0..n).collect()),
+        Order::Checkerboard => Visits::Fixed(
+            (0..2)
+                .flat_map(|colour| (0..n).filter(move |i| (i % w + i / w) % 2 == colour))
+                .collect(),
+        ),
+        Order::Random => Visits::Random,
+    }
+}
+
+fn spins_of(state: usize, n: usize) -> Vec<i8> {
+    (0..n)
+        .map(|i| if state >> i & 1 == 1 { 1 } else { -1 })
+        .collect()
+}
+
 fn check(name: &str, lattice: &Lattice, temperature: f64, dynamics: Dynamics, order: Order) {
     let exact = exact_distribution(lattice, temperature);
+    let n = lattice.len();
+    let mut burn_in = 0;
+    if let Dynamics::Single(rule) = dynamics {
+        let p_high = |state: usize, i: usize| {
+            let spins = spins_of(state, n);
+            let gap = 2.0 * lattice.local_field(&spins, i);
+            rule.probability_high(spins[i] > 0, gap, temperature)
+        };
+        let plan = visits(lattice, order);
+        burn_in = 16;
+        loop {
+            let after = distribution_after_burn_in(n, &plan, p_high, burn_in);
+            if noncentrality(SAMPLES as u64, &after, &exact) < 0.01 {
+                break;
+            }
+            burn_in *= 2;
+            assert!(
+                burn_in <= MAX_BURN_IN,
+                "{name}: the chain does not converge"
+            );
+        }
+    }
     let mut sampler = LatticeSampler::new(lattice.clone(), temperature, 2024).unwrap();
     sampler.set_dynamics(dynamics).unwrap();
     sampler.set_order(order);
-    let n = lattice.len() as u64;
     let mut counts = vec![0u64; exact.len()];
     for _ in 0..SAMPLES {
         sampler.randomize();
         if dynamics == Dynamics::Wolff {
             sampler.wolff_moves(WOLFF_MOVES_PER_SAMPLE).unwrap();
         } else {
-            sampler.run(SWEEPS_PER_SAMPLE * n);
+            sampler.run(burn_in as u64 * n as u64);
         }
         counts[state_index(sampler.spins())] += 1;
     }
-    let test = pearson(&counts, &exact);
+    let burn_in_label = if dynamics == Dynamics::Wolff {
+        format!("{WOLFF_MOVES_PER_SAMPLE} cluster moves")
+    } else {
+        format!("{burn_in} sweeps")
+    };
+    let (chi2, dof) = pearson_chi_square(&counts, &exact);
+    let threshold = chi_square_threshold(dof);
+    let warmer = exact_distribution(lattice, 1.05 * temperature);
+    let (chi2_warmer, dof_warmer) = pearson_chi_square(&counts, &warmer);
     println!(
-        "{name} {} {}: χ² = {:.1} on {} dof (threshold {:.1}), TV = {:.4}",
+        "{name} {} {} (burn-in {burn_in_label}): χ² = {chi2:.1} on {dof} dof (threshold {threshold:.1}); \
+         against 1.05 T: χ² = {chi2_warmer:.1} (threshold {:.1})",
         dynamics.name(),
         order.name(),
-        test.statistic,
-        test.dof,
-        test.threshold,
-        test.total_variation
+        chi_square_threshold(dof_warmer),
     );
-    assert!(test.statistic < test.threshold, "{name}: {test:?}");
+    assert!(chi2 < threshold, "{name}: χ² = {chi2} on {dof} dof");
+    assert!(
+        chi2_warmer > chi_square_threshold(dof_warmer),
+        "{name}: the test cannot tell T from 1.05 T"
+    );
 }
 
 fn single_spin_dynamics() -> impl Iterator<Item = (Dynamics, Order)> {

@@ -2,5 +2,6 @@
 //! lattice) that the page overlays on its curves and the tests compare samplers with.
 
 pub mod closed_form;
+pub mod enumeration;
 
 pub use closed_form::*;

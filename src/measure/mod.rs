@@ -9,6 +9,10 @@
 //! consecutive blocks, and the error is the spread of the block means. Blocks much longer
 //! than the autocorrelation time are independent, so the error includes the correlations.
 
+pub mod correlations;
+
+pub use correlations::Correlations;
+
 /// A bounded history of (sweeps, E/N, M/N).
 #[derive(Debug, Clone)]
 pub struct Trace {

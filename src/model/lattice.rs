@@ -15,7 +15,7 @@
 //! The local field on site i is h_i = J Σ_{b∋i} c_b s_{j(b)} + h (border spins included),
 //! so that setting s_i from s to s' changes the energy by ΔE = −(s' − s)·h_i.
 
-use crate::dynamics::{SpinRng, seeded_rng, standard_normal};
+use crate::dynamics::{SpinRng, seeded_rng, standard_normal_pair};
 use crate::error::{ParamError, finite_in, whole_in};
 use rand::Rng;
 
@@ -205,8 +205,10 @@ impl Lattice {
     /// A Gaussian spin glass: each c_b ~ N(0, 1), drawn from `seed`.
     pub fn with_gaussian_bonds(self, seed: u64) -> Result<Self, ParamError> {
         let mut rng: SpinRng = seeded_rng(seed);
-        let bonds = (0..2 * self.len())
-            .map(|_| standard_normal(&mut rng))
+        let bonds = 2 * self.len();
+        let bonds = (0..bonds.div_ceil(2))
+            .flat_map(|_| standard_normal_pair(&mut rng))
+            .take(bonds)
             .collect();
         self.with_couplings(Couplings::Real(bonds))
     }

@@ -3,5 +3,7 @@
 //! belong to [`crate::dynamics`].
 
 pub mod lattice;
+pub mod network;
 
 pub use lattice::{Boundary, Couplings, Lattice};
+pub use network::{Network, SpinKind};

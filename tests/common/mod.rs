@@ -1,65 +1,120 @@
 //! Statistics shared by the integration tests: Pearson's χ² against an exact distribution
-//! with a threshold derived from the sample size and degrees of freedom.
+//! with a threshold from the sample size and degrees of freedom, and the exact
+//! distribution a chain reaches after a burn-in (to prove the burn-in long enough).
 #![allow(dead_code)]
 
-/// The χ² quantile with `dof` degrees of freedom at upper-tail probability p, by the
-/// Wilson–Hilferty approximation: χ²_p ≈ k (1 − 2/(9k) + z_p √(2/(9k)))³, z_p the standard
-/// normal quantile. Accurate to a few percent for k ≥ 3, and conservative enough at the
-/// tiny p used here.
-pub fn chi_square_quantile(dof: usize, z: f64) -> f64 {
-    let k = dof as f64;
+/// Φ⁻¹(1 − 10⁻⁶): the standard normal quantile for a one-sided p = 10⁻⁶.
+pub const Z_ONE_IN_A_MILLION: f64 = 4.753_424_308_822_899;
+
+/// The χ² quantile exceeded with probability 10⁻⁶ for k degrees of freedom, by
+/// Wilson–Hilferty: (χ²/k)^{1/3} is nearly normal with mean 1 − 2/(9k) and variance
+/// 2/(9k), so χ²_{1−p}(k) ≈ k · (1 − 2/(9k) + z_p √(2/(9k)))³. A test with this
+/// threshold fails by chance once in a million runs.
+pub fn chi_square_threshold(k: usize) -> f64 {
+    let k = k as f64;
     let a = 2.0 / (9.0 * k);
-    k * (1.0 - a + z * a.sqrt()).powi(3)
+    k * (1.0 - a + Z_ONE_IN_A_MILLION * a.sqrt()).powi(3)
 }
 
-/// z for an upper-tail probability of 10⁻⁶: a test with this threshold fails by chance
-/// once in a million runs.
-pub const Z_ONE_IN_A_MILLION: f64 = 4.753;
-
-/// Result of a Pearson χ² test of observed counts against exact probabilities.
-#[derive(Debug)]
-pub struct ChiSquare {
-    pub statistic: f64,
-    pub dof: usize,
-    pub threshold: f64,
-    pub total_variation: f64,
-}
-
-/// Pearson's χ² of `counts` (K samples) against `probabilities`, pooling every state whose
-/// expected count is below 5 into one bin (so the χ² approximation holds).
-pub fn pearson(counts: &[u64], probabilities: &[f64]) -> ChiSquare {
-    assert_eq!(counts.len(), probabilities.len());
-    let total: u64 = counts.iter().sum();
-    let k = total as f64;
-    let mut statistic = 0.0;
-    let mut bins = 0;
-    let (mut pooled_observed, mut pooled_expected) = (0.0, 0.0);
-    let mut total_variation = 0.0;
-    for (&c, &p) in counts.iter().zip(probabilities) {
-        let expected = p * k;
-        total_variation += (c as f64 / k - p).abs() / 2.0;
+/// Pearson's χ² = Σ (observed − expected)² / expected over the bins, with N·p < 5 bins
+/// pooled into one (merged with the smallest other bin if still below 5); returns
+/// (χ², degrees of freedom = bins − 1).
+pub fn pearson_chi_square(counts: &[u64], probabilities: &[f64]) -> (f64, usize) {
+    let total = counts.iter().sum::<u64>() as f64;
+    let mut bins: Vec<(f64, f64)> = Vec::new();
+    let mut pooled = (0.0, 0.0);
+    for (&count, &p) in counts.iter().zip(probabilities) {
+        let expected = total * p;
         if expected < 5.0 {
-            pooled_observed += c as f64;
-            pooled_expected += expected;
+            pooled.0 += count as f64;
+            pooled.1 += expected;
         } else {
-            statistic += (c as f64 - expected).powi(2) / expected;
-            bins += 1;
+            bins.push((count as f64, expected));
         }
     }
-    if pooled_expected > 0.0 {
-        statistic += (pooled_observed - pooled_expected).powi(2) / pooled_expected;
-        bins += 1;
+    if pooled.1 > 0.0 {
+        if pooled.1 < 5.0 {
+            let smallest = (0..bins.len())
+                .min_by(|&a, &b| bins[a].1.total_cmp(&bins[b].1))
+                .expect("some bin holds at least 5 expected samples");
+            bins[smallest].0 += pooled.0;
+            bins[smallest].1 += pooled.1;
+        } else {
+            bins.push(pooled);
+        }
     }
-    let dof = bins - 1;
-    ChiSquare {
-        statistic,
-        dof,
-        threshold: chi_square_quantile(dof, Z_ONE_IN_A_MILLION),
-        total_variation,
-    }
+    let chi2 = bins.iter().map(|(o, e)| (o - e) * (o - e) / e).sum();
+    (chi2, bins.len() - 1)
 }
 
-/// Exact Boltzmann probabilities e^{−E(s)/T} / Z of all 2^n states given their energies.
+/// The order in which a sweep applies single-unit kernels.
+pub enum Visits {
+    /// These units in this order (sequential, checkerboard).
+    Fixed(Vec<usize>),
+    /// n ticks, each a uniformly random unit.
+    Random,
+}
+
+/// The exact distribution over the 2^n states after `sweeps` sweeps started from the
+/// uniform distribution, by applying single-unit kernels to the probability vector:
+/// K_i sets unit i high with probability `p_high(state, i)` (bit i of `state` = unit i
+/// high). A fixed sweep is the product of its units' kernels; a random tick is
+/// (1/n) Σ_i K_i, and a random sweep n of them.
+pub fn distribution_after_burn_in(
+    units: usize,
+    visits: &Visits,
+    p_high: impl Fn(usize, usize) -> f64,
+    sweeps: usize,
+) -> Vec<f64> {
+    let states = 1usize << units;
+    let table: Vec<f64> = (0..states * units)
+        .map(|k| p_high(k / units, k % units))
+        .collect();
+    let kernel = |unit: usize, p: &[f64], out: &mut [f64], weight: f64| {
+        for (index, &mass) in p.iter().enumerate() {
+            let up = table[index * units + unit];
+            out[index | 1 << unit] += weight * mass * up;
+            out[index & !(1 << unit)] += weight * mass * (1.0 - up);
+        }
+    };
+    let mut p = vec![1.0 / states as f64; states];
+    let mut next = vec![0.0; states];
+    for _ in 0..sweeps {
+        match visits {
+            Visits::Fixed(order) => {
+                for &unit in order {
+                    next.fill(0.0);
+                    kernel(unit, &p, &mut next, 1.0);
+                    std::mem::swap(&mut p, &mut next);
+                }
+            }
+            Visits::Random => {
+                for _ in 0..units {
+                    next.fill(0.0);
+                    for unit in 0..units {
+                        kernel(unit, &p, &mut next, 1.0 / units as f64);
+                    }
+                    std::mem::swap(&mut p, &mut next);
+                }
+            }
+        }
+    }
+    p
+}
+
+/// N Σ (a − p)²/p: how far the χ² statistic's mean is shifted (above its degrees of
+/// freedom) when N samples come from `after` rather than `exact`. Below 0.01 the burn-in
+/// bias is invisible to the test.
+pub fn noncentrality(samples: u64, after: &[f64], exact: &[f64]) -> f64 {
+    samples as f64
+        * after
+            .iter()
+            .zip(exact)
+            .map(|(a, p)| (a - p) * (a - p) / p)
+            .sum::<f64>()
+}
+
+/// Exact Boltzmann probabilities e^{−E(s)/T} / Z of all states given their energies.
 pub fn boltzmann(energies: &[f64], temperature: f64) -> Vec<f64> {
     let lowest = energies.iter().cloned().fold(f64::INFINITY, f64::min);
     let weights: Vec<f64> = energies
@@ -71,10 +126,22 @@ pub fn boltzmann(energies: &[f64], temperature: f64) -> Vec<f64> {
 }
 
 #[test]
-fn wilson_hilferty_matches_tabulated_quantiles() {
-    // χ² quantiles at p = 10⁻⁶ from the regularised incomplete gamma function:
-    // 10 dof → 46.863, 100 dof → 182.127, 266 dof → 390.363.
-    assert!((chi_square_quantile(10, Z_ONE_IN_A_MILLION) / 46.863 - 1.0).abs() < 0.03);
-    assert!((chi_square_quantile(100, Z_ONE_IN_A_MILLION) / 182.127 - 1.0).abs() < 0.005);
-    assert!((chi_square_quantile(266, Z_ONE_IN_A_MILLION) / 390.363 - 1.0).abs() < 0.002);
+fn chi_square_pools_bins_expected_below_five() {
+    // 100 samples over 4 states; the last two expect 2 and 1 samples, so they are pooled
+    // (3 expected, still below 5) and merged into the smallest other bin (47 expected).
+    let counts = [50, 44, 4, 2];
+    let probabilities = [0.50, 0.47, 0.02, 0.01];
+    let (chi2, df) = pearson_chi_square(&counts, &probabilities);
+    assert_eq!(df, 1);
+    assert!(chi2.abs() < 1e-12, "{chi2}");
+    // Wilson–Hilferty against the exact quantiles at p = 10⁻⁶ (from the regularised
+    // incomplete gamma function: k = 10: 46.863, k = 63: 131.370, k = 266: 390.363). It
+    // errs on the safe side.
+    for (k, exact) in [(10, 46.863), (63, 131.370), (266, 390.363)] {
+        let approximate = chi_square_threshold(k);
+        assert!(
+            approximate > exact && approximate < 1.03 * exact,
+            "{k}: {approximate}"
+        );
+    }
 }

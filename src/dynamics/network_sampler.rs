@@ -1,0 +1,443 @@
+//! Sequential single-unit dynamics on a dense [`Network`], with clamping and annealing.
+//!
+//! A tick picks one free unit i (in index order or uniformly at random), computes its
+//! local field h_i = Σ_j w_ij s_j + θ_i (O(n), from the current state), and redraws it by
+//! the [`Rule`]: the unit becomes high with probability p = P(high | current value,
+//! Δ_i = (s_high − s_low)·h_i, T), decided by one 32-bit random number r as
+//! r < round(p·2^32). Exactly one random number is drawn per tick (two or more only when
+//! Lemire's rejection step for the random order fires), whatever the outcome, so a seed
+//! fixes the trajectory. Fields are real numbers, so the probability is computed per tick
+//! with `libm` (bit-identical natively and in wasm) rather than read from a table.
+//!
+//! Clamped units never change (the paper's clamped phase); ticks and sweeps visit only the
+//! free units, so a sweep is as many ticks as there are free units (the paper's "time
+//! unit"; n ticks when nothing is clamped). The energy is kept incrementally:
+//! when unit i goes from s_old to s_new, ΔE = −(s_new − s_old)·h_i.
+
+use super::rules::{Rule, threshold};
+use super::{SpinRng, check_temperature, random_index, seeded_rng};
+use crate::error::{ParamError, whole_in};
+use crate::model::Network;
+use rand::Rng;
+
+/// The order in which ticks visit the free units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NetworkOrder {
+    /// The free units in index order, cyclically: 0, 1, …, n − 1, 0, … (clamped skipped).
+    Sequential,
+    /// A free unit chosen uniformly at random each tick (the paper's "random probes").
+    Random,
+}
+
+impl NetworkOrder {
+    /// Both orders.
+    pub const ALL: [NetworkOrder; 2] = [NetworkOrder::Sequential, NetworkOrder::Random];
+
+    /// The order's name on the command line and in files: `sequential` or `random`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NetworkOrder::Sequential => "sequential",
+            NetworkOrder::Random => "random",
+        }
+    }
+
+    /// Parses an order name; the error names the field `order` and the allowed values.
+    pub fn parse(name: &str) -> Result<NetworkOrder, ParamError> {
+        NetworkOrder::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .ok_or_else(|| ParamError::UnknownChoice {
+                field: "order",
+                value: name.to_string(),
+                allowed: "sequential, random",
+            })
+    }
+}
+
+/// Longest annealing schedule: 1024 steps.
+pub const MAX_SCHEDULE_STEPS: usize = 1024;
+/// Most sweeps one annealing schedule may ask for in total: 10⁶.
+pub const MAX_SCHEDULE_SWEEPS: u64 = 1_000_000;
+
+/// A network, its state, the temperature, the rule, the order, the clamps and the random
+/// stream: everything a tick needs.
+#[derive(Debug, Clone)]
+pub struct NetworkSampler {
+    network: Network,
+    state: Vec<i8>,
+    clamped: Vec<bool>,
+    /// The free units in increasing order.
+    free: Vec<u32>,
+    temperature: f64,
+    rule: Rule,
+    order: NetworkOrder,
+    rng: SpinRng,
+    /// Sequential order: the position in `free` of the next unit to visit.
+    cursor: usize,
+    ticks: u64,
+    energy: f64,
+}
+
+impl NetworkSampler {
+    /// A sampler with independent random units (each low or high with probability ½,
+    /// drawn from `seed`), nothing clamped, at `temperature` (0 ≤ T ≤ ∞).
+    pub fn new(
+        network: Network,
+        temperature: f64,
+        rule: Rule,
+        order: NetworkOrder,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        let temperature = check_temperature(temperature)?;
+        let n = network.len();
+        let mut sampler = NetworkSampler {
+            state: vec![network.kind().low(); n],
+            clamped: vec![false; n],
+            free: (0..n as u32).collect(),
+            network,
+            temperature,
+            rule,
+            order,
+            rng: seeded_rng(seed),
+            cursor: 0,
+            ticks: 0,
+            energy: 0.0,
+        };
+        sampler.randomize_free_units();
+        Ok(sampler)
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Changes the network through its own checked mutators (weights, biases), then
+    /// recomputes the energy. The number of units and their kind cannot change.
+    pub fn with_network_mut<R>(&mut self, change: impl FnOnce(&mut Network) -> R) -> R {
+        let result = change(&mut self.network);
+        self.energy = self.network.energy(&self.state);
+        result
+    }
+
+    /// The state: s_i ∈ {s_low, s_high} for each unit.
+    pub fn state(&self) -> &[i8] {
+        &self.state
+    }
+
+    /// The visible part of the state, units 0..visible.
+    pub fn visible_state(&self) -> &[i8] {
+        &self.state[..self.network.visible()]
+    }
+
+    /// Sets the whole state. Refused (nothing changes) if it has the wrong length, a value
+    /// that is neither s_low nor s_high, or changes a clamped unit.
+    pub fn set_state(&mut self, state: &[i8]) -> Result<(), ParamError> {
+        self.network.check_state("state", state)?;
+        if let Some(i) = (0..state.len()).find(|&i| self.clamped[i] && state[i] != self.state[i]) {
+            return Err(ParamError::Invalid {
+                field: "state",
+                reason: format!("unit {i} is clamped to {}", self.state[i]),
+            });
+        }
+        self.state.copy_from_slice(state);
+        self.energy = self.network.energy(&self.state);
+        Ok(())
+    }
+
+    /// The temperature T.
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+    }
+
+    /// Sets the temperature (0 ≤ T ≤ ∞); on error nothing changes.
+    pub fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
+        self.temperature = check_temperature(temperature)?;
+        Ok(())
+    }
+
+    /// The update rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Sets the update rule.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.rule = rule;
+    }
+
+    /// The visiting order.
+    pub fn order(&self) -> NetworkOrder {
+        self.order
+    }
+
+    /// Sets the visiting order (the sequential cursor is kept).
+    pub fn set_order(&mut self, order: NetworkOrder) {
+        self.order = order;
+    }
+
+    /// Ticks done since creation (a tick with no free unit counts but does nothing).
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// E, from the incremental bookkeeping (ΔE = −(s_new − s_old)·h_i per change).
+    pub fn energy(&self) -> f64 {
+        self.energy
+    }
+
+    /// E(s) recomputed from scratch, O(n²).
+    pub fn recomputed_energy(&self) -> f64 {
+        self.network.energy(&self.state)
+    }
+
+    /// Whether unit i is clamped. Panics if i ≥ n.
+    pub fn is_clamped(&self, i: usize) -> bool {
+        self.clamped[i]
+    }
+
+    /// The free (unclamped) units, in increasing order.
+    pub fn free_units(&self) -> &[u32] {
+        &self.free
+    }
+
+    /// Clamps `units[k]` to `values[k]` for every k (adding to any clamps already set).
+    /// Refused (nothing changes) if the lengths differ, a unit is ≥ n or listed twice, or
+    /// a value is neither s_low nor s_high.
+    pub fn clamp(&mut self, units: &[usize], values: &[i8]) -> Result<(), ParamError> {
+        let n = self.network.len();
+        if units.len() != values.len() {
+            return Err(ParamError::Invalid {
+                field: "clamp values",
+                reason: format!(
+                    "need one value per clamped unit: {} units, {} values",
+                    units.len(),
+                    values.len()
+                ),
+            });
+        }
+        let kind = self.network.kind();
+        for (k, (&i, &v)) in units.iter().zip(values).enumerate() {
+            if i >= n {
+                return Err(ParamError::OutOfRange {
+                    field: "clamp units",
+                    value: i as f64,
+                    min: 0.0,
+                    max: (n - 1) as f64,
+                });
+            }
+            if units[..k].contains(&i) {
+                return Err(ParamError::Invalid {
+                    field: "clamp units",
+                    reason: format!("unit {i} is listed twice"),
+                });
+            }
+            if !kind.is_value(v) {
+                return Err(ParamError::Invalid {
+                    field: "clamp values",
+                    reason: format!(
+                        "{} units take the values {} and {}, got {v} for unit {i}",
+                        kind.name(),
+                        kind.low(),
+                        kind.high()
+                    ),
+                });
+            }
+        }
+        for (&i, &v) in units.iter().zip(values) {
+            self.state[i] = v;
+            self.clamped[i] = true;
+        }
+        self.energy = self.network.energy(&self.state);
+        self.rebuild_free_units();
+        Ok(())
+    }
+
+    /// Clamps the visible units 0..visible to `values` (length = visible); checked like
+    /// [`NetworkSampler::clamp`].
+    pub fn clamp_visible(&mut self, values: &[i8]) -> Result<(), ParamError> {
+        let units: Vec<usize> = (0..self.network.visible()).collect();
+        self.clamp(&units, values)
+    }
+
+    /// Releases every clamp; the units keep their values and are free again.
+    pub fn release_all(&mut self) {
+        self.clamped.fill(false);
+        self.rebuild_free_units();
+    }
+
+    /// Releases the clamps on `units` (units not clamped are fine; a unit ≥ n is refused
+    /// and nothing changes).
+    pub fn release(&mut self, units: &[usize]) -> Result<(), ParamError> {
+        let n = self.network.len();
+        if let Some(&i) = units.iter().find(|&&i| i >= n) {
+            return Err(ParamError::OutOfRange {
+                field: "release units",
+                value: i as f64,
+                min: 0.0,
+                max: (n - 1) as f64,
+            });
+        }
+        for &i in units {
+            self.clamped[i] = false;
+        }
+        self.rebuild_free_units();
+        Ok(())
+    }
+
+    /// Keeps the sequential cursor on the same unit, or the next free one after it.
+    fn rebuild_free_units(&mut self) {
+        let next_unit = self.free.get(self.cursor).copied().unwrap_or(0);
+        self.free.clear();
+        self.free
+            .extend((0..self.clamped.len() as u32).filter(|&i| !self.clamped[i as usize]));
+        self.cursor = self.free.partition_point(|&i| i < next_unit);
+        if self.cursor == self.free.len() {
+            self.cursor = 0;
+        }
+    }
+
+    /// Sets every free unit independently to low or high with probability ½ (one 32-bit
+    /// draw per free unit, in index order: high when its top bit is 1).
+    pub fn randomize_free_units(&mut self) {
+        let kind = self.network.kind();
+        for &i in &self.free {
+            self.state[i as usize] = kind.value(self.rng.next_u32() >> 31 == 1);
+        }
+        self.energy = self.network.energy(&self.state);
+    }
+
+    /// One tick: pick a free unit (by the order), redraw it by the rule at temperature T,
+    /// and update the energy by ΔE = −(s_new − s_old)·h_i.
+    #[inline]
+    pub fn tick(&mut self) {
+        self.ticks += 1;
+        let free = self.free.len();
+        if free == 0 {
+            return;
+        }
+        let i = match self.order {
+            NetworkOrder::Sequential => {
+                let i = self.free[self.cursor];
+                self.cursor = if self.cursor + 1 == free {
+                    0
+                } else {
+                    self.cursor + 1
+                };
+                i
+            }
+            NetworkOrder::Random => self.free[random_index(&mut self.rng, free as u32) as usize],
+        } as usize;
+        let kind = self.network.kind();
+        let field = self.network.local_field(&self.state, i);
+        let old = self.state[i];
+        let p =
+            self.rule
+                .probability_high(old == kind.high(), kind.span() * field, self.temperature);
+        let new = kind.value(u64::from(self.rng.next_u32()) < threshold(p));
+        if new != old {
+            self.state[i] = new;
+            self.energy -= f64::from(new - old) * field;
+        }
+    }
+
+    /// `ticks` ticks in a row.
+    pub fn run(&mut self, ticks: u64) {
+        for _ in 0..ticks {
+            self.tick();
+        }
+    }
+
+    /// One sweep: as many ticks as there are free units (n when nothing is clamped).
+    pub fn sweep(&mut self) {
+        self.run(self.free.len() as u64);
+    }
+
+    /// Simulated annealing: for each step (T, sweeps) of the schedule in turn, set the
+    /// temperature to T and do that many sweeps; the temperature stays at the last step's.
+    ///
+    /// The whole schedule is checked first and refused (nothing changes) unless it has 1 to
+    /// [`MAX_SCHEDULE_STEPS`] steps, every T satisfies 0 ≤ T ≤ ∞, every sweep count is a
+    /// whole number ≥ 0, and the total is at most [`MAX_SCHEDULE_SWEEPS`].
+    pub fn anneal(&mut self, schedule: &[(f64, f64)]) -> Result<(), ParamError> {
+        let steps = schedule.len();
+        if !(1..=MAX_SCHEDULE_STEPS).contains(&steps) {
+            return Err(ParamError::OutOfRange {
+                field: "schedule steps",
+                value: steps as f64,
+                min: 1.0,
+                max: MAX_SCHEDULE_STEPS as f64,
+            });
+        }
+        let mut total = 0;
+        let mut checked = Vec::with_capacity(steps);
+        for (k, &(temperature, sweeps)) in schedule.iter().enumerate() {
+            let step_error = |e: ParamError| ParamError::Invalid {
+                field: "schedule",
+                reason: format!("step {k}: {e}"),
+            };
+            let temperature = check_temperature(temperature).map_err(step_error)?;
+            let sweeps = whole_in("sweeps", sweeps, 0, MAX_SCHEDULE_SWEEPS).map_err(step_error)?;
+            total += sweeps;
+            checked.push((temperature, sweeps));
+        }
+        if total > MAX_SCHEDULE_SWEEPS {
+            return Err(ParamError::OutOfRange {
+                field: "schedule sweeps",
+                value: total as f64,
+                min: 0.0,
+                max: MAX_SCHEDULE_SWEEPS as f64,
+            });
+        }
+        for (temperature, sweeps) in checked {
+            self.temperature = temperature;
+            for _ in 0..sweeps {
+                self.sweep();
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SpinKind;
+
+    #[test]
+    fn sequential_order_visits_free_units_in_index_order() {
+        let net = Network::zeros(SpinKind::Ising, 5).unwrap();
+        let mut sampler =
+            NetworkSampler::new(net, 1.0, Rule::HeatBath, NetworkOrder::Sequential, 1).unwrap();
+        sampler.clamp(&[1, 3], &[1, -1]).unwrap();
+        assert_eq!(sampler.free_units(), &[0, 2, 4]);
+        sampler.run(2); // visits 0 and 2; the cursor is now on unit 4
+        sampler.release(&[3]).unwrap();
+        assert_eq!(sampler.free_units(), &[0, 2, 3, 4]);
+        assert_eq!(sampler.free_units()[sampler.cursor], 4);
+    }
+
+    #[test]
+    fn bad_schedules_are_refused_before_anything_runs() {
+        let net = Network::random(4, SpinKind::Binary, 1.0, 1.0, 5).unwrap();
+        let mut sampler =
+            NetworkSampler::new(net, 2.0, Rule::Metropolis, NetworkOrder::Random, 1).unwrap();
+        let before = sampler.state().to_vec();
+        for schedule in [
+            vec![],
+            vec![(1.0, 2.0), (f64::NAN, 1.0)],
+            vec![(1.0, 2.0), (-1.0, 1.0)],
+            vec![(1.0, 2.5)],
+            vec![(1.0, -1.0)],
+            vec![(1.0, 600_000.0), (0.5, 600_000.0)],
+        ] {
+            let err = sampler.anneal(&schedule).unwrap_err();
+            assert!(err.to_string().starts_with("schedule"), "{err}");
+        }
+        assert_eq!(sampler.state(), &before[..]);
+        assert_eq!((sampler.ticks(), sampler.temperature()), (0, 2.0));
+        sampler.anneal(&[(20.0, 2.0), (10.0, 3.0)]).unwrap();
+        assert_eq!((sampler.ticks(), sampler.temperature()), (20, 10.0));
+    }
+}
