@@ -17,6 +17,7 @@
 
 use crate::dynamics::{SpinRng, seeded_rng, standard_normal_pair};
 use crate::error::{ParamError, finite_in, whole_in};
+use crate::model::{Network, SpinKind};
 use rand::Rng;
 
 /// What the bonds leaving the lattice's last column and row do.
@@ -401,6 +402,37 @@ impl Lattice {
         -self.coupling * bond_sum as f64 - self.field * magnetization as f64
     }
 
+    /// The same model as a dense Ising network: w_ij = J Σ_{b joins i, j} c_b (two bonds
+    /// between the same pair, as on a side of 2, add up) and θ_i = h + J Σ_{b to the
+    /// border} c_b g, so that E_network(s) = E_lattice(s) for every state. Used for exact
+    /// enumeration of small lattices; refused above [`Network::MAX_UNITS`] spins.
+    pub fn to_network(&self) -> Result<Network, ParamError> {
+        let n = self.len();
+        if n > Network::MAX_UNITS {
+            return Err(ParamError::OutOfRange {
+                field: "spins",
+                value: n as f64,
+                min: 1.0,
+                max: Network::MAX_UNITS as f64,
+            });
+        }
+        let j = self.coupling;
+        let mut weights = vec![0.0; n * n];
+        let mut biases = vec![self.field; n];
+        for (i, bias) in biases.iter_mut().enumerate() {
+            for slot in self.neighbours(i) {
+                match slot {
+                    Neighbour::Site { site, bond } => weights[i * n + site] += j * self.bond(bond),
+                    Neighbour::Border { spin, bond } => {
+                        *bias += j * self.bond(bond) * f64::from(spin)
+                    }
+                    Neighbour::None => {}
+                }
+            }
+        }
+        Network::new(SpinKind::Ising, weights, biases)
+    }
+
     /// E(s), recomputed from scratch.
     pub fn energy(&self, spins: &[i8]) -> f64 {
         let magnetization = self.magnetization(spins);
@@ -489,6 +521,37 @@ mod tests {
                 spins[i] = -s;
                 let change = lattice.energy(&spins) - before;
                 assert!((change - (-(f64::from(-s - s)) * h)).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn the_network_form_has_the_same_energy_in_every_state() {
+        for boundary in [Boundary::Periodic, Boundary::Open, Boundary::Fixed(1)] {
+            for lattice in [
+                Lattice::new(2.0, 3.0, 0.8, 0.3).unwrap(),
+                Lattice::new(3.0, 3.0, -1.0, 0.0)
+                    .unwrap()
+                    .with_plus_minus_bonds(2)
+                    .unwrap(),
+                Lattice::new(4.0, 2.0, 1.2, -0.4)
+                    .unwrap()
+                    .with_gaussian_bonds(9)
+                    .unwrap(),
+            ] {
+                let lattice = lattice.with_boundary(boundary).unwrap();
+                let network = lattice.to_network().unwrap();
+                let n = lattice.len();
+                for state in 0..1usize << n {
+                    let spins: Vec<i8> = (0..n)
+                        .map(|i| if state >> i & 1 == 1 { 1 } else { -1 })
+                        .collect();
+                    let (a, b) = (lattice.energy(&spins), network.energy(&spins));
+                    assert!(
+                        (a - b).abs() < 1e-12 * (1.0 + a.abs()),
+                        "{boundary:?}: {a} {b}"
+                    );
+                }
             }
         }
     }
