@@ -6,6 +6,7 @@
 //! arithmetic for uniform and ±J couplings (the bond sum Σ c_b s_i s_j and M = Σ s_i, so
 //! they never drift from a full recomputation), in floating point for real couplings.
 
+use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
 use super::rules::threshold;
 use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng};
@@ -599,6 +600,21 @@ impl LatticeSampler {
     /// One sweep: N ticks.
     pub fn sweep(&mut self) {
         self.run(self.lattice.len() as u64);
+    }
+
+    /// Simulated annealing by a validated schedule (quench, slow cooling, heating).
+    pub fn anneal(&mut self, schedule: &Schedule) {
+        schedule.run(self);
+    }
+}
+
+impl Thermal for LatticeSampler {
+    fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
+        LatticeSampler::set_temperature(self, temperature)
+    }
+
+    fn sweep(&mut self) {
+        LatticeSampler::sweep(self)
     }
 }
 

@@ -6,11 +6,13 @@
 //! and every random choice is made from its 32-bit words with integer arithmetic (or
 //! `libm`), so a seed fixes the whole trajectory natively and in WebAssembly alike.
 
+pub mod anneal;
 pub mod cluster;
 pub mod lattice_sampler;
 pub mod network_sampler;
 pub mod rules;
 
+pub use anneal::Schedule;
 pub use lattice_sampler::LatticeSampler;
 pub use network_sampler::{NetworkOrder, NetworkSampler};
 pub use rules::Rule;

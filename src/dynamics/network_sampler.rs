@@ -14,9 +14,10 @@
 //! unit"; n ticks when nothing is clamped). The energy is kept incrementally:
 //! when unit i goes from s_old to s_new, ΔE = −(s_new − s_old)·h_i.
 
+use super::anneal::{Schedule, Thermal};
 use super::rules::{Rule, threshold};
 use super::{SpinRng, check_temperature, random_index, seeded_rng};
-use crate::error::{ParamError, whole_in};
+use crate::error::ParamError;
 use crate::model::Network;
 use rand::Rng;
 
@@ -54,11 +55,6 @@ impl NetworkOrder {
             })
     }
 }
-
-/// Longest annealing schedule: 1024 steps.
-pub const MAX_SCHEDULE_STEPS: usize = 1024;
-/// Most sweeps one annealing schedule may ask for in total: 10⁶.
-pub const MAX_SCHEDULE_SWEEPS: u64 = 1_000_000;
 
 /// A network, its state, the temperature, the rule, the order, the clamps and the random
 /// stream: everything a tick needs.
@@ -356,47 +352,20 @@ impl NetworkSampler {
 
     /// Simulated annealing: for each step (T, sweeps) of the schedule in turn, set the
     /// temperature to T and do that many sweeps; the temperature stays at the last step's.
-    ///
-    /// The whole schedule is checked first and refused (nothing changes) unless it has 1 to
-    /// [`MAX_SCHEDULE_STEPS`] steps, every T satisfies 0 ≤ T ≤ ∞, every sweep count is a
-    /// whole number ≥ 0, and the total is at most [`MAX_SCHEDULE_SWEEPS`].
+    /// The whole schedule is checked first ([`Schedule::new`]); on error nothing changes.
     pub fn anneal(&mut self, schedule: &[(f64, f64)]) -> Result<(), ParamError> {
-        let steps = schedule.len();
-        if !(1..=MAX_SCHEDULE_STEPS).contains(&steps) {
-            return Err(ParamError::OutOfRange {
-                field: "schedule steps",
-                value: steps as f64,
-                min: 1.0,
-                max: MAX_SCHEDULE_STEPS as f64,
-            });
-        }
-        let mut total = 0;
-        let mut checked = Vec::with_capacity(steps);
-        for (k, &(temperature, sweeps)) in schedule.iter().enumerate() {
-            let step_error = |e: ParamError| ParamError::Invalid {
-                field: "schedule",
-                reason: format!("step {k}: {e}"),
-            };
-            let temperature = check_temperature(temperature).map_err(step_error)?;
-            let sweeps = whole_in("sweeps", sweeps, 0, MAX_SCHEDULE_SWEEPS).map_err(step_error)?;
-            total += sweeps;
-            checked.push((temperature, sweeps));
-        }
-        if total > MAX_SCHEDULE_SWEEPS {
-            return Err(ParamError::OutOfRange {
-                field: "schedule sweeps",
-                value: total as f64,
-                min: 0.0,
-                max: MAX_SCHEDULE_SWEEPS as f64,
-            });
-        }
-        for (temperature, sweeps) in checked {
-            self.temperature = temperature;
-            for _ in 0..sweeps {
-                self.sweep();
-            }
-        }
+        Schedule::new(schedule)?.run(self);
         Ok(())
+    }
+}
+
+impl Thermal for NetworkSampler {
+    fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
+        NetworkSampler::set_temperature(self, temperature)
+    }
+
+    fn sweep(&mut self) {
+        NetworkSampler::sweep(self)
     }
 }
 
