@@ -1,0 +1,82 @@
+//! Command-line arguments: `--name value` options and `--flag` switches, each checked
+//! against what a command accepts, with errors that name the option and its range.
+
+use std::collections::BTreeMap;
+
+/// Parsed `--name value` and `--flag` arguments, checked against what a command accepts.
+pub struct Args {
+    values: BTreeMap<String, String>,
+    flags: Vec<String>,
+}
+
+impl Args {
+    pub fn parse(raw: &[String], valued: &[&str], switches: &[&str]) -> Result<Args, String> {
+        let mut values = BTreeMap::new();
+        let mut flags = Vec::new();
+        let mut iter = raw.iter();
+        while let Some(arg) = iter.next() {
+            let name = arg
+                .strip_prefix("--")
+                .ok_or_else(|| format!("unexpected argument '{arg}' (options start with --)"))?;
+            if switches.contains(&name) {
+                flags.push(name.to_string());
+            } else if valued.contains(&name) {
+                let value = iter
+                    .next()
+                    .ok_or_else(|| format!("--{name} needs a value"))?;
+                if values.insert(name.to_string(), value.clone()).is_some() {
+                    return Err(format!("--{name} is given twice"));
+                }
+            } else {
+                return Err(format!("unknown option --{name}"));
+            }
+        }
+        Ok(Args { values, flags })
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags.iter().any(|f| f == name)
+    }
+
+    /// A number option; `None` if absent, an error naming the option if malformed.
+    pub fn number(&self, name: &str) -> Result<Option<f64>, String> {
+        self.values
+            .get(name)
+            .map(|v| {
+                v.parse::<f64>()
+                    .map_err(|_| format!("--{name} must be a number, got '{v}'"))
+            })
+            .transpose()
+    }
+
+    pub fn required(&self, name: &str) -> Result<f64, String> {
+        self.number(name)?
+            .ok_or_else(|| format!("--{name} is required"))
+    }
+
+    /// A whole-number option in [min, max], or `default`.
+    pub fn count(&self, name: &str, default: u64, min: u64, max: u64) -> Result<u64, String> {
+        match self.values.get(name) {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    format!("--{name} must be a whole number from {min} to {max}, got '{v}'")
+                }),
+        }
+    }
+
+    /// An option that takes one of `allowed` (the first is the default).
+    pub fn choice(&self, name: &str, allowed: &[&str]) -> Result<String, String> {
+        match self.values.get(name) {
+            None => Ok(allowed[0].to_string()),
+            Some(v) if allowed.contains(&v.as_str()) => Ok(v.clone()),
+            Some(v) => Err(format!(
+                "--{name} must be one of {}, got '{v}'",
+                allowed.join(", ")
+            )),
+        }
+    }
+}

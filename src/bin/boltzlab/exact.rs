@@ -1,0 +1,91 @@
+//! `boltzlab exact`: exact values of a lattice by enumeration or Kaufman's formula.
+
+use crate::args::Args;
+use boltzlab::exact::enumeration::{MAX_ENUMERATION_UNITS, enumerate};
+use boltzlab::exact::{kaufman_energy_per_spin, kaufman_log_z, kaufman_specific_heat_per_spin};
+use boltzlab::{Boundary, Lattice};
+use serde_json::json;
+
+pub fn exact(raw: &[String]) -> Result<(), String> {
+    let args = Args::parse(
+        raw,
+        &[
+            "size",
+            "height",
+            "temperature",
+            "field",
+            "coupling",
+            "boundary",
+        ],
+        &["json", "kaufman"],
+    )?;
+    let size = args.required("size")?;
+    let height = args.number("height")?.unwrap_or(size);
+    let temperature = args.required("temperature")?;
+    let field = args.number("field")?.unwrap_or(0.0);
+    let coupling = args.number("coupling")?.unwrap_or(1.0);
+    let boundary =
+        Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
+            .map_err(|e| e.to_string())?;
+    let lattice = Lattice::new(size, height, coupling, field)
+        .and_then(|l| l.with_boundary(boundary))
+        .map_err(|e| e.to_string())?;
+    if !(temperature > 0.0 && temperature.is_finite()) {
+        return Err(format!(
+            "temperature must be a finite number above 0 for exact values, got {temperature}"
+        ));
+    }
+    let (w, h) = (lattice.width(), lattice.height());
+    let n = lattice.len() as f64;
+    let beta = 1.0 / temperature;
+    let report = if args.flag("kaufman") {
+        if field != 0.0 || coupling != 1.0 || boundary != Boundary::Periodic {
+            return Err(
+                "--kaufman is exact for the periodic lattice with J = 1 and h = 0 only".into(),
+            );
+        }
+        json!({
+            "method": "kaufman",
+            "log_z": kaufman_log_z(w, h, temperature),
+            "energy_per_spin": kaufman_energy_per_spin(w, h, temperature),
+            "specific_heat_per_spin": kaufman_specific_heat_per_spin(w, h, temperature),
+        })
+    } else {
+        if lattice.len() > MAX_ENUMERATION_UNITS {
+            return Err(format!(
+                "exact enumeration takes at most {MAX_ENUMERATION_UNITS} spins, this lattice has {} \
+                 (use --kaufman for a periodic lattice of any size)",
+                lattice.len()
+            ));
+        }
+        let network = lattice.to_network().map_err(|e| e.to_string())?;
+        let e = enumerate(&network, temperature).map_err(|e| e.to_string())?;
+        json!({
+            "method": "enumeration",
+            "log_z": e.log_z,
+            "energy_per_spin": e.mean_energy / n,
+            "abs_magnetization_per_spin": e.mean_abs_magnetization / n,
+            "specific_heat_per_spin": beta * beta * e.energy_variance / n,
+        })
+    };
+    if args.flag("json") {
+        println!("{report}");
+    } else {
+        println!(
+            "Ising {w}×{h} {}, T = {temperature}, h = {field}, J = {coupling}, exact by {}",
+            boundary.name(),
+            report["method"].as_str().unwrap_or("")
+        );
+        for key in [
+            "log_z",
+            "energy_per_spin",
+            "abs_magnetization_per_spin",
+            "specific_heat_per_spin",
+        ] {
+            if let Some(value) = report[key].as_f64() {
+                println!("{:<28} {value:>20.12}", key.replace('_', " "));
+            }
+        }
+    }
+    Ok(())
+}
