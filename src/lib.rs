@@ -12,12 +12,14 @@
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
 //! - [`measure`]: observables and bounded traces for the views;
 //! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
+//! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
 //! - [`error`]: the typed error every boundary returns for bad input;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
 pub mod dynamics;
 pub mod error;
 pub mod exact;
+pub mod mean_field;
 pub mod measure;
 pub mod model;
 

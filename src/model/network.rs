@@ -414,18 +414,29 @@ impl Network {
     /// E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i, from scratch (O(n²)). Panics if the
     /// state is shorter than n.
     pub fn energy(&self, state: &[i8]) -> f64 {
+        self.energy_of(|i| f64::from(state[i]))
+    }
+
+    /// The same quadratic form at real unit means: E(m) = −Σ_{i<j} w_ij m_i m_j − Σ_i θ_i m_i
+    /// (the mean-field energy). Panics if `means` is shorter than n.
+    pub fn mean_energy(&self, means: &[f64]) -> f64 {
+        assert!(means.len() >= self.units, "one mean per unit");
+        self.energy_of(|i| means[i])
+    }
+
+    fn energy_of(&self, value: impl Fn(usize) -> f64) -> f64 {
         let n = self.units;
         let mut energy = 0.0;
         for i in 0..n {
-            let si = f64::from(state[i]);
+            let si = value(i);
             if si == 0.0 {
                 continue;
             }
             let row = &self.weight_row(i)[i + 1..];
             let pairs: f64 = row
                 .iter()
-                .zip(&state[i + 1..n])
-                .map(|(&w, &s)| w * f64::from(s))
+                .enumerate()
+                .map(|(k, &w)| w * value(i + 1 + k))
                 .sum();
             energy -= si * (pairs + self.biases[i]);
         }
