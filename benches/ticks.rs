@@ -1,9 +1,12 @@
 //! `make bench`: native nanoseconds per tick on a 1024×1024 periodic lattice at T_c, for
 //! heat-bath and Metropolis in sequential and checkerboard order. Each figure is the
 //! median of repeated timed runs (after a warm-up), with the min–max beside it, all
-//! measured in the same run. Writes the medians to target/bench.json too.
+//! measured in the same run; then exact ln Z of dense random networks of 20, 24 and 28
+//! units (tabled-suffix enumeration, and the plain Gray-code walk up to 24 units). Writes
+//! the medians to target/bench.json too.
 
-use boltzlab::{Dynamics, Lattice, LatticeSampler, Order, Rule};
+use boltzlab::exact::{enumeration::enumerate, tabled::log_z};
+use boltzlab::{Dynamics, Lattice, LatticeSampler, Network, Order, Rule, SpinKind};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -40,6 +43,24 @@ fn time_ticks(rule: Rule, order: Order) -> Figure {
     }
 }
 
+/// Median (min–max) seconds of `repeats` calls of `f`.
+fn time_seconds(repeats: usize, mut f: impl FnMut()) -> Figure {
+    f(); // warm-up
+    let mut samples: Vec<f64> = (0..repeats)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    Figure {
+        median: samples[repeats / 2],
+        min: samples[0],
+        max: samples[repeats - 1],
+    }
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else to parse.
     let mut json = BTreeMap::new();
@@ -68,6 +89,31 @@ fn main() {
             );
             json.insert(key, f.median);
         }
+    }
+    println!();
+    println!("native, exact ln Z of a dense random Ising network (w ~ U, T = 1), median of 5 runs");
+    println!(
+        "{:<8} {:>16} {:>22}",
+        "units", "tabled (s)", "plain Gray walk (s)"
+    );
+    for n in [20usize, 24, 28] {
+        let network = Network::random(n, SpinKind::Ising, 1.0, 0.5, 1).unwrap();
+        let tabled = time_seconds(5, || {
+            std::hint::black_box(log_z(&network, 1.0).unwrap());
+        });
+        let plain = (n <= 24).then(|| {
+            time_seconds(3, || {
+                std::hint::black_box(enumerate(&network, 1.0).unwrap());
+            })
+        });
+        println!(
+            "{n:<8} {:>9.4} ({:.4}–{:.4}) {:>12}",
+            tabled.median,
+            tabled.min,
+            tabled.max,
+            plain.map_or("—".to_string(), |p| format!("{:.4}", p.median))
+        );
+        json.insert(format!("native_exact_logz_{n}_units_s"), tabled.median);
     }
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench.json");
     let text = serde_json::to_string_pretty(&json).expect("figures serialise");

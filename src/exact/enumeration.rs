@@ -164,7 +164,7 @@ pub fn exact_correlations(
 }
 
 /// β = 1/T after checking n ≤ `max_units` and 0 < T ≤ ∞.
-fn inverse_temperature(
+pub(crate) fn inverse_temperature(
     network: &Network,
     temperature: f64,
     max_units: usize,

@@ -3,5 +3,6 @@
 
 pub mod closed_form;
 pub mod enumeration;
+pub mod tabled;
 
 pub use closed_form::*;
