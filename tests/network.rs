@@ -684,3 +684,13 @@ fn bad_states_clamps_and_enumerations_are_refused() {
     names(enumerate(&small, 0.0).unwrap_err(), "temperature");
     names(enumerate(&small, f64::NAN).unwrap_err(), "temperature");
 }
+
+#[test]
+fn a_temperature_too_low_for_floating_point_is_refused_not_overflowed() {
+    // T = 1e-308 makes β·|E| overflow: a typed error, never an infinite ln Z.
+    let network = Network::random(6, SpinKind::Ising, 1.0, 0.5, 3).unwrap();
+    let err = enumerate(&network, 1e-308).unwrap_err();
+    assert!(err.to_string().starts_with("temperature"), "{err}");
+    assert!(boltzlab::exact::tabled::log_z(&network, 1e-308).is_err());
+    assert!(enumerate(&network, 1e-3).unwrap().log_z.is_finite());
+}

@@ -188,7 +188,27 @@ pub(crate) fn inverse_temperature(
                 .into(),
         });
     }
-    Ok(1.0 / temperature)
+    let beta = 1.0 / temperature;
+    // |E(s)| ≤ Σ_{i<j} |w_ij| + Σ_i |θ_i| (|s_i| ≤ 1 in both conventions); if β times that
+    // is not comfortably representable, ln Z = −β E_min + ln Σ e^{−β(E − E_min)} overflows.
+    let n = network.len();
+    let bound: f64 = (0..n)
+        .map(|i| {
+            let row = &network.weight_row(i)[i + 1..];
+            row.iter().map(|w| w.abs()).sum::<f64>() + network.bias(i).abs()
+        })
+        .sum();
+    if beta * bound > 1e300 {
+        return Err(ParamError::Invalid {
+            field: "temperature",
+            reason: format!(
+                "T = {temperature} is too low for this network: β·|E| would overflow \
+                 (|E| ≤ {bound:.3e}); use T ≥ {:.3e}",
+                bound * 1e-300
+            ),
+        });
+    }
+    Ok(beta)
 }
 
 /// Visits all 2^n states in Gray-code order, calling `visit(step, index, state, E, M)`
