@@ -13,6 +13,8 @@
 //! - [`measure`]: observables and bounded traces for the views;
 //! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
 //! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
+//! - [`partition`]: ln Z four ways: exact enumeration, the sampled lower bound, mean field
+//!   and annealed importance sampling;
 //! - [`error`]: the typed error every boundary returns for bad input;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
@@ -22,6 +24,7 @@ pub mod exact;
 pub mod mean_field;
 pub mod measure;
 pub mod model;
+pub mod partition;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -34,6 +34,16 @@ impl Args {
         Ok(Args { values, flags })
     }
 
+    /// Whether the option `--name value` was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    /// A text option (a file name, say) as given, or `None` if absent.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+
     pub fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }

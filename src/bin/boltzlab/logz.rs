@@ -1,0 +1,184 @@
+//! `boltzlab logz`: ln Z of a network file by enumeration, AIS, mean field or the sampled
+//! lower bound.
+
+use crate::args::Args;
+use boltzlab::Network;
+use boltzlab::partition::{
+    self, Bound, Facts, LogZ, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS, MIN_AIS_RUNS, Method,
+};
+use std::io::Read;
+
+/// Defaults: 100 AIS runs of 1000 steps, 10000 sampled sweeps, seed 1.
+const DEFAULT_RUNS: u64 = 100;
+const DEFAULT_STEPS: u64 = 1000;
+const DEFAULT_SWEEPS: u64 = 10_000;
+const DEFAULT_SEED: u64 = 1;
+
+pub fn logz(raw: &[String]) -> Result<(), String> {
+    let args = Args::parse(
+        raw,
+        &[
+            "network",
+            "temperature",
+            "method",
+            "runs",
+            "steps",
+            "sweeps",
+            "seed",
+        ],
+        &["json"],
+    )?;
+    let allowed: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    if !args.has("method") {
+        return Err(format!(
+            "--method is required: one of {}",
+            allowed.join(", ")
+        ));
+    }
+    let method = Method::parse(&args.choice("method", &allowed)?).map_err(|e| e.to_string())?;
+    for (option, owner) in [
+        ("runs", Method::Ais),
+        ("steps", Method::Ais),
+        ("sweeps", Method::Sampled),
+    ] {
+        if args.has(option) && method != owner {
+            return Err(format!(
+                "--{option} applies to --method {} only, not {}",
+                owner.name(),
+                method.name()
+            ));
+        }
+    }
+    if args.has("seed") && !matches!(method, Method::Ais | Method::Sampled) {
+        return Err(format!(
+            "--seed applies to --method ais and sampled only, not {}",
+            method.name()
+        ));
+    }
+    let path = args
+        .text("network")
+        .ok_or("--network is required: a network JSON file")?;
+    let temperature = args.required("temperature")?;
+    partition::check_temperature(temperature).map_err(|e| format!("--{e}"))?;
+    let runs = args.count("runs", DEFAULT_RUNS, MIN_AIS_RUNS, MAX_AIS_RUNS)?;
+    let steps = args.count("steps", DEFAULT_STEPS, 1, MAX_AIS_STEPS)?;
+    let sweeps = args.count("sweeps", DEFAULT_SWEEPS, 1, MAX_SAMPLED_SWEEPS)?;
+    let seed = args.count("seed", DEFAULT_SEED, 0, u64::MAX)?;
+    let network = read_network(path)?;
+    let result = match method {
+        Method::Exact => partition::exact_log_z(&network, temperature),
+        Method::Ais => partition::ais_log_z(&network, temperature, runs, steps, seed),
+        Method::MeanField => partition::mean_field_log_z(&network, temperature),
+        Method::Sampled => partition::sampled_log_z(&network, temperature, sweeps, seed),
+    }
+    .map_err(|e| format!("--method {}: {e}", method.name()))?;
+    if args.flag("json") {
+        let report = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+        println!("{report}");
+    } else {
+        print_text(path, &result);
+    }
+    Ok(())
+}
+
+/// Reads and checks a network file (at most [`Network::MAX_JSON_BYTES`]); every error names
+/// the file.
+fn read_network(path: &str) -> Result<Network, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("--network: cannot open '{path}': {e}"))?;
+    let limit = Network::MAX_JSON_BYTES as u64;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("--network: cannot read '{path}': {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "--network: '{path}' is longer than {limit} bytes, the most a network file may be"
+        ));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("--network: '{path}' is not UTF-8 text: {e}"))?;
+    Network::from_json(&text).map_err(|e| format!("--network: '{path}' is not a network: {e}"))
+}
+
+fn print_text(path: &str, result: &LogZ) {
+    println!(
+        "network '{path}': {} {} units, T = {}, ln Z by {}",
+        result.units,
+        result.spin.name(),
+        result.temperature,
+        result.method.name()
+    );
+    match result.stderr {
+        Some(stderr) => println!("{:<18} {:>22.12} ± {stderr:.3e}", "log z", result.log_z),
+        None => println!("{:<18} {:>22.12}", "log z", result.log_z),
+    }
+    let bound = match result.bound {
+        Bound::Exact => "exact (up to rounding)",
+        Bound::Lower => "a lower bound on ln Z",
+        Bound::None => "an estimate (unbiased for Z; within a few stderr of ln Z)",
+    };
+    println!("{:<18} {bound}", "bound");
+    match &result.facts {
+        Facts::Exact { states } => println!("{:<18} {states}", "states"),
+        Facts::Sampled {
+            sweeps,
+            ticks,
+            distinct_states,
+            state_fraction,
+            capped,
+            seed,
+        } => {
+            println!("{:<18} {sweeps} ({ticks} ticks), seed {seed}", "sweeps");
+            match state_fraction {
+                Some(f) => {
+                    let f = if *f >= 1e-3 {
+                        format!("{f:.4}")
+                    } else {
+                        format!("{f:.3e}")
+                    };
+                    println!(
+                        "{:<18} {distinct_states} (fraction {f} of the 2^{} states)",
+                        "distinct states", result.units
+                    )
+                }
+                None => println!("{:<18} {distinct_states}", "distinct states"),
+            }
+            if *capped {
+                println!(
+                    "{:<18} stopped early at the cap on distinct states",
+                    "capped"
+                );
+            }
+        }
+        Facts::MeanField {
+            converged,
+            passes,
+            residual,
+            annealed,
+        } => {
+            println!("{:<18} {converged}", "converged");
+            let start = if *annealed {
+                "annealed from 10T"
+            } else {
+                "solved at T from q = ½"
+            };
+            println!(
+                "{:<18} {passes} at T ({start}), residual {residual:.3e}",
+                "passes"
+            );
+        }
+        Facts::Ais {
+            runs,
+            steps,
+            effective_runs,
+            seed,
+        } => {
+            println!("{:<18} {runs} × {steps} steps, seed {seed}", "runs");
+            println!("{:<18} {effective_runs:.1}", "effective runs");
+        }
+    }
+    if let Some(seconds) = result.seconds {
+        println!("{:<18} {seconds:.3}", "seconds");
+    }
+}
