@@ -24,7 +24,8 @@
 
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::ParamError;
-use crate::exact::enumeration::{MAX_ENUMERATION_UNITS, enumerate};
+use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
+use crate::exact::tabled;
 use crate::mean_field::{self, MeanFieldOptions};
 use crate::model::{Network, SpinKind};
 use std::collections::HashSet;
@@ -220,7 +221,7 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamErr
         });
     }
     let clock = Stopwatch::start();
-    let log_z = enumerate(network, temperature)?.log_z;
+    let log_z = tabled::log_z(network, temperature)?;
     finite(LogZ {
         method: Method::Exact,
         log_z,

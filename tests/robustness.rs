@@ -48,6 +48,24 @@ fn side() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// A count: the refusal boundaries (0, 1, the limits and beyond) or a small valid value,
+/// so that every accepted call stays cheap.
+fn count() -> impl Strategy<Value = u64> {
+    use boltzlab::partition::{MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS};
+    prop_oneof![
+        1 => prop::sample::select(vec![
+            0,
+            1,
+            2,
+            MAX_AIS_RUNS + 1,
+            MAX_AIS_STEPS + 1,
+            MAX_SAMPLED_SWEEPS + 1,
+            u64::MAX,
+        ]),
+        3 => 2u64..200,
+    ]
+}
+
 fn boundary() -> impl Strategy<Value = Boundary> {
     prop_oneof![
         Just(Boundary::Periodic),
@@ -199,6 +217,25 @@ proptest! {
         }
         if let Ok(e) = enumerate(&network, t) {
             prop_assert!(e.log_z.is_finite());
+        }
+    }
+
+    #[test]
+    fn every_log_z_method_returns_a_finite_estimate_or_a_typed_error(
+        t in number(), runs in count(), steps in count(), sweeps in count(), seed in any::<u64>(),
+    ) {
+        use boltzlab::partition::{ais_log_z, exact_log_z, mean_field_log_z, sampled_log_z};
+        let network = Network::random(5, SpinKind::Ising, 1.0, 0.5, seed).unwrap();
+        for estimate in [
+            exact_log_z(&network, t),
+            mean_field_log_z(&network, t),
+            sampled_log_z(&network, t, sweeps, seed),
+            ais_log_z(&network, t, runs, steps, seed),
+        ] {
+            match estimate {
+                Ok(e) => prop_assert!(e.log_z.is_finite()),
+                Err(err) => prop_assert!(!err.to_string().is_empty()),
+            }
         }
     }
 }
