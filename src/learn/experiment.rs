@@ -14,13 +14,18 @@
 //! cycles); the run goes on to the cycle limit, with the accuracy test (10 trials per
 //! input) every 100 cycles from cycle 800 and distinct codes checked at the same points.
 //!
-//! The mean-field machine runs the same protocol with mean-field statistics
-//! ([`super::deterministic`]: one pass over the units per time unit of the schedule) and
-//! mean-field code reading, with two differences, both as in Peterson & Anderson (1987):
-//! ±1 units ([`SpinKind::Ising`]; patterns map 0 → −1, 1 → +1), and initial weights drawn
-//! uniform on [−1, 1] (allowed pairs only). A deterministic machine cannot break the
-//! symmetry between hidden units that start with equal weights: from all-zero weights
-//! every hidden unit gets the same statistics and the same changes forever.
+//! The mean-field machine runs the same protocol (sign rule, schedule, noise, settlings,
+//! stages) with mean-field statistics ([`super::deterministic`]: one pass over the units
+//! per time unit of the schedule) and mean-field code reading, with three differences,
+//! all as in Peterson & Anderson (1987):
+//! - ±1 units ([`SpinKind::Ising`]; patterns map 0 → −1, 1 → +1);
+//! - initial weights uniform on [−1, 1] (allowed pairs only): a deterministic machine
+//!   cannot break the symmetry between hidden units that start with equal weights (from
+//!   all-zero weights every hidden unit gets the same statistics and changes forever);
+//! - the input group V1 stays clamped in the free phase ([`FreePhase::Inputs`]): the
+//!   machine learns p(V2 | V1). One mean-field solution cannot represent the several
+//!   modes of the unclamped distribution; with nothing clamped in the free phase the
+//!   mean-field machine still solves 4-2-4 but fails on 8-3-8.
 //!
 //! Density problems (bars and stripes, 10-pixel images; boltzlab's own protocol, not a
 //! published one): binary units, the gradient rule with ε = 0.5 and momentum 0.5, no
@@ -36,7 +41,7 @@ use super::deterministic::{MeanFieldLearner, MeanFieldSettings, MeanFieldStart};
 use super::encoder::{self, CodeSummary};
 use super::likelihood::{kl_divergence, visible_distribution};
 use super::stochastic::StochasticLearner;
-use super::{ClampNoise, Learner, LearningOptions, Settling, Update};
+use super::{ClampNoise, FreePhase, Learner, LearningOptions, Settling, Update};
 use crate::error::ParamError;
 use crate::model::{Network, SpinKind};
 
@@ -185,9 +190,10 @@ impl Protocol {
             }
         }
         let (mut kind, mut initial_weights) = (SpinKind::Binary, 0.0);
-        if encoder.is_some() && method == Method::MeanField {
+        if let (Some(e), Method::MeanField) = (encoder, method) {
             kind = SpinKind::Ising;
             initial_weights = 1.0;
+            options.free_phase = FreePhase::Inputs(e.group);
         }
         options.noise = stages[0].noise;
         Protocol {

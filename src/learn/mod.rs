@@ -130,6 +130,18 @@ fn positive(field: &'static str, value: f64, max: f64) -> Result<(), ParamError>
     Ok(())
 }
 
+/// `value` finite with 0 ≤ value < 1.
+fn below_one(field: &'static str, value: f64) -> Result<(), ParamError> {
+    finite_in(field, value, 0.0, 1.0)?;
+    if value == 1.0 {
+        return Err(ParamError::Invalid {
+            field,
+            reason: "must be at least 0 and below 1, got 1".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Noisy clamping: each clamped bit is presented flipped, an "on" bit off with probability
 /// `on_to_off` and an "off" bit on with probability `off_to_on`, drawn afresh for every
 /// settling. The paper used 0.15 and 0.05 for the 4-2-4 encoder, so that the clamped
@@ -329,16 +341,8 @@ impl LearningOptions {
     /// Checks every option; the error names the field and its allowed range.
     pub fn check(&self) -> Result<(), ParamError> {
         self.update.check()?;
-        finite_in("momentum", self.momentum, 0.0, 1.0)?;
-        if self.momentum == 1.0 {
-            return Err(ParamError::OutOfRange {
-                field: "momentum",
-                value: 1.0,
-                min: 0.0,
-                max: 1.0 - f64::EPSILON,
-            });
-        }
-        finite_in("weight decay", self.weight_decay, 0.0, 1.0 - f64::EPSILON)?;
+        below_one("momentum", self.momentum)?;
+        below_one("weight decay", self.weight_decay)?;
         self.noise.check()?;
         whole_in("settlings", self.settlings as f64, 1, 1000)?;
         self.settling.check()?;
