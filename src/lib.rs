@@ -15,12 +15,15 @@
 //! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
 //! - [`partition`]: ln Z four ways: exact enumeration, the sampled lower bound, mean field
 //!   and annealed importance sampling;
+//! - [`learn`]: Boltzmann learning: two-phase stochastic and mean-field rules, datasets,
+//!   exact likelihood, encoder tests and the published protocols;
 //! - [`error`]: the typed error every boundary returns for bad input;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
 pub mod dynamics;
 pub mod error;
 pub mod exact;
+pub mod learn;
 pub mod mean_field;
 pub mod measure;
 pub mod model;

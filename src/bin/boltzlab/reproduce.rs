@@ -1,0 +1,234 @@
+//! `boltzlab reproduce ackley1985`: the encoder results of Ackley, Hinton & Sejnowski
+//! (1985) beside boltzlab's, run with the paper's protocol, and the mean-field machine
+//! (Peterson & Anderson 1987) on the same problems with its speed-up.
+
+use crate::args::Args;
+use crate::learn::{Batch, median, run_batch, summary, threads};
+use boltzlab::learn::Problem;
+use boltzlab::learn::experiment::{Method, Protocol, RunOutcome};
+use serde_json::{Value, json};
+
+/// The paper's result and its number of runs, per encoder (REFERENCES.md §2).
+fn paper(problem: Problem) -> (&'static str, u64) {
+    match problem {
+        Problem::Encoder4x2 => ("250/250 solved; median 110; longest 1810", 250),
+        Problem::Encoder4x3 => ("well-spaced: median 270; longest 1090 (200 runs)", 200),
+        Problem::Encoder8x3 => (
+            "8 codes 16/20, 7 in the rest; median 210 to 7, 1570 to 8",
+            20,
+        ),
+        Problem::Encoder40x10 => ("accuracy levels off at 98.6 %", 1),
+        _ => unreachable!("only encoders are reproduced"),
+    }
+}
+
+/// Peterson & Anderson's claim for the mean-field machine.
+const MEAN_FIELD_CLAIM: &str = "P&A 1987: 10–30× faster, equal or better";
+
+fn show(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{v}"))
+}
+
+/// boltzlab's result in the paper's terms.
+fn ours(problem: Problem, batch: &Batch) -> String {
+    let n = batch.outcomes.len();
+    let solved = batch.solved_cycles();
+    match problem {
+        Problem::Encoder4x2 => format!(
+            "{}/{n} solved; median {}; longest {}",
+            solved.len(),
+            show(median(&solved)),
+            show(solved.last().map(|&c| c as f64))
+        ),
+        Problem::Encoder4x3 => format!(
+            "{}/{n} well-spaced; median {}; longest {}",
+            solved.len(),
+            show(median(&solved)),
+            show(solved.last().map(|&c| c as f64))
+        ),
+        Problem::Encoder8x3 => {
+            let mut seven: Vec<u64> = batch
+                .outcomes
+                .iter()
+                .filter_map(|o| o.seven_codes_at)
+                .collect();
+            seven.sort_unstable();
+            format!(
+                "8 codes {}/{n}, ≥ 7 codes {}/{n}; median {} to 7, {} to 8",
+                solved.len(),
+                seven.len(),
+                show(median(&seven)),
+                show(median(&solved))
+            )
+        }
+        Problem::Encoder40x10 => {
+            let finals: Vec<String> = batch
+                .outcomes
+                .iter()
+                .map(|o: &RunOutcome| match o.accuracy.last() {
+                    Some(&(cycle, a)) => {
+                        let best = o.accuracy.iter().map(|a| a.1).fold(0.0, f64::max);
+                        format!(
+                            "{:.1} % at cycle {cycle} (best {:.1} %)",
+                            100.0 * a,
+                            100.0 * best
+                        )
+                    }
+                    None => format!("no test (stopped at cycle {})", o.cycles),
+                })
+                .collect();
+            format!("accuracy {}", finals.join("; "))
+        }
+        _ => unreachable!("only encoders are reproduced"),
+    }
+}
+
+/// The value given to `--name` (the arguments were already checked by [`Args::parse`]).
+fn value_of<'a>(raw: &'a [String], name: &str) -> Option<&'a str> {
+    let flag = format!("--{name}");
+    raw.windows(2).find(|w| w[0] == flag).map(|w| w[1].as_str())
+}
+
+pub fn reproduce(raw: &[String]) -> Result<(), String> {
+    match raw.first().map(String::as_str) {
+        Some("ackley1985") => {}
+        Some(other) => return Err(format!("unknown paper '{other}'; known: ackley1985")),
+        None => return Err("reproduce needs a paper: boltzlab reproduce ackley1985".into()),
+    }
+    let args = Args::parse(
+        &raw[1..],
+        &[
+            "problems",
+            "methods",
+            "runs",
+            "max-cycles",
+            "seed",
+            "threads",
+        ],
+        &["json", "verbose"],
+    )?;
+    let problems: Vec<Problem> = match value_of(raw, "problems") {
+        None => vec![
+            Problem::Encoder4x2,
+            Problem::Encoder4x3,
+            Problem::Encoder8x3,
+            Problem::Encoder40x10,
+        ],
+        Some(list) => list
+            .split(',')
+            .map(|name| {
+                let p = Problem::parse(name.trim()).map_err(|e| e.to_string())?;
+                p.encoder().map(|_| p).ok_or_else(|| {
+                    format!(
+                        "--problems takes encoders (4-2-4, 4-3-4, 8-3-8, 40-10-40), got '{name}'"
+                    )
+                })
+            })
+            .collect::<Result<_, String>>()?,
+    };
+    let methods: Vec<Method> = match value_of(raw, "methods") {
+        None => Method::ALL.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|name| Method::parse(name.trim()).map_err(|e| format!("--methods: {e}")))
+            .collect::<Result<_, String>>()?,
+    };
+    let runs_override = value_of(raw, "runs")
+        .map(|_| args.count("runs", 1, 1, 100_000))
+        .transpose()?;
+    let max_cycles = value_of(raw, "max-cycles")
+        .map(|_| args.count("max-cycles", 1, 1, 10_000_000))
+        .transpose()?;
+    let seed = args.count("seed", 1, 0, u64::MAX)?;
+    let verbose = args.flag("verbose");
+    let json_out = args.flag("json");
+    let report = |r: u64, o: &RunOutcome, s: f64| {
+        if verbose {
+            eprintln!(
+                "  run {r} (seed {}): {} cycles, solved at {:?}, {s:.2} s",
+                o.seed, o.cycles, o.solved_at
+            );
+        }
+    };
+    let mut rows = Vec::new();
+    let mut lines = Vec::new();
+    let mut used_threads = 1;
+    for &problem in &problems {
+        let (paper_result, paper_runs) = paper(problem);
+        let runs = runs_override.unwrap_or(paper_runs);
+        let threads = threads(&args, runs)?;
+        used_threads = used_threads.max(threads);
+        let mut stochastic_pace: Option<(f64, f64)> = None;
+        for &method in &methods {
+            let mut protocol = Protocol::standard(problem, method);
+            if let Some(c) = max_cycles {
+                protocol.max_cycles = c;
+            }
+            if verbose {
+                eprintln!("{} {}: {runs} runs", problem.name(), method.name());
+            }
+            let batch = run_batch(&protocol, runs, seed, threads, &report)?;
+            let per_run = batch.run_seconds_total() / runs as f64;
+            let per_cycle = batch.run_seconds_total() / batch.cycles_total().max(1) as f64;
+            let mut result = ours(problem, &batch);
+            let mut speedup = Value::Null;
+            match method {
+                Method::Stochastic => stochastic_pace = Some((per_run, per_cycle)),
+                Method::MeanField => {
+                    if let Some((run_s, cycle_s)) = stochastic_pace {
+                        result.push_str(&format!(
+                            "; {:.1}× faster per run, {:.1}× per cycle",
+                            run_s / per_run,
+                            cycle_s / per_cycle
+                        ));
+                        speedup =
+                            json!({"per_run": run_s / per_run, "per_cycle": cycle_s / per_cycle});
+                    }
+                    let nonconverged: u64 = batch.outcomes.iter().map(|o| o.nonconverged).sum();
+                    result.push_str(&format!("; {nonconverged} unconverged solves"));
+                }
+            }
+            let paper_text = match method {
+                Method::Stochastic => paper_result,
+                Method::MeanField => MEAN_FIELD_CLAIM,
+            };
+            lines.push(format!(
+                "{:<9} {:<11} {:>5}  {:<58} {}  [{:.4} s/run]",
+                problem.name(),
+                method.name(),
+                runs,
+                paper_text,
+                result,
+                per_run
+            ));
+            let mut row = summary(&protocol, &batch, seed);
+            row["paper"] = json!(paper_text);
+            row["ours"] = json!(result);
+            row["speedup"] = speedup;
+            row["seconds_per_cycle"] = json!(per_cycle);
+            if let Some(results) = row.as_object_mut() {
+                results.remove("results");
+            }
+            rows.push(row);
+        }
+    }
+    if json_out {
+        println!(
+            "{}",
+            json!({"paper": "ackley1985", "seed": seed, "rows": rows})
+        );
+        return Ok(());
+    }
+    println!(
+        "Ackley, Hinton & Sejnowski (1985) beside boltzlab: the paper's protocol, seeds {seed}…, \
+         {used_threads} threads"
+    );
+    println!(
+        "{:<9} {:<11} {:>5}  {:<58} boltzlab",
+        "problem", "machine", "runs", "paper"
+    );
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}

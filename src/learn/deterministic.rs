@@ -1,0 +1,408 @@
+//! The deterministic (mean-field) Boltzmann machine of Peterson & Anderson (1987): the
+//! two-phase rule with the sampled ⟨s_i⟩, ⟨s_i s_j⟩ replaced by the mean-field averages
+//! m_i and the products m_i m_j (i ≠ j).
+//!
+//! A settling is one annealed solution of the mean-field equations
+//! m_i = s_low + (s_high − s_low)·σ((s_high − s_low)·h_i/T), h_i = Σ_j w_ij m_j + θ_i
+//! ([`crate::mean_field::solve`]), with the same clamps as the stochastic machine's
+//! settling (noisy training vector in the clamped phase; nothing, or the inputs, in the
+//! free phase), annealed by the same schedule with one pass over the free units (one
+//! sequential update of each q_i) in place of each time unit: s passes at each anneal
+//! step (T, s) (fewer if they converge), then passes at the learning temperature T until
+//! convergence or the pass limit ([`annealed_solve`]). Its m_i and m_i m_j are added to
+//! the phase's statistics, so a phase's statistics are averages over its settlings, as in
+//! the stochastic machine.
+//!
+//! Convergence is never silent: every solve whose final-temperature iteration did not
+//! reach the tolerance is counted ([`Learner::nonconverged`], [`CycleReport::nonconverged`])
+//! and its (unconverged) averages are still used, as the stochastic machine uses its
+//! finite samples.
+//!
+//! With [`MeanFieldStart::Symmetric`] a solve depends only on the weights and the clamps,
+//! so a settling whose clamps equal the previous one's within the same cycle reuses that
+//! solution (the same numbers, computed once).
+
+use super::Settling;
+use super::{
+    ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
+    Progress, Updater, check_patterns, split_seed, to_kind,
+};
+use crate::dynamics::{SpinRng, seeded_rng, uniform};
+use crate::error::{ParamError, finite_in, whole_in};
+use crate::mean_field::{MeanField, MeanFieldOptions, solve};
+use crate::model::Network;
+
+/// One annealed mean-field solution for a settling: for each anneal step (T, s) of the
+/// schedule in turn, at most s passes at T (stopping early if converged), each step
+/// starting from the last one's q; then passes at the learning temperature until
+/// max |Δq| < tolerance or `max_passes`. `converged` and `passes` of the result describe
+/// the final temperature. `start` as in [`crate::mean_field::solve`] (`None`: ½ nudged).
+pub fn annealed_solve(
+    network: &Network,
+    settling: &Settling,
+    clamp: &[Option<i8>],
+    start: Option<&[f64]>,
+    settings: &MeanFieldSettings,
+) -> Result<MeanField, ParamError> {
+    let mut q: Option<Vec<f64>> = start.map(<[f64]>::to_vec);
+    for &(t, sweeps) in settling.anneal.steps() {
+        if sweeps == 0 {
+            continue;
+        }
+        let options = MeanFieldOptions {
+            damping: settings.damping,
+            tolerance: settings.tolerance,
+            max_passes: sweeps as usize,
+            anneal: Vec::new(),
+        };
+        q = Some(solve(network, t, clamp, q.as_deref(), &options)?.probabilities);
+    }
+    let options = MeanFieldOptions {
+        damping: settings.damping,
+        tolerance: settings.tolerance,
+        max_passes: settings.max_passes,
+        anneal: Vec::new(),
+    };
+    solve(
+        network,
+        settling.temperature(),
+        clamp,
+        q.as_deref(),
+        &options,
+    )
+}
+
+/// Where each mean-field solve starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeanFieldStart {
+    /// q_i = ½ nudged by a fixed ±10⁻³ pattern ([`crate::mean_field::solve`]'s default):
+    /// deterministic.
+    Symmetric,
+    /// q_i uniform on [0, 1) from the run's seed, afresh for every settling: the analogue
+    /// of randomising the free units, so that settlings can find different solutions.
+    Random,
+}
+
+/// How the learner solves the mean-field equations.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct MeanFieldSettings {
+    /// Damping d in (0, 1]: q_i ← (1 − d) q_i + d σ(…).
+    pub damping: f64,
+    /// Converged when max_i |Δq_i| over a pass is below this (10⁻¹⁵ to 1).
+    pub tolerance: f64,
+    /// Most passes at each temperature (1 to 10⁷).
+    pub max_passes: usize,
+    /// Where each solve starts.
+    pub start: MeanFieldStart,
+}
+
+impl Default for MeanFieldSettings {
+    /// Undamped sequential updates (each a descent step on the mean-field free energy),
+    /// tolerance 10⁻⁶, at most 1000 passes per temperature, symmetric start.
+    fn default() -> Self {
+        MeanFieldSettings {
+            damping: 1.0,
+            tolerance: 1e-6,
+            max_passes: 1000,
+            start: MeanFieldStart::Symmetric,
+        }
+    }
+}
+
+/// A network learning by the deterministic (mean-field) two-phase rule.
+#[derive(Debug, Clone)]
+pub struct MeanFieldLearner {
+    network: Network,
+    patterns: Vec<Vec<u8>>,
+    options: LearningOptions,
+    settings: MeanFieldSettings,
+    noise_rng: SpinRng,
+    start_rng: SpinRng,
+    presented: Vec<Vec<u8>>,
+    position: Position,
+    clamped: PhaseStatistics,
+    free: PhaseStatistics,
+    /// The last solve of this cycle and its clamps (reused when the clamps repeat).
+    last_solve: Option<(Vec<Option<i8>>, MeanField)>,
+    nonconverged: u64,
+    cycle_nonconverged: u64,
+    updater: Updater,
+    last: Option<CycleReport>,
+}
+
+impl MeanFieldLearner {
+    /// A learner for `network` and the training vectors `patterns` (0/1 per visible
+    /// unit). Checks the options ([`LearningOptions::check`]), the vectors (field
+    /// `patterns`), the settings (fields `damping`, `tolerance`, `max passes`) and that
+    /// every temperature of the schedule is finite and above 0 (field `schedule`).
+    pub fn new(
+        network: Network,
+        patterns: &[Vec<u8>],
+        options: LearningOptions,
+        settings: MeanFieldSettings,
+    ) -> Result<Self, ParamError> {
+        options.check()?;
+        check_patterns(patterns, network.visible())?;
+        options.check_free_phase(network.visible())?;
+        if !(settings.damping > 0.0 && settings.damping <= 1.0) {
+            return Err(ParamError::OutOfRange {
+                field: "damping",
+                value: settings.damping,
+                min: f64::MIN_POSITIVE,
+                max: 1.0,
+            });
+        }
+        finite_in("tolerance", settings.tolerance, 1e-15, 1.0)?;
+        whole_in("max passes", settings.max_passes as f64, 1, 10_000_000)?;
+        let steps = options.settling.anneal.steps();
+        if let Some(&(t, _)) = steps.iter().find(|&&(t, _)| !(t > 0.0 && t.is_finite())) {
+            return Err(ParamError::Invalid {
+                field: "schedule",
+                reason: format!(
+                    "the mean-field machine needs temperatures finite and above 0, got {t}"
+                ),
+            });
+        }
+        let (noise_seed, start_seed) = split_seed(options.seed);
+        let n = network.len();
+        Ok(MeanFieldLearner {
+            network,
+            patterns: patterns.to_vec(),
+            settings,
+            noise_rng: seeded_rng(noise_seed),
+            start_rng: seeded_rng(start_seed),
+            presented: Vec::new(),
+            position: Position {
+                cycle: 0,
+                phase: Phase::Clamped,
+                settling: 0,
+                pattern: Some(0),
+                sweep: 0,
+            },
+            clamped: PhaseStatistics::empty(n),
+            free: PhaseStatistics::empty(n),
+            last_solve: None,
+            nonconverged: 0,
+            cycle_nonconverged: 0,
+            updater: Updater::new(n),
+            last: None,
+            options,
+        })
+    }
+
+    /// The training vectors.
+    pub fn patterns(&self) -> &[Vec<u8>] {
+        &self.patterns
+    }
+
+    /// The settings of the solver.
+    pub fn settings(&self) -> &MeanFieldSettings {
+        &self.settings
+    }
+
+    /// The last solution (q_i, m_i, convergence) of the current cycle, for the live view.
+    pub fn last_solution(&self) -> Option<&MeanField> {
+        self.last_solve.as_ref().map(|(_, mf)| mf)
+    }
+
+    /// The averages gathered so far in the current cycle for `phase` (sums divided by the
+    /// number of settlings done).
+    pub fn statistics(&self, phase: Phase) -> PhaseStatistics {
+        average(match phase {
+            Phase::Clamped => &self.clamped,
+            Phase::Free => &self.free,
+        })
+    }
+
+    fn settlings_per_phase(&self) -> u64 {
+        self.patterns.len() as u64 * self.options.settlings
+    }
+
+    fn pattern_of(&self, s: u64) -> usize {
+        (s / self.options.settlings) as usize
+    }
+
+    /// The clamps of the current settling.
+    fn clamps(&mut self) -> Vec<Option<i8>> {
+        let kind = self.network.kind();
+        let n = self.network.len();
+        let s = self.position.settling;
+        let shown: Option<Vec<u8>> = match (self.position.phase, self.options.free_phase) {
+            (Phase::Clamped, _) => {
+                let k = self.pattern_of(s);
+                let shown = self
+                    .options
+                    .noise
+                    .present(&self.patterns[k], &mut self.noise_rng);
+                self.presented.push(shown.clone());
+                Some(shown)
+            }
+            (Phase::Free, FreePhase::Nothing) => None,
+            (Phase::Free, FreePhase::Inputs(k)) => Some(self.presented[s as usize][..k].to_vec()),
+        };
+        let values = shown.map(|v| to_kind(kind, &v)).unwrap_or_default();
+        (0..n).map(|i| values.get(i).copied()).collect()
+    }
+
+    /// One settling: one annealed mean-field solve. At the end of the free phase the
+    /// weights change; an error (a weight leaving ±[`Network::MAX_PARAMETER`]) leaves the
+    /// network unchanged and the cycle ready to be finished again.
+    pub fn step(&mut self) -> Result<Progress, ParamError> {
+        if self.position.settling == self.settlings_per_phase() {
+            // Only after a refused weight change: finish the cycle again.
+            return self.end_cycle();
+        }
+        let clamp = self.clamps();
+        let reuse = self.settings.start == MeanFieldStart::Symmetric
+            && self.last_solve.as_ref().is_some_and(|(c, _)| *c == clamp);
+        if !reuse {
+            let start: Option<Vec<f64>> = match self.settings.start {
+                MeanFieldStart::Symmetric => None,
+                MeanFieldStart::Random => Some(
+                    (0..self.network.len())
+                        .map(|_| uniform(&mut self.start_rng))
+                        .collect(),
+                ),
+            };
+            let solution = annealed_solve(
+                &self.network,
+                &self.options.settling,
+                &clamp,
+                start.as_deref(),
+                &self.settings,
+            )?;
+            self.last_solve = Some((clamp, solution));
+        }
+        let solution = &self.last_solve.as_ref().expect("just solved").1;
+        if !solution.converged {
+            self.nonconverged += 1;
+            self.cycle_nonconverged += 1;
+        }
+        let sums = match self.position.phase {
+            Phase::Clamped => &mut self.clamped,
+            Phase::Free => &mut self.free,
+        };
+        add_solution(sums, &solution.means);
+        self.position.settling += 1;
+        if self.position.settling < self.settlings_per_phase() {
+            self.position.pattern = self.pattern_in_phase();
+            return Ok(Progress::Settling);
+        }
+        match self.position.phase {
+            Phase::Clamped => {
+                self.position.phase = Phase::Free;
+                self.position.settling = 0;
+                self.position.pattern = self.pattern_in_phase();
+                Ok(Progress::Phase)
+            }
+            Phase::Free => self.end_cycle(),
+        }
+    }
+
+    fn end_cycle(&mut self) -> Result<Progress, ParamError> {
+        let clamped = average(&self.clamped);
+        let free = average(&self.free);
+        self.updater
+            .apply(&mut self.network, &self.options, &clamped, &free)?;
+        let n = self.network.len();
+        self.clamped = PhaseStatistics::empty(n);
+        self.free = PhaseStatistics::empty(n);
+        self.presented.clear();
+        self.last_solve = None;
+        self.position = Position {
+            cycle: self.position.cycle + 1,
+            phase: Phase::Clamped,
+            settling: 0,
+            pattern: Some(0),
+            sweep: 0,
+        };
+        self.last = Some(CycleReport {
+            cycle: self.position.cycle,
+            clamped,
+            free,
+            nonconverged: self.cycle_nonconverged,
+        });
+        self.cycle_nonconverged = 0;
+        Ok(Progress::Cycle)
+    }
+
+    fn pattern_in_phase(&self) -> Option<usize> {
+        match (self.position.phase, self.options.free_phase) {
+            (Phase::Free, FreePhase::Nothing) => None,
+            _ => Some(self.pattern_of(self.position.settling)),
+        }
+    }
+}
+
+/// Adds m_i and m_i m_j (i < j) to running sums.
+fn add_solution(sums: &mut PhaseStatistics, means: &[f64]) {
+    sums.samples += 1;
+    let mut pair = 0;
+    for (i, &mi) in means.iter().enumerate() {
+        sums.means[i] += mi;
+        for &mj in &means[i + 1..] {
+            sums.pairs[pair] += mi * mj;
+            pair += 1;
+        }
+    }
+}
+
+/// Sums divided by the number of solutions (zero before any).
+fn average(sums: &PhaseStatistics) -> PhaseStatistics {
+    let scale = if sums.samples == 0 {
+        0.0
+    } else {
+        1.0 / sums.samples as f64
+    };
+    PhaseStatistics {
+        samples: sums.samples,
+        means: sums.means.iter().map(|s| s * scale).collect(),
+        pairs: sums.pairs.iter().map(|s| s * scale).collect(),
+    }
+}
+
+impl Learner for MeanFieldLearner {
+    fn cycle(&mut self) -> Result<CycleReport, ParamError> {
+        while self.step()? != Progress::Cycle {}
+        Ok(self.last.clone().expect("a cycle was just completed"))
+    }
+
+    fn settle(&mut self) -> Result<Progress, ParamError> {
+        self.step()
+    }
+
+    fn network(&self) -> &Network {
+        &self.network
+    }
+
+    fn cycles(&self) -> u64 {
+        self.position.cycle
+    }
+
+    fn position(&self) -> Position {
+        self.position
+    }
+
+    fn options(&self) -> &LearningOptions {
+        &self.options
+    }
+
+    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError> {
+        noise.check()?;
+        self.options.noise = noise;
+        Ok(())
+    }
+
+    fn set_hidden_connected(&mut self, connected: bool) {
+        self.updater.set_hidden_connected(connected);
+    }
+
+    fn last_cycle(&self) -> Option<&CycleReport> {
+        self.last.as_ref()
+    }
+
+    fn nonconverged(&self) -> u64 {
+        self.nonconverged
+    }
+}

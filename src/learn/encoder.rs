@@ -1,0 +1,357 @@
+//! The encoder tests of Ackley, Hinton & Sejnowski (1985): does the machine give every
+//! input its own hidden code, are the codes well spaced, and does the output group
+//! reproduce the input?
+//!
+//! Reading a hidden code ("clamp the input, anneal, read the hidden code"): V1 is clamped
+//! to input k (its unit k on, the rest off); V2 and the hidden units are free. The code
+//! is the *most probable hidden state*, and it counts only if it holds a majority: its
+//! probability must exceed ½. An input whose most probable hidden state has no majority
+//! has no code yet (the hidden units are undecided, as they are before learning, when
+//! every hidden state is about equally likely).
+//! - Sampled: `trials` settlings, each from random free units, annealed by the learning
+//!   schedule; the hidden state is recorded after each of the `collect_sweeps`
+//!   collection sweeps at the learning temperature. The code is the state recorded most
+//!   often, if it was recorded in strictly more than half of the records.
+//! - Mean field: one annealed solution with V1 clamped (the learner's settling) gives a
+//!   product distribution over the hidden units; its most probable state has bit j on
+//!   when q_j > ½, with probability Π_j max(q_j, 1 − q_j), which must exceed ½.
+//!
+//! Criteria: *solved* when every input has a code and the n codes are all different;
+//! *well-spaced* when, moreover, no two codes are one bit apart (minimum Hamming
+//! distance ≥ 2; the paper's 4-3-4 goal).
+//!
+//! The 40-10-40 accuracy test: clamp V1 to each input, `trials` times each, anneal
+//! "twice as long at each temperature and ending at half the final learning
+//! temperature" — boltzlab reads this as the learning schedule's anneal steps with their
+//! sweeps doubled, (T₁, 2s₁), …, (T_k, 2s_k), followed by (T_k/2, 2s_k) — and read V2 at
+//! the end: a trial is correct when the matching V2 unit is on and every other V2 unit
+//! is off.
+
+use super::Settling;
+use super::datasets::Encoder;
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule};
+use crate::error::{ParamError, whole_in};
+use crate::model::Network;
+
+use super::deterministic::{MeanFieldSettings, annealed_solve};
+
+/// Most trials per input: 10 000.
+pub const MAX_TRIALS: u64 = 10_000;
+
+/// The hidden code of each input: `None` when the input's most probable hidden state
+/// has no majority.
+pub type Codes = Vec<Option<Vec<bool>>>;
+
+/// How the codes of an encoder relate to each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CodeSummary {
+    /// Inputs that have a code (a hidden state with a majority).
+    pub decided: usize,
+    /// Number of different codes among the inputs that have one.
+    pub distinct: usize,
+    /// The smallest Hamming distance between the codes of two inputs that have codes (0
+    /// when two share a code or fewer than two have one).
+    pub min_distance: usize,
+}
+
+impl CodeSummary {
+    /// Every one of the `inputs` inputs has its own code.
+    pub fn solved(&self, inputs: usize) -> bool {
+        self.decided == inputs && self.distinct == inputs
+    }
+
+    /// Solved, and no two codes are one bit apart.
+    pub fn well_spaced(&self, inputs: usize) -> bool {
+        self.solved(inputs) && self.min_distance >= 2
+    }
+}
+
+/// Counts inputs with codes, distinct codes and the minimum pairwise Hamming distance.
+pub fn summarize(codes: &[Option<Vec<bool>>]) -> CodeSummary {
+    let decided: Vec<&Vec<bool>> = codes.iter().flatten().collect();
+    let mut distinct = decided.clone();
+    distinct.sort();
+    distinct.dedup();
+    let mut min_distance = usize::MAX;
+    for (a, x) in decided.iter().enumerate() {
+        for y in &decided[a + 1..] {
+            let d = x.iter().zip(y.iter()).filter(|(p, q)| p != q).count();
+            min_distance = min_distance.min(d);
+        }
+    }
+    CodeSummary {
+        decided: decided.len(),
+        distinct: distinct.len(),
+        min_distance: if decided.len() < 2 { 0 } else { min_distance },
+    }
+}
+
+fn check_network(network: &Network, encoder: Encoder) -> Result<(), ParamError> {
+    if network.len() != encoder.units() || network.visible() != 2 * encoder.group {
+        return Err(ParamError::Invalid {
+            field: "network",
+            reason: format!(
+                "an {}-{}-{} encoder needs {} units of which {} visible, got {} of which {}",
+                encoder.group,
+                encoder.hidden,
+                encoder.group,
+                encoder.units(),
+                2 * encoder.group,
+                network.len(),
+                network.visible()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// A sampler at rest with V1 clamped to input k.
+fn clamp_input(sampler: &mut NetworkSampler, encoder: Encoder, k: usize) {
+    let kind = sampler.network().kind();
+    sampler.release_all();
+    let values: Vec<i8> = encoder.v1().map(|i| kind.value(i == k)).collect();
+    let units: Vec<usize> = encoder.v1().collect();
+    sampler
+        .clamp(&units, &values)
+        .expect("V1 units and values are valid");
+    sampler.randomize_free_units();
+}
+
+/// The hidden code of every input by sampling (see the module docs), `trials` settlings
+/// per input (1 ≤ trials ≤ [`MAX_TRIALS`]), heat-bath random probes from the stream of
+/// `seed`.
+pub fn sampled_codes(
+    network: &Network,
+    encoder: Encoder,
+    settling: &Settling,
+    trials: u64,
+    seed: u64,
+) -> Result<Codes, ParamError> {
+    check_network(network, encoder)?;
+    settling.check()?;
+    whole_in("trials", trials as f64, 1, MAX_TRIALS)?;
+    if encoder.hidden > 64 {
+        return Err(ParamError::OutOfRange {
+            field: "hidden",
+            value: encoder.hidden as f64,
+            min: 0.0,
+            max: 64.0,
+        });
+    }
+    let mut sampler = NetworkSampler::new(
+        network.clone(),
+        settling.temperature(),
+        Rule::HeatBath,
+        NetworkOrder::Random,
+        seed,
+    )?;
+    let high = network.kind().high();
+    let hidden = encoder.hidden_units();
+    let mut codes = Vec::with_capacity(encoder.group);
+    let mut records: Vec<u64> = Vec::new();
+    for k in 0..encoder.group {
+        records.clear();
+        for _ in 0..trials {
+            clamp_input(&mut sampler, encoder, k);
+            settling.anneal.run(&mut sampler);
+            sampler
+                .set_temperature(settling.temperature())
+                .expect("checked");
+            for _ in 0..settling.collect_sweeps {
+                sampler.sweep();
+                let state = sampler.state()[hidden.clone()]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &s)| s == high)
+                    .fold(0u64, |index, (j, _)| index | 1 << j);
+                records.push(state);
+            }
+        }
+        records.sort_unstable();
+        let (mut best, mut best_count) = (0, 0);
+        for run in records.chunk_by(|a, b| a == b) {
+            if run.len() > best_count {
+                (best, best_count) = (run[0], run.len());
+            }
+        }
+        codes.push(
+            (2 * best_count > records.len())
+                .then(|| (0..encoder.hidden).map(|j| best >> j & 1 == 1).collect()),
+        );
+    }
+    Ok(codes)
+}
+
+/// The hidden code of every input by mean field (see the module docs), and how many of
+/// the n solves did not converge.
+pub fn mean_field_codes(
+    network: &Network,
+    encoder: Encoder,
+    settling: &Settling,
+    settings: &MeanFieldSettings,
+) -> Result<(Codes, u64), ParamError> {
+    check_network(network, encoder)?;
+    settling.check()?;
+    let kind = network.kind();
+    let mut nonconverged = 0;
+    let mut codes = Vec::with_capacity(encoder.group);
+    for k in 0..encoder.group {
+        let clamp: Vec<Option<i8>> = (0..network.len())
+            .map(|i| encoder.v1().contains(&i).then(|| kind.value(i == k)))
+            .collect();
+        let mf = annealed_solve(network, settling, &clamp, None, settings)?;
+        nonconverged += u64::from(!mf.converged);
+        let q = &mf.probabilities[encoder.hidden_units()];
+        let mode: f64 = q.iter().map(|&p| p.max(1.0 - p)).product();
+        codes.push((mode > 0.5).then(|| q.iter().map(|&p| p > 0.5).collect()));
+    }
+    Ok((codes, nonconverged))
+}
+
+/// The 40-10-40 test schedule: the anneal steps with doubled sweeps, then the last
+/// anneal step's doubled sweeps again at half the learning temperature.
+pub fn test_schedule(settling: &Settling) -> Schedule {
+    let mut steps: Vec<(f64, f64)> = settling
+        .anneal
+        .steps()
+        .iter()
+        .map(|&(t, s)| (t, 2.0 * s as f64))
+        .collect();
+    let last = steps[steps.len() - 1].1;
+    steps.push((settling.temperature() / 2.0, last));
+    Schedule::new(&steps).expect("a doubled valid schedule is valid")
+}
+
+/// The result of the accuracy test.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Accuracy {
+    /// Trials where only the matching V2 unit was on.
+    pub correct: u64,
+    /// Trials in all: inputs × trials per input.
+    pub trials: u64,
+}
+
+impl Accuracy {
+    /// correct / trials.
+    pub fn fraction(&self) -> f64 {
+        self.correct as f64 / self.trials as f64
+    }
+}
+
+/// The paper's 40-10-40 test (see the module docs), sampled: `trials` per input.
+pub fn sampled_accuracy(
+    network: &Network,
+    encoder: Encoder,
+    settling: &Settling,
+    trials: u64,
+    seed: u64,
+) -> Result<Accuracy, ParamError> {
+    check_network(network, encoder)?;
+    settling.check()?;
+    whole_in("trials", trials as f64, 1, MAX_TRIALS)?;
+    let schedule = test_schedule(settling);
+    let mut sampler = NetworkSampler::new(
+        network.clone(),
+        settling.temperature(),
+        Rule::HeatBath,
+        NetworkOrder::Random,
+        seed,
+    )?;
+    let high = network.kind().high();
+    let mut correct = 0;
+    for k in 0..encoder.group {
+        for _ in 0..trials {
+            clamp_input(&mut sampler, encoder, k);
+            schedule.run(&mut sampler);
+            let v2 = &sampler.state()[encoder.v2()];
+            correct += u64::from(v2.iter().enumerate().all(|(i, &s)| (s == high) == (i == k)));
+        }
+    }
+    Ok(Accuracy {
+        correct,
+        trials: trials * encoder.group as u64,
+    })
+}
+
+/// The same test by mean field: one solve per input with V1 clamped, annealed through the
+/// test schedule ([`annealed_solve`], ending converged at half the learning
+/// temperature); correct when q > ½ for the matching V2 unit only.
+/// Returns the accuracy (trials = inputs) and the number of solves that did not converge.
+pub fn mean_field_accuracy(
+    network: &Network,
+    encoder: Encoder,
+    settling: &Settling,
+    settings: &MeanFieldSettings,
+) -> Result<(Accuracy, u64), ParamError> {
+    check_network(network, encoder)?;
+    settling.check()?;
+    let schedule = test_schedule(settling);
+    let steps = schedule.steps();
+    let (last_t, last_s) = steps[steps.len() - 1];
+    let test = Settling {
+        anneal: Schedule::new(
+            &steps[..steps.len() - 1]
+                .iter()
+                .map(|&(t, s)| (t, s as f64))
+                .chain([(last_t, 0.0)])
+                .collect::<Vec<_>>(),
+        )?,
+        collect_sweeps: last_s.max(1),
+    };
+    let kind = network.kind();
+    let (mut correct, mut nonconverged) = (0, 0);
+    for k in 0..encoder.group {
+        let clamp: Vec<Option<i8>> = (0..network.len())
+            .map(|i| encoder.v1().contains(&i).then(|| kind.value(i == k)))
+            .collect();
+        let mf = annealed_solve(network, &test, &clamp, None, settings)?;
+        nonconverged += u64::from(!mf.converged);
+        correct += u64::from(
+            encoder
+                .v2()
+                .enumerate()
+                .all(|(i, unit)| (mf.probabilities[unit] > 0.5) == (i == k)),
+        );
+    }
+    Ok((
+        Accuracy {
+            correct,
+            trials: encoder.group as u64,
+        },
+        nonconverged,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_count_codes_and_distances() {
+        let b = |s: &str| Some(s.bytes().map(|c| c == b'1').collect::<Vec<bool>>());
+        let even = [b("000"), b("011"), b("101"), b("110")];
+        let s = summarize(&even);
+        assert_eq!((s.decided, s.distinct, s.min_distance), (4, 4, 2));
+        assert!(s.well_spaced(4));
+        let close = [b("000"), b("001"), b("011"), b("111")];
+        let s = summarize(&close);
+        assert!(s.solved(4) && !s.well_spaced(4));
+        let shared = [b("00"), b("01"), b("01"), b("11")];
+        let s = summarize(&shared);
+        assert_eq!((s.distinct, s.min_distance), (3, 0));
+        assert!(!s.solved(4));
+        let undecided = [b("00"), b("01"), None, b("11")];
+        let s = summarize(&undecided);
+        assert_eq!((s.decided, s.distinct, s.min_distance), (3, 3, 1));
+        assert!(!s.solved(4));
+    }
+
+    #[test]
+    fn the_test_schedule_doubles_and_ends_at_half_the_temperature() {
+        let s = test_schedule(&Settling::ackley1985());
+        assert_eq!(
+            s.steps(),
+            &[(20.0, 4), (15.0, 4), (12.0, 4), (10.0, 8), (5.0, 8)]
+        );
+    }
+}

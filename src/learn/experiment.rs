@@ -1,0 +1,420 @@
+//! The learning experiments behind `boltzlab learn` and `boltzlab reproduce`: a
+//! [`Protocol`] per problem and method, and [`run`], one seeded run of it.
+//!
+//! Encoders (the protocol of Ackley, Hinton & Sejnowski 1985, REFERENCES.md §2): binary
+//! units, weights from 0, the sign rule with step 2, noisy clamping 0.15 (on → off) and
+//! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector, the
+//! paper's settling (2 time units at T = 20, 2 at 15, 2 at 12, 4 at 10, statistics for 10
+//! at 10), nothing clamped in the free phase. After every cycle the hidden codes are read
+//! ([`super::encoder`]) and the run stops at the first cycle where the criterion holds:
+//! all codes distinct (4-2-4, 8-3-8), well spaced (4-3-4). The 8-3-8 run also records the
+//! first cycle with 7 distinct codes. 40-10-40: hidden units disconnected for cycles
+//! 1–300, noisy clamping (on → off 0.1, off → on 0.0025) for cycles 301–800, then no
+//! noise (no noise in cycles 1–300 either: REFERENCES names noise only for the 500
+//! cycles); the run goes on to the cycle limit, with the accuracy test (10 trials per
+//! input) every 100 cycles from cycle 800 and distinct codes checked at the same points.
+//!
+//! The mean-field machine runs the same protocol (sign rule, schedule, noise, settlings,
+//! stages) with mean-field statistics ([`super::deterministic`]: one pass over the units
+//! per time unit of the schedule) and mean-field code reading, with three differences,
+//! all as in Peterson & Anderson (1987):
+//! - ±1 units ([`SpinKind::Ising`]; patterns map 0 → −1, 1 → +1);
+//! - initial weights uniform on [−1, 1] (allowed pairs only): a deterministic machine
+//!   cannot break the symmetry between hidden units that start with equal weights (from
+//!   all-zero weights every hidden unit gets the same statistics and changes forever);
+//! - the input group V1 stays clamped in the free phase ([`FreePhase::Inputs`]): the
+//!   machine learns p(V2 | V1). One mean-field solution cannot represent the several
+//!   modes of the unclamped distribution; with nothing clamped in the free phase the
+//!   mean-field machine still solves 4-2-4 but fails on 8-3-8.
+//!
+//! Density problems (bars and stripes, 10-pixel images; boltzlab's own protocol, not a
+//! published one): binary units, the gradient rule with ε = 0.5 and momentum 0.5, no
+//! noise, two settlings per training vector, each 5 sweeps at T = 1 then 10 collection
+//! sweeps at T = 1. Every 10 cycles (and at the end) the exact visible distribution is
+//! computed: the run is *solved* from the first check at which the distinct training
+//! vectors are the most probable visible vectors (each more probable than every vector
+//! outside the set). The run goes on to the cycle limit and reports the final exact
+//! KL(data ‖ model). The mean-field machine uses random starts for these.
+
+use super::datasets::{Dataset, Problem};
+use super::deterministic::{MeanFieldLearner, MeanFieldSettings, MeanFieldStart};
+use super::encoder::{self, CodeSummary};
+use super::likelihood::{kl_divergence, visible_distribution};
+use super::stochastic::StochasticLearner;
+use super::{ClampNoise, FreePhase, Learner, LearningOptions, Settling, Update};
+use crate::error::ParamError;
+use crate::model::{Network, SpinKind};
+
+/// Runs report the final exact KL for networks of at most 24 units (2^24 states: well
+/// under a second).
+pub const KL_REPORT_UNITS: usize = 24;
+
+/// The two machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Sampled statistics (Ackley, Hinton & Sejnowski 1985).
+    Stochastic,
+    /// Mean-field statistics (Peterson & Anderson 1987).
+    MeanField,
+}
+
+impl Method {
+    /// Both methods.
+    pub const ALL: [Method; 2] = [Method::Stochastic, Method::MeanField];
+
+    /// `stochastic` or `mean-field`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Stochastic => "stochastic",
+            Method::MeanField => "mean-field",
+        }
+    }
+
+    /// Parses a method name; the error names the field `method`.
+    pub fn parse(name: &str) -> Result<Method, ParamError> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| ParamError::UnknownChoice {
+                field: "method",
+                value: name.to_string(),
+                allowed: "stochastic, mean-field",
+            })
+    }
+}
+
+/// A stretch of cycles with its own noise and hidden wiring.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Stage {
+    /// The stage covers cycles up to and including this one (1-based; `u64::MAX` for
+    /// "to the end").
+    pub until: u64,
+    /// Noisy clamping in this stage.
+    pub noise: ClampNoise,
+    /// Whether the hidden units are connected (learn their weights).
+    pub hidden_connected: bool,
+}
+
+/// A complete learning experiment: the training set, the machine and how success is
+/// judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Protocol {
+    /// The training set.
+    pub problem: Problem,
+    /// The machine.
+    pub method: Method,
+    /// The kind of units.
+    pub kind: SpinKind,
+    /// The learning options (the seed is replaced by each run's).
+    pub options: LearningOptions,
+    /// The mean-field solver (mean-field machine only).
+    pub settings: MeanFieldSettings,
+    /// Initial weights: each allowed w_ij uniform on [−a, a] from the run's seed (a = 0:
+    /// all zero, the paper's start). Biases start at 0.
+    pub initial_weights: f64,
+    /// Stages in order; the options' noise is replaced by each stage's.
+    pub stages: Vec<Stage>,
+    /// Most cycles per run.
+    pub max_cycles: u64,
+    /// Cycles between checks of the criterion.
+    pub check_every: u64,
+    /// Whether a run stops at its first solved check.
+    pub stop_when_solved: bool,
+    /// Settlings per input when hidden codes are read by sampling.
+    pub code_trials: u64,
+    /// Trials per input of the accuracy test (40-10-40; 0 for none).
+    pub accuracy_trials: u64,
+    /// The first cycle at which the accuracy test runs (then every `check_every`).
+    pub accuracy_from: u64,
+}
+
+impl Protocol {
+    /// The protocol for `problem` and `method` described in the module docs.
+    pub fn standard(problem: Problem, method: Method) -> Protocol {
+        let encoder = problem.encoder();
+        let mut options = LearningOptions::ackley1985(1);
+        let mut settings = MeanFieldSettings::default();
+        let paper_noise = options.noise;
+        let mut stages = vec![Stage {
+            until: u64::MAX,
+            noise: paper_noise,
+            hidden_connected: true,
+        }];
+        let (mut max_cycles, mut check_every, mut stop_when_solved) = (4000, 1, true);
+        let (mut accuracy_trials, mut accuracy_from) = (0, 0);
+        match problem {
+            Problem::Encoder4x2 | Problem::Encoder4x3 => {}
+            Problem::Encoder8x3 => {
+                stages[0].noise = ClampNoise {
+                    on_to_off: 0.15,
+                    off_to_on: 0.02,
+                };
+            }
+            Problem::Encoder40x10 => {
+                stages = vec![
+                    Stage {
+                        until: 300,
+                        noise: ClampNoise::NONE,
+                        hidden_connected: false,
+                    },
+                    Stage {
+                        until: 800,
+                        noise: ClampNoise {
+                            on_to_off: 0.1,
+                            off_to_on: 0.0025,
+                        },
+                        hidden_connected: true,
+                    },
+                    Stage {
+                        until: u64::MAX,
+                        noise: ClampNoise::NONE,
+                        hidden_connected: true,
+                    },
+                ];
+                max_cycles = 1800;
+                check_every = 100;
+                stop_when_solved = false;
+                accuracy_trials = 10;
+                accuracy_from = 800;
+            }
+            Problem::Bars3 | Problem::Bars4 | Problem::Pixels10 => {
+                options.update = Update::Gradient { rate: 0.5 };
+                options.momentum = 0.5;
+                options.settling = Settling::constant(1.0, 5, 10).expect("valid");
+                stages[0].noise = ClampNoise::NONE;
+                max_cycles = 500;
+                check_every = 10;
+                stop_when_solved = false;
+                settings.start = MeanFieldStart::Random;
+            }
+        }
+        let (mut kind, mut initial_weights) = (SpinKind::Binary, 0.0);
+        if let (Some(e), Method::MeanField) = (encoder, method) {
+            kind = SpinKind::Ising;
+            initial_weights = 1.0;
+            options.free_phase = FreePhase::Inputs(e.group);
+        }
+        options.noise = stages[0].noise;
+        Protocol {
+            problem,
+            method,
+            kind,
+            options,
+            settings,
+            initial_weights,
+            stages,
+            max_cycles,
+            check_every,
+            stop_when_solved,
+            code_trials: 2,
+            accuracy_trials,
+            accuracy_from,
+        }
+    }
+
+    fn stage(&self, cycle: u64) -> Stage {
+        *self
+            .stages
+            .iter()
+            .find(|s| cycle <= s.until)
+            .unwrap_or(&self.stages[self.stages.len() - 1])
+    }
+}
+
+/// What one run found.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RunOutcome {
+    /// The run's seed.
+    pub seed: u64,
+    /// Cycles run.
+    pub cycles: u64,
+    /// The first checked cycle at which the criterion held.
+    pub solved_at: Option<u64>,
+    /// 8-3-8: the first cycle with at least 7 distinct codes.
+    pub seven_codes_at: Option<u64>,
+    /// Encoders: the codes at the last check.
+    pub codes: Option<CodeSummary>,
+    /// 40-10-40: (cycle, fraction correct) at each accuracy test.
+    pub accuracy: Vec<(u64, f64)>,
+    /// Exact KL(data ‖ model) at the end, in nats, for networks of at most
+    /// [`KL_REPORT_UNITS`] units.
+    pub final_kl: Option<f64>,
+    /// Mean-field solves (learning and tests) that did not converge.
+    pub nonconverged: u64,
+}
+
+/// Runs `protocol` once with `seed`; `progress` is called after every check with the
+/// outcome so far (for long runs).
+pub fn run(
+    protocol: &Protocol,
+    seed: u64,
+    mut progress: impl FnMut(&RunOutcome),
+) -> Result<RunOutcome, ParamError> {
+    let dataset = protocol.problem.dataset();
+    let mut network = dataset.network(protocol.kind);
+    if protocol.initial_weights > 0.0 {
+        network = random_weights(network, protocol.initial_weights, seed)?;
+    }
+    let mut options = protocol.options.clone();
+    options.seed = seed;
+    let mut learner: Box<dyn Learner> = match protocol.method {
+        Method::Stochastic => Box::new(StochasticLearner::new(
+            network,
+            dataset.patterns(),
+            options.clone(),
+        )?),
+        Method::MeanField => Box::new(MeanFieldLearner::new(
+            network,
+            dataset.patterns(),
+            options.clone(),
+            protocol.settings,
+        )?),
+    };
+    let mut outcome = RunOutcome {
+        seed,
+        cycles: 0,
+        solved_at: None,
+        seven_codes_at: None,
+        codes: None,
+        accuracy: Vec::new(),
+        final_kl: None,
+        nonconverged: 0,
+    };
+    let mut test_nonconverged = 0;
+    for cycle in 1..=protocol.max_cycles {
+        let stage = protocol.stage(cycle);
+        learner.set_noise(stage.noise)?;
+        learner.set_hidden_connected(stage.hidden_connected);
+        learner.cycle()?;
+        outcome.cycles = cycle;
+        if cycle % protocol.check_every != 0 && cycle != protocol.max_cycles {
+            continue;
+        }
+        let check_seed = seed ^ cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let solved = match dataset.encoder() {
+            Some(e) => {
+                let (codes, bad) = match protocol.method {
+                    Method::Stochastic => (
+                        encoder::sampled_codes(
+                            learner.network(),
+                            e,
+                            &options.settling,
+                            protocol.code_trials,
+                            check_seed,
+                        )?,
+                        0,
+                    ),
+                    Method::MeanField => encoder::mean_field_codes(
+                        learner.network(),
+                        e,
+                        &options.settling,
+                        &protocol.settings,
+                    )?,
+                };
+                test_nonconverged += bad;
+                let summary = encoder::summarize(&codes);
+                outcome.codes = Some(summary);
+                if summary.distinct + 1 >= e.group && outcome.seven_codes_at.is_none() {
+                    outcome.seven_codes_at = Some(cycle);
+                }
+                if protocol.accuracy_trials > 0 && cycle >= protocol.accuracy_from {
+                    let fraction = match protocol.method {
+                        Method::Stochastic => encoder::sampled_accuracy(
+                            learner.network(),
+                            e,
+                            &options.settling,
+                            protocol.accuracy_trials,
+                            check_seed.rotate_left(17),
+                        )?
+                        .fraction(),
+                        Method::MeanField => {
+                            let (a, bad) = encoder::mean_field_accuracy(
+                                learner.network(),
+                                e,
+                                &options.settling,
+                                &protocol.settings,
+                            )?;
+                            test_nonconverged += bad;
+                            a.fraction()
+                        }
+                    };
+                    outcome.accuracy.push((cycle, fraction));
+                }
+                if protocol.problem == Problem::Encoder4x3 {
+                    summary.well_spaced(e.group)
+                } else {
+                    summary.solved(e.group)
+                }
+            }
+            None => ranks_training_set_first(learner.network(), options.temperature(), &dataset)?,
+        };
+        outcome.nonconverged = learner.nonconverged() + test_nonconverged;
+        if solved && outcome.solved_at.is_none() {
+            outcome.solved_at = Some(cycle);
+        }
+        progress(&outcome);
+        if solved && protocol.stop_when_solved {
+            break;
+        }
+    }
+    if learner.network().len() <= KL_REPORT_UNITS {
+        outcome.final_kl = Some(kl_divergence(
+            learner.network(),
+            options.temperature(),
+            dataset.patterns(),
+        )?);
+    }
+    outcome.nonconverged = learner.nonconverged() + test_nonconverged;
+    Ok(outcome)
+}
+
+/// Whether the distinct training vectors are the most probable visible vectors: the
+/// least probable of them is more probable than the most probable vector outside the
+/// set (exact visible distribution; visible ≤
+/// [`super::likelihood::MAX_DISTRIBUTION_VISIBLE`]).
+pub fn ranks_training_set_first(
+    network: &Network,
+    temperature: f64,
+    dataset: &Dataset,
+) -> Result<bool, ParamError> {
+    let p = visible_distribution(network, temperature)?;
+    let index = |v: &[u8]| {
+        v.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == 1)
+            .fold(0usize, |i, (k, _)| i | 1 << k)
+    };
+    let mut inside = vec![false; p.len()];
+    for v in dataset.patterns() {
+        inside[index(v)] = true;
+    }
+    let least_inside = (0..p.len())
+        .filter(|&i| inside[i])
+        .map(|i| p[i])
+        .fold(f64::INFINITY, f64::min);
+    let most_outside = (0..p.len())
+        .filter(|&i| !inside[i])
+        .map(|i| p[i])
+        .fold(0.0, f64::max);
+    Ok(least_inside > most_outside)
+}
+
+/// `network` with every allowed weight w_ij (i < j) drawn uniform on [−a, a]:
+/// w = a(2u − 1), u = r/2^32 from one 32-bit draw r of the stream of `seed` split off
+/// for this purpose, pairs in the order (0,1), (0,2), …
+pub fn random_weights(network: Network, scale: f64, seed: u64) -> Result<Network, ParamError> {
+    crate::error::finite_in("initial weights", scale, 0.0, Network::MAX_PARAMETER)?;
+    let mut rng = crate::dynamics::seeded_rng(seed ^ 0x5EED_0F3E_1641_7500);
+    let mut network = network;
+    let n = network.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let u = crate::dynamics::uniform(&mut rng);
+            if network.is_allowed(i, j) {
+                network.set_weight(i, j, scale * (2.0 * u - 1.0))?;
+            }
+        }
+    }
+    Ok(network)
+}

@@ -1,0 +1,641 @@
+//! Boltzmann learning: the two-phase rule of Ackley, Hinton & Sejnowski (1985) and its
+//! deterministic (mean-field) form of Peterson & Anderson (1987).
+//!
+//! A learning cycle has two phases. In the *clamped* phase the visible units are held at
+//! each training vector in turn (each vector `settlings` times), the free units are
+//! randomised and the network is annealed, and then the statistics
+//!
+//!   p_i = ⟨s_i⟩_clamped,   p_ij = ⟨s_i s_j⟩_clamped
+//!
+//! are collected at the final temperature T. In the *free* phase nothing is clamped (or,
+//! for an input → output task, only the input units: [`FreePhase::Inputs`]), the same
+//! number of settlings is done, and p′_i, p′_ij are collected the same way. Then every
+//! allowed connection (the wiring mask's structural zeros stay zero) changes by
+//!
+//!   Δw_ij = ε (p_ij − p′_ij),   Δθ_i = ε (p_i − p′_i)                  ([`Update::Gradient`])
+//!
+//! or by the paper's fixed step, Δw_ij = k · sign(p_ij − p′_ij) with k = 2
+//! ([`Update::Sign`]). Since ∂⟨ln p(v)⟩_data/∂w_ij = (p_ij − p′_ij)/T
+//! ([`likelihood::exact_gradient`]), the gradient rule climbs the log-likelihood of the
+//! training vectors, i.e. descends G = KL(data ‖ model). Momentum μ and weight decay λ are
+//! optional: the change applied in cycle t is
+//!
+//!   v_ij(t) = μ v_ij(t − 1) + g_ij − λ w_ij,   w_ij ← w_ij + v_ij(t)
+//!
+//! (g the ε- or sign-rule change; biases take the same form without decay).
+//!
+//! Modules:
+//! - [`datasets`]: the training sets (encoders, bars and stripes, 10-pixel images, user
+//!   patterns) and the wiring each implies;
+//! - [`stochastic`]: the stochastic machine (sampled statistics), step by step, and
+//!   free-running samples from a trained machine;
+//! - [`deterministic`]: the mean-field machine (statistics m_i, m_i m_j from
+//!   [`crate::mean_field::solve`]);
+//! - [`likelihood`]: exact p(v), KL(data ‖ model), log-likelihood and its exact gradient
+//!   for machines small enough to enumerate;
+//! - [`encoder`]: the encoder tests (hidden codes, well-spaced codes, the 40-10-40 test);
+//! - [`experiment`]: the published protocols, one seeded run at a time.
+
+pub mod datasets;
+pub mod deterministic;
+pub mod encoder;
+pub mod experiment;
+pub mod likelihood;
+pub mod stochastic;
+
+pub use datasets::{Dataset, Encoder, Problem};
+pub use deterministic::{MeanFieldLearner, MeanFieldStart};
+pub use stochastic::StochasticLearner;
+
+use crate::dynamics::Schedule;
+use crate::dynamics::SpinRng;
+use crate::dynamics::rules::threshold;
+use crate::error::{ParamError, finite_in, whole_in};
+use crate::model::Network;
+use crate::model::network::{pair_count, pair_index};
+use rand::Rng;
+
+/// The two phases of a learning cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Visible units held at a training vector: statistics p_i, p_ij.
+    Clamped,
+    /// Nothing clamped (or only the inputs): statistics p′_i, p′_ij.
+    Free,
+}
+
+impl Phase {
+    /// `clamped` or `free`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Clamped => "clamped",
+            Phase::Free => "free",
+        }
+    }
+}
+
+/// How the statistics turn into a weight change g_ij.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "rule")]
+pub enum Update {
+    /// g_ij = ε (p_ij − p′_ij), g_i = ε (p_i − p′_i): gradient ascent on the mean
+    /// log-likelihood with step ε·T (0 < ε ≤ 100).
+    Gradient { rate: f64 },
+    /// g_ij = k · sign(p_ij − p′_ij), with sign(0) = 0: the paper's fixed step (k = 2,
+    /// weights from 0; 0 < k ≤ 1000).
+    Sign { step: f64 },
+}
+
+impl Update {
+    /// The paper's rule: a step of 2 in the direction of sign(p_ij − p′_ij).
+    pub const ACKLEY_1985: Update = Update::Sign { step: 2.0 };
+
+    /// g for one statistic: ε·(clamped − free) or k·sign(clamped − free).
+    pub fn change(self, clamped: f64, free: f64) -> f64 {
+        let difference = clamped - free;
+        match self {
+            Update::Gradient { rate } => rate * difference,
+            Update::Sign { step } => {
+                if difference > 0.0 {
+                    step
+                } else if difference < 0.0 {
+                    -step
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    fn check(self) -> Result<(), ParamError> {
+        match self {
+            Update::Gradient { rate } => positive("learning rate", rate, 100.0),
+            Update::Sign { step } => positive("step", step, 1000.0),
+        }
+    }
+}
+
+/// `value` finite with 0 < value ≤ max.
+fn positive(field: &'static str, value: f64, max: f64) -> Result<(), ParamError> {
+    finite_in(field, value, 0.0, max)?;
+    if value == 0.0 {
+        return Err(ParamError::OutOfRange {
+            field,
+            value,
+            min: f64::MIN_POSITIVE,
+            max,
+        });
+    }
+    Ok(())
+}
+
+/// `value` finite with 0 ≤ value < 1.
+fn below_one(field: &'static str, value: f64) -> Result<(), ParamError> {
+    finite_in(field, value, 0.0, 1.0)?;
+    if value == 1.0 {
+        return Err(ParamError::Invalid {
+            field,
+            reason: "must be at least 0 and below 1, got 1".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Noisy clamping: each clamped bit is presented flipped, an "on" bit off with probability
+/// `on_to_off` and an "off" bit on with probability `off_to_on`, drawn afresh for every
+/// settling. The paper used 0.15 and 0.05 for the 4-2-4 encoder, so that the clamped
+/// statistics never sit at exactly 0 or 1 and the weights stay finite.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ClampNoise {
+    /// P(an on bit is presented off), in [0, 1].
+    pub on_to_off: f64,
+    /// P(an off bit is presented on), in [0, 1].
+    pub off_to_on: f64,
+}
+
+impl ClampNoise {
+    /// No noise: the training vectors are clamped exactly.
+    pub const NONE: ClampNoise = ClampNoise {
+        on_to_off: 0.0,
+        off_to_on: 0.0,
+    };
+
+    /// Checks both probabilities are in [0, 1]; errors name `noise on to off` or
+    /// `noise off to on`.
+    pub fn check(&self) -> Result<(), ParamError> {
+        finite_in("noise on to off", self.on_to_off, 0.0, 1.0)?;
+        finite_in("noise off to on", self.off_to_on, 0.0, 1.0)?;
+        Ok(())
+    }
+
+    /// Whether both probabilities are zero.
+    pub fn is_none(&self) -> bool {
+        self.on_to_off == 0.0 && self.off_to_on == 0.0
+    }
+
+    /// A noisy copy of `pattern` (0/1): each bit is flipped with its probability, decided
+    /// by one 32-bit draw per bit r < round(p·2^32) (one draw per bit whatever the noise,
+    /// so the stream does not depend on the pattern).
+    pub fn present(&self, pattern: &[u8], rng: &mut SpinRng) -> Vec<u8> {
+        let (on_off, off_on) = (threshold(self.on_to_off), threshold(self.off_to_on));
+        pattern
+            .iter()
+            .map(|&bit| {
+                let r = u64::from(rng.next_u32());
+                match bit {
+                    1 if r < on_off => 0,
+                    0 if r < off_on => 1,
+                    _ => bit,
+                }
+            })
+            .collect()
+    }
+}
+
+/// What is clamped in the free phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FreePhase {
+    /// Nothing clamped: the machine learns the distribution of the visible vectors
+    /// (Ackley, Hinton & Sejnowski 1985).
+    Nothing,
+    /// The first k visible units (the inputs) stay clamped to the same (noisy) vector as
+    /// in the clamped phase: the machine learns p(outputs | inputs), the input → output
+    /// form Peterson & Anderson (1987) used (1 ≤ k < visible).
+    Inputs(usize),
+}
+
+/// One settling: randomise the free units, anneal, then collect statistics for
+/// `collect_sweeps` time units at the schedule's final temperature (the learning
+/// temperature T). A time unit (sweep) is as many random single-unit probes as there are
+/// free units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settling {
+    /// The annealing steps (T, sweeps).
+    pub anneal: Schedule,
+    /// Time units of collection at the final temperature (1 ≤ c ≤ 10⁶).
+    pub collect_sweeps: u64,
+}
+
+impl Settling {
+    /// The paper's settling: 2 time units at T = 20, 2 at 15, 2 at 12, 4 at 10, then
+    /// statistics collected for 10 time units at T = 10.
+    pub fn ackley1985() -> Settling {
+        Settling {
+            anneal: Schedule::new(&[(20.0, 2.0), (15.0, 2.0), (12.0, 2.0), (10.0, 4.0)])
+                .expect("the paper's schedule is valid"),
+            collect_sweeps: 10,
+        }
+    }
+
+    /// A settling at one temperature: `burn_in` sweeps, then `collect` sweeps, at T.
+    pub fn constant(temperature: f64, burn_in: u64, collect: u64) -> Result<Settling, ParamError> {
+        let settling = Settling {
+            anneal: Schedule::new(&[(temperature, burn_in as f64)])?,
+            collect_sweeps: collect,
+        };
+        settling.check()?;
+        Ok(settling)
+    }
+
+    /// The learning temperature T: the schedule's last temperature, where statistics are
+    /// collected.
+    pub fn temperature(&self) -> f64 {
+        self.anneal.final_temperature()
+    }
+
+    /// Sweeps per settling: Σ anneal sweeps + collect sweeps.
+    pub fn sweeps(&self) -> u64 {
+        self.anneal.total_sweeps() + self.collect_sweeps
+    }
+
+    /// The whole settling as one schedule: the anneal steps, then the collection step.
+    pub fn schedule(&self) -> Schedule {
+        let mut steps: Vec<(f64, f64)> = self
+            .anneal
+            .steps()
+            .iter()
+            .map(|&(t, s)| (t, s as f64))
+            .collect();
+        steps.push((self.temperature(), self.collect_sweeps as f64));
+        Schedule::new(&steps).expect("a checked settling is a valid schedule")
+    }
+
+    /// The temperature of each sweep and whether it collects statistics.
+    pub(crate) fn plan(&self) -> Vec<(f64, bool)> {
+        let mut plan = Vec::with_capacity(self.sweeps() as usize);
+        for &(t, sweeps) in self.anneal.steps() {
+            plan.extend((0..sweeps).map(|_| (t, false)));
+        }
+        plan.extend((0..self.collect_sweeps).map(|_| (self.temperature(), true)));
+        plan
+    }
+
+    /// Checks 1 ≤ collect sweeps ≤ 10⁶, a finite learning temperature above 0, and at
+    /// most 10⁶ sweeps in all.
+    pub fn check(&self) -> Result<(), ParamError> {
+        whole_in("collect sweeps", self.collect_sweeps as f64, 1, 1_000_000)?;
+        let t = self.temperature();
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(ParamError::Invalid {
+                field: "schedule",
+                reason: format!(
+                    "the learning temperature (the last step's) must be finite and above 0, got {t}"
+                ),
+            });
+        }
+        whole_in("settling sweeps", self.sweeps() as f64, 1, 1_000_000)?;
+        Ok(())
+    }
+}
+
+/// Everything a learning run needs besides the network and the training vectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearningOptions {
+    /// The rule turning statistics into changes.
+    pub update: Update,
+    /// Momentum μ in [0, 1).
+    pub momentum: f64,
+    /// Weight decay λ in [0, 1): each cycle removes λ w_ij from every weight.
+    pub weight_decay: f64,
+    /// Noisy clamping of the visible units.
+    pub noise: ClampNoise,
+    /// Settlings per training vector in the clamped phase (1 ≤ s ≤ 1000); the free phase
+    /// does as many settlings in all.
+    pub settlings: u64,
+    /// The settling: annealing schedule and collection period.
+    pub settling: Settling,
+    /// What stays clamped in the free phase.
+    pub free_phase: FreePhase,
+    /// The seed that fixes the whole run.
+    pub seed: u64,
+}
+
+impl LearningOptions {
+    /// The 4-2-4 protocol of Ackley, Hinton & Sejnowski (1985): the sign rule with step 2,
+    /// no momentum or decay, noisy clamping 0.15 (on → off) and 0.05 (off → on), two
+    /// settlings per training vector, the paper's settling, nothing clamped in the free
+    /// phase.
+    pub fn ackley1985(seed: u64) -> LearningOptions {
+        LearningOptions {
+            update: Update::ACKLEY_1985,
+            momentum: 0.0,
+            weight_decay: 0.0,
+            noise: ClampNoise {
+                on_to_off: 0.15,
+                off_to_on: 0.05,
+            },
+            settlings: 2,
+            settling: Settling::ackley1985(),
+            free_phase: FreePhase::Nothing,
+            seed,
+        }
+    }
+
+    /// The learning temperature T (the settling's final temperature).
+    pub fn temperature(&self) -> f64 {
+        self.settling.temperature()
+    }
+
+    /// Checks every option; the error names the field and its allowed range.
+    pub fn check(&self) -> Result<(), ParamError> {
+        self.update.check()?;
+        below_one("momentum", self.momentum)?;
+        below_one("weight decay", self.weight_decay)?;
+        self.noise.check()?;
+        whole_in("settlings", self.settlings as f64, 1, 1000)?;
+        self.settling.check()?;
+        Ok(())
+    }
+
+    /// Checks the free phase against the number of visible units.
+    fn check_free_phase(&self, visible: usize) -> Result<(), ParamError> {
+        if let FreePhase::Inputs(k) = self.free_phase
+            && !(1..visible).contains(&k)
+        {
+            return Err(ParamError::OutOfRange {
+                field: "free phase inputs",
+                value: k as f64,
+                min: 1.0,
+                max: visible.saturating_sub(1) as f64,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Averages over one phase: p_i = ⟨s_i⟩ and p_ij = ⟨s_i s_j⟩ (i < j, in
+/// [`pair_index`] order), over `samples` states (stochastic) or solutions (mean field).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PhaseStatistics {
+    /// States or mean-field solutions averaged.
+    pub samples: u64,
+    /// ⟨s_i⟩ per unit.
+    pub means: Vec<f64>,
+    /// ⟨s_i s_j⟩ per pair, i < j.
+    pub pairs: Vec<f64>,
+}
+
+impl PhaseStatistics {
+    /// Zero statistics of `units` units (no samples).
+    pub fn empty(units: usize) -> Self {
+        PhaseStatistics {
+            samples: 0,
+            means: vec![0.0; units],
+            pairs: vec![0.0; pair_count(units)],
+        }
+    }
+
+    /// ⟨s_i s_j⟩ for i ≠ j. Panics if i = j or either is out of range.
+    pub fn pair(&self, i: usize, j: usize) -> f64 {
+        self.pairs[pair_index(self.means.len(), i, j)]
+    }
+}
+
+/// What one learning cycle measured.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CycleReport {
+    /// Cycles completed, this one included.
+    pub cycle: u64,
+    /// The clamped-phase statistics p_i, p_ij.
+    pub clamped: PhaseStatistics,
+    /// The free-phase statistics p′_i, p′_ij.
+    pub free: PhaseStatistics,
+    /// Mean-field solves of this cycle that did not converge (always 0 when sampling).
+    pub nonconverged: u64,
+}
+
+/// Where a learner is inside its cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Position {
+    /// Cycles completed.
+    pub cycle: u64,
+    /// The phase under way.
+    pub phase: Phase,
+    /// The settling under way within the phase (0-based).
+    pub settling: u64,
+    /// The training vector clamped in this settling (`None` in a free phase that clamps
+    /// nothing).
+    pub pattern: Option<usize>,
+    /// Sweeps (time units) done within the settling (always 0 for the mean-field machine,
+    /// whose settling is one solve).
+    pub sweep: u64,
+}
+
+/// How far one step of a learner went: the largest unit of work it completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Progress {
+    /// A sweep inside a settling.
+    Sweep,
+    /// A settling (the phase goes on).
+    Settling,
+    /// The clamped phase (the free phase starts next).
+    Phase,
+    /// A whole cycle: the weights have changed.
+    Cycle,
+}
+
+/// A learning machine, stochastic or mean-field, one cycle at a time.
+pub trait Learner {
+    /// One whole learning cycle (the rest of the current one if it is under way).
+    fn cycle(&mut self) -> Result<CycleReport, ParamError>;
+    /// One settling; reports whether it ended the phase or the cycle.
+    fn settle(&mut self) -> Result<Progress, ParamError>;
+    /// The network being trained.
+    fn network(&self) -> &Network;
+    /// Cycles completed.
+    fn cycles(&self) -> u64;
+    /// Where the learner is inside its cycle.
+    fn position(&self) -> Position;
+    /// The options.
+    fn options(&self) -> &LearningOptions;
+    /// Changes the clamping noise from the next settling on; refused (nothing changes) if
+    /// a probability is outside [0, 1].
+    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError>;
+    /// Connects or disconnects the hidden units from the next weight change on: while
+    /// disconnected, no weight to a hidden unit and no hidden bias is learned (they keep
+    /// their values: zero when disconnected from the start).
+    fn set_hidden_connected(&mut self, connected: bool);
+    /// The statistics of the last completed cycle.
+    fn last_cycle(&self) -> Option<&CycleReport>;
+    /// Mean-field solves that did not converge, over the whole run (0 when sampling).
+    fn nonconverged(&self) -> u64 {
+        0
+    }
+}
+
+/// Checks training vectors against the number of visible units: at least one vector,
+/// each of length `visible`, each value 0 (off) or 1 (on). Errors name `patterns`.
+pub fn check_patterns(patterns: &[Vec<u8>], visible: usize) -> Result<(), ParamError> {
+    if patterns.is_empty() {
+        return Err(ParamError::Invalid {
+            field: "patterns",
+            reason: "need at least one training vector".into(),
+        });
+    }
+    if patterns.len() > MAX_PATTERNS {
+        return Err(ParamError::OutOfRange {
+            field: "patterns",
+            value: patterns.len() as f64,
+            min: 1.0,
+            max: MAX_PATTERNS as f64,
+        });
+    }
+    for (k, pattern) in patterns.iter().enumerate() {
+        if pattern.len() != visible {
+            return Err(ParamError::Invalid {
+                field: "patterns",
+                reason: format!(
+                    "vector {k} has {} values, but there are {visible} visible units",
+                    pattern.len()
+                ),
+            });
+        }
+        if let Some(i) = pattern.iter().position(|&b| b > 1) {
+            return Err(ParamError::Invalid {
+                field: "patterns",
+                reason: format!(
+                    "vector {k}, value {i} is {}: values are 0 (off) or 1 (on)",
+                    pattern[i]
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Most training vectors a learner accepts: 65 536.
+pub const MAX_PATTERNS: usize = 1 << 16;
+
+/// The weight changes of the rule with momentum and decay, over allowed pairs only.
+#[derive(Debug, Clone)]
+pub(crate) struct Updater {
+    weight_velocity: Vec<f64>,
+    bias_velocity: Vec<f64>,
+    hidden_connected: bool,
+}
+
+impl Updater {
+    pub(crate) fn new(units: usize) -> Self {
+        Updater {
+            weight_velocity: vec![0.0; pair_count(units)],
+            bias_velocity: vec![0.0; units],
+            hidden_connected: true,
+        }
+    }
+
+    pub(crate) fn set_hidden_connected(&mut self, connected: bool) {
+        self.hidden_connected = connected;
+    }
+
+    /// Applies v(t) = μ v(t − 1) + g − λ w, w ← w + v(t) to every allowed pair (and the
+    /// biases, without decay). All-or-nothing: if a weight would leave
+    /// ±[`Network::MAX_PARAMETER`], nothing changes and the error says which.
+    pub(crate) fn apply(
+        &mut self,
+        network: &mut Network,
+        options: &LearningOptions,
+        clamped: &PhaseStatistics,
+        free: &PhaseStatistics,
+    ) -> Result<(), ParamError> {
+        let n = network.len();
+        let visible = network.visible();
+        let learns = |i: usize| self.hidden_connected || i < visible;
+        let mut weight_velocity = self.weight_velocity.clone();
+        let mut bias_velocity = self.bias_velocity.clone();
+        for i in 0..n {
+            for j in i + 1..n {
+                let k = pair_index(n, i, j);
+                weight_velocity[k] = if network.is_allowed(i, j) && learns(i) && learns(j) {
+                    options.momentum * weight_velocity[k]
+                        + options.update.change(clamped.pairs[k], free.pairs[k])
+                        - options.weight_decay * network.weight(i, j)
+                } else {
+                    0.0
+                };
+            }
+        }
+        for (i, v) in bias_velocity.iter_mut().enumerate() {
+            *v = if learns(i) {
+                options.momentum * *v + options.update.change(clamped.means[i], free.means[i])
+            } else {
+                0.0
+            };
+        }
+        let mut changed = network.clone();
+        changed.add_to_weights(&weight_velocity)?;
+        changed.add_to_biases(&bias_velocity)?;
+        *network = changed;
+        self.weight_velocity = weight_velocity;
+        self.bias_velocity = bias_velocity;
+        Ok(())
+    }
+}
+
+/// Two independent seeds for a run's streams, drawn from `seed` by SplitMix64.
+pub(crate) fn split_seed(seed: u64) -> (u64, u64) {
+    let mut rng = crate::dynamics::seeded_rng(seed);
+    (rng.next_u64(), rng.next_u64())
+}
+
+/// The values of a 0/1 pattern in a network's kind: 1 → s_high, 0 → s_low.
+pub(crate) fn to_kind(kind: crate::model::SpinKind, pattern: &[u8]) -> Vec<i8> {
+    pattern.iter().map(|&b| kind.value(b == 1)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::seeded_rng;
+
+    #[test]
+    fn sign_rule_steps_by_k_and_stands_still_on_ties() {
+        let rule = Update::ACKLEY_1985;
+        assert_eq!(rule.change(0.3, 0.1), 2.0);
+        assert_eq!(rule.change(0.1, 0.3), -2.0);
+        assert_eq!(rule.change(0.25, 0.25), 0.0);
+        assert_eq!(
+            Update::Gradient { rate: 0.5 }.change(0.3, 0.1),
+            0.5 * (0.3 - 0.1)
+        );
+    }
+
+    #[test]
+    fn noise_flips_bits_at_its_rates() {
+        // 200 000 on bits and 200 000 off bits: binomial standard errors
+        // √(p(1−p)/N) ≈ 8e-4 and 4.9e-4; 6σ bands.
+        let noise = ClampNoise {
+            on_to_off: 0.15,
+            off_to_on: 0.05,
+        };
+        let mut rng = seeded_rng(3);
+        let (mut on_off, mut off_on) = (0, 0);
+        for _ in 0..100_000 {
+            let shown = noise.present(&[1, 0, 1, 0], &mut rng);
+            on_off += usize::from(shown[0] == 0) + usize::from(shown[2] == 0);
+            off_on += usize::from(shown[1] == 1) + usize::from(shown[3] == 1);
+        }
+        let (a, b) = (on_off as f64 / 2e5, off_on as f64 / 2e5);
+        assert!((a - 0.15).abs() < 6.0 * 8e-4, "{a}");
+        assert!((b - 0.05).abs() < 6.0 * 4.9e-4, "{b}");
+        assert_eq!(
+            ClampNoise::NONE.present(&[1, 0, 1], &mut rng),
+            vec![1, 0, 1]
+        );
+    }
+
+    #[test]
+    fn the_papers_settling_is_twenty_time_units_ending_at_t_10() {
+        let s = Settling::ackley1985();
+        assert_eq!(s.sweeps(), 20);
+        assert_eq!(s.temperature(), 10.0);
+        let plan = s.plan();
+        assert_eq!(plan.iter().filter(|p| p.1).count(), 10);
+        assert_eq!(plan[0], (20.0, false));
+        assert_eq!(plan[9], (10.0, false));
+        assert_eq!(plan[10], (10.0, true));
+        assert_eq!(s.schedule().total_sweeps(), 20);
+    }
+}

@@ -1,0 +1,338 @@
+//! The stochastic Boltzmann machine: the two-phase rule with sampled statistics
+//! (Ackley, Hinton & Sejnowski 1985), one sweep, settling or cycle at a time.
+//!
+//! A settling: release every clamp; in the clamped phase clamp the visible units to the
+//! (noisy) training vector of this settling, in the free phase clamp nothing (or only the
+//! inputs, to the same noisy vector as the clamped phase's settling of the same index);
+//! set every free unit to a random value; then sweep by the [`Settling`] plan with
+//! heat-bath ticks on randomly chosen free units (the paper's random probes;
+//! P(s_k = high) = 1/(1 + e^{−Δ_k/T})). In each collection sweep the state after the
+//! sweep is added to the phase's statistics, so one settling contributes
+//! `collect_sweeps` states. The clamped phase settles each training vector `settlings`
+//! times in a row (vector 0, 0, 1, 1, …); the free phase does as many settlings.
+//!
+//! Streams: the seed is split into a sampler stream (randomising, probing, heat-bath
+//! decisions) and a noise stream (noisy clamping), so changing the noise does not shift
+//! the sampler's random numbers.
+
+use super::{
+    ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
+    Progress, Updater, check_patterns, split_seed, to_kind,
+};
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule, SpinRng, seeded_rng};
+use crate::error::{ParamError, whole_in};
+use crate::measure::Correlations;
+use crate::model::Network;
+
+/// A network learning from training vectors by the stochastic two-phase rule.
+#[derive(Debug, Clone)]
+pub struct StochasticLearner {
+    sampler: NetworkSampler,
+    patterns: Vec<Vec<u8>>,
+    options: LearningOptions,
+    plan: Vec<(f64, bool)>,
+    noise_rng: SpinRng,
+    /// The vectors clamped in this cycle's clamped phase, one per settling.
+    presented: Vec<Vec<u8>>,
+    position: Position,
+    clamped: Correlations,
+    free: Correlations,
+    updater: Updater,
+    last: Option<CycleReport>,
+}
+
+impl StochasticLearner {
+    /// A learner for `network` (its visible units, mask and starting weights) and the
+    /// training vectors `patterns` (0/1, one value per visible unit).
+    ///
+    /// Checks: the options ([`LearningOptions::check`]), the vectors
+    /// ([`super::check_patterns`]: field `patterns`), the free-phase inputs
+    /// (1 ≤ k < visible).
+    pub fn new(
+        network: Network,
+        patterns: &[Vec<u8>],
+        options: LearningOptions,
+    ) -> Result<Self, ParamError> {
+        options.check()?;
+        check_patterns(patterns, network.visible())?;
+        options.check_free_phase(network.visible())?;
+        let (sampler_seed, noise_seed) = split_seed(options.seed);
+        let n = network.len();
+        let plan = options.settling.plan();
+        let sampler = NetworkSampler::new(
+            network,
+            plan[0].0,
+            Rule::HeatBath,
+            NetworkOrder::Random,
+            sampler_seed,
+        )?;
+        Ok(StochasticLearner {
+            sampler,
+            patterns: patterns.to_vec(),
+            plan,
+            noise_rng: seeded_rng(noise_seed),
+            presented: Vec::new(),
+            position: Position {
+                cycle: 0,
+                phase: Phase::Clamped,
+                settling: 0,
+                pattern: Some(0),
+                sweep: 0,
+            },
+            clamped: Correlations::new(n),
+            free: Correlations::new(n),
+            updater: Updater::new(n),
+            last: None,
+            options,
+        })
+    }
+
+    /// The sampler: the current state, clamps and temperature (for the live view).
+    pub fn sampler(&self) -> &NetworkSampler {
+        &self.sampler
+    }
+
+    /// The training vectors.
+    pub fn patterns(&self) -> &[Vec<u8>] {
+        &self.patterns
+    }
+
+    /// The statistics gathered so far in the current cycle for `phase` (complete for the
+    /// clamped phase once the free phase has started). Before any sample, zero with
+    /// `samples` = 0.
+    pub fn statistics(&self, phase: Phase) -> PhaseStatistics {
+        statistics_of(match phase {
+            Phase::Clamped => &self.clamped,
+            Phase::Free => &self.free,
+        })
+    }
+
+    /// Settlings in each phase: patterns × settlings per pattern.
+    fn settlings_per_phase(&self) -> u64 {
+        self.patterns.len() as u64 * self.options.settlings
+    }
+
+    /// The training vector of settling `s`.
+    fn pattern_of(&self, s: u64) -> usize {
+        (s / self.options.settlings) as usize
+    }
+
+    /// Sets up a settling: clamps and random free units.
+    fn begin_settling(&mut self) -> Result<(), ParamError> {
+        self.sampler.release_all();
+        let kind = self.sampler.network().kind();
+        let s = self.position.settling;
+        match self.position.phase {
+            Phase::Clamped => {
+                let k = self.pattern_of(s);
+                let shown = self
+                    .options
+                    .noise
+                    .present(&self.patterns[k], &mut self.noise_rng);
+                self.sampler.clamp_visible(&to_kind(kind, &shown))?;
+                self.presented.push(shown);
+            }
+            Phase::Free => {
+                if let FreePhase::Inputs(inputs) = self.options.free_phase {
+                    let shown = &self.presented[s as usize][..inputs];
+                    let units: Vec<usize> = (0..inputs).collect();
+                    self.sampler.clamp(&units, &to_kind(kind, shown))?;
+                }
+            }
+        }
+        self.sampler.randomize_free_units();
+        Ok(())
+    }
+
+    /// One sweep (time unit) of the current settling; at the start of a settling it
+    /// first sets up the clamps and randomises the free units. At the end of the free
+    /// phase the weights change ([`super::Updater`]): an error (a weight leaving
+    /// ±[`Network::MAX_PARAMETER`]) leaves the network unchanged and the cycle ready to
+    /// be finished again.
+    pub fn sweep(&mut self) -> Result<Progress, ParamError> {
+        if self.position.sweep == self.plan.len() as u64 {
+            // Only after a refused weight change: finish the cycle again.
+            return self.end_settling();
+        }
+        if self.position.sweep == 0 {
+            self.begin_settling()?;
+        }
+        let (temperature, collect) = self.plan[self.position.sweep as usize];
+        self.sampler
+            .set_temperature(temperature)
+            .expect("settling temperatures were checked");
+        self.sampler.sweep();
+        if collect {
+            match self.position.phase {
+                Phase::Clamped => self.clamped.add(self.sampler.state()),
+                Phase::Free => self.free.add(self.sampler.state()),
+            }
+        }
+        self.position.sweep += 1;
+        if self.position.sweep < self.plan.len() as u64 {
+            return Ok(Progress::Sweep);
+        }
+        self.end_settling()
+    }
+
+    fn end_settling(&mut self) -> Result<Progress, ParamError> {
+        let per_phase = self.settlings_per_phase();
+        if self.position.settling + 1 < per_phase {
+            self.position.settling += 1;
+            self.position.sweep = 0;
+            self.position.pattern = self.pattern_in_phase();
+            return Ok(Progress::Settling);
+        }
+        match self.position.phase {
+            Phase::Clamped => {
+                self.position.phase = Phase::Free;
+                self.position.settling = 0;
+                self.position.sweep = 0;
+                self.position.pattern = self.pattern_in_phase();
+                Ok(Progress::Phase)
+            }
+            Phase::Free => {
+                let clamped = statistics_of(&self.clamped);
+                let free = statistics_of(&self.free);
+                let options = &self.options;
+                let updater = &mut self.updater;
+                self.sampler
+                    .with_network_mut(|network| updater.apply(network, options, &clamped, &free))?;
+                self.clamped.reset();
+                self.free.reset();
+                self.presented.clear();
+                self.position = Position {
+                    cycle: self.position.cycle + 1,
+                    phase: Phase::Clamped,
+                    settling: 0,
+                    pattern: Some(0),
+                    sweep: 0,
+                };
+                self.last = Some(CycleReport {
+                    cycle: self.position.cycle,
+                    clamped,
+                    free,
+                    nonconverged: 0,
+                });
+                Ok(Progress::Cycle)
+            }
+        }
+    }
+
+    fn pattern_in_phase(&self) -> Option<usize> {
+        match (self.position.phase, self.options.free_phase) {
+            (Phase::Free, FreePhase::Nothing) => None,
+            _ => Some(self.pattern_of(self.position.settling)),
+        }
+    }
+
+    /// Free-running samples from the trained machine for a gallery: see [`generate`];
+    /// each sample is one whole settling (the learning schedule and collection period)
+    /// from random units, nothing clamped.
+    pub fn generate(&self, count: usize, seed: u64) -> Result<Vec<Vec<u8>>, ParamError> {
+        generate(
+            self.sampler.network(),
+            &self.options.settling.schedule(),
+            count,
+            seed,
+        )
+    }
+}
+
+impl Learner for StochasticLearner {
+    fn cycle(&mut self) -> Result<CycleReport, ParamError> {
+        while self.sweep()? != Progress::Cycle {}
+        Ok(self.last.clone().expect("a cycle was just completed"))
+    }
+
+    fn settle(&mut self) -> Result<Progress, ParamError> {
+        loop {
+            let progress = self.sweep()?;
+            if progress != Progress::Sweep {
+                return Ok(progress);
+            }
+        }
+    }
+
+    fn network(&self) -> &Network {
+        self.sampler.network()
+    }
+
+    fn cycles(&self) -> u64 {
+        self.position.cycle
+    }
+
+    fn position(&self) -> Position {
+        self.position
+    }
+
+    fn options(&self) -> &LearningOptions {
+        &self.options
+    }
+
+    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError> {
+        noise.check()?;
+        self.options.noise = noise;
+        Ok(())
+    }
+
+    fn set_hidden_connected(&mut self, connected: bool) {
+        self.updater.set_hidden_connected(connected);
+    }
+
+    fn last_cycle(&self) -> Option<&CycleReport> {
+        self.last.as_ref()
+    }
+}
+
+fn statistics_of(c: &Correlations) -> PhaseStatistics {
+    if c.count() == 0 {
+        return PhaseStatistics::empty(c.units());
+    }
+    PhaseStatistics {
+        samples: c.count(),
+        means: c.means(),
+        pairs: c.pair_means(),
+    }
+}
+
+/// Most samples one [`generate`] call makes: 10⁷.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// Free-running samples of the visible units (0/1 per unit): each sample starts from
+/// independent random units (each high with probability ½), runs `schedule` with
+/// heat-bath ticks on random units (nothing clamped), and reads the visible units at the
+/// end. The samples are independent and identically distributed: their distribution is
+/// the exact distribution after the schedule from the uniform start, which approaches
+/// the Boltzmann distribution at the final temperature as the schedule lengthens.
+/// 1 ≤ count ≤ [`MAX_SAMPLES`].
+pub fn generate(
+    network: &Network,
+    schedule: &Schedule,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Vec<u8>>, ParamError> {
+    whole_in("samples", count as f64, 1, MAX_SAMPLES as u64)?;
+    let high = network.kind().high();
+    let first = schedule.steps()[0].0;
+    let mut sampler = NetworkSampler::new(
+        network.clone(),
+        first,
+        Rule::HeatBath,
+        NetworkOrder::Random,
+        seed,
+    )?;
+    let visible = network.visible();
+    let mut samples = Vec::with_capacity(count);
+    for _ in 0..count {
+        sampler.randomize_free_units();
+        schedule.run(&mut sampler);
+        samples.push(
+            sampler.state()[..visible]
+                .iter()
+                .map(|&s| u8::from(s == high))
+                .collect(),
+        );
+    }
+    Ok(samples)
+}
