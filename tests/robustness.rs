@@ -38,6 +38,11 @@ fn number() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Mostly a value from the valid `range`, sometimes any number at all.
+fn mostly(range: std::ops::Range<f64>) -> impl Strategy<Value = f64> {
+    prop_oneof![4 => range, 1 => number()]
+}
+
 /// A lattice side: mostly small and valid, with the limits and nonsense mixed in.
 fn side() -> impl Strategy<Value = f64> {
     prop_oneof![
@@ -350,5 +355,50 @@ proptest! {
     #[test]
     fn the_network_importer_never_panics_on_garbage(text in ".{0,200}") {
         let _ = Network::from_json(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn learners_accept_valid_options_and_patterns_or_refuse_by_name(
+        (visible, patterns) in (0usize..7).prop_flat_map(|v| (
+            Just(v),
+            // Mostly well-formed patterns (right length, 0/1), sometimes a wrong length or
+            // a value other than 0 and 1.
+            prop::collection::vec(
+                prop_oneof![
+                    6 => prop::collection::vec(0u8..2, v),
+                    1 => prop::collection::vec(0u8..3, 0..8),
+                ],
+                0..5,
+            ),
+        )),
+        hidden in 0usize..4,
+        rate in mostly(0.01..3.0), momentum in mostly(0.0..0.9), decay in mostly(0.0..0.1),
+        on_to_off in mostly(0.0..0.3), off_to_on in mostly(0.0..0.3), settlings in 0u64..4,
+        sign in any::<bool>(),
+    ) {
+        use boltzlab::learn::datasets::Dataset;
+        use boltzlab::learn::stochastic::StochasticLearner;
+        use boltzlab::learn::{ClampNoise, LearningOptions, Learner, Update};
+        let mut options = LearningOptions::ackley1985(1);
+        options.update = if sign { Update::Sign { step: rate } } else { Update::Gradient { rate } };
+        options.momentum = momentum;
+        options.weight_decay = decay;
+        options.noise = ClampNoise { on_to_off, off_to_on };
+        options.settlings = settlings;
+        match Dataset::custom(visible, hidden, patterns.clone()) {
+            Ok(dataset) => {
+                prop_assert!(dataset.patterns().iter().all(|p| p.len() == visible && p.iter().all(|&b| b <= 1)));
+                let network = dataset.network(SpinKind::Binary);
+                if let Ok(mut learner) = StochasticLearner::new(network, dataset.patterns(), options) {
+                    learner.cycle().unwrap();
+                    prop_assert!(learner.network().weights().iter().all(|w| w.is_finite()));
+                }
+            }
+            Err(err) => prop_assert!(!err.to_string().is_empty()),
+        }
     }
 }
