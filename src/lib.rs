@@ -12,6 +12,8 @@
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
 //! - [`measure`]: observables and bounded traces for the views;
 //! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
+//! - [`lab`]: the lattice laboratory the page drives: setups and share links, JSON
+//!   snapshots, the temperature-sweep experiment;
 //! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
 //! - [`error`]: the typed error every boundary returns for bad input;
 //! - `web` (wasm32 only): the thin facade the page calls.
@@ -19,6 +21,7 @@
 pub mod dynamics;
 pub mod error;
 pub mod exact;
+pub mod lab;
 pub mod mean_field;
 pub mod measure;
 pub mod model;
