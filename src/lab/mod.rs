@@ -31,8 +31,8 @@ pub const MAX_TICKS_PER_CALL: u64 = 1 << 26;
 /// corner of larger lattices).
 pub const BOND_WINDOW: usize = 128;
 /// The weight view also shows the lattice as a network (its N×N weight matrix w_ij) up to
-/// this many spins (a 32×32 lattice).
-pub const MATRIX_UNITS: usize = 1024;
+/// this many spins (a 16×16 lattice; larger matrices are too fine to see).
+pub const MATRIX_UNITS: usize = 256;
 /// Largest brush radius, in sites.
 pub const MAX_BRUSH_RADIUS: u64 = 64;
 
@@ -142,12 +142,12 @@ impl BondWindow {
                 .filter(|&(x, y)| lattice.plaquette_frustrated(x, y) == Some(true))
                 .count()
         };
-        let (matrix, biases) = match lattice.to_network() {
-            Ok(network) if lattice.len() <= MATRIX_UNITS => {
-                (network.weights().to_vec(), network.biases().to_vec())
-            }
-            _ => (Vec::new(), Vec::new()),
-        };
+        let network = (lattice.len() <= MATRIX_UNITS)
+            .then(|| lattice.to_network().ok())
+            .flatten();
+        let (matrix, biases) = network.map_or((Vec::new(), Vec::new()), |network| {
+            (network.weights().to_vec(), network.biases().to_vec())
+        });
         BondWindow {
             side,
             bonds,
@@ -508,9 +508,11 @@ impl LatticeLab {
         Ok(self.scan.as_mut().map_or(0, |scan| scan.advance(sweeps)))
     }
 
-    /// Stops and forgets the scan.
+    /// Stops the scan, keeping the temperatures it finished.
     pub fn cancel_scan(&mut self) {
-        self.scan = None;
+        if let Some(scan) = self.scan.as_mut() {
+            scan.cancel();
+        }
     }
 
     pub fn scan(&self) -> Option<&TemperatureScan> {

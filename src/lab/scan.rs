@@ -167,6 +167,7 @@ pub struct TemperatureScan {
     moves_seen: u64,
     flips_seen: u64,
     results: ScanResults,
+    cancelled: bool,
 }
 
 impl TemperatureScan {
@@ -184,6 +185,7 @@ impl TemperatureScan {
             moves_seen: 0,
             flips_seen: 0,
             results: ScanResults::default(),
+            cancelled: false,
         }
     }
 
@@ -199,8 +201,18 @@ impl TemperatureScan {
         &self.results
     }
 
+    /// True once every temperature is measured, or the scan was cancelled.
     pub fn is_done(&self) -> bool {
-        self.point == self.temperatures.len()
+        self.cancelled || self.point == self.temperatures.len()
+    }
+
+    /// Stops the scan for good, keeping the temperatures finished so far.
+    pub fn cancel(&mut self) {
+        self.cancelled = true;
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
     }
 
     /// The temperature being run (the last one once done).
@@ -366,5 +378,17 @@ mod tests {
             assert_eq!(csv.lines().count(), 7);
             assert!(csv.starts_with("temperature,abs_magnetization_per_spin"));
         }
+    }
+
+    #[test]
+    fn a_cancelled_scan_stops_and_keeps_what_it_finished() {
+        let sampler = LatticeSampler::new(Lattice::square(8).unwrap(), 4.0, 2).unwrap();
+        let plan = ScanPlan::new(3.0, 1.0, 5.0, 2.0, 2.0).unwrap();
+        let mut scan = TemperatureScan::new(plan, sampler);
+        scan.advance(9);
+        scan.cancel();
+        assert!(scan.is_done() && scan.is_cancelled());
+        assert_eq!(scan.advance(100), 0);
+        assert_eq!(scan.results().len(), 2);
     }
 }

@@ -351,7 +351,7 @@ impl IsingLab {
         self.lab.bond_window().frustrated_count
     }
 
-    /// Units n of the lattice's weight matrix (0 above 1024 spins).
+    /// Units n of the lattice's weight matrix (0 above 256 spins).
     pub fn matrix_units(&self) -> usize {
         self.lab.bond_window().biases.len()
     }
@@ -413,12 +413,16 @@ impl IsingLab {
             .map_err(js_error)
     }
 
-    /// Stops and forgets the scan.
+    /// Stops the scan, keeping the temperatures it finished.
     pub fn cancel_scan(&mut self) {
         self.lab.cancel_scan();
     }
 
-    /// True while a scan exists (running or finished, until cancelled or replaced).
+    pub fn scan_cancelled(&self) -> bool {
+        self.lab.scan().is_some_and(|s| s.is_cancelled())
+    }
+
+    /// True once a scan was started (running, finished or cancelled).
     pub fn has_scan(&self) -> bool {
         self.lab.scan().is_some()
     }
