@@ -37,11 +37,17 @@ export class Sharing {
     this.update();
   }
 
-  // Puts the run's parameters into the address bar and the share field.
+  // Puts the run's parameters into the share field at once, and into the address bar a
+  // moment later (a dragged slider would otherwise rewrite the address 60 times a second,
+  // which browsers throttle).
   update() {
     const fragment = this.lab.fragment();
-    if (window.location.hash !== `#${fragment}`) history.replaceState(null, '', `#${fragment}`);
-    $('share-link').value = window.location.href;
+    const { origin, pathname, search } = window.location;
+    $('share-link').value = `${origin}${pathname}${search}#${fragment}`;
+    clearTimeout(this.addressTimer);
+    this.addressTimer = setTimeout(() => {
+      if (window.location.hash !== `#${fragment}`) history.replaceState(null, '', `#${fragment}`);
+    }, 250);
   }
 
   async copyLink() {

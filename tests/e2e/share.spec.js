@@ -101,7 +101,7 @@ test('a share link round-trips the parameters and replays the same run', async (
   expect(link).toContain(
     '#model=antiferromagnet&size=64&T=1.8&h=0.3&rule=metropolis&order=checkerboard&boundary=open&seed=42',
   );
-  expect(page.url()).toBe(link);
+  await expect.poll(() => page.url()).toBe(link);
 
   const other = await context.newPage();
   await openApp(other, link.slice(link.indexOf('/', 8)));
