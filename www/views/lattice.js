@@ -17,7 +17,7 @@ export class LatticeView {
     this.colours = [
       rgbaWord(cssColour('--spin-down', '#1d3557')),
       rgbaWord(cssColour('--spin-up', '#f4f1e8')),
-      rgbaWord(cssColour('--clamped-down', '#9d0208')),
+      rgbaWord(cssColour('--clamped-down', '#b5179e')),
       rgbaWord(cssColour('--clamped-up', '#ffb703')),
     ];
   }
