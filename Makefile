@@ -1,5 +1,5 @@
 # boltzlab: two commands do everything on a fresh machine.
-#   make serve   set up what is missing, then serve the app at http://127.0.0.1:8080
+#   make serve   set up what is missing, then serve the app (release build) at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
 #   make bench   speed figures (native ns per tick), medians of repeated runs
 SHELL := /bin/bash
@@ -16,7 +16,7 @@ setup:
 	@bash scripts/setup.sh
 
 serve: setup
-	trunk serve --offline --address 127.0.0.1 --port 8080
+	trunk serve --release --offline --address 127.0.0.1 --port 8080
 
 test: setup
 	$(MAKE) --no-print-directory format-check lint test-native test-wasm build e2e

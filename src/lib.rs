@@ -12,6 +12,8 @@
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
 //! - [`measure`]: observables and bounded traces for the views;
 //! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
+//! - [`lab`]: the lattice laboratory the page drives: setups and share links, JSON
+//!   snapshots, the temperature-sweep experiment;
 //! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
 //! - [`partition`]: ln Z four ways: exact enumeration, the sampled lower bound, mean field
 //!   and annealed importance sampling;
@@ -23,6 +25,7 @@
 pub mod dynamics;
 pub mod error;
 pub mod exact;
+pub mod lab;
 pub mod learn;
 pub mod mean_field;
 pub mod measure;

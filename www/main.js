@@ -1,22 +1,27 @@
 // boltzlab's page: wires the controls to the wasm engine and redraws the views every
-// animation frame. The engine does all the physics; this file only asks it to advance,
-// reads its state through views over wasm memory, and draws.
+// animation frame. The engine does all the physics; the page asks it to advance, reads its
+// state through typed-array views over wasm memory, and draws.
 
 import { engineReady, view } from './engine.js';
-import { LatticeView } from './views/lattice.js';
+import { $, attempt, format, sentence } from './ui.js';
+import { Controls } from './controls.js';
+import { Inspector } from './inspector.js';
+import { Painter } from './painting.js';
+import { Experiment } from './experiment.js';
+import { Sharing } from './share.js';
+import { installShortcuts } from './keys.js';
+import { LatticeView, MarkerOverlay } from './views/lattice.js';
 import { TraceView } from './views/trace.js';
+import { BondView } from './views/bonds.js';
+import { HeatMapView } from './views/heatmap.js';
+import { DivergingScale, drawLegend } from './views/colour.js';
 
-const SIDE = 256;
-const SEED = 1;
-const INITIAL_TEMPERATURE = 2.269;
-const T_MIN = 0.1;
-const T_MAX = 10;
-// Wall time per frame the engine may use at the highest speed, so the page keeps 60 fps.
+// Wall time per frame the engine may use, so that the page keeps 60 frames per second.
 const FRAME_BUDGET_MS = 10;
 // Largest chunk of ticks per engine call: small enough to check the budget often.
 const CHUNK = 1 << 16;
-
-const $ = (id) => document.getElementById(id);
+// At this many ticks per frame or fewer the tick inspector follows the run.
+const INSPECT_MAX = 100;
 
 const alertBox = $('alert');
 function showAlert(message) {
@@ -27,7 +32,7 @@ window.boltzlabReportPanic = (message) => showAlert(`The engine stopped with an 
 window.addEventListener('error', (event) => showAlert(`Error: ${event.message}`));
 window.addEventListener('unhandledrejection', (event) => showAlert(`Error: ${event.reason?.message ?? event.reason}`));
 
-// Speed steps: ticks per frame. "max" runs whole chunks until the frame budget is spent.
+// Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
 function speedSteps(n) {
   return [
     { ticks: 1, label: '1 tick / frame' },
@@ -42,39 +47,35 @@ function speedSteps(n) {
   ];
 }
 
-const format = (x, digits = 4) => (Object.is(x, -0) ? 0 : x).toFixed(digits);
-
 async function start() {
   const engine = await engineReady();
-  const lab = new engine.IsingLab(SIDE, INITIAL_TEMPERATURE, SEED);
-  const lattice = new LatticeView($('spins'));
+  const hash = window.location.hash;
+  let lab;
+  let linkError = null;
+  try {
+    lab = hash.length > 1 ? engine.IsingLab.from_fragment(hash) : new engine.IsingLab(256, 2.269, 1);
+  } catch (err) {
+    linkError = err.message;
+    lab = new engine.IsingLab(256, 2.269, 1);
+  }
+
+  const spinsView = new LatticeView($('spins'));
+  const overlay = new MarkerOverlay($('spins-overlay'));
   const trace = new TraceView($('trace'));
-  const steps = speedSteps(lab.spin_count());
+  const scale = new DivergingScale();
+  const bonds = new BondView($('bonds'), scale);
+  const matrix = new HeatMapView($('matrix'), null, scale);
+  const inspector = new Inspector();
+  let steps = speedSteps(lab.spin_count());
   let running = true;
   let rateTicks = 0;
   let rateSince = performance.now();
+  let weightsVersion = -1;
+  let resumeAfterScan = false;
 
-  const setTemperature = (t) => {
-    if (!Number.isFinite(t) || t < T_MIN || t > T_MAX) {
-      showAlert(`Temperature must be a number between ${T_MIN} and ${T_MAX}.`);
-      return;
-    }
-    try {
-      lab.set_temperature(t);
-      alertBox.hidden = true;
-    } catch (err) {
-      showAlert(err.message);
-      return;
-    }
-    $('temperature').value = Math.log10(t).toFixed(3);
-    $('temperature').setAttribute('aria-valuetext', `T = ${t.toFixed(3)}`);
-    $('temperature-value').value = t.toFixed(3);
-  };
-  $('temperature').addEventListener('input', (e) => setTemperature(10 ** Number(e.target.value)));
-  $('temperature-value').addEventListener('change', (e) => setTemperature(Number(e.target.value)));
-
+  const speed = () => steps[Number($('speed').value)];
   const showSpeed = () => {
-    $('speed-shown').textContent = steps[Number($('speed').value)].label;
+    $('speed-shown').textContent = speed().label;
   };
   $('speed').addEventListener('input', showSpeed);
 
@@ -83,50 +84,150 @@ async function start() {
     $('run').textContent = on ? 'Pause' : 'Run';
     $('run').setAttribute('aria-pressed', String(on));
   };
-  $('run').addEventListener('click', () => setRunning(!running));
-  const advance = (ticks) => {
-    lab.advance(ticks);
-    rateTicks += ticks;
+  const slow = () => !running || speed().ticks <= INSPECT_MAX;
+
+  // After the run was started afresh (size, seed, link, import): new sizes, new views.
+  const restarted = () => {
+    steps = speedSteps(lab.spin_count());
+    showSpeed();
+    controls.sync();
+    sharing.update();
   };
-  $('step-tick').addEventListener('click', () => {
-    setRunning(false);
-    advance(1);
-  });
-  $('step-sweep').addEventListener('click', () => {
-    setRunning(false);
-    advance(lab.spin_count());
+  const controls = new Controls(lab, engine, { onRebuild: restarted, onChange: () => sharing.update() });
+  const sharing = new Sharing(lab, restarted);
+  const painter = new Painter(lab, $('spins-box'), () => {});
+  const experiment = new Experiment(engine, lab, (on) => {
+    if (on) {
+      resumeAfterScan = running;
+      setRunning(false);
+    } else if (resumeAfterScan) {
+      resumeAfterScan = false;
+      setRunning(true);
+    }
   });
 
+  const advance = (ticks, explain) => {
+    if (explain) lab.advance_explained(ticks);
+    else lab.advance(ticks);
+    rateTicks += ticks;
+  };
+  const stepTick = () => {
+    setRunning(false);
+    advance(1, true);
+  };
+  const stepSweep = () => {
+    setRunning(false);
+    advance(lab.spin_count(), true);
+  };
+  const reset = (how) => lab.reset(how);
+  const setPhase = (clamped) => {
+    attempt('brush-error', () => lab.set_clamps_on(clamped));
+    controls.sync();
+  };
+  const nudgeSpeed = (by) => {
+    const slider = $('speed');
+    slider.value = String(Math.max(0, Math.min(Number(slider.max), Number(slider.value) + by)));
+    showSpeed();
+  };
+
+  $('run').addEventListener('click', () => setRunning(!running));
+  $('step-tick').addEventListener('click', stepTick);
+  $('step-sweep').addEventListener('click', stepSweep);
+  $('reset-random').addEventListener('click', () => reset('random'));
+  $('reset-up').addEventListener('click', () => reset('up'));
+  $('reset-down').addEventListener('click', () => reset('down'));
+  $('phase-clamped').addEventListener('change', () => setPhase(true));
+  $('phase-free').addEventListener('change', () => setPhase(false));
+  $('release').addEventListener('click', () => lab.release_all());
+  installShortcuts({
+    playPause: () => setRunning(!running),
+    stepTick,
+    stepSweep,
+    reset,
+    togglePhase: () => setPhase(!lab.clamps_on()),
+    faster: () => nudgeSpeed(1),
+    slower: () => nudgeSpeed(-1),
+  });
+
+  const drawWeights = () => {
+    const version = lab.lattice_version();
+    const window = lab.bond_window_side();
+    const n = lab.spin_count();
+    const bondValues = view(engine, Float64Array, lab.bond_window_ptr(), 2 * window * window);
+    let limit = 0;
+    for (const b of bondValues) if (Number.isFinite(b)) limit = Math.max(limit, Math.abs(b));
+    limit = limit || 1;
+    bonds.draw({
+      bonds: bondValues,
+      frustration: view(engine, Uint8Array, lab.frustration_ptr(), window * window),
+      spins: view(engine, Int8Array, lab.spins_ptr(), n),
+      side: lab.side(),
+      window,
+      limit,
+      version,
+    });
+    if (version === weightsVersion) return;
+    weightsVersion = version;
+    const side = lab.side();
+    const frustrated = lab.frustrated_count();
+    $('bonds-caption').textContent =
+      `${window < side ? `Top-left ${window} × ${window} of the ${side} × ${side} lattice. ` : ''}` +
+      'Grey dots are spins; the coloured links between them are the couplings J·c (blue: ferromagnetic, red: antiferromagnetic). ' +
+      `Yellow squares are frustrated plaquettes, where no state satisfies all four bonds: ${frustrated} on this lattice.`;
+    const units = lab.matrix_units();
+    $('matrix-box').hidden = units === 0;
+    if (units > 0) {
+      matrix.draw(view(engine, Float64Array, lab.matrix_ptr(), units * units), units, units, { limit });
+      $('matrix-caption').textContent =
+        `The same lattice as a network: its ${units} × ${units} weight matrix w_ij (row i, column j; site i = x + L·y).`;
+    }
+    drawLegend($('weights-legend'), scale, limit, 'coupling J·c');
+  };
+
   const draw = () => {
-    const n = lab.trace_len();
-    const slow = !running || steps[Number($('speed').value)].ticks < 1000;
-    lattice.draw(view(engine, Int8Array, lab.spins_ptr(), lab.spin_count()), lab.side(), slow ? lab.next_site() : -1);
+    const n = lab.spin_count();
+    const side = lab.side();
+    spinsView.draw(view(engine, Int8Array, lab.spins_ptr(), n), side, view(engine, Uint8Array, lab.clamp_ptr(), n));
+    const inspecting = slow();
+    const step = inspecting ? lab.last_step() : null;
+    overlay.draw(side, { next: inspecting ? lab.next_site() : -1, step, brush: painter.cursor() });
+    inspector.update(step, inspecting);
+    const points = lab.trace_len();
     trace.draw(
-      view(engine, Float64Array, lab.trace_sweeps_ptr(), n),
-      view(engine, Float64Array, lab.trace_energy_ptr(), n),
-      view(engine, Float64Array, lab.trace_magnetization_ptr(), n),
+      view(engine, Float64Array, lab.trace_sweeps_ptr(), points),
+      view(engine, Float64Array, lab.trace_energy_ptr(), points),
+      view(engine, Float64Array, lab.trace_magnetization_ptr(), points),
     );
+    drawWeights();
+    experiment.draw();
     $('sweeps').textContent = format(lab.sweeps(), 1);
-    $('temperature-shown').textContent = format(lab.temperature(), 3);
+    $('temperature-shown').textContent = String(lab.temperature());
     $('energy').textContent = format(lab.energy_per_spin());
     $('magnetization').textContent = format(lab.magnetization_per_spin());
+    $('phase-shown').textContent = lab.clamps_on() ? `clamped (${lab.clamped_count()})` : 'free';
   };
 
   const frame = (now) => {
     try {
+      experiment.step(FRAME_BUDGET_MS);
       if (running) {
-        const want = steps[Number($('speed').value)].ticks;
-        const begin = performance.now();
-        let done = 0;
-        while (done < want) {
-          const chunk = Math.min(CHUNK, want - done);
-          advance(chunk);
-          done += chunk;
-          if (performance.now() - begin > FRAME_BUDGET_MS) break;
+        const want = speed().ticks;
+        if (want <= INSPECT_MAX) {
+          advance(want, true);
+        } else {
+          const begin = performance.now();
+          let done = 0;
+          while (done < want) {
+            const chunk = Math.min(CHUNK, want - done);
+            advance(chunk, false);
+            done += chunk;
+            if (performance.now() - begin > FRAME_BUDGET_MS) break;
+          }
         }
       }
       if (now - rateSince >= 500) {
-        $('rate').textContent = (rateTicks / ((now - rateSince) / 1000)).toExponential(2);
+        const rate = rateTicks / ((now - rateSince) / 1000);
+        $('rate').textContent = rate < 1e4 ? String(Math.round(rate)) : rate.toExponential(2);
         rateTicks = 0;
         rateSince = now;
       }
@@ -138,10 +239,25 @@ async function start() {
     }
   };
 
-  setTemperature(INITIAL_TEMPERATURE);
+  window.addEventListener('resize', () => {
+    weightsVersion = -1;
+    experiment.draw(true);
+  });
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    weightsVersion = -1;
+    experiment.draw(true);
+  });
+
+  if (linkError) {
+    $('link-error').textContent =
+      `This link could not be used, so the page started with its defaults. ${sentence(linkError)}`;
+    $('link-error').hidden = false;
+  }
   showSpeed();
+  restarted();
   draw();
   window.boltzlabLab = lab; // for tests and the console
+  window.boltzlabEngine = engine;
   document.body.dataset.ready = 'true';
   requestAnimationFrame(frame);
 }

@@ -9,11 +9,11 @@
 use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
 use super::rules::threshold;
-use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng};
+use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng, uniform};
 use crate::error::ParamError;
 use crate::model::Lattice;
-use crate::model::lattice::{Boundary, Couplings};
-use rand::Rng;
+use crate::model::lattice::{Boundary, Couplings, Neighbour};
+use rand::{Rng, SeedableRng};
 
 /// How a lattice state changes: single-spin updates by a rule, or Wolff cluster flips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +47,71 @@ impl Dynamics {
                 allowed: "heat-bath, metropolis, wolff",
             })
     }
+}
+
+/// One neighbour of the site a tick visits, as the tick inspector shows it.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct NeighbourTerm {
+    /// The neighbouring site; `None` for a border spin or a missing bond.
+    pub site: Option<usize>,
+    /// Its spin s_j (a border spin's fixed value; 0 where there is no bond).
+    pub spin: i8,
+    /// The bond's coupling J·c_b (0 where there is no bond).
+    pub coupling: f64,
+}
+
+/// Why one single-spin tick did what it did: everything the tick inspector shows.
+///
+/// With the local field h_i = Σ_j J c_b s_j + h, flipping s_i would change the energy by
+/// ΔE = 2 s_i h_i; the rule gives P(s_i' = +1) from the gap 2h_i and T, and the tick sets
+/// s_i' = +1 exactly when its 32-bit random number r satisfies r < round(P · 2^32)
+/// (shown as u = r / 2^32 < P). A clamped spin draws no random number and stays.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TickExplanation {
+    /// Ticks done before this one.
+    pub tick: u64,
+    pub site: usize,
+    pub x: usize,
+    pub y: usize,
+    /// Left, right, up, down.
+    pub neighbours: [NeighbourTerm; 4],
+    /// h_i = Σ_j J c_b s_j + h.
+    pub local_field: f64,
+    pub temperature: f64,
+    pub rule: Rule,
+    pub spin_before: i8,
+    /// ΔE = E(s_i flipped) − E(s) = 2 s_i h_i.
+    pub energy_change: f64,
+    /// P(s_i' = +1), as the engine's rule computes it.
+    pub probability_up: f64,
+    /// P(s_i' = −s_i): heat-bath 1 / (1 + e^{ΔE/T}), Metropolis min(1, e^{−ΔE/T}).
+    pub flip_probability: f64,
+    /// Held by a clamp (only while the phase is clamped).
+    pub clamped: bool,
+    /// The random number drawn, u = r / 2^32 ∈ [0, 1); `None` for a clamped spin.
+    pub random: Option<f64>,
+    pub spin_after: i8,
+}
+
+/// Everything that fixes a sampler's future besides its lattice: saved in snapshots and
+/// restored by [`LatticeSampler::from_state`], after which the chain continues exactly as
+/// the saved one would have.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerState {
+    pub temperature: f64,
+    pub dynamics: Dynamics,
+    pub order: Order,
+    /// s_i = ±1, site x + W·y.
+    pub spins: Vec<i8>,
+    /// The clamp mask (true = clamped).
+    pub clamp: Vec<bool>,
+    /// The phase switch: clamped (true) or free.
+    pub clamps_on: bool,
+    pub ticks: u64,
+    /// The site the next tick visits.
+    pub next_site: usize,
+    /// The Xoshiro128++ state words (never all zero).
+    pub random_state: [u32; 4],
 }
 
 /// The next site a tick visits, as (x, y), index and checkerboard colour.
@@ -182,6 +247,37 @@ impl LatticeSampler {
             });
         }
         self.dynamics = dynamics;
+        self.rebuild_tables();
+        Ok(())
+    }
+
+    /// Replaces the lattice by another of the same width and height (another field,
+    /// boundary or couplings), keeping the spins, clamps, clock and random stream. Refused
+    /// when the current dynamics cannot run on the new lattice (Wolff moves on a spin
+    /// glass, in a field or with a fixed border); on error nothing changes.
+    pub fn set_lattice(&mut self, lattice: Lattice) -> Result<(), ParamError> {
+        let (w, h) = (self.lattice.width(), self.lattice.height());
+        if (lattice.width(), lattice.height()) != (w, h) {
+            return Err(ParamError::Invalid {
+                field: "lattice",
+                reason: format!(
+                    "a new lattice must be {w}×{h} like the old one, got {}×{}",
+                    lattice.width(),
+                    lattice.height()
+                ),
+            });
+        }
+        let previous = std::mem::replace(&mut self.lattice, lattice);
+        if self.dynamics == Dynamics::Wolff
+            && let Some(reason) = self.wolff_refusal()
+        {
+            self.lattice = previous;
+            return Err(ParamError::Invalid {
+                field: "dynamics",
+                reason: format!("{reason}; choose heat-bath or Metropolis first"),
+            });
+        }
+        self.recount();
         self.rebuild_tables();
         Ok(())
     }
@@ -526,6 +622,146 @@ impl LatticeSampler {
             index: i,
             colour: 0,
         };
+    }
+
+    /// One single-spin tick, explained: does exactly what [`Self::tick`] does (same site,
+    /// same random number, same decision, so the chain is unchanged) and reports why.
+    /// `None` (and no tick) for Wolff dynamics, whose moves are clusters, not ticks.
+    pub fn explained_tick(&mut self) -> Option<TickExplanation> {
+        let Dynamics::Single(rule) = self.dynamics else {
+            return None;
+        };
+        let Cursor {
+            x, y, index: site, ..
+        } = self.cursor;
+        let lattice = &self.lattice;
+        let neighbours = lattice.neighbours_at(x, y).map(|slot| {
+            let coupling = lattice.slot_coupling(slot).unwrap_or(0.0);
+            match slot {
+                Neighbour::Site { site, .. } => NeighbourTerm {
+                    site: Some(site),
+                    spin: self.spins[site],
+                    coupling,
+                },
+                Neighbour::Border { spin, .. } => NeighbourTerm {
+                    site: None,
+                    spin,
+                    coupling,
+                },
+                Neighbour::None => NeighbourTerm {
+                    site: None,
+                    spin: 0,
+                    coupling,
+                },
+            }
+        });
+        // The same arithmetic as the ticks: J·(Σ c_b s_j) + h, then the rule of the gap 2h_i.
+        let local_field = lattice.local_field(&self.spins, site);
+        let spin_before = self.spins[site];
+        let probability_up =
+            rule.probability_high(spin_before > 0, 2.0 * local_field, self.temperature);
+        let clamped = self.clamps_on && self.clamp[site];
+        // The tick's own random number: the next word of a copy of the stream.
+        let random = (!clamped).then(|| uniform(&mut self.rng.clone()));
+        let tick = self.ticks;
+        self.tick();
+        Some(TickExplanation {
+            tick,
+            site,
+            x,
+            y,
+            neighbours,
+            local_field,
+            temperature: self.temperature,
+            rule,
+            spin_before,
+            energy_change: 2.0 * f64::from(spin_before) * local_field,
+            probability_up,
+            flip_probability: if spin_before > 0 {
+                1.0 - probability_up
+            } else {
+                probability_up
+            },
+            clamped,
+            random,
+            spin_after: self.spins[site],
+        })
+    }
+
+    /// The state that, with the lattice, fixes the sampler's future.
+    pub fn state(&self) -> SamplerState {
+        let bytes = self.rng.state();
+        let word = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+        SamplerState {
+            temperature: self.temperature,
+            dynamics: self.dynamics,
+            order: self.order,
+            spins: self.spins.clone(),
+            clamp: self.clamp.clone(),
+            clamps_on: self.clamps_on,
+            ticks: self.ticks,
+            next_site: self.cursor.index,
+            random_state: [word(0), word(1), word(2), word(3)],
+        }
+    }
+
+    /// A sampler that continues exactly where the one that gave `state` left off. Every
+    /// part is checked against the lattice (lengths, spin values, the site, a random state
+    /// that is not all zero, Wolff's conditions).
+    pub fn from_state(lattice: Lattice, state: SamplerState) -> Result<Self, ParamError> {
+        let n = lattice.len();
+        let invalid = |field, reason: String| Err(ParamError::Invalid { field, reason });
+        if state.spins.len() != n {
+            return invalid(
+                "spins",
+                format!("need {n} spins, got {}", state.spins.len()),
+            );
+        }
+        if let Some(s) = state.spins.iter().find(|&&s| s != 1 && s != -1) {
+            return invalid("spins", format!("a spin is +1 or −1, got {s}"));
+        }
+        if state.clamp.len() != n {
+            return invalid(
+                "clamp",
+                format!("need {n} clamp flags, got {}", state.clamp.len()),
+            );
+        }
+        if state.next_site >= n {
+            return Err(ParamError::OutOfRange {
+                field: "next site",
+                value: state.next_site as f64,
+                min: 0.0,
+                max: (n - 1) as f64,
+            });
+        }
+        if state.random_state == [0; 4] {
+            return invalid(
+                "random state",
+                "the generator's state must not be all zero".into(),
+            );
+        }
+        let mut sampler = LatticeSampler::new(lattice, state.temperature, 0)?;
+        sampler.spins = state.spins;
+        sampler.clamp = state.clamp;
+        sampler.clamps_on = state.clamps_on;
+        sampler.set_dynamics(state.dynamics)?;
+        sampler.order = state.order;
+        let w = sampler.lattice.width();
+        let (x, y) = (state.next_site % w, state.next_site / w);
+        sampler.cursor = Cursor {
+            x,
+            y,
+            index: state.next_site,
+            colour: (x + y) & 1,
+        };
+        sampler.ticks = state.ticks;
+        let mut bytes = [0u8; 16];
+        for (chunk, word) in bytes.chunks_exact_mut(4).zip(state.random_state) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        sampler.rng = SpinRng::from_seed(bytes);
+        sampler.recount();
+        Ok(sampler)
     }
 
     /// One tick (for Wolff dynamics: one cluster move).

@@ -13,7 +13,7 @@ pub mod network_sampler;
 pub mod rules;
 
 pub use anneal::Schedule;
-pub use lattice_sampler::LatticeSampler;
+pub use lattice_sampler::{Dynamics, LatticeSampler, SamplerState, TickExplanation};
 pub use network_sampler::{NetworkOrder, NetworkSampler};
 pub use rules::Rule;
 

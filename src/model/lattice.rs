@@ -354,6 +354,38 @@ impl Lattice {
         self.coupling * self.neighbour_sum(spins, x, y, |b| self.bond(b)) + self.field
     }
 
+    /// The bond factor J·c_b of the bond in a neighbour slot, if the slot has a bond (to
+    /// another site or to the border); `None` for a missing bond at an open edge.
+    pub fn slot_coupling(&self, slot: Neighbour) -> Option<f64> {
+        match slot {
+            Neighbour::Site { bond, .. } | Neighbour::Border { bond, .. } => {
+                Some(self.coupling * self.bond(bond))
+            }
+            Neighbour::None => None,
+        }
+    }
+
+    /// Whether the plaquette with top-left corner (x, y) is frustrated: no state satisfies
+    /// all four of its bonds, which happens exactly when the product of their couplings
+    /// Π J c_b around it is negative. A ferromagnet and an antiferromagnet on the square
+    /// lattice have no frustrated plaquette; a spin glass has many. `None` where the
+    /// plaquette does not exist (the last column or row of an open or fixed lattice).
+    pub fn plaquette_frustrated(&self, x: usize, y: usize) -> Option<bool> {
+        let [_, right, _, down] = self.neighbours_at(x, y);
+        let (Neighbour::Site { site: r, .. }, Neighbour::Site { site: d, .. }) = (right, down)
+        else {
+            return None;
+        };
+        let w = self.width;
+        let [_, _, _, right_down] = self.neighbours_at(r % w, r / w);
+        let [_, down_right, _, _] = self.neighbours_at(d % w, d / w);
+        let product: f64 = [right, down, right_down, down_right]
+            .into_iter()
+            .map(|slot| self.slot_coupling(slot))
+            .product::<Option<f64>>()?;
+        Some(product < 0.0)
+    }
+
     /// Σ_b c_b s_i s_j over all bonds (each once), plus Σ c_b g s_i over bonds to the
     /// border, for integer couplings: E = −J·(this) − h·M exactly. Recomputed from scratch.
     pub fn bond_sum(&self, spins: &[i8]) -> i64 {
@@ -554,6 +586,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn only_spin_glasses_have_frustrated_plaquettes() {
+        let ferro = Lattice::square(6).unwrap();
+        let anti = Lattice::new(6.0, 6.0, -1.0, 0.0).unwrap();
+        for lattice in [&ferro, &anti] {
+            for (x, y) in (0..6).flat_map(|y| (0..6).map(move |x| (x, y))) {
+                assert_eq!(lattice.plaquette_frustrated(x, y), Some(false));
+            }
+        }
+        // One negative bond (site 0's right bond) frustrates the two plaquettes it borders:
+        // the one below it, (0, 0), and the one above it, which wraps to (0, 5).
+        let mut bonds = vec![1; 72];
+        bonds[0] = -1;
+        let one = ferro
+            .clone()
+            .with_couplings(Couplings::PlusMinus(bonds))
+            .unwrap();
+        let frustrated: Vec<(usize, usize)> = (0..6)
+            .flat_map(|y| (0..6).map(move |x| (x, y)))
+            .filter(|&(x, y)| one.plaquette_frustrated(x, y) == Some(true))
+            .collect();
+        assert_eq!(frustrated, [(0, 0), (0, 5)]);
+        let open = one.with_boundary(Boundary::Open).unwrap();
+        assert_eq!(open.plaquette_frustrated(5, 2), None);
+        assert_eq!(open.plaquette_frustrated(0, 5), None);
+        assert_eq!(open.plaquette_frustrated(0, 0), Some(true));
     }
 
     #[test]

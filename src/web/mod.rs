@@ -1,15 +1,17 @@
 //! The web facade: the only module that knows wasm-bindgen, js-sys and web-sys.
 //!
-//! It wraps engine types in `#[wasm_bindgen]` structs whose methods the page calls once
-//! per frame. Bulk data (spins, traces) is never copied across the boundary: the page
-//! builds typed-array views over wasm memory from the pointers and lengths given here,
-//! and rebuilds them whenever memory may have grown. Errors reach JavaScript as thrown
-//! `Error`s whose message names the field and the allowed range.
+//! It wraps the engine's [`LatticeLab`] in one `#[wasm_bindgen]` struct whose methods the
+//! page calls a few times per frame. Bulk data (spins, clamps, traces, bonds, the weight
+//! matrix, sweep results) is never copied across the boundary: the page builds typed-array
+//! views over wasm memory from the pointers and lengths given here, and rebuilds them
+//! whenever memory may have grown. Every value from the page is checked by the engine;
+//! errors reach JavaScript as thrown `Error`s whose message names the field and the allowed
+//! range, and the lab is left as it was.
 
-use crate::dynamics::{LatticeSampler, rules};
-use crate::error::{ParamError, whole_in};
-use crate::measure::Trace;
-use crate::model::Lattice;
+use crate::dynamics::rules;
+use crate::error::ParamError;
+use crate::exact::closed_form;
+use crate::lab::{Brush, LatticeLab, LatticeSetup, Reset, ScanPlan, ScanResults};
 use wasm_bindgen::prelude::*;
 
 /// Installs the panic hook: a panic is printed to the console and handed to the page's
@@ -48,124 +50,470 @@ pub fn heat_bath_up_probability(local_field: f64, temperature: f64) -> f64 {
     rules::heat_bath_up_probability(local_field, temperature)
 }
 
+/// Onsager's critical temperature T_c = 2 / ln(1 + √2).
+#[wasm_bindgen]
+pub fn critical_temperature() -> f64 {
+    closed_form::CRITICAL_TEMPERATURE
+}
+
+/// Onsager–Yang spontaneous magnetisation per spin of the infinite ferromagnet at T.
+#[wasm_bindgen]
+pub fn onsager_magnetization(temperature: f64) -> f64 {
+    closed_form::onsager_magnetization_per_spin(temperature)
+}
+
+/// Onsager's energy per spin of the infinite ferromagnet at T.
+#[wasm_bindgen]
+pub fn onsager_energy(temperature: f64) -> f64 {
+    closed_form::onsager_energy_per_spin(temperature)
+}
+
+/// Onsager's specific heat per spin of the infinite ferromagnet at T.
+#[wasm_bindgen]
+pub fn onsager_specific_heat(temperature: f64) -> f64 {
+    closed_form::onsager_specific_heat_per_spin(temperature)
+}
+
 fn js_error(err: ParamError) -> JsError {
     JsError::new(&err.to_string())
 }
 
-/// Largest seed accepted from the page: every integer up to 2^53 is exact in a JS number.
-const MAX_SEED: u64 = 1 << 53;
-/// Most ticks one `advance` call may do: bounded work per call.
-const MAX_TICKS_PER_CALL: u64 = 1 << 26;
-/// Points kept in the energy trace.
-const TRACE_CAPACITY: usize = 4096;
-
-/// A periodic L×L Ising ferromagnet sampled by sequential heat-bath ticks.
+/// One live lattice run: the page's whole engine.
 #[wasm_bindgen]
 pub struct IsingLab {
-    sampler: LatticeSampler,
-    trace: Trace,
+    lab: LatticeLab,
+}
+
+impl IsingLab {
+    fn scan_results(&self) -> Option<&ScanResults> {
+        self.lab.scan().map(|s| s.results())
+    }
+
+    fn scan_column(&self, column: impl Fn(&ScanResults) -> &Vec<f64>) -> *const f64 {
+        self.scan_results()
+            .map_or(std::ptr::null(), |r| column(r).as_ptr())
+    }
 }
 
 /// Public methods, exported to JavaScript.
 #[wasm_bindgen]
 impl IsingLab {
-    /// An L×L lattice (J = 1, h = 0) with random spins from `seed`, at `temperature`.
+    /// An L×L ferromagnet (J = 1, h = 0, heat-bath, sequential) with random spins from
+    /// `seed`, at `temperature`.
     #[wasm_bindgen(constructor)]
     pub fn new(side: f64, temperature: f64, seed: f64) -> Result<IsingLab, JsError> {
-        let lattice = Lattice::new(side, side, 1.0, 0.0).map_err(js_error)?;
-        let seed = whole_in("seed", seed, 0, MAX_SEED).map_err(js_error)?;
-        let sampler = LatticeSampler::new(lattice, temperature, seed).map_err(js_error)?;
-        let mut lab = IsingLab {
-            sampler,
-            trace: Trace::new(TRACE_CAPACITY),
+        let setup = LatticeSetup {
+            size: crate::lab::setup::check_size(side).map_err(js_error)?,
+            temperature,
+            seed: crate::lab::setup::check_seed(seed).map_err(js_error)?,
+            ..LatticeSetup::default()
         };
-        lab.record();
-        Ok(lab)
+        let lab = LatticeLab::new(setup).map_err(js_error)?;
+        Ok(IsingLab { lab })
     }
 
-    fn record(&mut self) {
-        let s = &self.sampler;
-        self.trace
-            .push(s.sweeps(), s.energy_per_spin(), s.magnetization_per_spin());
+    /// A lab started from the parameters of a URL fragment (see `fragment`).
+    pub fn from_fragment(fragment: &str) -> Result<IsingLab, JsError> {
+        let setup = LatticeSetup::from_fragment(fragment).map_err(js_error)?;
+        let lab = LatticeLab::new(setup).map_err(js_error)?;
+        Ok(IsingLab { lab })
     }
 
-    /// Does `ticks` sequential heat-bath ticks (a whole number, at most 2^26), then
-    /// appends one point to the trace.
+    // --- Running -------------------------------------------------------------------------
+
+    /// Does `ticks` ticks (a whole number, at most 2^26), then appends one trace point.
     pub fn advance(&mut self, ticks: f64) -> Result<(), JsError> {
-        let ticks = whole_in("ticks", ticks, 0, MAX_TICKS_PER_CALL).map_err(js_error)?;
-        self.sampler.run(ticks);
-        self.record();
+        self.lab.advance(ticks, false).map_err(js_error)
+    }
+
+    /// Like `advance`, with the last tick explained (see `last_step`).
+    pub fn advance_explained(&mut self, ticks: f64) -> Result<(), JsError> {
+        self.lab.advance(ticks, true).map_err(js_error)
+    }
+
+    /// What the last explained step did, as a plain object: `{kind: "tick", site, x, y,
+    /// neighbours: [{site, spin, coupling} × 4 (left, right, up, down)], local_field,
+    /// temperature, rule, spin_before, energy_change, probability_up, flip_probability,
+    /// clamped, random, spin_after, tick}` or `{kind: "cluster", flipped}`; null if none.
+    pub fn last_step(&self) -> JsValue {
+        match self.lab.report() {
+            Some(report) => serde_wasm_bindgen::to_value(report).unwrap_or(JsValue::NULL),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// Sets every free spin: `random`, `up` or `down`.
+    pub fn reset(&mut self, how: &str) -> Result<(), JsError> {
+        let how = Reset::parse(how).map_err(js_error)?;
+        self.lab.reset(how);
         Ok(())
     }
 
-    /// Sets the temperature T (0 ≤ T ≤ ∞); on error nothing changes.
+    // --- Parameters (each checked; on error nothing changes) ----------------------------
+
+    /// Sets T (0 ≤ T ≤ 100).
     pub fn set_temperature(&mut self, temperature: f64) -> Result<(), JsError> {
-        self.sampler.set_temperature(temperature).map_err(js_error)
+        self.lab.set_temperature(temperature).map_err(js_error)
+    }
+
+    /// Sets the field h (|h| ≤ 10), keeping the spins.
+    pub fn set_field(&mut self, field: f64) -> Result<(), JsError> {
+        self.lab.set_field(field).map_err(js_error)
+    }
+
+    /// `ferromagnet`, `antiferromagnet`, `spin-glass-pm` or `spin-glass-gaussian`.
+    pub fn set_model(&mut self, model: &str) -> Result<(), JsError> {
+        self.lab.set_model(model).map_err(js_error)
+    }
+
+    /// Starts again on an L×L lattice (2 ≤ L ≤ 2048).
+    pub fn set_size(&mut self, side: f64) -> Result<(), JsError> {
+        self.lab.set_size(side).map_err(js_error)
+    }
+
+    /// Starts again from a seed (a whole number from 0 to 2^53).
+    pub fn set_seed(&mut self, seed: f64) -> Result<(), JsError> {
+        self.lab.set_seed(seed).map_err(js_error)
+    }
+
+    /// `heat-bath`, `metropolis` or `wolff` (refused, with the reason, where Wolff is wrong).
+    pub fn set_dynamics(&mut self, dynamics: &str) -> Result<(), JsError> {
+        self.lab.set_dynamics(dynamics).map_err(js_error)
+    }
+
+    /// `sequential`, `random` or `checkerboard`.
+    pub fn set_order(&mut self, order: &str) -> Result<(), JsError> {
+        self.lab.set_order(order).map_err(js_error)
+    }
+
+    /// `periodic`, `open`, `fixed-up` or `fixed-down`.
+    pub fn set_boundary(&mut self, boundary: &str) -> Result<(), JsError> {
+        self.lab.set_boundary(boundary).map_err(js_error)
     }
 
     pub fn temperature(&self) -> f64 {
-        self.sampler.temperature()
+        self.lab.sampler().temperature()
     }
+
+    pub fn field(&self) -> f64 {
+        self.lab.sampler().lattice().field()
+    }
+
+    pub fn model(&self) -> String {
+        self.lab.setup().model.name().into()
+    }
+
+    pub fn dynamics(&self) -> String {
+        self.lab.sampler().dynamics().name().into()
+    }
+
+    pub fn order(&self) -> String {
+        self.lab.sampler().order().name().into()
+    }
+
+    pub fn boundary(&self) -> String {
+        self.lab.sampler().lattice().boundary().name().into()
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.lab.setup().seed as f64
+    }
+
+    // --- Painting and the phase switch --------------------------------------------------
+
+    /// Paints a stroke from (x0, y0) to (x1, y1) in lattice coordinates with a round brush
+    /// of `radius` sites (0 to 64): `up`, `down`, `clamp` or `unclamp`.
+    pub fn paint(
+        &mut self,
+        x0: f64,
+        y0: f64,
+        x1: f64,
+        y1: f64,
+        radius: f64,
+        brush: &str,
+    ) -> Result<(), JsError> {
+        let brush = Brush::parse(brush).map_err(js_error)?;
+        self.lab
+            .paint((x0, y0), (x1, y1), radius, brush)
+            .map_err(js_error)
+    }
+
+    /// The phase switch: clamped (true: the mask holds its spins) or free (false).
+    pub fn set_clamps_on(&mut self, on: bool) -> Result<(), JsError> {
+        self.lab.set_clamps_on(on).map_err(js_error)
+    }
+
+    pub fn clamps_on(&self) -> bool {
+        self.lab.sampler().clamps_on()
+    }
+
+    /// Clears the clamp mask.
+    pub fn release_all(&mut self) {
+        self.lab.release_all();
+    }
+
+    pub fn clamped_count(&self) -> usize {
+        self.lab.clamped_count()
+    }
+
+    // --- State for the views ------------------------------------------------------------
 
     /// Side length L.
     pub fn side(&self) -> usize {
-        self.sampler.lattice().width()
+        self.lab.sampler().lattice().width()
     }
 
     /// Number of spins N = L².
     pub fn spin_count(&self) -> usize {
-        self.sampler.lattice().len()
+        self.lab.sampler().lattice().len()
     }
 
     pub fn energy_per_spin(&self) -> f64 {
-        self.sampler.energy_per_spin()
+        self.lab.sampler().energy_per_spin()
     }
 
     pub fn magnetization_per_spin(&self) -> f64 {
-        self.sampler.magnetization_per_spin()
+        self.lab.sampler().magnetization_per_spin()
     }
 
     pub fn sweeps(&self) -> f64 {
-        self.sampler.sweeps()
+        self.lab.sampler().sweeps()
     }
 
     pub fn ticks(&self) -> f64 {
-        self.sampler.ticks() as f64
+        self.lab.sampler().ticks() as f64
     }
 
     /// The site the next tick visits.
     pub fn next_site(&self) -> usize {
-        self.sampler.next_site()
+        self.lab.sampler().next_site()
     }
 
     /// Pointer to the N spins (Int8Array, ±1, site x + L·y) in wasm memory.
     pub fn spins_ptr(&self) -> *const i8 {
-        self.sampler.spins().as_ptr()
+        self.lab.sampler().spins().as_ptr()
+    }
+
+    /// Pointer to the N clamp flags (Uint8Array, 1 = clamped) in wasm memory.
+    pub fn clamp_ptr(&self) -> *const bool {
+        self.lab.sampler().clamp_mask().as_ptr()
     }
 
     /// Number of points in the trace.
     pub fn trace_len(&self) -> usize {
-        self.trace.len()
+        self.lab.trace().len()
     }
 
     /// Pointer to the trace's sweep counts (Float64Array of `trace_len`).
     pub fn trace_sweeps_ptr(&self) -> *const f64 {
-        self.trace.sweeps().as_ptr()
+        self.lab.trace().sweeps().as_ptr()
     }
 
     /// Pointer to the trace's E/N values (Float64Array of `trace_len`).
     pub fn trace_energy_ptr(&self) -> *const f64 {
-        self.trace.energy().as_ptr()
+        self.lab.trace().energy().as_ptr()
     }
 
     /// Pointer to the trace's M/N values (Float64Array of `trace_len`).
     pub fn trace_magnetization_ptr(&self) -> *const f64 {
-        self.trace.magnetization().as_ptr()
+        self.lab.trace().magnetization().as_ptr()
     }
 
     /// E recomputed from scratch, for checking the incremental bookkeeping.
     pub fn recomputed_energy_per_spin(&self) -> f64 {
-        let lattice = self.sampler.lattice();
-        lattice.energy(self.sampler.spins()) / lattice.len() as f64
+        let sampler = self.lab.sampler();
+        sampler.lattice().energy(sampler.spins()) / sampler.lattice().len() as f64
+    }
+
+    /// Goes up whenever the lattice (size, couplings, field, boundary) changes.
+    pub fn lattice_version(&self) -> f64 {
+        self.lab.lattice_version() as f64
+    }
+
+    /// Side W of the weight view's window (the top-left W×W sites, W ≤ 128).
+    pub fn bond_window_side(&self) -> usize {
+        self.lab.bond_window().side
+    }
+
+    /// Pointer to 2W² couplings J·c_b (Float64Array): right of (x, y) at 2(x + W·y), below
+    /// it at 2(x + W·y) + 1; NaN where there is no bond.
+    pub fn bond_window_ptr(&self) -> *const f64 {
+        self.lab.bond_window().bonds.as_ptr()
+    }
+
+    /// Pointer to W² plaquette flags (Uint8Array): 1 frustrated, 0 not, 2 no plaquette.
+    pub fn frustration_ptr(&self) -> *const u8 {
+        self.lab.bond_window().frustration.as_ptr()
+    }
+
+    /// Frustrated plaquettes on the whole lattice.
+    pub fn frustrated_count(&self) -> usize {
+        self.lab.bond_window().frustrated_count
+    }
+
+    /// Units n of the lattice's weight matrix (0 above 256 spins).
+    pub fn matrix_units(&self) -> usize {
+        self.lab.bond_window().biases.len()
+    }
+
+    /// Pointer to the n×n weight matrix w_ij (Float64Array, row-major).
+    pub fn matrix_ptr(&self) -> *const f64 {
+        self.lab.bond_window().matrix.as_ptr()
+    }
+
+    // --- Share links, files ---------------------------------------------------------------
+
+    /// The URL fragment (without `#`) that restarts this run's parameters.
+    pub fn fragment(&self) -> String {
+        self.lab.fragment()
+    }
+
+    /// Starts again from a URL fragment's parameters; on error nothing changes.
+    pub fn apply_fragment(&mut self, fragment: &str) -> Result<(), JsError> {
+        self.lab.apply_fragment(fragment).map_err(js_error)
+    }
+
+    /// The full state as JSON (parameters, couplings, spins, clamps, clock, generator).
+    pub fn export_state(&self) -> String {
+        self.lab.export_state()
+    }
+
+    /// Replaces the run by a JSON state; on error nothing changes.
+    pub fn import_state(&mut self, json: &str) -> Result<(), JsError> {
+        self.lab.import_state(json).map_err(js_error)
+    }
+
+    /// The trace as CSV.
+    pub fn trace_csv(&self) -> String {
+        self.lab.trace_csv()
+    }
+
+    // --- Temperature sweep ----------------------------------------------------------------
+
+    /// Starts a sweep on a copy of the live lattice: from `t_high` down to `t_low` in
+    /// `points` temperatures, `burn_in` then `measure` sweeps at each.
+    pub fn start_scan(
+        &mut self,
+        t_high: f64,
+        t_low: f64,
+        points: f64,
+        burn_in: f64,
+        measure: f64,
+    ) -> Result<(), JsError> {
+        let plan = ScanPlan::new(t_high, t_low, points, burn_in, measure).map_err(js_error)?;
+        self.lab.start_scan(plan);
+        Ok(())
+    }
+
+    /// Runs at most `sweeps` sweeps of the scan; returns how many it did.
+    pub fn advance_scan(&mut self, sweeps: f64) -> Result<f64, JsError> {
+        self.lab
+            .advance_scan(sweeps)
+            .map(|n| n as f64)
+            .map_err(js_error)
+    }
+
+    /// Stops the scan, keeping the temperatures it finished.
+    pub fn cancel_scan(&mut self) {
+        self.lab.cancel_scan();
+    }
+
+    pub fn scan_cancelled(&self) -> bool {
+        self.lab.scan().is_some_and(|s| s.is_cancelled())
+    }
+
+    /// True once a scan was started (running, finished or cancelled).
+    pub fn has_scan(&self) -> bool {
+        self.lab.scan().is_some()
+    }
+
+    pub fn scan_done(&self) -> bool {
+        self.lab.scan().is_some_and(|s| s.is_done())
+    }
+
+    /// Fraction of the scan's sweeps done, 0 to 1.
+    pub fn scan_progress(&self) -> f64 {
+        self.lab.scan().map_or(0.0, |s| s.progress())
+    }
+
+    /// The temperature the scan is at.
+    pub fn scan_temperature(&self) -> f64 {
+        self.lab.scan().map_or(f64::NAN, |s| s.temperature())
+    }
+
+    /// The scan's plan: [T high, T low].
+    pub fn scan_range(&self) -> Vec<f64> {
+        self.lab
+            .scan()
+            .map_or(Vec::new(), |s| vec![s.plan().t_high, s.plan().t_low])
+    }
+
+    /// Pointer to the scan's spins (Int8Array of `spin_count`, the same size as the lab's
+    /// when the scan started; see `scan_side`).
+    pub fn scan_spins_ptr(&self) -> *const i8 {
+        self.lab
+            .scan()
+            .map_or(std::ptr::null(), |s| s.sampler().spins().as_ptr())
+    }
+
+    pub fn scan_side(&self) -> usize {
+        self.lab.scan().map_or(0, |s| s.sampler().lattice().width())
+    }
+
+    /// Whether the scan's model is the zero-field ferromagnet Onsager solved.
+    pub fn scan_is_onsager(&self) -> bool {
+        self.lab.scan().is_some_and(|s| {
+            let lattice = s.sampler().lattice();
+            matches!(lattice.couplings(), crate::model::Couplings::Uniform)
+                && lattice.coupling() == 1.0
+                && lattice.field() == 0.0
+        })
+    }
+
+    /// Finished temperatures so far.
+    pub fn scan_len(&self) -> usize {
+        self.scan_results().map_or(0, |r| r.len())
+    }
+
+    /// Pointers to the scan's result columns (Float64Array of `scan_len` each).
+    pub fn scan_temperature_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.temperature)
+    }
+
+    pub fn scan_abs_magnetization_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.abs_magnetization)
+    }
+
+    pub fn scan_abs_magnetization_error_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.abs_magnetization_error)
+    }
+
+    pub fn scan_energy_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.energy)
+    }
+
+    pub fn scan_energy_error_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.energy_error)
+    }
+
+    pub fn scan_specific_heat_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.specific_heat)
+    }
+
+    pub fn scan_specific_heat_error_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.specific_heat_error)
+    }
+
+    pub fn scan_susceptibility_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.susceptibility)
+    }
+
+    pub fn scan_susceptibility_error_ptr(&self) -> *const f64 {
+        self.scan_column(|r| &r.susceptibility_error)
+    }
+
+    /// The scan's results as CSV (empty if there is no scan).
+    pub fn scan_csv(&self) -> String {
+        self.scan_results().map_or(String::new(), |r| r.to_csv())
     }
 }

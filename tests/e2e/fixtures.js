@@ -1,5 +1,5 @@
 // A `test` whose page fails the test on any console error, page error or request that
-// leaves this machine's server.
+// leaves this machine's server; and helpers to drive the page as a person would.
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
@@ -26,10 +26,48 @@ export { expect };
 export async function openApp(page, path = '/') {
   await page.goto(path);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByRole('alert')).toBeHidden();
+  await expect(page.locator('#alert')).toBeHidden();
 }
 
 // The number shown in an <output> of the status line.
 export async function shown(page, id) {
   return Number(await page.locator(`#${id}`).textContent());
+}
+
+// Calls a method of the page's engine object (window.boltzlabLab) and returns the result.
+export function lab(page, method, ...args) {
+  return page.evaluate(([m, a]) => window.boltzlabLab[m](...a), [method, args]);
+}
+
+// Pauses the run (if running) with the Pause button.
+export async function pause(page) {
+  const button = page.getByRole('button', { name: 'Pause' });
+  if (await button.isVisible()) await button.click();
+  await expect(page.getByRole('button', { name: 'Run' })).toBeVisible();
+}
+
+// Chooses an option of the select with this label.
+export async function choose(page, label, value) {
+  await page.getByLabel(label, { exact: true }).selectOption(value);
+}
+
+// Types a value into a number box and commits it with Enter.
+export async function enter(page, label, value) {
+  const box = page.getByLabel(label, { exact: true });
+  await box.fill(String(value));
+  await box.press('Enter');
+}
+
+// The spins (±1) and clamp flags (0/1), read through the page's views over wasm memory.
+export function spinsAndClamps(page) {
+  return page.evaluate(() => {
+    const lab = window.boltzlabLab;
+    const memory = window.boltzlabEngine.wasm_memory().buffer;
+    const n = lab.spin_count();
+    return {
+      side: lab.side(),
+      spins: Array.from(new Int8Array(memory, lab.spins_ptr(), n)),
+      clamps: Array.from(new Uint8Array(memory, lab.clamp_ptr(), n)),
+    };
+  });
 }

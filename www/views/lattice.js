@@ -1,18 +1,8 @@
-// The spin view: one canvas pixel per spin, scaled up by CSS with crisp pixels.
+// The spin view: one canvas pixel per spin, scaled up by CSS with crisp pixels, and an
+// overlay canvas at screen resolution for markers (the tick being explained, its
+// neighbours, the next site, the brush).
 
-function cssColour(name, fallback) {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
-}
-
-// A CSS colour as the little-endian RGBA word an ImageData's Uint32Array holds.
-function rgbaWord(colour) {
-  const probe = document.createElement('canvas').getContext('2d');
-  probe.fillStyle = colour;
-  probe.fillRect(0, 0, 1, 1);
-  const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
-  return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
-}
+import { cssColour, rgbaWord, onThemeChange } from './colour.js';
 
 export class LatticeView {
   constructor(canvas) {
@@ -20,12 +10,16 @@ export class LatticeView {
     this.context = canvas.getContext('2d');
     this.side = 0;
     this.readColours();
-    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.readColours());
+    onThemeChange(() => this.readColours());
   }
 
   readColours() {
-    this.up = rgbaWord(cssColour('--spin-up', '#f4f1e8'));
-    this.down = rgbaWord(cssColour('--spin-down', '#1d3557'));
+    this.colours = [
+      rgbaWord(cssColour('--spin-down', '#1d3557')),
+      rgbaWord(cssColour('--spin-up', '#f4f1e8')),
+      rgbaWord(cssColour('--clamped-down', '#b5179e')),
+      rgbaWord(cssColour('--clamped-up', '#ffb703')),
+    ];
   }
 
   resize(side) {
@@ -37,16 +31,80 @@ export class LatticeView {
     this.pixels = new Uint32Array(this.image.data.buffer);
   }
 
-  // spins: Int8Array of ±1, site x + L·y. marker: a site to outline, or -1.
-  draw(spins, side, marker = -1) {
+  // spins: Int8Array of ±1, site x + L·y; clamps: Uint8Array of 0/1 or null.
+  draw(spins, side, clamps = null) {
     this.resize(side);
-    const { pixels, up, down } = this;
-    for (let i = 0; i < spins.length; i++) pixels[i] = spins[i] > 0 ? up : down;
+    const { pixels, colours } = this;
+    if (clamps) {
+      for (let i = 0; i < spins.length; i++) pixels[i] = colours[(spins[i] > 0) | (clamps[i] << 1)];
+    } else {
+      for (let i = 0; i < spins.length; i++) pixels[i] = colours[spins[i] > 0 ? 1 : 0];
+    }
     this.context.putImageData(this.image, 0, 0);
-    if (marker >= 0) {
-      this.context.strokeStyle = cssColour('--marker', '#e63946');
-      this.context.lineWidth = Math.max(0.25, side / 256);
-      this.context.strokeRect((marker % side) - 0.5, Math.floor(marker / side) - 0.5, 2, 2);
+  }
+}
+
+// Markers over the spin canvas, drawn at screen resolution so they stay sharp.
+export class MarkerOverlay {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.context = canvas.getContext('2d');
+  }
+
+  // side: L. next: the site the next tick visits (or -1). step: the last explained tick
+  // (or null). brush: {x, y, radius} in lattice units (or null).
+  draw(side, { next = -1, step = null, brush = null } = {}) {
+    const ratio = window.devicePixelRatio || 1;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    const w = Math.max(1, Math.round(width * ratio));
+    const h = Math.max(1, Math.round(height * ratio));
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    }
+    const c = this.context;
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.clearRect(0, 0, w, h);
+    const cell = w / side;
+    const box = (site, colour, widthPx) => {
+      const x = (site % side) * cell;
+      const y = Math.floor(site / side) * cell;
+      const pad = Math.min(cell * 0.5, widthPx);
+      c.strokeStyle = colour;
+      c.lineWidth = widthPx;
+      c.strokeRect(x - pad / 2, y - pad / 2, cell + pad, cell + pad);
+    };
+    const thin = Math.max(1.5 * ratio, Math.min(3 * ratio, cell * 0.15));
+    if (step && step.kind === 'tick') {
+      for (const n of step.neighbours)
+        if (n.site !== null && n.site !== undefined) box(n.site, cssColour('--neighbour', '#2a9d8f'), thin);
+      box(step.site, cssColour('--marker', '#e63946'), thin * 1.6);
+      // A ring around it, so that a small site is easy to find on a projected lattice.
+      const ring = Math.max(14 * ratio, 2.5 * cell);
+      c.strokeStyle = cssColour('--marker', '#e63946');
+      c.lineWidth = thin;
+      c.globalAlpha = 0.7;
+      c.beginPath();
+      c.arc(((step.site % side) + 0.5) * cell, (Math.floor(step.site / side) + 0.5) * cell, ring, 0, 2 * Math.PI);
+      c.stroke();
+      c.globalAlpha = 1;
+    } else if (next >= 0) {
+      box(next, cssColour('--marker', '#e63946'), thin);
+    }
+    if (brush) {
+      c.strokeStyle = cssColour('--marker', '#e63946');
+      c.lineWidth = ratio;
+      c.setLineDash([4 * ratio, 3 * ratio]);
+      c.beginPath();
+      c.arc(
+        (Math.floor(brush.x) + 0.5) * cell,
+        (Math.floor(brush.y) + 0.5) * cell,
+        Math.max(cell / 2, (brush.radius + 0.5) * cell),
+        0,
+        2 * Math.PI,
+      );
+      c.stroke();
+      c.setLineDash([]);
     }
   }
 }

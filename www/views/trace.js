@@ -1,69 +1,92 @@
 // The trace view: E/N and M/N against sweeps, with axes and labels.
 
-const Y_MIN = -2;
-const Y_MAX = 1;
+import { cssColour } from './colour.js';
+
+// A canvas sized to its CSS box at the screen's pixel ratio; returns the CSS width and
+// height, with the context scaled so that drawing is in CSS pixels.
+export function fitCanvas(canvas) {
+  const ratio = window.devicePixelRatio || 1;
+  const { width, height } = canvas.getBoundingClientRect();
+  const w = Math.max(1, Math.round(width * ratio));
+  const h = Math.max(1, Math.round(height * ratio));
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  const c = canvas.getContext('2d');
+  c.setTransform(ratio, 0, 0, ratio, 0, 0);
+  c.clearRect(0, 0, width, height);
+  return { c, w: width, h: height };
+}
+
+// Round numbers for axis ticks between lo and hi, about `count` of them.
+export function ticks(lo, hi, count = 5) {
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) return [lo];
+  const raw = (hi - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+    out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+export const tickLabel = (v) => Number(v.toPrecision(4)).toString();
 
 export class TraceView {
   constructor(canvas) {
     this.canvas = canvas;
-    this.context = canvas.getContext('2d');
-  }
-
-  fitToCss() {
-    const ratio = window.devicePixelRatio || 1;
-    const { width, height } = this.canvas.getBoundingClientRect();
-    const w = Math.max(1, Math.round(width * ratio));
-    const h = Math.max(1, Math.round(height * ratio));
-    if (this.canvas.width !== w || this.canvas.height !== h) {
-      this.canvas.width = w;
-      this.canvas.height = h;
-    }
-    return ratio;
   }
 
   // sweeps, energy, magnetization: Float64Arrays of equal length.
   draw(sweeps, energy, magnetization) {
-    const ratio = this.fitToCss();
-    const c = this.context;
-    const style = getComputedStyle(document.documentElement);
-    const ink = style.getPropertyValue('--ink').trim() || '#222';
-    const faint = style.getPropertyValue('--faint').trim() || '#999';
-    const { width, height } = this.canvas;
-    c.setTransform(1, 0, 0, 1, 0, 0);
-    c.clearRect(0, 0, width, height);
-    c.scale(ratio, ratio);
-    const w = width / ratio;
-    const h = height / ratio;
-    const left = 40;
+    const { c, w, h } = fitCanvas(this.canvas);
+    const ink = cssColour('--ink', '#222');
+    const faint = cssColour('--faint', '#999');
+    const n = sweeps.length;
+    let yMin = -2;
+    let yMax = 1;
+    for (let i = 0; i < n; i++) {
+      if (energy[i] < yMin) yMin = energy[i];
+      if (energy[i] > yMax) yMax = energy[i];
+    }
+    yMin = Math.floor(yMin * 2) / 2;
+    yMax = Math.ceil(yMax * 2) / 2;
+    const left = 44;
     const right = 10;
     const top = 8;
-    const bottom = 26;
-    const n = sweeps.length;
+    const bottom = 34;
     const x0 = n ? sweeps[0] : 0;
     const x1 = n > 1 && sweeps[n - 1] > x0 ? sweeps[n - 1] : x0 + 1;
     const px = (x) => left + ((x - x0) / (x1 - x0)) * (w - left - right);
-    const py = (y) => top + ((Y_MAX - y) / (Y_MAX - Y_MIN)) * (h - top - bottom);
+    const py = (y) => top + ((yMax - y) / (yMax - yMin)) * (h - top - bottom);
 
-    c.font = '11px system-ui, sans-serif';
+    c.font = '12px system-ui, sans-serif';
     c.lineWidth = 1;
-    c.strokeStyle = faint;
     c.fillStyle = ink;
     c.textAlign = 'right';
     c.textBaseline = 'middle';
-    for (let y = Y_MIN; y <= Y_MAX; y += 0.5) {
+    for (const y of ticks(yMin, yMax, 6)) {
+      c.strokeStyle = faint;
+      c.globalAlpha = y === 0 ? 0.9 : 0.3;
       c.beginPath();
       c.moveTo(left, py(y));
       c.lineTo(w - right, py(y));
-      c.globalAlpha = y === 0 ? 0.9 : 0.3;
       c.stroke();
       c.globalAlpha = 1;
-      c.fillText(y.toFixed(1), left - 4, py(y));
+      c.fillText(tickLabel(y), left - 5, py(y));
     }
-    c.textAlign = 'left';
+    c.textAlign = 'center';
     c.textBaseline = 'top';
-    c.fillText(x0.toFixed(1), left, h - bottom + 6);
-    c.textAlign = 'right';
-    c.fillText(`${x1.toFixed(1)} sweeps`, w - right, h - bottom + 6);
+    for (const x of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 90)))) {
+      c.fillText(tickLabel(x), px(x), h - bottom + 4);
+    }
+    c.fillText('sweeps', left + (w - left - right) / 2, h - bottom + 18);
+    c.save();
+    c.translate(11, top + (h - top - bottom) / 2);
+    c.rotate(-Math.PI / 2);
+    c.fillText('per spin', 0, -6);
+    c.restore();
 
     const line = (values, colour) => {
       if (n < 2) return;
@@ -74,7 +97,7 @@ export class TraceView {
       for (let i = 1; i < n; i++) c.lineTo(px(sweeps[i]), py(values[i]));
       c.stroke();
     };
-    line(magnetization, style.getPropertyValue('--magnetization').trim() || '#2a9d8f');
-    line(energy, style.getPropertyValue('--energy').trim() || '#e76f51');
+    line(magnetization, cssColour('--magnetization', '#2a9d8f'));
+    line(energy, cssColour('--energy', '#e76f51'));
   }
 }

@@ -1,0 +1,394 @@
+//! The temperature-sweep experiment: a lattice cooled from T_high to T_low through equally
+//! spaced temperatures, burnt in and then measured at each.
+//!
+//! At each temperature T the sampler (continuing from the previous temperature's state) does
+//! `burn_in` sweeps unmeasured, then `measure` sweeps with one measurement after each, and
+//! reports, per spin (e = E/N, m = M/N, β = 1/T):
+//!
+//! - ⟨|m|⟩ and u = ⟨e⟩, with binned standard errors ([`Series::mean`]);
+//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors
+//!   ([`Series::jackknife`]) — the same estimators as `boltzlab ising`.
+//!
+//! With Wolff dynamics a "sweep" of the burn-in is a fixed number of cluster moves, re-estimated
+//! from the cluster sizes seen so far so that they flip about N spins; the measurements use
+//! the number of moves reached at the end of the burn-in, fixed for the whole temperature
+//! (stopping at a flip-count target would bias the measured states; see
+//! [`LatticeSampler::wolff_moves`]).
+//!
+//! The work is cut into [`TemperatureScan::advance`] calls of a bounded number of sweeps, so
+//! a page can run a scan a little per animation frame and cancel it at any time.
+
+use crate::dynamics::{Dynamics, LatticeSampler};
+use crate::error::{ParamError, finite_in, whole_in};
+use crate::measure::{Estimate, Series, variance};
+
+/// Lowest temperature a scan may visit (c and χ need β = 1/T).
+pub const MIN_SCAN_TEMPERATURE: f64 = 0.01;
+/// Highest temperature a scan may visit.
+pub const MAX_SCAN_TEMPERATURE: f64 = 100.0;
+/// Most temperatures in one scan.
+pub const MAX_POINTS: u64 = 200;
+/// Most burn-in or measurement sweeps per temperature.
+pub const MAX_SWEEPS_PER_POINT: u64 = 1_000_000;
+
+/// A checked plan: from `t_high` down to `t_low` in `points` equal steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScanPlan {
+    pub t_high: f64,
+    pub t_low: f64,
+    pub points: usize,
+    pub burn_in: u64,
+    pub measure: u64,
+}
+
+impl ScanPlan {
+    /// Checks a plan from outside: MIN ≤ T_low < T_high ≤ MAX, 2 to [`MAX_POINTS`]
+    /// temperatures, 0 to [`MAX_SWEEPS_PER_POINT`] burn-in sweeps and 2 to
+    /// [`MAX_SWEEPS_PER_POINT`] measurement sweeps per temperature.
+    pub fn new(
+        t_high: f64,
+        t_low: f64,
+        points: f64,
+        burn_in: f64,
+        measure: f64,
+    ) -> Result<ScanPlan, ParamError> {
+        let t_high = finite_in("T high", t_high, MIN_SCAN_TEMPERATURE, MAX_SCAN_TEMPERATURE)?;
+        let t_low = finite_in("T low", t_low, MIN_SCAN_TEMPERATURE, MAX_SCAN_TEMPERATURE)?;
+        if t_low >= t_high {
+            return Err(ParamError::Invalid {
+                field: "T high",
+                reason: format!("must be above T low (got T high = {t_high}, T low = {t_low})"),
+            });
+        }
+        Ok(ScanPlan {
+            t_high,
+            t_low,
+            points: whole_in("points", points, 2, MAX_POINTS)? as usize,
+            burn_in: whole_in("burn-in sweeps", burn_in, 0, MAX_SWEEPS_PER_POINT)?,
+            measure: whole_in("measurement sweeps", measure, 2, MAX_SWEEPS_PER_POINT)?,
+        })
+    }
+
+    /// The temperatures, from T_high down to T_low.
+    pub fn temperatures(&self) -> Vec<f64> {
+        let last = (self.points - 1) as f64;
+        (0..self.points)
+            .map(|k| self.t_high + (self.t_low - self.t_high) * k as f64 / last)
+            .collect()
+    }
+
+    /// Sweeps per temperature.
+    pub fn sweeps_per_point(&self) -> u64 {
+        self.burn_in + self.measure
+    }
+
+    /// Sweeps in the whole scan.
+    pub fn total_sweeps(&self) -> u64 {
+        self.sweeps_per_point() * self.points as u64
+    }
+}
+
+/// The results so far, one entry per finished temperature, as columns.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScanResults {
+    pub temperature: Vec<f64>,
+    pub abs_magnetization: Vec<f64>,
+    pub abs_magnetization_error: Vec<f64>,
+    pub energy: Vec<f64>,
+    pub energy_error: Vec<f64>,
+    pub specific_heat: Vec<f64>,
+    pub specific_heat_error: Vec<f64>,
+    pub susceptibility: Vec<f64>,
+    pub susceptibility_error: Vec<f64>,
+}
+
+impl ScanResults {
+    pub fn len(&self) -> usize {
+        self.temperature.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.temperature.is_empty()
+    }
+
+    fn push(&mut self, t: f64, abs_m: Estimate, u: Estimate, c: Estimate, chi: Estimate) {
+        self.temperature.push(t);
+        self.abs_magnetization.push(abs_m.mean);
+        self.abs_magnetization_error.push(abs_m.stderr);
+        self.energy.push(u.mean);
+        self.energy_error.push(u.stderr);
+        self.specific_heat.push(c.mean);
+        self.specific_heat_error.push(c.stderr);
+        self.susceptibility.push(chi.mean);
+        self.susceptibility_error.push(chi.stderr);
+    }
+
+    /// The results as CSV, one row per temperature, with a header line.
+    pub fn to_csv(&self) -> String {
+        let mut csv = String::from(
+            "temperature,abs_magnetization_per_spin,abs_magnetization_stderr,\
+             energy_per_spin,energy_stderr,specific_heat_per_spin,specific_heat_stderr,\
+             susceptibility_per_spin,susceptibility_stderr\n",
+        );
+        for k in 0..self.len() {
+            let row = [
+                self.temperature[k],
+                self.abs_magnetization[k],
+                self.abs_magnetization_error[k],
+                self.energy[k],
+                self.energy_error[k],
+                self.specific_heat[k],
+                self.specific_heat_error[k],
+                self.susceptibility[k],
+                self.susceptibility_error[k],
+            ];
+            let row: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+            csv.push_str(&row.join(","));
+            csv.push('\n');
+        }
+        csv
+    }
+}
+
+/// A scan in progress: its own sampler, the position in the plan and the results so far.
+#[derive(Debug, Clone)]
+pub struct TemperatureScan {
+    plan: ScanPlan,
+    temperatures: Vec<f64>,
+    sampler: LatticeSampler,
+    /// The temperature being run (== temperatures.len() when done).
+    point: usize,
+    /// Sweeps done at this temperature.
+    sweeps_here: u64,
+    energy: Series,
+    abs_magnetization: Series,
+    /// Wolff only: cluster moves per sweep, and moves and flips seen in this burn-in.
+    moves_per_sweep: u64,
+    moves_seen: u64,
+    flips_seen: u64,
+    results: ScanResults,
+    cancelled: bool,
+}
+
+impl TemperatureScan {
+    /// A scan of `plan` that runs `sampler` (a copy of the live one, say) from its state.
+    pub fn new(plan: ScanPlan, sampler: LatticeSampler) -> TemperatureScan {
+        TemperatureScan {
+            temperatures: plan.temperatures(),
+            plan,
+            sampler,
+            point: 0,
+            sweeps_here: 0,
+            energy: Series::new(),
+            abs_magnetization: Series::new(),
+            moves_per_sweep: 1,
+            moves_seen: 0,
+            flips_seen: 0,
+            results: ScanResults::default(),
+            cancelled: false,
+        }
+    }
+
+    pub fn plan(&self) -> &ScanPlan {
+        &self.plan
+    }
+
+    pub fn sampler(&self) -> &LatticeSampler {
+        &self.sampler
+    }
+
+    pub fn results(&self) -> &ScanResults {
+        &self.results
+    }
+
+    /// True once every temperature is measured, or the scan was cancelled.
+    pub fn is_done(&self) -> bool {
+        self.cancelled || self.point == self.temperatures.len()
+    }
+
+    /// Stops the scan for good, keeping the temperatures finished so far.
+    pub fn cancel(&mut self) {
+        self.cancelled = true;
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// The temperature being run (the last one once done).
+    pub fn temperature(&self) -> f64 {
+        self.temperatures[self.point.min(self.temperatures.len() - 1)]
+    }
+
+    /// Fraction of the planned sweeps done, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        let done = self.point as u64 * self.plan.sweeps_per_point() + self.sweeps_here;
+        done as f64 / self.plan.total_sweeps().max(1) as f64
+    }
+
+    /// Runs at most `sweeps` sweeps of the plan (fewer if it finishes); returns how many.
+    pub fn advance(&mut self, sweeps: u64) -> u64 {
+        let mut done = 0;
+        while done < sweeps && !self.is_done() {
+            if self.sweeps_here == 0 {
+                self.sampler
+                    .set_temperature(self.temperatures[self.point])
+                    .expect("scan temperatures were checked");
+                self.energy = Series::new();
+                self.abs_magnetization = Series::new();
+                self.moves_seen = 0;
+                self.flips_seen = 0;
+            }
+            let measuring = self.sweeps_here >= self.plan.burn_in;
+            self.sweep(measuring);
+            if measuring {
+                self.energy.push(self.sampler.energy_per_spin());
+                self.abs_magnetization
+                    .push(self.sampler.magnetization_per_spin().abs());
+            }
+            self.sweeps_here += 1;
+            done += 1;
+            if self.sweeps_here == self.plan.sweeps_per_point() {
+                self.finish_point();
+            }
+        }
+        done
+    }
+
+    /// One sweep: N single-spin ticks, or a number of Wolff moves (see the module docs).
+    fn sweep(&mut self, measuring: bool) {
+        if self.sampler.dynamics() != Dynamics::Wolff {
+            self.sampler.sweep();
+            return;
+        }
+        let n = self.sampler.lattice().len() as u64;
+        if measuring && self.flips_seen == 0 {
+            // No burn-in at this temperature: estimate the cluster size from a short trial.
+            self.count_wolff(16);
+        }
+        if measuring {
+            if self.moves_seen > 0 {
+                self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
+                self.moves_seen = 0; // freeze: the measurement uses one fixed count
+            }
+            self.wolff(self.moves_per_sweep);
+        } else {
+            self.count_wolff(self.moves_per_sweep);
+            self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
+        }
+    }
+
+    fn wolff(&mut self, moves: u64) -> u64 {
+        self.sampler
+            .wolff_moves(moves)
+            .expect("the live sampler accepted Wolff dynamics")
+    }
+
+    fn count_wolff(&mut self, moves: u64) {
+        let flips = self.wolff(moves);
+        self.moves_seen += moves;
+        self.flips_seen += flips;
+    }
+
+    fn finish_point(&mut self) {
+        let t = self.temperatures[self.point];
+        let n = self.sampler.lattice().len() as f64;
+        let beta = 1.0 / t;
+        let scaled = |e: Estimate, k: f64| Estimate {
+            mean: e.mean * k,
+            stderr: e.stderr * k,
+        };
+        self.results.push(
+            t,
+            self.abs_magnetization.mean(),
+            self.energy.mean(),
+            scaled(self.energy.jackknife(variance), beta * beta * n),
+            scaled(self.abs_magnetization.jackknife(variance), beta * n),
+        );
+        self.point += 1;
+        self.sweeps_here = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::closed_form::CRITICAL_TEMPERATURE;
+    use crate::model::Lattice;
+
+    #[test]
+    fn plans_are_checked_and_name_the_bad_value() {
+        assert!(ScanPlan::new(3.5, 1.5, 12.0, 100.0, 200.0).is_ok());
+        for (plan, needle) in [
+            (
+                (1.5, 3.5, 12.0, 100.0, 200.0),
+                "T high: must be above T low",
+            ),
+            ((3.5, 0.0, 12.0, 100.0, 200.0), "T low must be between 0.01"),
+            (
+                (f64::NAN, 1.0, 12.0, 100.0, 200.0),
+                "T high must be a finite",
+            ),
+            ((3.5, 1.5, 1.0, 100.0, 200.0), "points must be between 2"),
+            ((3.5, 1.5, 4.5, 100.0, 200.0), "points must be a whole"),
+            (
+                (3.5, 1.5, 4.0, -1.0, 200.0),
+                "burn-in sweeps must be between 0",
+            ),
+            (
+                (3.5, 1.5, 4.0, 10.0, 1.0),
+                "measurement sweeps must be between 2",
+            ),
+        ] {
+            let (a, b, c, d, e) = plan;
+            let err = ScanPlan::new(a, b, c, d, e).unwrap_err().to_string();
+            assert!(err.contains(needle), "{plan:?}: {err}");
+        }
+        let plan = ScanPlan::new(3.0, 1.0, 5.0, 1.0, 2.0).unwrap();
+        assert_eq!(plan.temperatures(), [3.0, 2.5, 2.0, 1.5, 1.0]);
+        assert_eq!(plan.total_sweeps(), 15);
+    }
+
+    #[test]
+    fn a_scan_finishes_in_bounded_steps_and_its_magnetisation_falls_through_t_c() {
+        for dynamics in [Dynamics::Single(crate::Rule::HeatBath), Dynamics::Wolff] {
+            let mut sampler = LatticeSampler::new(Lattice::square(24).unwrap(), 4.0, 2).unwrap();
+            sampler.set_dynamics(dynamics).unwrap();
+            let plan = ScanPlan::new(3.4, 1.4, 6.0, 200.0, 400.0).unwrap();
+            let mut scan = TemperatureScan::new(plan, sampler);
+            let mut calls = 0;
+            while !scan.is_done() {
+                assert!(scan.advance(37) <= 37);
+                calls += 1;
+            }
+            assert_eq!(calls, plan.total_sweeps().div_ceil(37));
+            assert_eq!(scan.progress(), 1.0);
+            let r = scan.results();
+            assert_eq!(r.len(), 6);
+            // Far above T_c a 24² lattice has ⟨|m|⟩ ≈ a few χ/√N; far below, near Onsager's
+            // m(1.4) = 0.9993.
+            let (hot, cold) = (r.abs_magnetization[0], r.abs_magnetization[5]);
+            assert!(hot < 0.3 && cold > 0.95, "{dynamics:?}: {hot} {cold}");
+            assert!(
+                r.temperature[0] > CRITICAL_TEMPERATURE && r.temperature[5] < CRITICAL_TEMPERATURE
+            );
+            assert!(r.energy_error.iter().all(|e| e.is_finite() && *e >= 0.0));
+            assert!(r.specific_heat.iter().all(|c| c.is_finite() && *c > 0.0));
+            let csv = r.to_csv();
+            assert_eq!(csv.lines().count(), 7);
+            assert!(csv.starts_with("temperature,abs_magnetization_per_spin"));
+        }
+    }
+
+    #[test]
+    fn a_cancelled_scan_stops_and_keeps_what_it_finished() {
+        let sampler = LatticeSampler::new(Lattice::square(8).unwrap(), 4.0, 2).unwrap();
+        let plan = ScanPlan::new(3.0, 1.0, 5.0, 2.0, 2.0).unwrap();
+        let mut scan = TemperatureScan::new(plan, sampler);
+        scan.advance(9);
+        scan.cancel();
+        assert!(scan.is_done() && scan.is_cancelled());
+        assert_eq!(scan.advance(100), 0);
+        assert_eq!(scan.results().len(), 2);
+    }
+}

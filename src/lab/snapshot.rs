@@ -1,0 +1,375 @@
+//! The full state of a lattice run as a JSON file: parameters, couplings, spins, clamps,
+//! the clock and the random generator's state, so that an imported run continues exactly
+//! as the exported one would have.
+//!
+//! ```json
+//! {
+//!   "format": "boltzlab-lattice", "version": 1,
+//!   "model": "spin-glass-pm", "size": 4, "temperature": 1.5, "field": 0,
+//!   "rule": "heat-bath", "order": "sequential", "boundary": "periodic", "seed": 1,
+//!   "bonds": ["+-++-+--", "…"],
+//!   "spins": ["+--+", "++-+", "…"],
+//!   "clamped": [0, 5], "phase": "clamped",
+//!   "ticks": 1234, "next_site": 2, "random_state": [1, 2, 3, 4]
+//! }
+//! ```
+//!
+//! `spins` holds one string per row y, character x being `+` or `-`. `bonds` is present for
+//! the spin glasses only: one entry per row y holding the 2L bond factors c_b of its sites in
+//! the order (right of x = 0, below x = 0, right of x = 1, …): a string of `+`/`-` for the ±J
+//! glass, an array of numbers for the Gaussian glass. `clamped` lists the clamped sites
+//! (x + L·y); `phase` is `clamped` (clamps hold) or `free`. [`Snapshot::from_json`] checks
+//! every field and names the first bad one; on error nothing is built.
+
+use super::setup::{
+    LatticeModel, LatticeSetup, check_field, check_page_temperature, check_seed, check_size,
+};
+use crate::dynamics::lattice_sampler::SamplerState;
+use crate::dynamics::{Dynamics, LatticeSampler, Order};
+use crate::error::ParamError;
+use crate::model::{Boundary, Couplings, Lattice};
+use serde::{Deserialize, Serialize};
+
+/// The value of the file's `format` field.
+pub const FORMAT: &str = "boltzlab-lattice";
+/// The version of the file layout this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Largest file accepted: enough for a 2048² Gaussian glass.
+pub const MAX_JSON_BYTES: usize = 512 << 20;
+
+/// The file as it is read and written (values unchecked).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapshotFile {
+    format: String,
+    version: u32,
+    model: String,
+    size: serde_json::Number,
+    temperature: f64,
+    field: f64,
+    rule: String,
+    order: String,
+    boundary: String,
+    seed: serde_json::Number,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bonds: Option<Vec<serde_json::Value>>,
+    spins: Vec<String>,
+    clamped: Vec<usize>,
+    phase: String,
+    ticks: u64,
+    next_site: usize,
+    random_state: [u32; 4],
+}
+
+/// A checked lattice state: the setup it was started from, its lattice (with the bonds
+/// from the file) and the sampler state.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub setup: LatticeSetup,
+    pub lattice: Lattice,
+    pub state: SamplerState,
+}
+
+fn invalid(field: &'static str, reason: impl Into<String>) -> ParamError {
+    ParamError::Invalid {
+        field,
+        reason: reason.into(),
+    }
+}
+
+impl Snapshot {
+    /// The snapshot of a running sampler started from `setup` (whose temperature, dynamics
+    /// and order are taken from the sampler).
+    pub fn of(setup: &LatticeSetup, sampler: &LatticeSampler) -> Snapshot {
+        let state = sampler.state();
+        Snapshot {
+            setup: LatticeSetup {
+                temperature: state.temperature,
+                dynamics: state.dynamics,
+                order: state.order,
+                field: sampler.lattice().field(),
+                boundary: sampler.lattice().boundary(),
+                ..*setup
+            },
+            lattice: sampler.lattice().clone(),
+            state,
+        }
+    }
+
+    /// A sampler that continues this state exactly.
+    pub fn sampler(&self) -> Result<LatticeSampler, ParamError> {
+        LatticeSampler::from_state(self.lattice.clone(), self.state.clone())
+    }
+
+    /// The JSON file (pretty-printed, one row per line).
+    pub fn to_json(&self) -> String {
+        let side = self.setup.size;
+        let sign = |v: bool| if v { '+' } else { '-' };
+        let bonds = match self.lattice.couplings() {
+            Couplings::Uniform => None,
+            Couplings::PlusMinus(c) => Some(
+                c.chunks(2 * side)
+                    .map(|row| {
+                        serde_json::Value::from(
+                            row.iter().map(|&b| sign(b > 0)).collect::<String>(),
+                        )
+                    })
+                    .collect(),
+            ),
+            Couplings::Real(c) => Some(
+                c.chunks(2 * side)
+                    .map(|row| serde_json::Value::from(row.to_vec()))
+                    .collect(),
+            ),
+        };
+        let file = SnapshotFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            model: self.setup.model.name().into(),
+            size: side.into(),
+            temperature: self.state.temperature,
+            field: self.lattice.field(),
+            rule: self.state.dynamics.name().into(),
+            order: self.state.order.name().into(),
+            boundary: self.lattice.boundary().name().into(),
+            seed: self.setup.seed.into(),
+            bonds,
+            spins: self
+                .state
+                .spins
+                .chunks(side)
+                .map(|row| row.iter().map(|&s| sign(s > 0)).collect())
+                .collect(),
+            clamped: (0..self.state.clamp.len())
+                .filter(|&i| self.state.clamp[i])
+                .collect(),
+            phase: if self.state.clamps_on {
+                "clamped"
+            } else {
+                "free"
+            }
+            .into(),
+            ticks: self.state.ticks,
+            next_site: self.state.next_site,
+            random_state: self.state.random_state,
+        };
+        let mut text = serde_json::to_string_pretty(&file).expect("a snapshot serialises");
+        text.push('\n');
+        text
+    }
+
+    /// Reads and checks a JSON file written by [`Snapshot::to_json`] (or by hand).
+    pub fn from_json(text: &str) -> Result<Snapshot, ParamError> {
+        if text.len() > MAX_JSON_BYTES {
+            return Err(invalid(
+                "file",
+                format!(
+                    "{} bytes is more than the {} a state file may have",
+                    text.len(),
+                    MAX_JSON_BYTES
+                ),
+            ));
+        }
+        let file: SnapshotFile = serde_json::from_str(text)
+            .map_err(|e| invalid("file", format!("not a boltzlab lattice state: {e}")))?;
+        if file.format != FORMAT {
+            return Err(invalid(
+                "format",
+                format!("expected '{FORMAT}', got '{}'", file.format),
+            ));
+        }
+        if file.version != VERSION {
+            return Err(invalid(
+                "version",
+                format!("this page reads version {VERSION}, got {}", file.version),
+            ));
+        }
+        let model = LatticeModel::parse(&file.model)?;
+        let number = |n: &serde_json::Number| n.as_f64().unwrap_or(f64::NAN);
+        let size = check_size(number(&file.size))?;
+        let temperature = check_page_temperature(file.temperature)?;
+        let field = check_field(file.field)?;
+        let dynamics = Dynamics::parse(&file.rule)?;
+        let order = Order::parse(&file.order)?;
+        let boundary = Boundary::parse(&file.boundary)?;
+        let seed = check_seed(number(&file.seed))?;
+        let n = size * size;
+
+        let lattice = match (model, &file.bonds) {
+            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, None) => {
+                model.lattice(size, field, boundary, seed)?
+            }
+            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, Some(_)) => {
+                return Err(invalid(
+                    "bonds",
+                    format!("a {} has uniform bonds; leave 'bonds' out", file.model),
+                ));
+            }
+            (_, None) => return Err(invalid("bonds", "a spin glass needs its 'bonds'")),
+            (_, Some(rows)) => {
+                let couplings = read_bonds(model, rows, size)?;
+                Lattice::new(size as f64, size as f64, model.coupling(), field)?
+                    .with_boundary(boundary)?
+                    .with_couplings(couplings)?
+            }
+        };
+
+        if file.spins.len() != size {
+            return Err(invalid(
+                "spins",
+                format!("need {size} rows, got {}", file.spins.len()),
+            ));
+        }
+        let mut spins = Vec::with_capacity(n);
+        for (y, row) in file.spins.iter().enumerate() {
+            let before = spins.len();
+            for c in row.chars() {
+                spins.push(match c {
+                    '+' => 1,
+                    '-' => -1,
+                    other => {
+                        return Err(invalid(
+                            "spins",
+                            format!("row {y}: a spin is '+' or '-', got '{other}'"),
+                        ));
+                    }
+                });
+            }
+            if spins.len() - before != size {
+                return Err(invalid(
+                    "spins",
+                    format!("row {y}: need {size} spins, got {}", spins.len() - before),
+                ));
+            }
+        }
+        let mut clamp = vec![false; n];
+        for &i in &file.clamped {
+            if i >= n {
+                return Err(ParamError::OutOfRange {
+                    field: "clamped",
+                    value: i as f64,
+                    min: 0.0,
+                    max: (n - 1) as f64,
+                });
+            }
+            clamp[i] = true;
+        }
+        let clamps_on = match file.phase.as_str() {
+            "clamped" => true,
+            "free" => false,
+            other => {
+                return Err(ParamError::UnknownChoice {
+                    field: "phase",
+                    value: other.into(),
+                    allowed: "clamped, free",
+                });
+            }
+        };
+        if file.ticks > 1 << 53 {
+            return Err(ParamError::OutOfRange {
+                field: "ticks",
+                value: file.ticks as f64,
+                min: 0.0,
+                max: (1u64 << 53) as f64,
+            });
+        }
+        let state = SamplerState {
+            temperature,
+            dynamics,
+            order,
+            spins,
+            clamp,
+            clamps_on,
+            ticks: file.ticks,
+            next_site: file.next_site,
+            random_state: file.random_state,
+        };
+        let snapshot = Snapshot {
+            setup: LatticeSetup {
+                model,
+                size,
+                temperature,
+                field,
+                dynamics,
+                order,
+                boundary,
+                seed,
+            },
+            lattice,
+            state,
+        };
+        // Builds (and so checks) the sampler once: site, random state, Wolff's conditions.
+        snapshot.sampler()?;
+        Ok(snapshot)
+    }
+}
+
+/// The bond factors of a glass from the file's rows (2L per row).
+fn read_bonds(
+    model: LatticeModel,
+    rows: &[serde_json::Value],
+    size: usize,
+) -> Result<Couplings, ParamError> {
+    if rows.len() != size {
+        return Err(invalid(
+            "bonds",
+            format!("need {size} rows, got {}", rows.len()),
+        ));
+    }
+    let per_row = 2 * size;
+    let wrong_length = |y: usize, got: usize| {
+        invalid(
+            "bonds",
+            format!("row {y}: need {per_row} bond factors (2 per site), got {got}"),
+        )
+    };
+    if model == LatticeModel::PlusMinusGlass {
+        let mut bonds = Vec::with_capacity(per_row * size);
+        for (y, row) in rows.iter().enumerate() {
+            let text = row.as_str().ok_or_else(|| {
+                invalid(
+                    "bonds",
+                    format!("row {y}: a ±J row is a string of '+' and '-'"),
+                )
+            })?;
+            let before = bonds.len();
+            for c in text.chars() {
+                bonds.push(match c {
+                    '+' => 1,
+                    '-' => -1,
+                    other => {
+                        return Err(invalid(
+                            "bonds",
+                            format!("row {y}: a ±J bond is '+' or '-', got '{other}'"),
+                        ));
+                    }
+                });
+            }
+            if bonds.len() - before != per_row {
+                return Err(wrong_length(y, bonds.len() - before));
+            }
+        }
+        Ok(Couplings::PlusMinus(bonds))
+    } else {
+        let mut bonds = Vec::with_capacity(per_row * size);
+        for (y, row) in rows.iter().enumerate() {
+            let values = row.as_array().ok_or_else(|| {
+                invalid(
+                    "bonds",
+                    format!("row {y}: a Gaussian row is an array of numbers"),
+                )
+            })?;
+            if values.len() != per_row {
+                return Err(wrong_length(y, values.len()));
+            }
+            for v in values {
+                bonds.push(
+                    v.as_f64().ok_or_else(|| {
+                        invalid("bonds", format!("row {y}: '{v}' is not a number"))
+                    })?,
+                );
+            }
+        }
+        Ok(Couplings::Real(bonds))
+    }
+}

@@ -1,0 +1,23 @@
+// The page on a 360-pixel phone and in the dark: nothing sticks out sideways, the lattice and
+// the phase switch are on the first screen, and the colours follow the system's scheme.
+import { test, expect, openApp } from './fixtures.js';
+
+test('a 360 px phone gets one column with no sideways scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openApp(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  for (const name of ['clamped', 'free']) await expect(page.getByRole('radio', { name })).toBeInViewport();
+  await expect(page.locator('#spins')).toBeInViewport();
+  const box = await page.locator('#spins-box').boundingBox();
+  expect(box.width).toBeGreaterThan(300);
+  expect(Math.abs(box.width - box.height)).toBeLessThan(2);
+});
+
+test('the page follows prefers-color-scheme', async ({ page }) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openApp(page);
+  expect(await background()).toBe('rgb(20, 23, 28)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await background()).toBe('rgb(251, 250, 246)');
+});

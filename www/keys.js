@@ -1,0 +1,74 @@
+// Keyboard shortcuts (listed in the help overlay): space play/pause, s step one tick,
+// Shift+s step one sweep, r/u/d reset, f phase switch, +/− speed, ? help.
+// They stay out of the way of text boxes and menus, and of buttons, radios and
+// checkboxes reached by keyboard (where space and Enter belong to the control).
+
+import { $ } from './ui.js';
+
+// Whether the focused element got focus from the keyboard (Tab), judged when it got it:
+// Chrome counts any later key press as keyboard interaction, so :focus-visible is no guide
+// at key-press time.
+let focusFromKeyboard = false;
+document.addEventListener('focusin', (event) => {
+  focusFromKeyboard = event.target instanceof Element && event.target.matches(':focus-visible');
+});
+
+function ownsKeys(element) {
+  if (!element || element === document.body) return false;
+  if (element.isContentEditable) return true;
+  const tag = element.tagName;
+  if (tag === 'SELECT' || tag === 'TEXTAREA') return true;
+  if (tag === 'INPUT') {
+    const type = element.type;
+    if (type === 'range') return false;
+    if (type === 'radio' || type === 'checkbox' || type === 'file') return focusFromKeyboard;
+    return true; // number, text
+  }
+  if (tag === 'BUTTON') return focusFromKeyboard;
+  return false;
+}
+
+// actions: {playPause, stepTick, stepSweep, reset(kind), togglePhase, faster, slower}.
+export function installShortcuts(actions) {
+  const help = $('help');
+  $('help-open').addEventListener('click', () => help.showModal());
+  document.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (help.open) return; // the dialog handles Esc itself
+    const target = document.activeElement;
+    if (event.key === 'Escape' && target && target !== document.body) {
+      target.blur();
+      return;
+    }
+    if (ownsKeys(target)) return;
+    const key = event.key;
+    const run = {
+      ' ': actions.playPause,
+      s: actions.stepTick,
+      S: actions.stepSweep,
+      r: () => actions.reset('random'),
+      u: () => actions.reset('up'),
+      d: () => actions.reset('down'),
+      f: actions.togglePhase,
+      '+': actions.faster,
+      '=': actions.faster,
+      '-': actions.slower,
+      '?': () => help.showModal(),
+    }[key];
+    if (!run) return;
+    event.preventDefault();
+    run();
+  });
+  // A mouse-clicked button keeps focus; stop its own space activation (on key up) so that
+  // space means play/pause there too.
+  document.addEventListener('keyup', (event) => {
+    if (
+      event.key === ' ' &&
+      !help.open &&
+      !ownsKeys(document.activeElement) &&
+      document.activeElement?.tagName === 'BUTTON'
+    ) {
+      event.preventDefault();
+    }
+  });
+}

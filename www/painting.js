@@ -1,0 +1,72 @@
+// Painting on the spin canvas: a drag paints a stroke with the chosen brush (up, down,
+// clamp, unclamp). The engine paints whole strokes (a line of round dabs), so the page
+// makes one call per pointer move, never one per spin.
+
+import { $, attempt } from './ui.js';
+
+export class Painter {
+  // box: the element over the spin canvas that receives the pointer; onPaint: called after
+  // each accepted stroke.
+  constructor(lab, box, onPaint) {
+    this.lab = lab;
+    this.box = box;
+    this.onPaint = onPaint;
+    this.last = null;
+    this.hover = null;
+    const brush = $('brush');
+    if (window.matchMedia('(pointer: coarse)').matches) brush.value = 'off';
+    const showBrush = () => {
+      box.classList.toggle('painting', brush.value !== 'off');
+      $('brush-size-shown').textContent = $('brush-size').value;
+    };
+    brush.addEventListener('change', showBrush);
+    $('brush-size').addEventListener('input', showBrush);
+    showBrush();
+
+    box.addEventListener('pointerdown', (event) => {
+      if (brush.value === 'off' || event.button !== 0) return;
+      event.preventDefault();
+      box.setPointerCapture(event.pointerId);
+      this.last = this.at(event);
+      this.stroke(this.last, this.last);
+    });
+    box.addEventListener('pointermove', (event) => {
+      this.hover = brush.value === 'off' ? null : this.at(event);
+      if (!this.last) return;
+      const here = this.at(event);
+      this.stroke(this.last, here);
+      this.last = here;
+    });
+    const end = () => {
+      this.last = null;
+    };
+    box.addEventListener('pointerup', end);
+    box.addEventListener('pointercancel', end);
+    box.addEventListener('pointerleave', () => {
+      this.hover = null;
+    });
+  }
+
+  // The pointer's position in lattice units (x, y in 0..L).
+  at(event) {
+    const rect = this.box.getBoundingClientRect();
+    const side = this.lab.side();
+    return {
+      x: ((event.clientX - rect.left) / rect.width) * side,
+      y: ((event.clientY - rect.top) / rect.height) * side,
+    };
+  }
+
+  stroke(from, to) {
+    const radius = Number($('brush-size').value);
+    const ok = attempt('brush-error', () => this.lab.paint(from.x, from.y, to.x, to.y, radius, $('brush').value));
+    if (ok) this.onPaint();
+    else this.last = null;
+  }
+
+  // The brush outline for the overlay, or null.
+  cursor() {
+    if (!this.hover) return null;
+    return { x: this.hover.x, y: this.hover.y, radius: Number($('brush-size').value) };
+  }
+}

@@ -1,0 +1,105 @@
+// Export and share: a PNG of the lattice, CSV of the trace, the full state as JSON (and
+// its import), and the share link whose URL fragment carries the parameters. Imported
+// files and links are checked by the engine; a bad one is explained and changes nothing.
+
+import { $, attempt, showError, clearError, download, sentence } from './ui.js';
+
+export class Sharing {
+  // onRestart: called after an import or a link replaced the run.
+  constructor(lab, onRestart) {
+    this.lab = lab;
+    this.onRestart = onRestart;
+    $('download-png').addEventListener('click', () => this.downloadPng());
+    $('download-trace').addEventListener('click', () => download('boltzlab-trace.csv', lab.trace_csv(), 'text/csv'));
+    $('export-state').addEventListener('click', () =>
+      download('boltzlab-state.json', lab.export_state(), 'application/json'),
+    );
+    $('import-state').addEventListener('change', (event) => this.importFile(event.target));
+    $('copy-link').addEventListener('click', () => this.copyLink());
+    window.addEventListener('hashchange', () => this.applyLink(window.location.hash));
+  }
+
+  // Applies a URL fragment (on load or when the address changes); on error the run is left
+  // as it is and the address shows its parameters again.
+  applyLink(hash) {
+    const fragment = hash.replace(/^#/, '');
+    if (fragment === '' || fragment === this.lab.fragment()) return;
+    let ok;
+    try {
+      this.lab.apply_fragment(fragment);
+      ok = true;
+      clearError('link-error');
+    } catch (err) {
+      ok = false;
+      showError('link-error', `This link could not be used, so nothing was changed. ${sentence(err.message)}`);
+    }
+    if (ok) this.onRestart();
+    this.update();
+  }
+
+  // Puts the run's parameters into the share field at once, and into the address bar a
+  // moment later (a dragged slider would otherwise rewrite the address 60 times a second,
+  // which browsers throttle).
+  update() {
+    const fragment = this.lab.fragment();
+    const { origin, pathname, search } = window.location;
+    $('share-link').value = `${origin}${pathname}${search}#${fragment}`;
+    clearTimeout(this.addressTimer);
+    this.addressTimer = setTimeout(() => {
+      if (window.location.hash !== `#${fragment}`) history.replaceState(null, '', `#${fragment}`);
+    }, 250);
+  }
+
+  async copyLink() {
+    const field = $('share-link');
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+      $('copy-done').textContent = 'Link copied.';
+    } catch {
+      $('copy-done').textContent = 'Select the link above and copy it (the browser did not allow copying).';
+    }
+  }
+
+  async importFile(input) {
+    const file = input.files?.[0];
+    if (!file) return;
+    $('import-done').hidden = true;
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      showError('import-error', `The file could not be read: ${err.message}`);
+      return;
+    } finally {
+      input.value = '';
+    }
+    const ok = attempt('import-error', () => {
+      try {
+        this.lab.import_state(text);
+      } catch (err) {
+        throw new Error(`Nothing was changed: ${file.name} could not be imported. ${sentence(err.message)}`);
+      }
+    });
+    if (!ok) return;
+    $('import-done').textContent = `Imported ${file.name}.`;
+    $('import-done').hidden = false;
+    this.onRestart();
+    this.update();
+  }
+
+  // The lattice at full resolution, scaled up by a whole factor to at least 512 pixels.
+  downloadPng() {
+    const spins = $('spins');
+    const scale = Math.max(1, Math.ceil(512 / spins.width));
+    const canvas = document.createElement('canvas');
+    canvas.width = spins.width * scale;
+    canvas.height = spins.height * scale;
+    const c = canvas.getContext('2d');
+    c.imageSmoothingEnabled = false;
+    c.drawImage(spins, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob((blob) => {
+      if (blob) download(`boltzlab-lattice-${spins.width}.png`, blob);
+    }, 'image/png');
+  }
+}

@@ -1,0 +1,54 @@
+// Small helpers shared by the page's modules: elements, messages next to controls,
+// number formatting and downloads.
+
+export const $ = (id) => document.getElementById(id);
+
+// An engine message ("temperature must be …") as a sentence.
+export const sentence = (message) => message.charAt(0).toUpperCase() + message.slice(1);
+
+// Shows `message` in the error element `id` and marks the controls it describes invalid.
+export function showError(id, message) {
+  const box = $(id);
+  box.textContent = sentence(message);
+  box.hidden = false;
+  for (const control of document.querySelectorAll(`[aria-describedby~="${id}"]`))
+    control.setAttribute('aria-invalid', 'true');
+}
+
+export function clearError(id) {
+  const box = $(id);
+  if (box.hidden) return;
+  box.hidden = true;
+  box.textContent = '';
+  for (const control of document.querySelectorAll(`[aria-describedby~="${id}"]`))
+    control.removeAttribute('aria-invalid');
+}
+
+// Runs `action`; on a thrown error shows its message in `errorId` and returns false.
+export function attempt(errorId, action) {
+  try {
+    action();
+    clearError(errorId);
+    return true;
+  } catch (err) {
+    showError(errorId, err.message ?? String(err));
+    return false;
+  }
+}
+
+// x with `digits` decimals, never "-0.0000".
+export const format = (x, digits = 4) =>
+  (Object.is(x, -0) || Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x).toFixed(digits);
+
+// Offers `content` (a string or a Blob) as a file download.
+export function download(name, content, type = 'text/plain') {
+  const blob = content instanceof Blob ? content : new Blob([content], { type });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,147 @@
+// A small x–y plot with error bars, an exact curve and a vertical marker: one panel of the
+// temperature-sweep results.
+
+import { cssColour } from './colour.js';
+import { fitCanvas, ticks, tickLabel } from './trace.js';
+
+export class ErrorBarPlot {
+  constructor(canvas, { title, xLabel = 'T' }) {
+    this.canvas = canvas;
+    this.title = title;
+    this.xLabel = xLabel;
+  }
+
+  // x, y, err: arrays of the points; xRange: [lo, hi]; exact: {x, y} arrays or null;
+  // marker: an x to draw a dashed vertical line at (or null).
+  draw({ x, y, err, xRange, exact = null, marker = null }) {
+    const { c, w, h } = fitCanvas(this.canvas);
+    const ink = cssColour('--ink', '#222');
+    const faint = cssColour('--faint', '#999');
+    const left = 48;
+    const right = 10;
+    const top = 22;
+    const bottom = 32;
+    let [x0, x1] = xRange;
+    const pad = (x1 - x0) * 0.04 || 0.1;
+    x0 -= pad;
+    x1 += pad;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (let i = 0; i < y.length; i++) {
+      const e = Number.isFinite(err[i]) ? err[i] : 0;
+      if (Number.isFinite(y[i])) {
+        y0 = Math.min(y0, y[i] - e);
+        y1 = Math.max(y1, y[i] + e);
+      }
+    }
+    if (exact) {
+      // The exact curve widens the range only up to twice the data's span (c diverges).
+      const span = Number.isFinite(y1 - y0) ? Math.max(y1 - y0, 0.1) : Infinity;
+      for (let i = 0; i < exact.y.length; i++) {
+        const v = exact.y[i];
+        if (!Number.isFinite(v)) continue;
+        if (Number.isFinite(y0)) {
+          y0 = Math.min(y0, Math.max(v, y0 - span));
+          y1 = Math.max(y1, Math.min(v, y1 + span));
+        } else {
+          y0 = Math.min(y0, v);
+          y1 = Math.max(y1, v);
+        }
+      }
+    }
+    if (!Number.isFinite(y0) || !Number.isFinite(y1)) {
+      y0 = 0;
+      y1 = 1;
+    }
+    if (y1 - y0 < 1e-9) {
+      y0 -= 0.5;
+      y1 += 0.5;
+    }
+    const margin = (y1 - y0) * 0.06;
+    y0 -= margin;
+    y1 += margin;
+    const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
+    const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
+
+    c.font = '12px system-ui, sans-serif';
+    c.fillStyle = ink;
+    c.textAlign = 'left';
+    c.textBaseline = 'top';
+    c.font = '600 13px system-ui, sans-serif';
+    c.fillText(this.title, left, 3);
+    c.font = '12px system-ui, sans-serif';
+    c.lineWidth = 1;
+    c.textAlign = 'right';
+    c.textBaseline = 'middle';
+    for (const v of ticks(y0, y1, 4)) {
+      c.strokeStyle = faint;
+      c.globalAlpha = 0.3;
+      c.beginPath();
+      c.moveTo(left, py(v));
+      c.lineTo(w - right, py(v));
+      c.stroke();
+      c.globalAlpha = 1;
+      c.fillText(tickLabel(v), left - 5, py(v));
+    }
+    c.textAlign = 'center';
+    c.textBaseline = 'top';
+    for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 60))))
+      c.fillText(tickLabel(v), px(v), h - bottom + 4);
+    c.fillText(this.xLabel, left + (w - left - right) / 2, h - bottom + 17);
+
+    c.save();
+    c.beginPath();
+    c.rect(left, top, w - left - right, h - top - bottom);
+    c.clip();
+    if (marker !== null && marker > x0 && marker < x1) {
+      c.strokeStyle = cssColour('--critical', '#888');
+      c.setLineDash([5, 4]);
+      c.beginPath();
+      c.moveTo(px(marker), top);
+      c.lineTo(px(marker), h - bottom);
+      c.stroke();
+      c.setLineDash([]);
+    }
+    if (exact) {
+      c.strokeStyle = cssColour('--exact', '#e76f51');
+      c.lineWidth = 1.5;
+      c.beginPath();
+      let pen = false;
+      for (let i = 0; i < exact.x.length; i++) {
+        const v = exact.y[i];
+        if (!Number.isFinite(v)) {
+          pen = false;
+          continue;
+        }
+        const yy = py(Math.max(y0 - (y1 - y0), Math.min(y1 + (y1 - y0), v)));
+        if (pen) c.lineTo(px(exact.x[i]), yy);
+        else c.moveTo(px(exact.x[i]), yy);
+        pen = true;
+      }
+      c.stroke();
+    }
+    const point = cssColour('--points', '#1d3557');
+    c.strokeStyle = point;
+    c.fillStyle = point;
+    c.lineWidth = 1.2;
+    for (let i = 0; i < x.length; i++) {
+      if (!Number.isFinite(y[i])) continue;
+      const cx = px(x[i]);
+      const cy = py(y[i]);
+      if (Number.isFinite(err[i]) && err[i] > 0) {
+        c.beginPath();
+        c.moveTo(cx, py(y[i] - err[i]));
+        c.lineTo(cx, py(y[i] + err[i]));
+        c.moveTo(cx - 3, py(y[i] - err[i]));
+        c.lineTo(cx + 3, py(y[i] - err[i]));
+        c.moveTo(cx - 3, py(y[i] + err[i]));
+        c.lineTo(cx + 3, py(y[i] + err[i]));
+        c.stroke();
+      }
+      c.beginPath();
+      c.arc(cx, cy, 3, 0, 2 * Math.PI);
+      c.fill();
+    }
+    c.restore();
+  }
+}
