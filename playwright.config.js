@@ -2,7 +2,8 @@
 // Chromium (Playwright's own browser download does not work here).
 import { defineConfig } from '@playwright/test';
 
-const PORT = 8181;
+// E2E_PORT lets two checkouts run their end-to-end tests side by side.
+const PORT = Number(process.env.E2E_PORT ?? 8181);
 
 export default defineConfig({
   testDir: 'tests/e2e',
