@@ -214,12 +214,25 @@ pub(crate) fn inverse_temperature(
 /// Visits all 2^n states in Gray-code order, calling `visit(step, index, state, E, M)`
 /// with the step number k, the state index g(k) = k ⊕ (k >> 1), the state, its energy and
 /// M = Σ_i s_i.
-fn gray_walk(network: &Network, mut visit: impl FnMut(u64, u64, &[i8], f64, i64)) {
-    let n = network.len();
+fn gray_walk(network: &Network, visit: impl FnMut(u64, u64, &[i8], f64, i64)) {
+    gray_walk_clamped(network, &vec![None; network.len()], visit);
+}
+
+/// Visits every state of the units with `clamp[i] = None` (the others held at their
+/// value) in Gray-code order, one flip per step with the local fields and the energy
+/// updated incrementally (recomputed from scratch every 4096 steps), calling
+/// `visit(step, index, state, E, M)`: `index` has bit k set when the k-th free unit is
+/// high, and M = Σ_i s_i over all units.
+pub(crate) fn gray_walk_clamped(
+    network: &Network,
+    clamp: &[Option<i8>],
+    mut visit: impl FnMut(u64, u64, &[i8], f64, i64),
+) {
     let kind = network.kind();
     let (low, high) = (kind.low(), kind.high());
-    let mut state = vec![low; n];
-    let mut fields = vec![0.0; n];
+    let free: Vec<usize> = (0..clamp.len()).filter(|&i| clamp[i].is_none()).collect();
+    let mut state: Vec<i8> = clamp.iter().map(|c| c.unwrap_or(low)).collect();
+    let mut fields = vec![0.0; state.len()];
     let recompute = |state: &[i8], fields: &mut [f64]| {
         for (i, h) in fields.iter_mut().enumerate() {
             *h = network.local_field(state, i);
@@ -227,12 +240,13 @@ fn gray_walk(network: &Network, mut visit: impl FnMut(u64, u64, &[i8], f64, i64)
         network.energy(state)
     };
     let mut energy = recompute(&state, &mut fields);
-    let mut magnetization = n as i64 * i64::from(low);
+    let mut magnetization: i64 = state.iter().map(|&s| i64::from(s)).sum();
     let mut index = 0u64;
     visit(0, 0, &state, energy, magnetization);
-    for step in 1..1u64 << n {
-        let t = step.trailing_zeros() as usize;
-        index ^= 1 << t;
+    for step in 1..1u64 << free.len() {
+        let k = step.trailing_zeros() as usize;
+        index ^= 1 << k;
+        let t = free[k];
         let new = if state[t] == high { low } else { high };
         let change = new - state[t];
         state[t] = new;

@@ -26,6 +26,7 @@
 
 use super::{FreePhase, PhaseStatistics, check_patterns, to_kind};
 use crate::error::ParamError;
+use crate::exact::enumeration;
 use crate::model::Network;
 use crate::model::network::pair_count;
 
@@ -51,61 +52,22 @@ pub struct Gradient {
     pub free: PhaseStatistics,
 }
 
-/// β = 1/T after checking n ≤ 30 and 0 < T < ∞.
+/// β = 1/T after checking n ≤ 30 and 0 < T ≤ ∞ (and that β|E| stays representable).
 fn inverse_temperature(network: &Network, temperature: f64) -> Result<f64, ParamError> {
-    let n = network.len();
-    if n > MAX_LIKELIHOOD_UNITS {
-        return Err(ParamError::Invalid {
-            field: "units",
-            reason: format!(
-                "the exact likelihood enumerates all 2^n states and takes at most \
-                 {MAX_LIKELIHOOD_UNITS} units, got {n}"
-            ),
-        });
-    }
-    if !(temperature > 0.0 && temperature.is_finite()) {
-        return Err(ParamError::OutOfRange {
-            field: "temperature",
-            value: temperature,
-            min: f64::MIN_POSITIVE,
-            max: f64::MAX,
-        });
-    }
-    Ok(1.0 / temperature)
+    enumeration::inverse_temperature(
+        network,
+        temperature,
+        MAX_LIKELIHOOD_UNITS,
+        "the exact likelihood",
+    )
 }
 
 /// Visits every state of the units with `clamp[i] = None` (the others held at their
 /// value) in Gray-code order, calling `visit(state, energy)`.
 fn gray_walk(network: &Network, clamp: &[Option<i8>], mut visit: impl FnMut(&[i8], f64)) {
-    let kind = network.kind();
-    let (low, high) = (kind.low(), kind.high());
-    let free: Vec<usize> = (0..clamp.len()).filter(|&i| clamp[i].is_none()).collect();
-    let mut state: Vec<i8> = clamp.iter().map(|c| c.unwrap_or(low)).collect();
-    let mut fields = vec![0.0; state.len()];
-    let recompute = |state: &[i8], fields: &mut [f64]| {
-        for (i, h) in fields.iter_mut().enumerate() {
-            *h = network.local_field(state, i);
-        }
-        network.energy(state)
-    };
-    let mut energy = recompute(&state, &mut fields);
-    visit(&state, energy);
-    for step in 1..1u64 << free.len() {
-        let t = free[step.trailing_zeros() as usize];
-        let new = if state[t] == high { low } else { high };
-        let change = new - state[t];
-        state[t] = new;
-        if step % BLOCK == 0 {
-            energy = recompute(&state, &mut fields);
-        } else {
-            let change = f64::from(change);
-            energy -= change * fields[t];
-            for (h, &w) in fields.iter_mut().zip(network.weight_row(t)) {
-                *h += w * change;
-            }
-        }
-        visit(&state, energy);
-    }
+    enumeration::gray_walk_clamped(network, clamp, |_, _, state, energy, _| {
+        visit(state, energy)
+    });
 }
 
 /// ln Σ e^{−βE} over the free units' states, by streaming log-sum-exp.
