@@ -1,29 +1,13 @@
 //! The `boltzlab` command line, run as a process: the DESIGN.md contract, exact values,
 //! and clear errors for bad input.
 
+mod common;
+
+use common::{boltzlab, boltzlab_json as json};
+
 use boltzlab::Lattice;
 use boltzlab::exact::enumeration::enumerate;
 use boltzlab::exact::{kaufman_energy_per_spin, kaufman_log_z, kaufman_specific_heat_per_spin};
-use serde_json::Value;
-use std::process::Command;
-
-fn boltzlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boltzlab"))
-        .args(args)
-        .output()
-        .expect("the boltzlab binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (code, stdout, stderr) = boltzlab(args);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("one JSON object")
-}
 
 fn relative(a: f64, b: f64) -> f64 {
     (a - b).abs() / b.abs()

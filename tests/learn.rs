@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::boltzlab;
+
 use boltzlab::dynamics::Schedule;
 use boltzlab::learn::deterministic::{MeanFieldLearner, MeanFieldSettings};
 use boltzlab::learn::experiment::{Method, Protocol, random_weights, run};
@@ -22,7 +24,6 @@ use boltzlab::model::network::{pair_count, pair_index};
 use boltzlab::{Network, ParamError, SpinKind};
 use common::{Visits, chi_square_threshold, distribution_after_burn_in, noncentrality};
 use serde_json::Value;
-use std::process::Command;
 
 /// Random 0/1 training vectors of length `visible` (a fixed list, with a repeat).
 fn some_patterns(visible: usize) -> Vec<Vec<u8>> {
@@ -627,18 +628,6 @@ fn bad_patterns_and_options_get_typed_errors_naming_the_field() {
     );
     assert_eq!(field_of(Problem::parse("xor").unwrap_err()), "problem");
     assert_eq!(field_of(Method::parse("annealing").unwrap_err()), "method");
-}
-
-fn boltzlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boltzlab"))
-        .args(args)
-        .output()
-        .expect("the boltzlab binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::{boltzlab, boltzlab_json as json};
+
 use boltzlab::exact::enumeration::state_of_index;
 use boltzlab::partition::{
     Bound, Facts, LogZ, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_STATES, MAX_SAMPLED_SWEEPS,
@@ -12,8 +14,6 @@ use boltzlab::partition::{
 };
 use boltzlab::{Lattice, Network, ParamError, SpinKind};
 use common::Z_ONE_IN_A_MILLION;
-use serde_json::Value;
-use std::process::Command;
 
 /// ln Σ_s e^{−E(s)/T} with every energy from the definition
 /// E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i, summed by a two-pass log-sum-exp.
@@ -403,24 +403,6 @@ fn bad_input_gets_typed_errors_naming_the_field() {
 // ---------------------------------------------------------------------------------------
 // The command line.
 // ---------------------------------------------------------------------------------------
-
-fn boltzlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boltzlab"))
-        .args(args)
-        .output()
-        .expect("the boltzlab binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (code, stdout, stderr) = boltzlab(args);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("one JSON object")
-}
 
 /// A file in a directory of its own under the system's temporary directory, removed when
 /// dropped.

@@ -128,15 +128,34 @@ pub fn exact_correlations(
     let n = network.len();
     let mut means = vec![0.0; n];
     let mut pairs = vec![0.0; pair_count(n)];
+    let free = vec![None; n];
+    add_weighted_products(network, &free, beta, log_z, 1.0, &mut means, &mut pairs);
+    Ok(ExactCorrelations { means, pairs })
+}
+
+/// Adds `scale` · Σ_s p(s) s_i to `means[i]` and `scale` · Σ_s p(s) s_i s_j to the pair
+/// sums (in `pair_index` order) over every state of the units with `clamp[i] = None`, where
+/// p(s) = e^{−βE(s) − log_z}. Sums are kept per block of 4096 states and then added to the
+/// totals, so rounding does not grow with 2^n.
+pub(crate) fn add_weighted_products(
+    network: &Network,
+    clamp: &[Option<i8>],
+    beta: f64,
+    log_z: f64,
+    scale: f64,
+    means: &mut [f64],
+    pairs: &mut [f64],
+) {
+    let n = network.len();
     let mut block_means = vec![0.0; n];
     let mut block_pairs = vec![0.0; pair_count(n)];
     let flush = |block: &mut [f64], total: &mut [f64]| {
         for (t, b) in total.iter_mut().zip(block.iter_mut()) {
-            *t += *b;
+            *t += scale * *b;
             *b = 0.0;
         }
     };
-    gray_walk(network, |step, _, state, energy, _| {
+    gray_walk_clamped(network, clamp, |step, _, state, energy, _| {
         let p = (-beta * energy - log_z).exp();
         let mut pair = 0;
         for (i, &si) in state.iter().enumerate() {
@@ -154,13 +173,12 @@ pub fn exact_correlations(
             pair += rest;
         }
         if (step + 1) % BLOCK == 0 {
-            flush(&mut block_means, &mut means);
-            flush(&mut block_pairs, &mut pairs);
+            flush(&mut block_means, means);
+            flush(&mut block_pairs, pairs);
         }
     });
-    flush(&mut block_means, &mut means);
-    flush(&mut block_pairs, &mut pairs);
-    Ok(ExactCorrelations { means, pairs })
+    flush(&mut block_means, means);
+    flush(&mut block_pairs, pairs);
 }
 
 /// β = 1/T after checking n ≤ `max_units` and 0 < T ≤ ∞.

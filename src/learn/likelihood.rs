@@ -28,15 +28,11 @@ use super::{FreePhase, PhaseStatistics, check_patterns, to_kind};
 use crate::error::ParamError;
 use crate::exact::enumeration;
 use crate::model::Network;
-use crate::model::network::pair_count;
 
 /// Most units the exact likelihood enumerates: 30 (2^30 ≈ 10⁹ states).
 pub const MAX_LIKELIHOOD_UNITS: usize = 30;
 /// Most visible units [`visible_distribution`] accepts: 24 (2^24 probabilities, 128 MiB).
 pub const MAX_DISTRIBUTION_VISIBLE: usize = 24;
-
-/// States between recomputations from scratch, and per block of the sums.
-const BLOCK: u64 = 1 << 12;
 
 /// The exact gradient of the mean log-likelihood L = (1/N) Σ_d ln p(v⁽ᵈ⁾).
 #[derive(Debug, Clone, PartialEq)]
@@ -95,41 +91,15 @@ fn add_conditional_statistics(
     sums: &mut PhaseStatistics,
 ) {
     let log_z = log_partition(network, beta, clamp);
-    let n = network.len();
-    let mut block_means = vec![0.0; n];
-    let mut block_pairs = vec![0.0; pair_count(n)];
-    let mut count = 0u64;
-    let flush = |block: &mut [f64], total: &mut [f64]| {
-        for (t, b) in total.iter_mut().zip(block.iter_mut()) {
-            *t += scale * *b;
-            *b = 0.0;
-        }
-    };
-    gray_walk(network, clamp, |state, energy| {
-        let p = (-beta * energy - log_z).exp();
-        let mut pair = 0;
-        for (i, &si) in state.iter().enumerate() {
-            let rest = state.len() - i - 1;
-            if si != 0 {
-                let weight = p * f64::from(si);
-                block_means[i] += weight;
-                for (sum, &sj) in block_pairs[pair..pair + rest]
-                    .iter_mut()
-                    .zip(&state[i + 1..])
-                {
-                    *sum += weight * f64::from(sj);
-                }
-            }
-            pair += rest;
-        }
-        count += 1;
-        if count.is_multiple_of(BLOCK) {
-            flush(&mut block_means, &mut sums.means);
-            flush(&mut block_pairs, &mut sums.pairs);
-        }
-    });
-    flush(&mut block_means, &mut sums.means);
-    flush(&mut block_pairs, &mut sums.pairs);
+    enumeration::add_weighted_products(
+        network,
+        clamp,
+        beta,
+        log_z,
+        scale,
+        &mut sums.means,
+        &mut sums.pairs,
+    );
 }
 
 /// The clamp vector holding the visible units (or the first `count` of them) at a 0/1

@@ -125,6 +125,26 @@ pub fn boltzmann(energies: &[f64], temperature: f64) -> Vec<f64> {
     weights.iter().map(|w| w / z).collect()
 }
 
+/// Runs the `boltzlab` binary with `args`: (exit status, stdout, stderr).
+pub fn boltzlab(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boltzlab"))
+        .args(args)
+        .output()
+        .expect("the boltzlab binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `boltzlab` expecting success and one JSON object on stdout.
+pub fn boltzlab_json(args: &[&str]) -> serde_json::Value {
+    let (code, stdout, stderr) = boltzlab(args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("one JSON object")
+}
+
 #[test]
 fn chi_square_pools_bins_expected_below_five() {
     // 100 samples over 4 states; the last two expect 2 and 1 samples, so they are pooled
