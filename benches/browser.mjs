@@ -1,12 +1,21 @@
 // `make bench`, second half: serves the built benchmark page (dist-bench/) on 127.0.0.1,
 // runs it in headless Chromium, prints the browser figures beside the native ones that
 // `cargo bench --bench ticks` wrote to target/bench.json, and merges the medians into it.
-//   node benches/browser.mjs [DIST] [PORT]
+//   node benches/browser.mjs [DIST] [PORT]   (default: BENCH_PORT, else a free port)
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 
-const [dist = 'dist-bench', port = process.env.BENCH_PORT ?? '8282'] = process.argv.slice(2);
+// A free port unless BENCH_PORT names one (other checkouts may be serving their tests).
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(String(port)));
+    });
+  });
+const [dist = 'dist-bench', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
 const jsonPath = 'target/bench.json';
 
 const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -55,6 +64,18 @@ for (const rule of ['heat_bath', 'metropolis']) {
       `${rule.replace('_', '-').padEnd(11)} ${order.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
     );
   }
+}
+console.log('checkerboard lanes (opt-in SIMD chain, one stream per lane) against the JS checkerboard reference:');
+for (const rule of ['heat_bath', 'metropolis']) {
+  const id = `${rule}_checkerboard_lanes`;
+  const wasm = results[`wasm_${id}_ns_per_tick`];
+  const js = results[`js_${rule}_checkerboard_ns_per_tick`];
+  const nat = native[`native_${id}_ns_per_tick`];
+  merged[`wasm_${id}_ns_per_tick`] = wasm.median;
+  merged[`wasm_over_js_${id}`] = wasm.median / js.median;
+  console.log(
+    `${rule.replace('_', '-').padEnd(11)} ${'cb-lanes'.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
+  );
 }
 const draw = results.draw_1024_ms;
 merged.draw_1024_ms = draw.median;

@@ -2,6 +2,7 @@
 //! times them. JavaScript measures with `performance.now()` around calls of bounded size,
 //! so V8 tiers the kernels up before the timed runs; nothing here reads a clock.
 
+use crate::dynamics::lanes::CheckerboardLanes;
 use crate::dynamics::lattice_sampler::acceptance_table;
 use crate::exact::tabled;
 use crate::learn::Problem;
@@ -60,6 +61,29 @@ impl BenchLattice {
     /// E/N, so the page can check the JavaScript reference relaxes alike.
     pub fn energy_per_spin(&self) -> f64 {
         self.sampler.energy_per_spin()
+    }
+}
+
+/// The same lattice swept in checkerboard lanes (the opt-in SIMD chain).
+#[wasm_bindgen]
+pub struct BenchLanes {
+    lanes: CheckerboardLanes,
+}
+
+#[wasm_bindgen]
+impl BenchLanes {
+    #[wasm_bindgen(constructor)]
+    pub fn new(side: f64, temperature: f64, rule: &str, seed: f64) -> Result<BenchLanes, JsError> {
+        let lattice = Lattice::new(side, side, 1.0, 0.0).map_err(thrown)?;
+        let rule = Rule::parse(rule).map_err(thrown)?;
+        let lanes =
+            CheckerboardLanes::new(lattice, temperature, rule, seed as u64).map_err(thrown)?;
+        Ok(BenchLanes { lanes })
+    }
+
+    /// Runs `sweeps` sweeps.
+    pub fn run(&mut self, sweeps: u32) {
+        self.lanes.run(u64::from(sweeps));
     }
 }
 

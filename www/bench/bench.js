@@ -49,6 +49,17 @@ function wasmTicks(bindings, rule, order) {
   };
 }
 
+function wasmLanes(bindings, rule) {
+  const lanes = new bindings.BenchLanes(SIDE, CRITICAL_TEMPERATURE, rule, 1);
+  return async () => {
+    const figure = await timed(() => {
+      for (let k = 0; k < SWEEPS_PER_REPEAT; k++) lanes.run(1);
+    });
+    lanes.free();
+    return scale(figure, 1e6 / (SWEEPS_PER_REPEAT * N));
+  };
+}
+
 function jsTicks(rule, order) {
   const state = createReference(SIDE, rule, CRITICAL_TEMPERATURE, 1);
   const sweep = order === 'sequential' ? sweepSequential : sweepCheckerboard;
@@ -100,6 +111,12 @@ async function main() {
       record(`wasm_${id}_ns_per_tick`, `wasm ${rule} ${order}`, await wasmTicks(bindings, rule, order)(), 'ns/tick');
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
     }
+  }
+  for (const rule of RULES) {
+    status.textContent = `ticks: ${rule}, checkerboard lanes…`;
+    await pause();
+    const id = `${rule.replace('-', '_')}_checkerboard_lanes`;
+    record(`wasm_${id}_ns_per_tick`, `wasm ${rule} checkerboard lanes`, await wasmLanes(bindings, rule)(), 'ns/tick');
   }
   status.textContent = 'drawing…';
   await pause();
