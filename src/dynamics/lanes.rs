@@ -70,11 +70,47 @@ pub struct CheckerboardLanes {
     spins: Vec<i8>,
     /// round(P(s' = +1) · 2^32) at [9 · (s > 0) + S + 4]; padded to 32 entries.
     table: [u64; 32],
+    /// The same thresholds t in 32 bits, at [5 · (s > 0) + (S + 4) / 2] (S is even): r < t
+    /// exactly when `positive` is all ones (t ≥ 1) and r ≤ `below` = t − 1.
+    below: [u32; 16],
+    positive: [u32; 16],
     streams: LaneStreams,
     sweeps: u64,
 }
 
 impl CheckerboardLanes {
+    /// A full group away from the row's ends: the neighbours are fixed-size windows of
+    /// the rows (no wrap), so every step is a lane-parallel loop. Same decisions as the
+    /// general group.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn update_inner_group(
+        &mut self,
+        row: usize,
+        up: usize,
+        down: usize,
+        x0: usize,
+        draws: &[u32; LANES],
+    ) {
+        const SPAN: usize = 2 * LANES;
+        let spins = &mut self.spins;
+        let up_row: [i8; SPAN] = spins[up + x0..up + x0 + SPAN].try_into().unwrap();
+        let down_row: [i8; SPAN] = spins[down + x0..down + x0 + SPAN].try_into().unwrap();
+        let here: [i8; SPAN + 2] = spins[row + x0 - 1..row + x0 + SPAN + 1].try_into().unwrap();
+        let mut out: [i8; SPAN] = here[1..SPAN + 1].try_into().unwrap();
+        for k in 0..LANES {
+            // here[2k] is the left neighbour, here[2k + 1] the spin, here[2k + 2] the right.
+            let sum = i32::from(here[2 * k])
+                + i32::from(here[2 * k + 2])
+                + i32::from(up_row[2 * k])
+                + i32::from(down_row[2 * k]);
+            let index = (usize::from(here[2 * k + 1] > 0) * 5 + ((sum + 4) >> 1) as usize) & 15;
+            let accept = (draws[k] <= self.below[index]) & (self.positive[index] != 0);
+            out[2 * k] = if accept { 1 } else { -1 };
+        }
+        spins[row + x0..row + x0 + SPAN].copy_from_slice(&out);
+    }
+
     /// Random spins (each ±1 with probability ½, from `seed`) on `lattice`, which must be
     /// uniform, periodic, of even width and height, at `temperature` (0 ≤ T ≤ ∞).
     pub fn new(
@@ -98,6 +134,8 @@ impl CheckerboardLanes {
         }
         let mut sampler = CheckerboardLanes {
             table: [0; 32],
+            below: [0; 16],
+            positive: [0; 16],
             spins: vec![0; lattice.len()],
             streams: LaneStreams::new(seed),
             sweeps: 0,
@@ -124,6 +162,11 @@ impl CheckerboardLanes {
         );
         for (current, row) in rows.iter().enumerate() {
             self.table[9 * current..9 * current + 9].copy_from_slice(row);
+            for half in 0..5 {
+                let t = row[2 * half];
+                self.below[5 * current + half] = t.saturating_sub(1) as u32;
+                self.positive[5 * current + half] = if t > 0 { u32::MAX } else { 0 };
+            }
         }
     }
 
@@ -183,6 +226,11 @@ impl CheckerboardLanes {
         group: usize,
     ) {
         let draws = self.streams.next();
+        let x0 = first + 2 * j;
+        if group == LANES && x0 >= 1 && x0 + 2 * LANES < w {
+            self.update_inner_group(row, up, down, x0, &draws);
+            return;
+        }
         let spins = &mut self.spins;
         let mut index = [0usize; LANES];
         for k in 0..group {
