@@ -153,6 +153,8 @@ pub struct LatticeSampler {
     /// S = Σ_{b∋i} c_b s_j the integer neighbour sum (integer couplings only).
     table: [[u64; 9]; 2],
     clamp: Vec<bool>,
+    /// How many sites the mask clamps (so a run need not scan the mask).
+    clamped_sites: usize,
     clamps_on: bool,
     cursor: Cursor,
     ticks: u64,
@@ -182,6 +184,7 @@ impl LatticeSampler {
             rng,
             table: [[0; 9]; 2],
             clamp: vec![false; n],
+            clamped_sites: 0,
             clamps_on: true,
             cursor: Cursor {
                 x: 0,
@@ -430,7 +433,14 @@ impl LatticeSampler {
                 reason: "Wolff cluster moves cannot respect clamped spins".into(),
             });
         }
-        self.clamp[i] = clamped;
+        if self.clamp[i] != clamped {
+            self.clamp[i] = clamped;
+            if clamped {
+                self.clamped_sites += 1;
+            } else {
+                self.clamped_sites -= 1;
+            }
+        }
         Ok(())
     }
 
@@ -442,6 +452,7 @@ impl LatticeSampler {
     /// Frees every site.
     pub fn release_all(&mut self) {
         self.clamp.fill(false);
+        self.clamped_sites = 0;
     }
 
     /// The phase switch: with clamps on, clamped spins never change; with clamps off the
@@ -762,6 +773,7 @@ impl LatticeSampler {
         }
         let mut sampler = LatticeSampler::new(lattice, state.temperature, 0)?;
         sampler.spins = state.spins;
+        sampler.clamped_sites = state.clamp.iter().filter(|&&c| c).count();
         sampler.clamp = state.clamp;
         sampler.clamps_on = state.clamps_on;
         sampler.set_dynamics(state.dynamics)?;
@@ -808,7 +820,7 @@ impl LatticeSampler {
                 }
             }
             Dynamics::Single(rule) => {
-                let unclamped = !self.clamps_on || !self.clamp.iter().any(|&c| c);
+                let unclamped = !self.clamps_on || self.clamped_sites == 0;
                 if matches!(self.lattice.couplings(), Couplings::Uniform)
                     && self.lattice.boundary() == Boundary::Periodic
                     && self.order != Order::Random
@@ -949,6 +961,23 @@ mod tests {
             assert!(colours[..evens].iter().all(|&c| c == 0));
             assert_eq!(sampler.next_site(), 0, "a new sweep starts at site 0");
         }
+    }
+
+    #[test]
+    fn clamped_spins_hold_on_the_fast_lattice_until_released() {
+        let lattice = Lattice::square(8).unwrap();
+        let mut sampler = LatticeSampler::new(lattice.clone(), 3.0, 5).unwrap();
+        let held = sampler.spins()[9];
+        sampler.set_clamped(9, true).unwrap();
+        sampler.set_clamped(9, true).unwrap();
+        sampler.set_clamped(10, true).unwrap();
+        sampler.set_clamped(10, false).unwrap();
+        sampler.run(64 * 50);
+        assert_eq!(sampler.spins()[9], held);
+        let restored = LatticeSampler::from_state(lattice, sampler.state()).unwrap();
+        assert_eq!(restored.clamped_sites, 1);
+        sampler.release_all();
+        assert_eq!(sampler.clamped_sites, 0);
     }
 
     #[test]
