@@ -1,7 +1,7 @@
 # boltzlab: two commands do everything on a fresh machine.
 #   make serve   set up what is missing, then serve the app (release build) at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
-#   make bench   speed figures (native ns per tick), medians of repeated runs
+#   make bench   speed figures, native and in headless Chromium, medians of repeated runs
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
@@ -23,7 +23,7 @@ test: setup
 
 format-check:
 	cargo fmt --check
-	prettier --check www tests/e2e playwright.config.js
+	prettier --check www tests/e2e playwright.config.js benches
 
 lint:
 	cargo clippy --all-targets -- -D warnings
@@ -44,9 +44,13 @@ e2e:
 	playwright test
 
 # Speed, measured (never asserted in tests): median of repeated runs, with min–max.
-bench:
+# Native figures first (they write target/bench.json), then the benchmark page (bench.html,
+# built by Trunk into dist-bench/) in headless Chromium, merged into the same table and file.
+bench: setup
 	cargo bench --bench ticks
+	trunk build --release --offline --dist dist-bench bench.html
+	node benches/browser.mjs dist-bench
 
 clean:
 	cargo clean
-	rm -rf dist target/playwright
+	rm -rf dist dist-bench target/playwright

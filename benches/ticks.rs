@@ -5,6 +5,7 @@
 //! units (tabled-suffix enumeration, and the plain Gray-code walk up to 24 units). Writes
 //! the medians to target/bench.json too.
 
+use boltzlab::dynamics::lanes::CheckerboardLanes;
 use boltzlab::exact::{enumeration::enumerate, tabled::log_z};
 use boltzlab::{Dynamics, Lattice, LatticeSampler, Network, Order, Rule, SpinKind};
 use std::collections::BTreeMap;
@@ -88,6 +89,36 @@ fn main() {
                 order.name()
             );
             json.insert(key, f.median);
+        }
+    }
+    {
+        let lattice = Lattice::square(SIDE).unwrap();
+        let n = lattice.len() as f64;
+        for rule in Rule::ALL {
+            let mut lanes = CheckerboardLanes::new(
+                lattice.clone(),
+                boltzlab::exact::CRITICAL_TEMPERATURE,
+                rule,
+                1,
+            )
+            .unwrap();
+            let f = time_seconds(REPEATS, || lanes.run(SWEEPS_PER_REPEAT));
+            let scale = 1e9 / (SWEEPS_PER_REPEAT as f64 * n);
+            println!(
+                "{:<12} {:<13} {:>12.2} {:>8.2}–{:<8.2}",
+                rule.name(),
+                "cb-lanes",
+                f.median * scale,
+                f.min * scale,
+                f.max * scale
+            );
+            json.insert(
+                format!(
+                    "native_{}_checkerboard_lanes_ns_per_tick",
+                    rule.name().replace('-', "_")
+                ),
+                f.median * scale,
+            );
         }
     }
     println!();

@@ -17,6 +17,7 @@
 
 mod common;
 
+use boltzlab::dynamics::lanes::CheckerboardLanes;
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order, Rule};
 use common::{
     Visits, boltzmann, chi_square_threshold, distribution_after_burn_in, noncentrality,
@@ -68,29 +69,65 @@ fn spins_of(state: usize, n: usize) -> Vec<i8> {
         .collect()
 }
 
+/// The smallest burn-in (sweeps, a power of two from 16) whose exact bias is invisible.
+fn proven_burn_in(
+    name: &str,
+    lattice: &Lattice,
+    temperature: f64,
+    rule: Rule,
+    order: Order,
+) -> usize {
+    let exact = exact_distribution(lattice, temperature);
+    let n = lattice.len();
+    let p_high = |state: usize, i: usize| {
+        let spins = spins_of(state, n);
+        let gap = 2.0 * lattice.local_field(&spins, i);
+        rule.probability_high(spins[i] > 0, gap, temperature)
+    };
+    let plan = visits(lattice, order);
+    let mut burn_in = 16;
+    loop {
+        let after = distribution_after_burn_in(n, &plan, p_high, burn_in);
+        if noncentrality(SAMPLES as u64, &after, &exact) < 0.01 {
+            return burn_in;
+        }
+        burn_in *= 2;
+        assert!(
+            burn_in <= MAX_BURN_IN,
+            "{name}: the chain does not converge"
+        );
+    }
+}
+
+/// Pearson's χ² of `counts` against the exact distribution at T, and the power check
+/// against 1.05 T.
+fn judge(name: &str, label: &str, lattice: &Lattice, temperature: f64, counts: &[u64]) {
+    let exact = exact_distribution(lattice, temperature);
+    let (chi2, dof) = pearson_chi_square(counts, &exact);
+    let threshold = chi_square_threshold(dof);
+    let warmer = exact_distribution(lattice, 1.05 * temperature);
+    let (chi2_warmer, dof_warmer) = pearson_chi_square(counts, &warmer);
+    println!(
+        "{name} {label}: χ² = {chi2:.1} on {dof} dof (threshold {threshold:.1}); \
+         against 1.05 T: χ² = {chi2_warmer:.1} (threshold {:.1})",
+        chi_square_threshold(dof_warmer),
+    );
+    assert!(chi2 < threshold, "{name}: χ² = {chi2} on {dof} dof");
+    assert!(
+        chi2_warmer > chi_square_threshold(dof_warmer),
+        "{name}: the test cannot tell T from 1.05 T"
+    );
+}
+
+/// The kernel of every single-spin run: the row kernel (uniform periodic sequential and
+/// checkerboard), the integer tick (±J bonds, fixed borders, random order) and the real
+/// tick (Gaussian bonds) are each reached by the lattices of the tests below.
 fn check(name: &str, lattice: &Lattice, temperature: f64, dynamics: Dynamics, order: Order) {
     let exact = exact_distribution(lattice, temperature);
     let n = lattice.len();
     let mut burn_in = 0;
     if let Dynamics::Single(rule) = dynamics {
-        let p_high = |state: usize, i: usize| {
-            let spins = spins_of(state, n);
-            let gap = 2.0 * lattice.local_field(&spins, i);
-            rule.probability_high(spins[i] > 0, gap, temperature)
-        };
-        let plan = visits(lattice, order);
-        burn_in = 16;
-        loop {
-            let after = distribution_after_burn_in(n, &plan, p_high, burn_in);
-            if noncentrality(SAMPLES as u64, &after, &exact) < 0.01 {
-                break;
-            }
-            burn_in *= 2;
-            assert!(
-                burn_in <= MAX_BURN_IN,
-                "{name}: the chain does not converge"
-            );
-        }
+        burn_in = proven_burn_in(name, lattice, temperature, rule, order);
     }
     let mut sampler = LatticeSampler::new(lattice.clone(), temperature, 2024).unwrap();
     sampler.set_dynamics(dynamics).unwrap();
@@ -110,22 +147,40 @@ fn check(name: &str, lattice: &Lattice, temperature: f64, dynamics: Dynamics, or
     } else {
         format!("{burn_in} sweeps")
     };
-    let (chi2, dof) = pearson_chi_square(&counts, &exact);
-    let threshold = chi_square_threshold(dof);
-    let warmer = exact_distribution(lattice, 1.05 * temperature);
-    let (chi2_warmer, dof_warmer) = pearson_chi_square(&counts, &warmer);
-    println!(
-        "{name} {} {} (burn-in {burn_in_label}): χ² = {chi2:.1} on {dof} dof (threshold {threshold:.1}); \
-         against 1.05 T: χ² = {chi2_warmer:.1} (threshold {:.1})",
+    let label = format!(
+        "{} {} (burn-in {burn_in_label})",
         dynamics.name(),
-        order.name(),
-        chi_square_threshold(dof_warmer),
+        order.name()
     );
-    assert!(chi2 < threshold, "{name}: χ² = {chi2} on {dof} dof");
-    assert!(
-        chi2_warmer > chi_square_threshold(dof_warmer),
-        "{name}: the test cannot tell T from 1.05 T"
+    judge(name, &label, lattice, temperature, &counts);
+}
+
+/// The lane kernel: each sample is a fresh chain (its own seed, so its own random spins
+/// and lane streams). A lane sweep applies the same per-site kernels as a checkerboard
+/// sweep (sites of one colour do not interact), so the checkerboard burn-in proof holds.
+fn check_lanes(name: &str, lattice: &Lattice, temperature: f64, rule: Rule) {
+    let burn_in = proven_burn_in(name, lattice, temperature, rule, Order::Checkerboard);
+    let mut counts = vec![0u64; 1 << lattice.len()];
+    for seed in 0..SAMPLES as u64 {
+        let mut lanes = CheckerboardLanes::new(lattice.clone(), temperature, rule, seed).unwrap();
+        lanes.run(burn_in as u64);
+        counts[state_index(lanes.spins())] += 1;
+    }
+    let label = format!(
+        "{} checkerboard lanes (burn-in {burn_in} sweeps)",
+        rule.name()
     );
+    judge(name, &label, lattice, temperature, &counts);
+}
+
+#[test]
+fn checkerboard_lanes_sample_a_4x2_ferromagnet_exactly() {
+    let lattice = Lattice::new(4.0, 2.0, 1.0, 0.1).unwrap();
+    for rule in Rule::ALL {
+        check_lanes("4x2 ferromagnet h=0.1 T=2.5", &lattice, 2.5, rule);
+    }
+    let zero_field = Lattice::new(4.0, 2.0, 1.0, 0.0).unwrap();
+    check_lanes("4x2 ferromagnet T=2", &zero_field, 2.0, Rule::HeatBath);
 }
 
 fn single_spin_dynamics() -> impl Iterator<Item = (Dynamics, Order)> {

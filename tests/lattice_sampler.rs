@@ -84,6 +84,16 @@ fn infinite_temperature_makes_each_spin_a_fair_coin() {
 mod fingerprint;
 
 #[test]
+fn the_lanes_fingerprint_is_the_one_wasm_reproduces() {
+    let fingerprint = fingerprint::lanes_fingerprint();
+    assert_eq!(
+        fingerprint,
+        fingerprint::EXPECTED_LANES,
+        "fingerprint {fingerprint:#018x}"
+    );
+}
+
+#[test]
 fn the_trajectory_fingerprint_is_the_one_wasm_reproduces() {
     let fingerprint = fingerprint::trajectory_fingerprint();
     assert_eq!(

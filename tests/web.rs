@@ -143,4 +143,8 @@ mod fingerprint;
 fn wasm_follows_the_same_trajectories_as_native() {
     // The native test asserts the same constant: equal here means bit-identical chains.
     assert_eq!(fingerprint::trajectory_fingerprint(), fingerprint::EXPECTED);
+    assert_eq!(
+        fingerprint::lanes_fingerprint(),
+        fingerprint::EXPECTED_LANES
+    );
 }

@@ -93,6 +93,23 @@ pub struct TickExplanation {
     pub spin_after: i8,
 }
 
+/// The integer thresholds of a lattice tick, indexed by [current spin is +1][S + 4] for
+/// the integer neighbour sum S = Σ_{b∋i} c_b s_j ∈ −4..=4: the tick sets s_i' = +1
+/// exactly when its 32-bit random number r satisfies r < t, with t = round(P · 2^32) and
+/// P = P(s_i' = +1) from the rule of the gap Δ = 2 h_i = 2 (J S + h) at temperature T.
+/// (The JavaScript reference sampler of the benchmark page builds the same table.)
+pub fn acceptance_table(rule: Rule, coupling: f64, field: f64, temperature: f64) -> [[u64; 9]; 2] {
+    let mut table = [[0; 9]; 2];
+    for (current, row) in table.iter_mut().enumerate() {
+        for (k, slot) in row.iter_mut().enumerate() {
+            let sum = k as f64 - 4.0;
+            let gap = 2.0 * (coupling * sum + field);
+            *slot = threshold(rule.probability_high(current == 1, gap, temperature));
+        }
+    }
+    table
+}
+
 /// Everything that fixes a sampler's future besides its lattice: saved in snapshots and
 /// restored by [`LatticeSampler::from_state`], after which the chain continues exactly as
 /// the saved one would have.
@@ -136,6 +153,8 @@ pub struct LatticeSampler {
     /// S = Σ_{b∋i} c_b s_j the integer neighbour sum (integer couplings only).
     table: [[u64; 9]; 2],
     clamp: Vec<bool>,
+    /// How many sites the mask clamps (so a run need not scan the mask).
+    clamped_sites: usize,
     clamps_on: bool,
     cursor: Cursor,
     ticks: u64,
@@ -165,6 +184,7 @@ impl LatticeSampler {
             rng,
             table: [[0; 9]; 2],
             clamp: vec![false; n],
+            clamped_sites: 0,
             clamps_on: true,
             cursor: Cursor {
                 x: 0,
@@ -203,14 +223,7 @@ impl LatticeSampler {
             Dynamics::Single(rule) => rule,
             Dynamics::Wolff => Rule::HeatBath,
         };
-        for (current, row) in self.table.iter_mut().enumerate() {
-            for (k, slot) in row.iter_mut().enumerate() {
-                let sum = k as f64 - 4.0;
-                // Gap between s = +1 and s = −1: Δ = 2 h_i = 2 (J S + h).
-                let gap = 2.0 * (j * sum + h);
-                *slot = threshold(rule.probability_high(current == 1, gap, t));
-            }
-        }
+        self.table = acceptance_table(rule, j, h, t);
         self.wolff.set_temperature(j, t);
     }
 
@@ -420,7 +433,14 @@ impl LatticeSampler {
                 reason: "Wolff cluster moves cannot respect clamped spins".into(),
             });
         }
-        self.clamp[i] = clamped;
+        if self.clamp[i] != clamped {
+            self.clamp[i] = clamped;
+            if clamped {
+                self.clamped_sites += 1;
+            } else {
+                self.clamped_sites -= 1;
+            }
+        }
         Ok(())
     }
 
@@ -432,6 +452,7 @@ impl LatticeSampler {
     /// Frees every site.
     pub fn release_all(&mut self) {
         self.clamp.fill(false);
+        self.clamped_sites = 0;
     }
 
     /// The phase switch: with clamps on, clamped spins never change; with clamps off the
@@ -575,53 +596,63 @@ impl LatticeSampler {
     }
 
     /// The fast path for the commonest case: uniform J, periodic, nothing clamped,
-    /// sequential order. Same Markov chain and random stream as [`Self::tick_integer`].
-    fn run_uniform_periodic_sequential(&mut self, ticks: u64) {
+    /// sequential or checkerboard order. Whole rows go through [`update_row`]; a chunk
+    /// that starts or ends inside a row finishes it with [`Self::tick_integer`]. Same
+    /// sites, same random numbers, same decisions as the general tick, so the same chain.
+    fn run_uniform_periodic_rows(&mut self, mut ticks: u64) {
         let (w, h) = (self.lattice.width(), self.lattice.height());
-        let Cursor {
-            mut x,
-            mut y,
-            index: mut i,
-            ..
-        } = self.cursor;
-        for _ in 0..ticks {
-            let left = if x == 0 { i + w - 1 } else { i - 1 };
-            let right = if x + 1 == w { i + 1 - w } else { i + 1 };
-            let up = if y == 0 { i + w * (h - 1) } else { i - w };
-            let down = if y + 1 == h { i - w * (h - 1) } else { i + w };
-            let s = &self.spins;
-            let sum = i32::from(s[left] + s[right] + s[up] + s[down]);
-            let old = s[i];
-            let r = u64::from(self.rng.next_u32());
-            let new = if r < self.table[usize::from(old > 0)][(sum + 4) as usize] {
-                1
-            } else {
-                -1
-            };
-            if new != old {
-                let change = i64::from(new - old);
-                self.bond_sum += change * i64::from(sum);
-                self.magnetization += change;
-                self.spins[i] = new;
-            }
-            if x + 1 < w {
-                x += 1;
-                i += 1;
-            } else if y + 1 < h {
-                x = 0;
-                y += 1;
-                i += 1;
-            } else {
-                (x, y, i) = (0, 0, 0);
-            }
-        }
-        self.ticks += ticks;
-        self.cursor = Cursor {
-            x,
-            y,
-            index: i,
-            colour: 0,
+        let step = if self.order == Order::Checkerboard {
+            2
+        } else {
+            1
         };
+        let mut table = [0u64; 32];
+        for (current, row) in self.table.iter().enumerate() {
+            table[9 * current..9 * current + 9].copy_from_slice(row);
+        }
+        let mut rng = self.rng.clone();
+        let mut change = RowChange::default();
+        while ticks > 0 {
+            let Cursor { x, y, colour, .. } = self.cursor;
+            let first = if step == 2 { (colour + y) & 1 } else { 0 };
+            let row_ticks = (w - first).div_ceil(step) as u64;
+            if x != first || ticks < row_ticks || row_ticks == 0 {
+                // Inside a row: the general tick, with the stream handed over and back.
+                std::mem::swap(&mut self.rng, &mut rng);
+                self.tick_integer();
+                std::mem::swap(&mut self.rng, &mut rng);
+                ticks -= 1;
+                continue;
+            }
+            update_row(
+                &mut self.spins,
+                (w, h),
+                y,
+                first,
+                step,
+                &table,
+                &mut rng,
+                &mut change,
+            );
+            ticks -= row_ticks;
+            self.ticks += row_ticks;
+            // The cursor moves to the first site of the next row of the order.
+            let (mut y, mut colour) = (y + 1, colour);
+            if y == h {
+                y = 0;
+                colour ^= step - 1;
+            }
+            let x = if step == 2 { (colour + y) & 1 } else { 0 };
+            self.cursor = Cursor {
+                x,
+                y,
+                index: x + w * y,
+                colour,
+            };
+        }
+        self.rng = rng;
+        self.bond_sum += change.bond_sum;
+        self.magnetization += change.magnetization;
     }
 
     /// One single-spin tick, explained: does exactly what [`Self::tick`] does (same site,
@@ -742,6 +773,7 @@ impl LatticeSampler {
         }
         let mut sampler = LatticeSampler::new(lattice, state.temperature, 0)?;
         sampler.spins = state.spins;
+        sampler.clamped_sites = state.clamp.iter().filter(|&&c| c).count();
         sampler.clamp = state.clamp;
         sampler.clamps_on = state.clamps_on;
         sampler.set_dynamics(state.dynamics)?;
@@ -788,13 +820,13 @@ impl LatticeSampler {
                 }
             }
             Dynamics::Single(rule) => {
-                let unclamped = !self.clamps_on || !self.clamp.iter().any(|&c| c);
+                let unclamped = !self.clamps_on || self.clamped_sites == 0;
                 if matches!(self.lattice.couplings(), Couplings::Uniform)
                     && self.lattice.boundary() == Boundary::Periodic
-                    && self.order == Order::Sequential
+                    && self.order != Order::Random
                     && unclamped
                 {
-                    self.run_uniform_periodic_sequential(ticks);
+                    self.run_uniform_periodic_rows(ticks);
                 } else if self.lattice.has_integer_couplings() {
                     for _ in 0..ticks {
                         self.tick_integer();
@@ -844,6 +876,55 @@ impl LatticeSampler {
     }
 }
 
+/// Changes of the bookkeeping sums over a run of rows.
+#[derive(Debug, Default)]
+struct RowChange {
+    bond_sum: i64,
+    magnetization: i64,
+}
+
+/// Updates sites x = first, first + step, … < W of row y of a uniform periodic lattice, in
+/// that order: per site the neighbour sum S, one 32-bit random number r, and
+/// s_i' = +1 exactly when r < table[9·(s_i > 0) + S + 4] (no division, no modulo, no
+/// branch on the outcome, nothing allocated). The stream lives in a local copy.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn update_row(
+    spins: &mut [i8],
+    (w, h): (usize, usize),
+    y: usize,
+    first: usize,
+    step: usize,
+    table: &[u64; 32],
+    rng: &mut SpinRng,
+    change: &mut RowChange,
+) {
+    let row = y * w;
+    let up = if y == 0 { (h - 1) * w } else { row - w };
+    let down = if y + 1 == h { 0 } else { row + w };
+    let (mut bond_sum, mut magnetization) = (0i32, 0i32);
+    let mut x = first;
+    while x < w {
+        let left = if x == 0 { w - 1 } else { x - 1 };
+        let right = if x + 1 == w { 0 } else { x + 1 };
+        let sum = i32::from(spins[row + left])
+            + i32::from(spins[row + right])
+            + i32::from(spins[up + x])
+            + i32::from(spins[down + x]);
+        let old = i32::from(spins[row + x]);
+        let index = (usize::from(old > 0) * 9 + (sum + 4) as usize) & 31;
+        let r = u64::from(rng.next_u32());
+        let new = if r < table[index] { 1 } else { -1 };
+        let delta = new - old;
+        bond_sum += delta * sum;
+        magnetization += delta;
+        spins[row + x] = new as i8;
+        x += step;
+    }
+    change.bond_sum += i64::from(bond_sum);
+    change.magnetization += i64::from(magnetization);
+}
+
 impl Thermal for LatticeSampler {
     fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
         LatticeSampler::set_temperature(self, temperature)
@@ -883,15 +964,49 @@ mod tests {
     }
 
     #[test]
+    fn clamped_spins_hold_on_the_fast_lattice_until_released() {
+        let lattice = Lattice::square(8).unwrap();
+        let mut sampler = LatticeSampler::new(lattice.clone(), 3.0, 5).unwrap();
+        let held = sampler.spins()[9];
+        sampler.set_clamped(9, true).unwrap();
+        sampler.set_clamped(9, true).unwrap();
+        sampler.set_clamped(10, true).unwrap();
+        sampler.set_clamped(10, false).unwrap();
+        sampler.run(64 * 50);
+        assert_eq!(sampler.spins()[9], held);
+        let restored = LatticeSampler::from_state(lattice, sampler.state()).unwrap();
+        assert_eq!(restored.clamped_sites, 1);
+        sampler.release_all();
+        assert_eq!(sampler.clamped_sites, 0);
+    }
+
+    #[test]
     fn the_fast_path_follows_the_same_chain_as_the_general_one() {
-        let lattice = Lattice::new(6.0, 5.0, 1.0, 0.2).unwrap();
-        let mut fast = LatticeSampler::new(lattice.clone(), 1.7, 9).unwrap();
-        let mut general = LatticeSampler::new(lattice, 1.7, 9).unwrap();
-        fast.run(5_000);
-        for _ in 0..5_000 {
-            general.tick_integer();
+        for (w, h) in [(6.0, 5.0), (7.0, 4.0), (2.0, 3.0), (3.0, 2.0)] {
+            for rule in Rule::ALL {
+                for order in [Order::Sequential, Order::Checkerboard] {
+                    let lattice = Lattice::new(w, h, 1.0, 0.2).unwrap();
+                    let mut fast = LatticeSampler::new(lattice.clone(), 1.7, 9).unwrap();
+                    let mut general = LatticeSampler::new(lattice, 1.7, 9).unwrap();
+                    for sampler in [&mut fast, &mut general] {
+                        sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
+                        sampler.set_order(order);
+                    }
+                    // Chunks that start and end inside rows, and whole sweeps.
+                    for chunk in [3, 17, 1, 60, 5_000] {
+                        fast.run(chunk);
+                        for _ in 0..chunk {
+                            general.tick_integer();
+                        }
+                        let case = format!("{w}x{h} {rule:?} {order:?} after {chunk}");
+                        assert_eq!(fast.spins(), general.spins(), "{case}");
+                        assert_eq!(fast.energy(), general.energy(), "{case}");
+                        assert_eq!(fast.magnetization(), general.magnetization(), "{case}");
+                        assert_eq!(fast.next_site(), general.next_site(), "{case}");
+                        assert_eq!(fast.state(), general.state(), "{case}");
+                    }
+                }
+            }
         }
-        assert_eq!(fast.spins(), general.spins());
-        assert_eq!(fast.energy(), general.energy());
     }
 }

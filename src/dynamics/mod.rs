@@ -8,6 +8,7 @@
 
 pub mod anneal;
 pub mod cluster;
+pub mod lanes;
 pub mod lattice_sampler;
 pub mod network_sampler;
 pub mod rules;

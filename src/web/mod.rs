@@ -517,3 +517,6 @@ impl IsingLab {
         self.scan_results().map_or(String::new(), |r| r.to_csv())
     }
 }
+
+/// The benchmark page's timed kernels (bench.html).
+mod bench;

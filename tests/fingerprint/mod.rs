@@ -98,3 +98,32 @@ pub fn trajectory_fingerprint() -> u64 {
     }
     hash
 }
+
+/// The checkerboard-lanes chain's own fingerprint (a different chain from the ones above).
+pub const EXPECTED_LANES: u64 = 0xf1e2_36f8_8e8c_061f;
+
+pub fn lanes_fingerprint() -> u64 {
+    use boltzlab::dynamics::lanes::CheckerboardLanes;
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    let cases = [
+        (Lattice::square(32).unwrap(), Rule::HeatBath, 2.269),
+        (
+            Lattice::new(48.0, 10.0, 1.0, 0.2).unwrap(),
+            Rule::Metropolis,
+            1.8,
+        ),
+        (
+            Lattice::new(6.0, 4.0, -1.0, 0.0).unwrap(),
+            Rule::HeatBath,
+            0.0,
+        ),
+    ];
+    for (seed, (lattice, rule, temperature)) in cases.into_iter().enumerate() {
+        let mut lanes = CheckerboardLanes::new(lattice, temperature, rule, seed as u64).unwrap();
+        for _ in 0..10 {
+            lanes.run(3);
+            hash = fold(hash, lanes.spins());
+        }
+    }
+    hash
+}

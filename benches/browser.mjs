@@ -1,0 +1,102 @@
+// `make bench`, second half: serves the built benchmark page (dist-bench/) on 127.0.0.1,
+// runs it in headless Chromium, prints the browser figures beside the native ones that
+// `cargo bench --bench ticks` wrote to target/bench.json, and merges the medians into it.
+//   node benches/browser.mjs [DIST] [PORT]   (default: BENCH_PORT, else a free port)
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+// A free port unless BENCH_PORT names one (other checkouts may be serving their tests).
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(String(port)));
+    });
+  });
+const [dist = 'dist-bench', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
+const jsonPath = 'target/bench.json';
+
+const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve, reject) => {
+  server.stdout.once('data', resolve);
+  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
+});
+
+let results;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error(`page error: ${error}`));
+  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.waitForFunction(() => window.benchResults, null, { timeout: 600_000, polling: 500 });
+  results = await page.evaluate(() => window.benchResults);
+} finally {
+  await browser.close();
+  server.kill();
+}
+if (results.error) throw new Error(`the benchmark page failed: ${results.error}`);
+
+const native = JSON.parse(await readFile(jsonPath, 'utf8').catch(() => '{}'));
+const f = (v, d = 2) => (v === undefined ? '—' : v.toFixed(d));
+const range = (r, d = 2) => `${f(r.median, d)} (${f(r.min, d)}–${f(r.max, d)})`;
+
+console.log(`\nbrowser: ${results.user_agent}`);
+console.log('1024×1024 periodic lattice at T_c, ns per tick, median (min–max) of 7 runs of 2 sweeps');
+console.log(
+  `${'rule'.padEnd(11)} ${'order'.padEnd(13)} ${'native'.padStart(7)} ${'wasm'.padStart(22)} ${'JS reference'.padStart(24)} ${'wasm/JS'.padStart(8)} ${'wasm/native'.padStart(12)}`,
+);
+const merged = { ...native };
+for (const rule of ['heat_bath', 'metropolis']) {
+  for (const order of ['sequential', 'checkerboard']) {
+    const id = `${rule}_${order}`;
+    const wasm = results[`wasm_${id}_ns_per_tick`];
+    const js = results[`js_${id}_ns_per_tick`];
+    const nat = native[`native_${id}_ns_per_tick`];
+    merged[`wasm_${id}_ns_per_tick`] = wasm.median;
+    merged[`js_${id}_ns_per_tick`] = js.median;
+    merged[`wasm_over_js_${id}`] = wasm.median / js.median;
+    console.log(
+      `${rule.replace('_', '-').padEnd(11)} ${order.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
+    );
+  }
+}
+console.log('checkerboard lanes (opt-in SIMD chain, one stream per lane) against the JS checkerboard reference:');
+for (const rule of ['heat_bath', 'metropolis']) {
+  const id = `${rule}_checkerboard_lanes`;
+  const wasm = results[`wasm_${id}_ns_per_tick`];
+  const js = results[`js_${rule}_checkerboard_ns_per_tick`];
+  const nat = native[`native_${id}_ns_per_tick`];
+  merged[`wasm_${id}_ns_per_tick`] = wasm.median;
+  merged[`wasm_over_js_${id}`] = wasm.median / js.median;
+  console.log(
+    `${rule.replace('_', '-').padEnd(11)} ${'cb-lanes'.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
+  );
+}
+const draw = results.draw_1024_ms;
+merged.draw_1024_ms = draw.median;
+console.log(`\ndraw one 1024×1024 frame (spins → pixels → canvas): ${range(draw)} ms, median of 21`);
+console.log('\nexact ln Z of a dense random Ising network (T = 1), seconds');
+console.log(`${'units'.padEnd(6)} ${'native'.padStart(8)} ${'wasm'.padStart(28)}`);
+for (const units of [20, 24, 28]) {
+  const key = `exact_logz_${units}_units_s`;
+  merged[`wasm_${key}`] = results[`wasm_${key}`].median;
+  console.log(
+    `${String(units).padEnd(6)} ${f(native[`native_${key}`], 4).padStart(8)} ${range(results[`wasm_${key}`], 4).padStart(28)}`,
+  );
+}
+console.log('\n4-2-4 encoder, one seeded learning run to solution (seed 1), wasm, ms, median of 7');
+for (const method of ['stochastic', 'mean_field']) {
+  const key = `wasm_learn_424_${method}_ms`;
+  merged[key] = results[key].median;
+  merged[`wasm_learn_424_${method}_solved_at_cycle`] = results[`wasm_learn_424_${method}_solved_at_cycle`];
+  console.log(
+    `${method.replace('_', '-').padEnd(11)} ${range(results[key], 3)}  (solved at cycle ${results[`wasm_learn_424_${method}_solved_at_cycle`]})`,
+  );
+}
+await writeFile(jsonPath, JSON.stringify(merged, null, 2));
+console.log(`\nmedians written to ${jsonPath}`);

@@ -1,0 +1,151 @@
+// The benchmark page: times the engine's kernels (wasm) and the JavaScript reference
+// sampler in the same page, and the drawing of one 1024×1024 frame. Each figure is the
+// median of repeated runs with its min and max, after a warm-up (V8 tiers a wasm or JS
+// function up only between calls, so every hot loop is called in bounded chunks).
+// The results land in window.benchResults (read by benches/browser.mjs) and on the page.
+import { engineReady, view } from '../engine.js';
+import { createReference, sweepCheckerboard, sweepSequential } from './reference.js';
+
+const SIDE = 1024;
+const N = SIDE * SIDE;
+const CRITICAL_TEMPERATURE = 2 / Math.log(1 + Math.SQRT2);
+const REPEATS = 7;
+const SWEEPS_PER_REPEAT = 2;
+const CHUNK = 1 << 16;
+const RULES = ['heat-bath', 'metropolis'];
+const ORDERS = ['sequential', 'checkerboard'];
+
+const status = document.getElementById('status');
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** { median, min, max } of `repeats` timings (ms) of `run`, after `warmups` untimed calls. */
+async function timed(run, repeats = REPEATS, warmups = 2) {
+  for (let k = 0; k < warmups; k++) run();
+  const samples = [];
+  for (let k = 0; k < repeats; k++) {
+    const start = performance.now();
+    run();
+    samples.push(performance.now() - start);
+    await pause();
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[repeats >> 1], min: samples[0], max: samples[repeats - 1] };
+}
+
+const scale = (figure, factor) => ({
+  median: figure.median * factor,
+  min: figure.min * factor,
+  max: figure.max * factor,
+});
+
+function wasmTicks(bindings, rule, order) {
+  const lattice = new bindings.BenchLattice(SIDE, CRITICAL_TEMPERATURE, rule, order, 1);
+  return async () => {
+    const figure = await timed(() => {
+      for (let done = 0; done < SWEEPS_PER_REPEAT * N; done += CHUNK) lattice.run(CHUNK);
+    });
+    lattice.free();
+    return scale(figure, 1e6 / (SWEEPS_PER_REPEAT * N));
+  };
+}
+
+function wasmLanes(bindings, rule) {
+  const lanes = new bindings.BenchLanes(SIDE, CRITICAL_TEMPERATURE, rule, 1);
+  return async () => {
+    const figure = await timed(() => {
+      for (let k = 0; k < SWEEPS_PER_REPEAT; k++) lanes.run(1);
+    });
+    lanes.free();
+    return scale(figure, 1e6 / (SWEEPS_PER_REPEAT * N));
+  };
+}
+
+function jsTicks(rule, order) {
+  const state = createReference(SIDE, rule, CRITICAL_TEMPERATURE, 1);
+  const sweep = order === 'sequential' ? sweepSequential : sweepCheckerboard;
+  return async () => {
+    const figure = await timed(() => {
+      for (let k = 0; k < SWEEPS_PER_REPEAT; k++) sweep(state);
+    });
+    return scale(figure, 1e6 / (SWEEPS_PER_REPEAT * N));
+  };
+}
+
+/** Spins → RGBA pixels → canvas, as the app's lattice view does (one byte per spin). */
+function drawFrame(bindings) {
+  const canvas = document.getElementById('draw');
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(SIDE, SIDE);
+  const pixels = new Uint32Array(image.data.buffer);
+  const lattice = new bindings.BenchLattice(SIDE, CRITICAL_TEMPERATURE, 'heat-bath', 'sequential', 1);
+  // Colour by spin + 1 (0 = down, 2 = up), little-endian ABGR.
+  const colours = new Uint32Array([0xff3a2a22, 0, 0xfff2ece6]);
+  const frame = () => {
+    const spins = view(bindings, Int8Array, lattice.spins_ptr(), N);
+    for (let i = 0; i < N; i++) pixels[i] = colours[spins[i] + 1];
+    context.putImageData(image, 0, 0);
+    context.getImageData(0, 0, 1, 1); // wait for the canvas to take the pixels
+  };
+  return { frame, lattice };
+}
+
+function row(name, figure, unit, digits = 2) {
+  const f = (v) => v.toFixed(digits);
+  return `${name.padEnd(40)} ${f(figure.median).padStart(10)} ${unit.padEnd(8)} (${f(figure.min)}–${f(figure.max)})`;
+}
+
+async function main() {
+  const bindings = await engineReady(60000);
+  const results = {};
+  const lines = [];
+  const record = (key, label, figure, unit, digits) => {
+    results[key] = figure;
+    lines.push(row(label, figure, unit, digits));
+    document.getElementById('results').textContent = lines.join('\n');
+  };
+  for (const rule of RULES) {
+    for (const order of ORDERS) {
+      const id = `${rule.replace('-', '_')}_${order}`;
+      status.textContent = `ticks: ${rule}, ${order}…`;
+      await pause();
+      record(`wasm_${id}_ns_per_tick`, `wasm ${rule} ${order}`, await wasmTicks(bindings, rule, order)(), 'ns/tick');
+      record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
+    }
+  }
+  for (const rule of RULES) {
+    status.textContent = `ticks: ${rule}, checkerboard lanes…`;
+    await pause();
+    const id = `${rule.replace('-', '_')}_checkerboard_lanes`;
+    record(`wasm_${id}_ns_per_tick`, `wasm ${rule} checkerboard lanes`, await wasmLanes(bindings, rule)(), 'ns/tick');
+  }
+  status.textContent = 'drawing…';
+  await pause();
+  const draw = drawFrame(bindings);
+  record('draw_1024_ms', 'draw one 1024×1024 frame', await timed(draw.frame, 21, 5), 'ms');
+  draw.lattice.free();
+  for (const units of [20, 24, 28]) {
+    status.textContent = `exact ln Z, ${units} units…`;
+    await pause();
+    const figure = await timed(() => bindings.bench_exact_log_z(units), units === 28 ? 3 : 5, 1);
+    record(`wasm_exact_logz_${units}_units_s`, `wasm exact ln Z ${units} units`, scale(figure, 1e-3), 's', 4);
+  }
+  for (const method of ['stochastic', 'mean-field']) {
+    status.textContent = `learning 4-2-4, ${method}…`;
+    await pause();
+    let solvedAt = 0;
+    const figure = await timed(() => {
+      solvedAt = bindings.bench_learn_424(method, 1);
+    });
+    const key = `wasm_learn_424_${method.replace('-', '_')}_ms`;
+    record(key, `wasm learn 4-2-4 ${method} (solved at cycle ${solvedAt})`, figure, 'ms', 3);
+    results[`wasm_learn_424_${method.replace('-', '_')}_solved_at_cycle`] = solvedAt;
+  }
+  results.user_agent = navigator.userAgent;
+  status.textContent = 'done';
+  window.benchResults = results;
+}
+
+main().catch((error) => {
+  status.textContent = `failed: ${error}`;
+  window.benchResults = { error: String(error && error.stack ? error.stack : error) };
+});
