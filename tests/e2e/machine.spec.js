@@ -1,0 +1,152 @@
+// The Boltzmann-machine mode: learning in the page, the phases made visible, the curves.
+import { test, expect, openApp, choose } from './fixtures.js';
+
+// Opens the page in Boltzmann-machine mode.
+export async function openMachine(page) {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await expect(page.locator('#machine')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabMachine))).toBe(true);
+}
+
+// Calls a method of the page's machine (window.boltzlabMachine).
+export function machine(page, method, ...args) {
+  return page.evaluate(([m, a]) => window.boltzlabMachine[m](...a), [method, args]);
+}
+
+// Records, over `frames` animation frames, the shown phase, pattern and visible units.
+function recordFrames(page, frames) {
+  return page.evaluate(
+    (count) =>
+      new Promise((resolve) => {
+        const seen = [];
+        const step = () => {
+          const lab = window.boltzlabMachine;
+          const memory = window.boltzlabEngine.wasm_memory().buffer;
+          const visible = lab.visible();
+          seen.push({
+            phase: document.getElementById('bm-phase').textContent,
+            pattern: lab.pattern(),
+            visible: Array.from(new Float64Array(memory, lab.activations_ptr(), visible)),
+            clamps: Array.from(new Uint8Array(memory, lab.clamps_ptr(), visible)),
+          });
+          if (seen.length < count) requestAnimationFrame(step);
+          else resolve(seen);
+        };
+        requestAnimationFrame(step);
+      }),
+    frames,
+  );
+}
+
+test('during the clamped phase the visible units equal the clamped pattern in every frame, and the free phase moves them', async ({
+  page,
+}) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', 'pixels-10');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('0');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  const frames = await recordFrames(page, 400);
+  const patterns = await machine(page, 'patterns_flat');
+  const visible = await machine(page, 'visible');
+  const clamped = frames.filter((f) => f.phase === 'clamped');
+  const free = frames.filter((f) => f.phase === 'free');
+  expect(clamped.length).toBeGreaterThan(20);
+  expect(free.length).toBeGreaterThan(20);
+  for (const f of clamped) {
+    const expected = Array.from(patterns.slice(f.pattern * visible, (f.pattern + 1) * visible));
+    expect(f.visible).toEqual(expected);
+    expect(f.clamps).toEqual(new Array(visible).fill(1));
+  }
+  let moves = 0;
+  for (let k = 1; k < free.length; k++) if (free[k].visible.join() !== free[k - 1].visible.join()) moves++;
+  expect(moves).toBeGreaterThan(5);
+  for (const f of free) expect(f.clamps).toEqual(new Array(visible).fill(0));
+  await expect(page.locator('#bm-pattern')).toBeVisible();
+});
+
+test('a 4-2-4 encoder trained in the page reaches distinct codes within 1000 cycles (seed 1)', async ({ page }) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByLabel('Learning seed').fill('1');
+  await page.getByLabel('Learning seed').press('Enter');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  // The first cycle at which every input had its own hidden code.
+  const firstSolved = () =>
+    page.evaluate(() => {
+      const lab = window.boltzlabMachine;
+      const n = lab.curve_len();
+      const memory = window.boltzlabEngine.wasm_memory().buffer;
+      const cycles = new Float64Array(memory, lab.curve_cycles_ptr(), n);
+      const solved = new Float64Array(memory, lab.curve_solved_ptr(), n);
+      const k = solved.findIndex((s) => s === 1);
+      return k < 0 ? (lab.cycles() > 1000 ? Infinity : null) : cycles[k];
+    });
+  await expect.poll(firstSolved, { timeout: 60_000 }).not.toBeNull();
+  expect(await firstSolved()).toBeLessThanOrEqual(1000);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  await expect(page.locator('#bm-solved')).toHaveText(/of 4$/);
+});
+
+test('exact KL(data ‖ model) falls while learning bars and stripes 3×3', async ({ page }) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', 'bars-3x3');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'cycles'), { timeout: 60_000 }).toBeGreaterThanOrEqual(60);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  const kl = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const n = lab.curve_len();
+    return Array.from(new Float64Array(window.boltzlabEngine.wasm_memory().buffer, lab.curve_kl_ptr(), n));
+  });
+  // KL starts at ln 512 − ln 14 (uniform model over 2^9 images, 14 training images).
+  expect(kl[0]).toBeCloseTo(Math.log(512 / 14), 6);
+  const last = kl.slice(-10).reduce((a, b) => a + b, 0) / 10;
+  expect(last).toBeLessThan(0.6 * kl[0]);
+  await expect(page.locator('#bm-kl')).not.toHaveText('too large to enumerate');
+});
+
+test('the pattern editor rejects a pattern of the wrong length with a message and changes nothing', async ({
+  page,
+}) => {
+  await openMachine(page);
+  const before = await machine(page, 'dataset');
+  await page.getByLabel('My patterns').fill('1010\n101');
+  await page.getByRole('button', { name: 'Learn my patterns' }).click();
+  await expect(page.locator('#bm-editor-error')).toContainText('same length');
+  expect(await machine(page, 'dataset')).toBe(before);
+  await page.getByLabel('My patterns').fill('10101\n01010\n11100');
+  await page.getByRole('button', { name: 'Learn my patterns' }).click();
+  await expect(page.locator('#bm-editor-error')).toBeHidden();
+  expect(await machine(page, 'visible')).toBe(5);
+  expect(await machine(page, 'pattern_count')).toBe(3);
+});
+
+test('bad learning parameters are refused next to their control', async ({ page }) => {
+  await openMachine(page);
+  await page.getByLabel('Rate ε or step k').fill('-1');
+  await page.getByLabel('Rate ε or step k').press('Enter');
+  await expect(page.locator('#bm-rule-error')).toBeVisible();
+  await page.getByLabel('Annealing schedule (T:sweeps, …)').fill('20 2');
+  await page.getByRole('button', { name: 'Apply schedule' }).click();
+  await expect(page.locator('#bm-schedule-error')).toContainText('T:sweeps');
+  expect(await machine(page, 'schedule')).toBe('20:2, 15:2, 12:2, 10:4');
+});
+
+test('the learning view as a teacher would project it (the README screenshot)', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 1100 });
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'cycles'), { timeout: 60_000 }).toBeGreaterThanOrEqual(80);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  await page.getByRole('button', { name: 'Step one learning sweep' }).click();
+  await page.mouse.move(0, 0);
+  const shot = await page.screenshot({ path: 'target/playwright/learning.png', fullPage: true });
+  expect(shot.length).toBeGreaterThan(10_000);
+  if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/learning.png', fullPage: true });
+});
