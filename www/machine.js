@@ -32,6 +32,9 @@ export class MachinePage {
     this.scale = new DivergingScale();
     this.weightsMap = new HeatMapView($('bm-weights'), $('bm-weights-legend'), this.scale);
     this.biasMap = new HeatMapView($('bm-biases'), null, this.scale);
+    this.clampedMap = new HeatMapView($('bm-clamped'), $('bm-correlations-legend'), this.scale);
+    this.freeMap = new HeatMapView($('bm-free'), null, this.scale);
+    this.differenceMap = new HeatMapView($('bm-difference'), $('bm-difference-legend'), this.scale);
     this.running = false;
     this.drawnVersion = -1;
     this.lab = null;
@@ -62,6 +65,7 @@ export class MachinePage {
     this.patterns = next.patterns_flat();
     $('bm-noise').hidden = !(next.encoder_group() > 0 && next.encoder_group() < 40);
     this.syncControls();
+    $('bm-logz-temperature').value = String(next.temperature());
     this.drawnVersion = -1;
     this.draw();
     return true;
@@ -118,6 +122,7 @@ export class MachinePage {
     $('bm-export').addEventListener('click', () =>
       download(`boltzlab-${this.name}.json`, this.lab.export_network(), 'application/json'),
     );
+    $('bm-logz-run').addEventListener('click', () => this.computeLogZ());
     $('bm-import').addEventListener('change', async (event) => {
       const file = event.target.files[0];
       if (!file) return;
@@ -134,6 +139,37 @@ export class MachinePage {
       this.drawnVersion = -1;
       this.draw();
     });
+  }
+
+  // ln Z by the four methods, each timed here (the engine has no clock in wasm).
+  computeLogZ() {
+    const temperature = Number($('bm-logz-temperature').value);
+    clearError('bm-logz-error');
+    for (const row of document.querySelectorAll('#bm-logz-table tbody tr')) {
+      const cell = (name) => row.querySelector(`.${name}`);
+      const start = performance.now();
+      try {
+        const result = this.lab.log_z(row.dataset.method, temperature);
+        const ms = performance.now() - start;
+        cell('value').textContent = format(result.log_z, 6);
+        cell('value').dataset.value = String(result.log_z);
+        cell('stderr').textContent = result.stderr === undefined ? '' : `± ${format(result.stderr, 4)}`;
+        cell('bound').textContent =
+          { exact: 'exact', lower: 'lower bound', none: 'estimate' }[result.bound] ?? String(result.bound);
+        cell('time').textContent = ms < 1 ? '< 1 ms' : `${Math.round(ms)} ms`;
+      } catch (err) {
+        const message = err.message ?? String(err);
+        if (/temperature/.test(message)) {
+          showError('bm-logz-error', message);
+          return;
+        }
+        cell('value').textContent = 'not available';
+        delete cell('value').dataset.value;
+        cell('stderr').textContent = message;
+        cell('bound').textContent = '';
+        cell('time').textContent = '';
+      }
+    }
   }
 
   setRunning(on) {
@@ -188,6 +224,15 @@ export class MachinePage {
       const limit = this.weightsMap.draw(weights, n, n, { caption: 'w_ij, θ_i' });
       this.biasMap.draw(view(this.engine, Float64Array, lab.biases_ptr(), n), 1, n, { limit });
       this.drawCurve();
+      const pairs = (ptr) => view(this.engine, Float64Array, ptr, n * n);
+      const top = Math.max(
+        1e-9,
+        ...pairs(lab.clamped_pairs_ptr()).map(Math.abs),
+        ...pairs(lab.free_pairs_ptr()).map(Math.abs),
+      );
+      this.clampedMap.draw(pairs(lab.clamped_pairs_ptr()), n, n, { limit: top, caption: '⟨s_i s_j⟩' });
+      this.freeMap.draw(pairs(lab.free_pairs_ptr()), n, n, { limit: top });
+      this.differenceMap.draw(pairs(lab.pair_difference_ptr()), n, n, { caption: 'clamped − free' });
     }
     this.drawGraph(activations, clamps);
   }

@@ -211,7 +211,10 @@ impl WebMachineLab {
 
     /// ln Z of the current network at T by `method`: {method, log_z, stderr?, bound, …}.
     pub fn log_z(&self, method: &str, temperature: f64) -> Result<JsValue, JsError> {
+        use serde::Serialize;
         let result = self.lab.log_z(method, temperature).map_err(js_error)?;
-        serde_wasm_bindgen::to_value(&result).map_err(|e| JsError::new(&e.to_string()))
+        result
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 }

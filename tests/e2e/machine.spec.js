@@ -1,4 +1,6 @@
 // The Boltzmann-machine mode: learning in the page, the phases made visible, the curves.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { test, expect, openApp, choose } from './fixtures.js';
 
 // Opens the page in Boltzmann-machine mode.
@@ -149,4 +151,54 @@ test('the learning view as a teacher would project it (the README screenshot)', 
   const shot = await page.screenshot({ path: 'target/playwright/learning.png', fullPage: true });
   expect(shot.length).toBeGreaterThan(10_000);
   if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/learning.png', fullPage: true });
+});
+
+test('the Z panel’s exact ln Z equals `boltzlab logz --method exact` on the exported network', async ({ page }) => {
+  test.setTimeout(900_000);
+  // The CLI of this checkout (a no-op when it is up to date).
+  execFileSync('cargo', ['build', '--release', '--quiet'], { stdio: 'inherit' });
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'cycles'), { timeout: 60_000 }).toBeGreaterThanOrEqual(20);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  await page.getByLabel('Temperature for ln Z').fill('7.5');
+  await page.getByRole('button', { name: 'Compute ln Z' }).click();
+  const exactCell = page.locator('#bm-logz-table tr[data-method="exact"] .value');
+  await expect(exactCell).toHaveAttribute('data-value', /\d/);
+  const shownLogZ = Number(await exactCell.getAttribute('data-value'));
+  for (const method of ['sampled', 'mean-field', 'ais'])
+    await expect(page.locator(`#bm-logz-table tr[data-method="${method}"] .value`)).toHaveAttribute('data-value', /\d/);
+  // The sampled sum and mean field are lower bounds.
+  const lower = Number(
+    await page.locator('#bm-logz-table tr[data-method="sampled"] .value').getAttribute('data-value'),
+  );
+  expect(lower).toBeLessThanOrEqual(shownLogZ + 1e-9);
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export network (JSON)' }).click();
+  const file = path.resolve('target/playwright/exported-4-2-4.json');
+  await (await downloadPromise).saveAs(file);
+  const cli = JSON.parse(
+    execFileSync(
+      'target/release/boltzlab',
+      ['logz', '--network', file, '--temperature', '7.5', '--method', 'exact', '--json'],
+      { encoding: 'utf8' },
+    ),
+  );
+  expect(Math.abs(cli.log_z - shownLogZ)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(shownLogZ)));
+
+  // Importing the exported file keeps the weights; a malformed one changes nothing.
+  const before = await machine(page, 'export_network');
+  await page.getByLabel('Import network (JSON)').setInputFiles(file);
+  await expect(page.locator('#bm-import-done')).toBeVisible();
+  expect(await machine(page, 'export_network')).toBe(before);
+  await page.getByLabel('Import network (JSON)').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"units": 10, "spin": "binary", "weights": [[0, 1]]'),
+  });
+  await expect(page.locator('#bm-import-error')).toBeVisible();
+  expect(await machine(page, 'export_network')).toBe(before);
 });
