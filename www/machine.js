@@ -123,6 +123,21 @@ export class MachinePage {
       download(`boltzlab-${this.name}.json`, this.lab.export_network(), 'application/json'),
     );
     $('bm-logz-run').addEventListener('click', () => this.computeLogZ());
+    $('bm-gallery-run').addEventListener('click', () => this.generate());
+    $('bm-explore-clamped').addEventListener('click', () => {
+      this.setRunning(false);
+      attempt('bm-explore-error', () => this.lab.explore(Number($('bm-explore-pattern').value) - 1));
+      this.showExploring();
+    });
+    $('bm-explore-free').addEventListener('click', () => {
+      this.setRunning(false);
+      attempt('bm-explore-error', () => this.lab.explore(-1));
+      this.showExploring();
+    });
+    $('bm-explore-stop').addEventListener('click', () => {
+      this.lab.stop_exploring();
+      this.showExploring();
+    });
     $('bm-import').addEventListener('change', async (event) => {
       const file = event.target.files[0];
       if (!file) return;
@@ -172,6 +187,47 @@ export class MachinePage {
     }
   }
 
+  showExploring() {
+    $('bm-explore-stop').disabled = !this.lab.exploring();
+    this.draw();
+  }
+
+  // The gallery of free-running samples beside the training patterns.
+  generate() {
+    let entries = null;
+    if (!attempt('bm-gallery-error', () => (entries = this.lab.gallery(Number($('bm-gallery-count').value), 1))))
+      return;
+    const list = $('bm-gallery');
+    list.replaceChildren();
+    const lab = this.lab;
+    const visible = lab.visible();
+    const { cols, rows } = pictureShape(this.name, visible, lab.encoder_group());
+    const pixel = Math.max(2, Math.min(12, Math.floor(96 / Math.max(cols, rows))));
+    for (const entry of entries.slice(0, 40)) {
+      const item = document.createElement('li');
+      if (entry.training) item.classList.add('training');
+      const canvas = document.createElement('canvas');
+      canvas.width = cols * pixel;
+      canvas.height = rows * pixel;
+      canvas.setAttribute('aria-label', `sample ${entry.pattern.join('')}`);
+      const c = canvas.getContext('2d');
+      for (let i = 0; i < visible; i++) {
+        c.fillStyle = this.unitColour(entry.pattern[i]);
+        c.fillRect((i % cols) * pixel, Math.floor(i / cols) * pixel, pixel, pixel);
+      }
+      const caption = document.createElement('span');
+      const p = entry.probability == null ? '' : ` · p ${format(entry.probability, 3)}`;
+      caption.textContent = `${format(entry.frequency, 3)}${p}${entry.training ? ' · training' : ''}`;
+      item.append(canvas, caption);
+      list.append(item);
+    }
+    if (entries.length > 40) {
+      const more = document.createElement('li');
+      more.textContent = `… and ${entries.length - 40} rarer vectors`;
+      list.append(more);
+    }
+  }
+
   setRunning(on) {
     this.running = on;
     $('bm-run').textContent = on ? 'Pause learning' : 'Run learning';
@@ -180,7 +236,11 @@ export class MachinePage {
 
   // One animation frame: learn for a bounded number of sweeps, then draw.
   frame() {
+    if (!this.running && this.lab.exploring()) {
+      attempt('bm-explore-error', () => this.lab.explore_sweeps(1));
+    }
     if (this.running) {
+      $('bm-explore-stop').disabled = true;
       const target = SPEEDS[Number($('bm-speed').value)];
       const start = performance.now();
       let done = 0;

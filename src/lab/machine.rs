@@ -8,10 +8,12 @@
 //! machine can be enumerated, the fraction of encoder inputs with their own code).
 //! Every method that takes a value from outside checks it and, on error, changes nothing.
 
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::learn::encoder::{mean_field_codes, sampled_codes};
 use crate::learn::experiment::{Method, Protocol, random_weights};
 use crate::learn::likelihood::kl_divergence;
+use crate::learn::stochastic::generate;
 use crate::learn::{
     Dataset, Learner, MeanFieldLearner, Phase, PhaseStatistics, Position, Problem, Progress,
     StochasticLearner, Update,
@@ -60,6 +62,11 @@ pub struct MachineLab {
     curve_kl: Vec<f64>,
     curve_solved: Vec<f64>,
     version: u64,
+    /// A sampler run by hand (learning waits): visible units clamped to a chosen pattern,
+    /// or nothing clamped (the machine dreams).
+    explore: Option<NetworkSampler>,
+    /// The pattern clamped while exploring (None: dreaming).
+    explored: Option<usize>,
     /// The position the shown state belongs to (the settling of the last sweep).
     shown: Position,
 }
@@ -137,6 +144,8 @@ impl MachineLab {
             curve_solved: Vec::new(),
             version: 0,
             shown: machine_position(&machine),
+            explore: None,
+            explored: None,
         };
         lab.refresh();
         lab.record()?;
@@ -198,11 +207,18 @@ impl MachineLab {
 
     /// The phase under way.
     pub fn phase(&self) -> Phase {
-        self.shown.phase
+        match (&self.explore, self.explored) {
+            (Some(_), Some(_)) => Phase::Clamped,
+            (Some(_), None) => Phase::Free,
+            _ => self.shown.phase,
+        }
     }
 
     /// The training vector clamped now (None in a free phase that clamps nothing).
     pub fn pattern(&self) -> Option<usize> {
+        if self.explore.is_some() {
+            return self.explored;
+        }
         self.shown.pattern
     }
 
@@ -286,6 +302,7 @@ impl MachineLab {
     /// early at the end of a cycle when `to_cycle_end`. Returns the cycles completed.
     pub fn advance(&mut self, steps: f64, to_cycle_end: bool) -> Result<u64, ParamError> {
         let steps = whole_in("steps", steps, 0, MAX_STEPS_PER_CALL)?;
+        self.explore = None;
         let mut completed = 0;
         for _ in 0..steps {
             self.shown = self.machine.learner().position();
@@ -311,10 +328,115 @@ impl MachineLab {
         self.advance(MAX_STEPS_PER_CALL as f64, true).map(|_| ())
     }
 
+    /// Starts watching the current network by hand at the learning temperature: with the
+    /// visible units clamped to training pattern `pattern`, or (pattern < 0) nothing
+    /// clamped. The free units start random. Learning waits until [`Self::stop_exploring`].
+    pub fn explore(&mut self, pattern: f64) -> Result<(), ParamError> {
+        let mut sampler = NetworkSampler::new(
+            self.network().clone(),
+            self.temperature(),
+            Rule::HeatBath,
+            NetworkOrder::Random,
+            self.seed ^ 0xD2EA_u64 ^ self.cycles(),
+        )?;
+        let mut explored = None;
+        if pattern >= 0.0 {
+            let count = self.patterns().len() as u64;
+            let k = whole_in("pattern", pattern + 1.0, 1, count)? as usize - 1;
+            let kind = self.network().kind();
+            let values: Vec<i8> = self.patterns()[k]
+                .iter()
+                .map(|&b| kind.value(b == 1))
+                .collect();
+            sampler.clamp_visible(&values)?;
+            explored = Some(k);
+        } else {
+            finite_in("pattern", pattern, -1.0, -1.0)?;
+        }
+        sampler.randomize_free_units();
+        self.explore = Some(sampler);
+        self.explored = explored;
+        self.refresh();
+        Ok(())
+    }
+
+    /// Back to learning.
+    pub fn stop_exploring(&mut self) {
+        self.explore = None;
+        self.refresh();
+    }
+
+    /// Whether a hand-run sampler is shown.
+    pub fn exploring(&self) -> bool {
+        self.explore.is_some()
+    }
+
+    /// Sweeps of the hand-run sampler (1 ≤ sweeps ≤ 10⁴).
+    pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), ParamError> {
+        let sweeps = whole_in("sweeps", sweeps, 1, 10_000)?;
+        if let Some(sampler) = &mut self.explore {
+            for _ in 0..sweeps {
+                sampler.sweep();
+            }
+        }
+        self.refresh();
+        Ok(())
+    }
+
+    /// `count` free-running samples of the visible units (each one whole settling of the
+    /// learning schedule from random units), grouped: each distinct vector with its
+    /// frequency, its exact probability p(v) when the machine can be enumerated, and
+    /// whether it is a training vector; most frequent first.
+    pub fn gallery(&self, count: f64, seed: f64) -> Result<Vec<GalleryEntry>, ParamError> {
+        let count = whole_in("samples", count, 1, 100_000)? as usize;
+        let seed = whole_in("seed", seed, 0, u64::MAX >> 11)?;
+        let samples = generate(
+            self.network(),
+            &self.protocol.options.settling.schedule(),
+            count,
+            seed,
+        )?;
+        let mut entries: Vec<GalleryEntry> = Vec::new();
+        for sample in samples {
+            match entries.iter_mut().find(|e| e.pattern == sample) {
+                Some(e) => e.frequency += 1.0 / count as f64,
+                None => entries.push(GalleryEntry {
+                    training: self.patterns().contains(&sample),
+                    pattern: sample,
+                    frequency: 1.0 / count as f64,
+                    probability: None,
+                }),
+            }
+        }
+        entries.sort_by(|a, b| b.frequency.total_cmp(&a.frequency));
+        if self.dataset.units() <= crate::learn::likelihood::MAX_LIKELIHOOD_UNITS
+            && (entries.len() as f64 + 1.0) * (self.dataset.units() as f64).exp2()
+                <= 16.0 * MAX_KL_STATES
+        {
+            let vectors: Vec<Vec<u8>> = entries.iter().map(|e| e.pattern.clone()).collect();
+            let logs = crate::learn::likelihood::log_probabilities(
+                self.network(),
+                self.temperature(),
+                &vectors,
+            )?;
+            for (e, l) in entries.iter_mut().zip(logs) {
+                e.probability = Some(l.exp());
+            }
+        }
+        Ok(entries)
+    }
+
     /// Re-reads the views' arrays from the learner.
     fn refresh(&mut self) {
         let n = self.dataset.units();
         let high = self.network().kind().high();
+        if let Some(sampler) = &self.explore {
+            for i in 0..n {
+                self.activations[i] = f64::from(u8::from(sampler.state()[i] == high));
+                self.clamps[i] = u8::from(sampler.is_clamped(i));
+            }
+            return;
+        }
         match &self.machine {
             Machine::Stochastic(l) => {
                 let sampler = l.sampler();
@@ -549,6 +671,19 @@ fn machine_position(machine: &Machine) -> Position {
     machine.learner().position()
 }
 
+/// One distinct sample of the gallery.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GalleryEntry {
+    /// The visible vector (0/1).
+    pub pattern: Vec<u8>,
+    /// Its share of the samples.
+    pub frequency: f64,
+    /// The model's exact p(v), when enumerable.
+    pub probability: Option<f64>,
+    /// Whether it is a training vector.
+    pub training: bool,
+}
+
 /// Writes ⟨s_i s_j⟩ into an n×n matrix with ⟨s_i⟩ on the diagonal.
 fn fill_pairs(matrix: &mut [f64], statistics: &PhaseStatistics) {
     let n = statistics.means.len();
@@ -653,6 +788,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn exploring_clamps_the_chosen_pattern_and_dreaming_clamps_nothing() {
+        let mut lab = MachineLab::new("bars-3x3", "stochastic", 2).unwrap();
+        for _ in 0..5 {
+            lab.step_cycle().unwrap();
+        }
+        lab.explore(3.0).unwrap();
+        lab.explore_sweeps(10.0).unwrap();
+        for (i, &bit) in lab.patterns()[3].iter().enumerate() {
+            assert_eq!(lab.activations()[i], f64::from(bit));
+        }
+        assert!(lab.explore(99.0).is_err());
+        lab.explore(-1.0).unwrap();
+        assert!(lab.clamps().iter().all(|&c| c == 0));
+        let gallery = lab.gallery(200.0, 1.0).unwrap();
+        let total: f64 = gallery.iter().map(|e| e.frequency).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(gallery.iter().all(|e| e.probability.is_some()));
+        lab.stop_exploring();
+        assert!(!lab.exploring());
     }
 
     #[test]

@@ -199,6 +199,34 @@ impl WebMachineLab {
         self.lab.curve_solved().as_ptr()
     }
 
+    /// Watches the network by hand: visible units clamped to training pattern `pattern`
+    /// (0-based), or nothing clamped when `pattern` is −1. Learning waits.
+    pub fn explore(&mut self, pattern: f64) -> Result<(), JsError> {
+        self.lab.explore(pattern).map_err(js_error)
+    }
+
+    pub fn stop_exploring(&mut self) {
+        self.lab.stop_exploring();
+    }
+
+    pub fn exploring(&self) -> bool {
+        self.lab.exploring()
+    }
+
+    /// Sweeps of the hand-run sampler.
+    pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), JsError> {
+        self.lab.explore_sweeps(sweeps).map_err(js_error)
+    }
+
+    /// Free-running samples grouped: [{pattern, frequency, probability?, training}].
+    pub fn gallery(&self, count: f64, seed: f64) -> Result<JsValue, JsError> {
+        use serde::Serialize;
+        let entries = self.lab.gallery(count, seed).map_err(js_error)?;
+        entries
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// The network JSON that `boltzlab logz --network FILE` reads.
     pub fn export_network(&self) -> String {
         self.lab.export_network()

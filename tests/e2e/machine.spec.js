@@ -202,3 +202,33 @@ test('the Z panel’s exact ln Z equals `boltzlab logz --method exact` on the ex
   await expect(page.locator('#bm-import-error')).toBeVisible();
   expect(await machine(page, 'export_network')).toBe(before);
 });
+
+test('by hand: the visible units stay at the chosen pattern while the rest settle; dreaming clamps nothing; the gallery shows samples', async ({
+  page,
+}) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', 'bars-3x3');
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  await page.getByLabel('Pattern to clamp').fill('3');
+  await page.getByRole('button', { name: 'Clamp and settle' }).click();
+  await expect(page.locator('#bm-phase')).toHaveText('clamped');
+  await expect(page.locator('#bm-pattern')).toHaveText('3 of 14');
+  const clampedFrames = await recordFrames(page, 30);
+  const patterns = await machine(page, 'patterns_flat');
+  const expected = Array.from(patterns.slice(2 * 9, 3 * 9));
+  for (const f of clampedFrames) expect(f.visible).toEqual(expected);
+  await page.getByRole('button', { name: 'Dream freely' }).click();
+  await expect(page.locator('#bm-phase')).toHaveText('free');
+  await expect(page.locator('#bm-pattern')).toHaveText('none (free)');
+  const dreams = await recordFrames(page, 60);
+  for (const f of dreams) expect(f.clamps).toEqual(new Array(9).fill(0));
+  expect(new Set(dreams.map((f) => f.visible.join())).size).toBeGreaterThan(2);
+  await page.getByRole('button', { name: 'Back to learning' }).click();
+  await expect(page.getByRole('button', { name: 'Back to learning' })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Generate samples' }).click();
+  await expect(page.locator('#bm-gallery li').first()).toContainText('p ');
+  await page.getByLabel('Samples', { exact: true }).fill('0');
+  await page.getByRole('button', { name: 'Generate samples' }).click();
+  await expect(page.locator('#bm-gallery-error')).toContainText('Samples must be between 1 and 100000');
+});
