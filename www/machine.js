@@ -8,6 +8,7 @@ import { $, attempt, format, download, showError, clearError } from './ui.js';
 import { HeatMapView } from './views/heatmap.js';
 import { DivergingScale, cssColour, rgba } from './views/colour.js';
 import { fitCanvas } from './views/trace.js';
+import { installLessons } from './lessons.js';
 
 // Wall time per frame learning may use.
 const FRAME_BUDGET_MS = 12;
@@ -510,6 +511,7 @@ async function start() {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  installLessons();
   document.body.dataset.machineReady = 'true';
 }
 
