@@ -9,10 +9,12 @@
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
 //! - [`scan`]: the temperature-sweep experiment.
 
+pub mod machine;
 pub mod scan;
 pub mod setup;
 pub mod snapshot;
 
+pub use machine::MachineLab;
 pub use scan::{ScanPlan, ScanResults, TemperatureScan};
 pub use setup::{LatticeModel, LatticeSetup};
 pub use snapshot::Snapshot;

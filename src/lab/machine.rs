@@ -1,0 +1,834 @@
+//! The Boltzmann-machine laboratory: one learning run the page drives.
+//!
+//! A [`MachineLab`] holds a learner (stochastic two-phase or mean-field) for a training
+//! set, steps it a bounded number of sweeps at a time, and keeps what the live views read:
+//! the units' activations q_i = P(s_i = high) (0/1 when sampling), the clamp flags, the
+//! full weight matrix w_ij and the biases θ_i, the clamped and free statistics
+//! ⟨s_i s_j⟩ as n×n matrices, and the learning curves (exact KL(data ‖ model) when the
+//! machine can be enumerated, the fraction of encoder inputs with their own code).
+//! Every method that takes a value from outside checks it and, on error, changes nothing.
+
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
+use crate::error::{ParamError, finite_in, whole_in};
+use crate::learn::encoder::{mean_field_codes, sampled_codes};
+use crate::learn::experiment::{Method, Protocol, random_weights};
+use crate::learn::likelihood::kl_divergence;
+use crate::learn::stochastic::generate;
+use crate::learn::{
+    Dataset, Learner, MeanFieldLearner, Phase, PhaseStatistics, Position, Problem, Progress,
+    StochasticLearner, Update,
+};
+use crate::model::Network;
+use crate::partition::{self, LogZ};
+
+/// The exact KL curve is kept when (distinct training vectors + 1) · 2^n, the states it
+/// enumerates per point, is at most this.
+pub const MAX_KL_STATES: f64 = (1u64 << 21) as f64;
+/// Most sweeps (stochastic) or solves (mean field) one `advance` call may do.
+pub const MAX_STEPS_PER_CALL: u64 = 1 << 20;
+/// Points kept in each learning curve.
+pub const CURVE_CAPACITY: usize = 4096;
+
+/// The learner, stochastic or mean-field.
+#[derive(Debug, Clone)]
+enum Machine {
+    Stochastic(StochasticLearner),
+    MeanField(MeanFieldLearner),
+}
+
+impl Machine {
+    fn learner(&self) -> &dyn Learner {
+        match self {
+            Machine::Stochastic(l) => l,
+            Machine::MeanField(l) => l,
+        }
+    }
+}
+
+/// One learning run of a Boltzmann machine on a training set.
+#[derive(Debug, Clone)]
+pub struct MachineLab {
+    dataset: Dataset,
+    protocol: Protocol,
+    seed: u64,
+    machine: Machine,
+    activations: Vec<f64>,
+    clamps: Vec<u8>,
+    weights: Vec<f64>,
+    clamped_pairs: Vec<f64>,
+    free_pairs: Vec<f64>,
+    pair_difference: Vec<f64>,
+    curve_cycles: Vec<f64>,
+    curve_kl: Vec<f64>,
+    curve_solved: Vec<f64>,
+    version: u64,
+    /// A sampler run by hand (learning waits): visible units clamped to a chosen pattern,
+    /// or nothing clamped (the machine dreams).
+    explore: Option<NetworkSampler>,
+    /// The pattern clamped while exploring (None: dreaming).
+    explored: Option<usize>,
+    /// The position the shown state belongs to (the settling of the last sweep).
+    shown: Position,
+}
+
+impl MachineLab {
+    /// A run on the built-in `problem` (a [`Problem`] name) with `method` (`stochastic`
+    /// or `mean-field`), the protocol of [`Protocol::standard`], from `seed`.
+    pub fn new(problem: &str, method: &str, seed: u64) -> Result<MachineLab, ParamError> {
+        let problem = Problem::parse(problem)?;
+        let method = Method::parse(method)?;
+        let mut protocol = Protocol::standard(problem, method);
+        protocol.options.seed = seed;
+        MachineLab::build(problem.dataset(), protocol, seed, None)
+    }
+
+    /// A run on the user's `patterns` (0/1, all of one length) with `hidden` hidden units.
+    pub fn custom(
+        patterns: Vec<Vec<u8>>,
+        hidden: usize,
+        method: &str,
+        seed: u64,
+    ) -> Result<MachineLab, ParamError> {
+        let method = Method::parse(method)?;
+        whole_in("hidden units", hidden as f64, 0, 64)?;
+        let visible = patterns.first().map_or(0, Vec::len);
+        let dataset = Dataset::custom(visible, hidden, patterns)?;
+        let mut protocol = Protocol::standard(Problem::Pixels10, method);
+        protocol.options.seed = seed;
+        MachineLab::build(dataset, protocol, seed, None)
+    }
+
+    fn build(
+        dataset: Dataset,
+        protocol: Protocol,
+        seed: u64,
+        network: Option<Network>,
+    ) -> Result<MachineLab, ParamError> {
+        protocol.options.check()?;
+        let network = match network {
+            Some(n) => n,
+            None => random_weights(
+                dataset.network(protocol.kind),
+                protocol.initial_weights,
+                seed,
+            )?,
+        };
+        let options = protocol.options.clone();
+        let machine = match protocol.method {
+            Method::Stochastic => Machine::Stochastic(StochasticLearner::new(
+                network,
+                dataset.patterns(),
+                options,
+            )?),
+            Method::MeanField => Machine::MeanField(MeanFieldLearner::new(
+                network,
+                dataset.patterns(),
+                options,
+                protocol.settings,
+            )?),
+        };
+        let n = dataset.units();
+        let mut lab = MachineLab {
+            dataset,
+            protocol,
+            seed,
+            machine: machine.clone(),
+            activations: vec![0.0; n],
+            clamps: vec![0; n],
+            weights: vec![0.0; n * n],
+            clamped_pairs: vec![0.0; n * n],
+            free_pairs: vec![0.0; n * n],
+            pair_difference: vec![0.0; n * n],
+            curve_cycles: Vec::new(),
+            curve_kl: Vec::new(),
+            curve_solved: Vec::new(),
+            version: 0,
+            shown: machine_position(&machine),
+            explore: None,
+            explored: None,
+        };
+        lab.refresh();
+        lab.record()?;
+        Ok(lab)
+    }
+
+    /// The same run with changed options, from the current weights (a fresh cycle; the
+    /// curves go on). On error nothing changes.
+    fn rebuild(&mut self, protocol: Protocol) -> Result<(), ParamError> {
+        let network = self.network().clone();
+        let mut next = MachineLab::build(self.dataset.clone(), protocol, self.seed, Some(network))?;
+        next.curve_cycles = std::mem::take(&mut self.curve_cycles);
+        next.curve_kl = std::mem::take(&mut self.curve_kl);
+        next.curve_solved = std::mem::take(&mut self.curve_solved);
+        next.version = self.version + 1;
+        *self = next;
+        Ok(())
+    }
+
+    /// The network being trained.
+    pub fn network(&self) -> &Network {
+        self.machine.learner().network()
+    }
+
+    /// The training vectors.
+    pub fn patterns(&self) -> &[Vec<u8>] {
+        self.dataset.patterns()
+    }
+
+    /// The training set's name.
+    pub fn dataset_name(&self) -> &str {
+        self.dataset.name()
+    }
+
+    /// The method's name.
+    pub fn method(&self) -> &'static str {
+        self.protocol.method.name()
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Encoder group size n (0 when the set is not an encoder).
+    pub fn encoder_group(&self) -> usize {
+        self.dataset.encoder().map_or(0, |e| e.group)
+    }
+
+    /// The learning temperature T.
+    pub fn temperature(&self) -> f64 {
+        self.protocol.options.temperature()
+    }
+
+    /// Cycles completed.
+    pub fn cycles(&self) -> u64 {
+        self.machine.learner().cycles()
+    }
+
+    /// The phase under way.
+    pub fn phase(&self) -> Phase {
+        match (&self.explore, self.explored) {
+            (Some(_), Some(_)) => Phase::Clamped,
+            (Some(_), None) => Phase::Free,
+            _ => self.shown.phase,
+        }
+    }
+
+    /// The training vector clamped now (None in a free phase that clamps nothing).
+    pub fn pattern(&self) -> Option<usize> {
+        if self.explore.is_some() {
+            return self.explored;
+        }
+        self.shown.pattern
+    }
+
+    /// The learning rule: `gradient` with its rate ε, or `sign` with its step k.
+    pub fn update(&self) -> Update {
+        self.protocol.options.update
+    }
+
+    /// Weight decay λ.
+    pub fn weight_decay(&self) -> f64 {
+        self.protocol.options.weight_decay
+    }
+
+    /// Sets the rule: `gradient` (ε in (0, 100]) or `sign` (k in (0, 1000]).
+    pub fn set_update(&mut self, rule: &str, size: f64) -> Result<(), ParamError> {
+        let update = match rule {
+            "gradient" => Update::Gradient { rate: size },
+            "sign" => Update::Sign { step: size },
+            other => {
+                return Err(ParamError::UnknownChoice {
+                    field: "rule",
+                    value: other.to_string(),
+                    allowed: "gradient, sign",
+                });
+            }
+        };
+        let mut protocol = self.protocol.clone();
+        protocol.options.update = update;
+        self.rebuild(protocol)
+    }
+
+    /// Sets the weight decay λ in [0, 1).
+    pub fn set_weight_decay(&mut self, decay: f64) -> Result<(), ParamError> {
+        let mut protocol = self.protocol.clone();
+        protocol.options.weight_decay = decay;
+        self.rebuild(protocol)
+    }
+
+    /// Sets the annealing schedule from text "T:sweeps, T:sweeps, …" (the last step's T is
+    /// the learning temperature) and the collection sweeps.
+    pub fn set_schedule(&mut self, text: &str, collect: f64) -> Result<(), ParamError> {
+        let steps = parse_schedule(text)?;
+        let collect = whole_in("collect sweeps", collect, 1, 1_000_000)?;
+        let mut protocol = self.protocol.clone();
+        protocol.options.settling = crate::learn::Settling {
+            anneal: crate::dynamics::Schedule::new(&steps)?,
+            collect_sweeps: collect,
+        };
+        self.rebuild(protocol)
+    }
+
+    /// The annealing schedule as "T:sweeps, …" text.
+    pub fn schedule_text(&self) -> String {
+        self.protocol
+            .options
+            .settling
+            .anneal
+            .steps()
+            .iter()
+            .map(|(t, s)| format!("{t}:{s}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Collection sweeps per settling.
+    pub fn collect_sweeps(&self) -> u64 {
+        self.protocol.options.settling.collect_sweeps
+    }
+
+    /// Puts every weight back to its start (the same seed gives the same start); the
+    /// curves start again.
+    pub fn reset_weights(&mut self) -> Result<(), ParamError> {
+        let next = MachineLab::build(self.dataset.clone(), self.protocol.clone(), self.seed, None)?;
+        let version = self.version + 1;
+        *self = next;
+        self.version = version;
+        Ok(())
+    }
+
+    /// Advances by up to `steps` sweeps (stochastic) or settlings (mean field), stopping
+    /// early at the end of a cycle when `to_cycle_end`. Returns the cycles completed.
+    pub fn advance(&mut self, steps: f64, to_cycle_end: bool) -> Result<u64, ParamError> {
+        let steps = whole_in("steps", steps, 0, MAX_STEPS_PER_CALL)?;
+        self.explore = None;
+        let mut completed = 0;
+        for _ in 0..steps {
+            self.shown = self.machine.learner().position();
+            let progress = match &mut self.machine {
+                Machine::Stochastic(l) => l.sweep()?,
+                Machine::MeanField(l) => l.step()?,
+            };
+            if progress == Progress::Cycle {
+                completed += 1;
+                self.version += 1;
+                self.record()?;
+                if to_cycle_end {
+                    break;
+                }
+            }
+        }
+        self.refresh();
+        Ok(completed)
+    }
+
+    /// One whole learning cycle (the rest of the current one).
+    pub fn step_cycle(&mut self) -> Result<(), ParamError> {
+        self.advance(MAX_STEPS_PER_CALL as f64, true).map(|_| ())
+    }
+
+    /// Starts watching the current network by hand at the learning temperature: with the
+    /// visible units clamped to training pattern `pattern`, or (pattern < 0) nothing
+    /// clamped. The free units start random. Learning waits until [`Self::stop_exploring`].
+    pub fn explore(&mut self, pattern: f64) -> Result<(), ParamError> {
+        let mut sampler = NetworkSampler::new(
+            self.network().clone(),
+            self.temperature(),
+            Rule::HeatBath,
+            NetworkOrder::Random,
+            self.seed ^ 0xD2EA_u64 ^ self.cycles(),
+        )?;
+        let mut explored = None;
+        if pattern >= 0.0 {
+            let count = self.patterns().len() as u64;
+            let k = whole_in("pattern", pattern + 1.0, 1, count)? as usize - 1;
+            let kind = self.network().kind();
+            let values: Vec<i8> = self.patterns()[k]
+                .iter()
+                .map(|&b| kind.value(b == 1))
+                .collect();
+            sampler.clamp_visible(&values)?;
+            explored = Some(k);
+        } else {
+            finite_in("pattern", pattern, -1.0, -1.0)?;
+        }
+        sampler.randomize_free_units();
+        self.explore = Some(sampler);
+        self.explored = explored;
+        self.refresh();
+        Ok(())
+    }
+
+    /// Back to learning.
+    pub fn stop_exploring(&mut self) {
+        self.explore = None;
+        self.refresh();
+    }
+
+    /// Whether a hand-run sampler is shown.
+    pub fn exploring(&self) -> bool {
+        self.explore.is_some()
+    }
+
+    /// Sweeps of the hand-run sampler (1 ≤ sweeps ≤ 10⁴).
+    pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), ParamError> {
+        let sweeps = whole_in("sweeps", sweeps, 1, 10_000)?;
+        if let Some(sampler) = &mut self.explore {
+            for _ in 0..sweeps {
+                sampler.sweep();
+            }
+        }
+        self.refresh();
+        Ok(())
+    }
+
+    /// `count` free-running samples of the visible units (each one whole settling of the
+    /// learning schedule from random units), grouped: each distinct vector with its
+    /// frequency, its exact probability p(v) when the machine can be enumerated, and
+    /// whether it is a training vector; most frequent first.
+    pub fn gallery(&self, count: f64, seed: f64) -> Result<Vec<GalleryEntry>, ParamError> {
+        let count = whole_in("samples", count, 1, 100_000)? as usize;
+        let seed = whole_in("seed", seed, 0, u64::MAX >> 11)?;
+        let samples = generate(
+            self.network(),
+            &self.protocol.options.settling.schedule(),
+            count,
+            seed,
+        )?;
+        let mut entries: Vec<GalleryEntry> = Vec::new();
+        for sample in samples {
+            match entries.iter_mut().find(|e| e.pattern == sample) {
+                Some(e) => e.frequency += 1.0 / count as f64,
+                None => entries.push(GalleryEntry {
+                    training: self.patterns().contains(&sample),
+                    pattern: sample,
+                    frequency: 1.0 / count as f64,
+                    probability: None,
+                }),
+            }
+        }
+        entries.sort_by(|a, b| b.frequency.total_cmp(&a.frequency));
+        if self.dataset.units() <= crate::learn::likelihood::MAX_LIKELIHOOD_UNITS
+            && (entries.len() as f64 + 1.0) * (self.dataset.units() as f64).exp2()
+                <= 16.0 * MAX_KL_STATES
+        {
+            let vectors: Vec<Vec<u8>> = entries.iter().map(|e| e.pattern.clone()).collect();
+            let logs = crate::learn::likelihood::log_probabilities(
+                self.network(),
+                self.temperature(),
+                &vectors,
+            )?;
+            for (e, l) in entries.iter_mut().zip(logs) {
+                e.probability = Some(l.exp());
+            }
+        }
+        Ok(entries)
+    }
+
+    /// Re-reads the views' arrays from the learner.
+    fn refresh(&mut self) {
+        let n = self.dataset.units();
+        let high = self.network().kind().high();
+        if let Some(sampler) = &self.explore {
+            for i in 0..n {
+                self.activations[i] = f64::from(u8::from(sampler.state()[i] == high));
+                self.clamps[i] = u8::from(sampler.is_clamped(i));
+            }
+            return;
+        }
+        match &self.machine {
+            Machine::Stochastic(l) => {
+                let sampler = l.sampler();
+                for i in 0..n {
+                    self.activations[i] = f64::from(u8::from(sampler.state()[i] == high));
+                    self.clamps[i] = u8::from(sampler.is_clamped(i));
+                }
+            }
+            Machine::MeanField(l) => {
+                let position = self.shown;
+                if let Some(mf) = l.last_solution() {
+                    self.activations.copy_from_slice(&mf.probabilities);
+                }
+                let clamped = match (position.phase, position.pattern) {
+                    (Phase::Clamped, Some(_)) => self.dataset.visible(),
+                    (Phase::Free, Some(_)) => self.dataset.encoder().map_or(0, |e| e.group),
+                    _ => 0,
+                };
+                for i in 0..n {
+                    self.clamps[i] = u8::from(i < clamped);
+                }
+            }
+        }
+        let network = self.machine.learner().network();
+        for i in 0..n {
+            for j in 0..n {
+                self.weights[i * n + j] = if i == j { 0.0 } else { network.weight(i, j) };
+            }
+        }
+        let (clamped, free) = self.statistics();
+        fill_pairs(&mut self.clamped_pairs, &clamped);
+        fill_pairs(&mut self.free_pairs, &free);
+        for k in 0..n * n {
+            self.pair_difference[k] = self.clamped_pairs[k] - self.free_pairs[k];
+        }
+    }
+
+    /// The clamped and free statistics: the last completed cycle's, or the current
+    /// cycle's so far before the first.
+    fn statistics(&self) -> (PhaseStatistics, PhaseStatistics) {
+        if let Some(report) = self.machine.learner().last_cycle() {
+            return (report.clamped.clone(), report.free.clone());
+        }
+        match &self.machine {
+            Machine::Stochastic(l) => (l.statistics(Phase::Clamped), l.statistics(Phase::Free)),
+            Machine::MeanField(l) => (l.statistics(Phase::Clamped), l.statistics(Phase::Free)),
+        }
+    }
+
+    /// Adds a point to the curves: exact KL when enumerable, the solved fraction of an
+    /// encoder (NaN where not defined).
+    fn record(&mut self) -> Result<(), ParamError> {
+        let cycle = self.cycles();
+        let states = (self.patterns().len() as f64 + 1.0) * (self.dataset.units() as f64).exp2();
+        let kl = if states <= MAX_KL_STATES {
+            kl_divergence(self.network(), self.temperature(), self.patterns())?
+        } else {
+            f64::NAN
+        };
+        let solved = self.solved_fraction()?;
+        if self.curve_cycles.len() == CURVE_CAPACITY {
+            self.curve_cycles.remove(0);
+            self.curve_kl.remove(0);
+            self.curve_solved.remove(0);
+        }
+        self.curve_cycles.push(cycle as f64);
+        self.curve_kl.push(kl);
+        self.curve_solved.push(solved);
+        Ok(())
+    }
+
+    /// The fraction of encoder inputs whose hidden code is their own (decided and shared
+    /// with no other input); NaN when the set is not an encoder.
+    pub fn solved_fraction(&self) -> Result<f64, ParamError> {
+        let Some(encoder) = self.dataset.encoder() else {
+            return Ok(f64::NAN);
+        };
+        let settling = &self.protocol.options.settling;
+        let codes = match self.protocol.method {
+            Method::Stochastic => sampled_codes(
+                self.network(),
+                encoder,
+                settling,
+                self.protocol.code_trials,
+                self.seed ^ self.cycles(),
+            )?,
+            Method::MeanField => {
+                mean_field_codes(self.network(), encoder, settling, &self.protocol.settings)?.0
+            }
+        };
+        let mut own = 0;
+        for (k, code) in codes.iter().enumerate() {
+            if let Some(c) = code
+                && codes
+                    .iter()
+                    .enumerate()
+                    .all(|(m, other)| m == k || other.as_ref() != Some(c))
+            {
+                own += 1;
+            }
+        }
+        Ok(own as f64 / encoder.group as f64)
+    }
+
+    /// Units n.
+    pub fn units(&self) -> usize {
+        self.dataset.units()
+    }
+
+    /// Visible units.
+    pub fn visible(&self) -> usize {
+        self.dataset.visible()
+    }
+
+    /// q_i = P(s_i = high) per unit (0 or 1 when sampling).
+    pub fn activations(&self) -> &[f64] {
+        &self.activations
+    }
+
+    /// 1 where a unit is clamped now.
+    pub fn clamps(&self) -> &[u8] {
+        &self.clamps
+    }
+
+    /// w_ij, n×n row-major, zero diagonal.
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+
+    /// θ_i.
+    pub fn biases(&self) -> &[f64] {
+        self.network().biases()
+    }
+
+    /// ⟨s_i s_j⟩ clamped, n×n (diagonal ⟨s_i⟩).
+    pub fn clamped_pairs(&self) -> &[f64] {
+        &self.clamped_pairs
+    }
+
+    /// ⟨s_i s_j⟩ free, n×n (diagonal ⟨s_i⟩).
+    pub fn free_pairs(&self) -> &[f64] {
+        &self.free_pairs
+    }
+
+    /// Clamped minus free, n×n.
+    pub fn pair_difference(&self) -> &[f64] {
+        &self.pair_difference
+    }
+
+    /// Learning-curve cycles.
+    pub fn curve_cycles(&self) -> &[f64] {
+        &self.curve_cycles
+    }
+
+    /// Exact KL per curve point (NaN when not enumerable).
+    pub fn curve_kl(&self) -> &[f64] {
+        &self.curve_kl
+    }
+
+    /// Encoder solved fraction per curve point (NaN when not an encoder).
+    pub fn curve_solved(&self) -> &[f64] {
+        &self.curve_solved
+    }
+
+    /// Changes whenever the weights change (for redrawing only then).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The network as the JSON file `boltzlab logz --network FILE` reads.
+    pub fn export_network(&self) -> String {
+        self.network().to_json()
+    }
+
+    /// Replaces the weights and biases by those of a network file with the same units,
+    /// visible count and kind; the learner starts a fresh cycle. A malformed or
+    /// mismatched file changes nothing.
+    pub fn import_network(&mut self, text: &str) -> Result<(), ParamError> {
+        let imported = Network::from_json(text)?;
+        let current = self.network();
+        if imported.len() != current.len()
+            || imported.visible() != current.visible()
+            || imported.kind() != current.kind()
+        {
+            return Err(ParamError::Invalid {
+                field: "network file",
+                reason: format!(
+                    "this machine has {} units ({} visible, {} units); the file has {} ({} visible, {} units)",
+                    current.len(),
+                    current.visible(),
+                    current.kind().name(),
+                    imported.len(),
+                    imported.visible(),
+                    imported.kind().name()
+                ),
+            });
+        }
+        let mut network = imported;
+        if let Some(mask) = current.mask() {
+            network = network.with_mask(mask.to_vec())?;
+        }
+        let mut next = MachineLab::build(
+            self.dataset.clone(),
+            self.protocol.clone(),
+            self.seed,
+            Some(network),
+        )?;
+        next.version = self.version + 1;
+        *self = next;
+        Ok(())
+    }
+
+    /// ln Z of the current network at `temperature` by `method` (`exact`, `sampled`,
+    /// `mean-field`, `ais`), with the page's fixed effort.
+    pub fn log_z(&self, method: &str, temperature: f64) -> Result<LogZ, ParamError> {
+        let method = partition::Method::parse(method)?;
+        let network = self.network();
+        match method {
+            partition::Method::Exact => partition::exact_log_z(network, temperature),
+            partition::Method::Sampled => {
+                partition::sampled_log_z(network, temperature, 2000, self.seed)
+            }
+            partition::Method::MeanField => partition::mean_field_log_z(network, temperature),
+            partition::Method::Ais => {
+                partition::ais_log_z(network, temperature, 64, 1000, self.seed)
+            }
+        }
+    }
+}
+
+fn machine_position(machine: &Machine) -> Position {
+    machine.learner().position()
+}
+
+/// One distinct sample of the gallery.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GalleryEntry {
+    /// The visible vector (0/1).
+    pub pattern: Vec<u8>,
+    /// Its share of the samples.
+    pub frequency: f64,
+    /// The model's exact p(v), when enumerable.
+    pub probability: Option<f64>,
+    /// Whether it is a training vector.
+    pub training: bool,
+}
+
+/// Writes ⟨s_i s_j⟩ into an n×n matrix with ⟨s_i⟩ on the diagonal.
+fn fill_pairs(matrix: &mut [f64], statistics: &PhaseStatistics) {
+    let n = statistics.means.len();
+    for i in 0..n {
+        for j in 0..n {
+            matrix[i * n + j] = if i == j {
+                statistics.means[i]
+            } else {
+                statistics.pair(i, j)
+            };
+        }
+    }
+}
+
+/// Patterns from text: one per line, of 0s and 1s (spaces ignored, blank lines skipped),
+/// all of the same length. Errors name `patterns` and the line.
+pub fn parse_patterns(text: &str) -> Result<Vec<Vec<u8>>, ParamError> {
+    let mut patterns: Vec<Vec<u8>> = Vec::new();
+    for (line, row) in text.lines().enumerate() {
+        let bits: String = row.chars().filter(|c| !c.is_whitespace()).collect();
+        if bits.is_empty() {
+            continue;
+        }
+        let pattern: Vec<u8> = bits
+            .chars()
+            .map(|c| match c {
+                '0' => Ok(0),
+                '1' => Ok(1),
+                other => Err(ParamError::Invalid {
+                    field: "patterns",
+                    reason: format!("line {}: \"{other}\" is not 0 or 1", line + 1),
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(first) = patterns.first()
+            && first.len() != pattern.len()
+        {
+            return Err(ParamError::Invalid {
+                field: "patterns",
+                reason: format!(
+                    "line {} has {} values, but the first pattern has {}: every pattern needs the same length",
+                    line + 1,
+                    pattern.len(),
+                    first.len()
+                ),
+            });
+        }
+        patterns.push(pattern);
+    }
+    if patterns.is_empty() {
+        return Err(ParamError::Invalid {
+            field: "patterns",
+            reason: "draw or type at least one pattern".into(),
+        });
+    }
+    Ok(patterns)
+}
+
+/// "T:sweeps, T:sweeps" → steps; errors name `schedule`.
+fn parse_schedule(text: &str) -> Result<Vec<(f64, f64)>, ParamError> {
+    let bad = |reason: String| ParamError::Invalid {
+        field: "schedule",
+        reason,
+    };
+    let mut steps = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (t, s) = part
+            .split_once(':')
+            .ok_or_else(|| bad(format!("write each step as T:sweeps, got \"{part}\"")))?;
+        let t: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("\"{t}\" is not a temperature")))?;
+        let s: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("\"{s}\" is not a number of sweeps")))?;
+        finite_in("schedule temperature", t, f64::MIN_POSITIVE, 1000.0)?;
+        whole_in("schedule sweeps", s, 0, 100_000)?;
+        steps.push((t, s));
+    }
+    if steps.is_empty() {
+        return Err(bad("needs at least one step T:sweeps".into()));
+    }
+    Ok(steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamped_phase_holds_the_visible_units_at_the_pattern() {
+        let mut lab = MachineLab::new("pixels-10", "stochastic", 1).unwrap();
+        for _ in 0..50 {
+            lab.advance(1.0, false).unwrap();
+            if lab.phase() == Phase::Clamped {
+                let k = lab.pattern().unwrap();
+                for (i, &bit) in lab.patterns()[k].iter().enumerate() {
+                    assert_eq!(lab.activations()[i], f64::from(bit));
+                    assert_eq!(lab.clamps()[i], 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exploring_clamps_the_chosen_pattern_and_dreaming_clamps_nothing() {
+        let mut lab = MachineLab::new("bars-3x3", "stochastic", 2).unwrap();
+        for _ in 0..5 {
+            lab.step_cycle().unwrap();
+        }
+        lab.explore(3.0).unwrap();
+        lab.explore_sweeps(10.0).unwrap();
+        for (i, &bit) in lab.patterns()[3].iter().enumerate() {
+            assert_eq!(lab.activations()[i], f64::from(bit));
+        }
+        assert!(lab.explore(99.0).is_err());
+        lab.explore(-1.0).unwrap();
+        assert!(lab.clamps().iter().all(|&c| c == 0));
+        let gallery = lab.gallery(200.0, 1.0).unwrap();
+        let total: f64 = gallery.iter().map(|e| e.frequency).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(gallery.iter().all(|e| e.probability.is_some()));
+        lab.stop_exploring();
+        assert!(!lab.exploring());
+    }
+
+    #[test]
+    fn a_bad_value_changes_nothing() {
+        let mut lab = MachineLab::new("4-2-4", "stochastic", 1).unwrap();
+        let before = lab.update();
+        assert!(lab.set_update("gradient", -1.0).is_err());
+        assert!(lab.set_update("bogus", 1.0).is_err());
+        assert!(lab.set_schedule("10", 5.0).is_err());
+        assert!(lab.import_network("{\"units\": 3}").is_err());
+        assert_eq!(lab.update(), before);
+        let json = lab.export_network();
+        lab.import_network(&json).unwrap();
+        assert!(MachineLab::custom(vec![vec![1, 0], vec![1]], 0, "stochastic", 1).is_err());
+        let err = parse_patterns("1010\n101").unwrap_err().to_string();
+        assert!(err.contains("same length"), "{err}");
+        assert_eq!(
+            parse_patterns("10 1\n\n011").unwrap(),
+            vec![vec![1, 0, 1], vec![0, 1, 1]]
+        );
+    }
+}

@@ -1,0 +1,248 @@
+//! The Boltzmann-machine facade: `MachineLab` for the page's learning view.
+//!
+//! A thin wrapper over [`crate::lab::MachineLab`]: values from the page are checked by the
+//! engine (errors are thrown as `Error`s naming the field, and nothing changes); the
+//! views read activations, clamps, weights, statistics and curves through typed-array
+//! views over wasm memory from the pointers below.
+
+use super::js_error;
+use crate::lab::MachineLab;
+use wasm_bindgen::prelude::*;
+
+/// One Boltzmann-machine learning run.
+#[wasm_bindgen(js_name = MachineLab)]
+pub struct WebMachineLab {
+    lab: MachineLab,
+}
+
+/// Public methods, exported to JavaScript.
+#[wasm_bindgen(js_class = MachineLab)]
+impl WebMachineLab {
+    /// A run on a built-in problem (`4-2-4`, `bars-3x3`, `pixels-10`, …) with `method`
+    /// (`stochastic` or `mean-field`) from `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(problem: &str, method: &str, seed: f64) -> Result<WebMachineLab, JsError> {
+        let seed = crate::lab::setup::check_seed(seed).map_err(js_error)?;
+        let lab = MachineLab::new(problem, method, seed).map_err(js_error)?;
+        Ok(WebMachineLab { lab })
+    }
+
+    /// A run on the user's patterns: text with one pattern per line of 0s and 1s (spaces
+    /// ignored), and `hidden` hidden units.
+    pub fn custom(
+        text: &str,
+        hidden: f64,
+        method: &str,
+        seed: f64,
+    ) -> Result<WebMachineLab, JsError> {
+        let seed = crate::lab::setup::check_seed(seed).map_err(js_error)?;
+        let hidden = crate::error::whole_in("hidden units", hidden, 0, 64).map_err(js_error)?;
+        let patterns = crate::lab::machine::parse_patterns(text).map_err(js_error)?;
+        let lab = MachineLab::custom(patterns, hidden as usize, method, seed).map_err(js_error)?;
+        Ok(WebMachineLab { lab })
+    }
+
+    /// Advances by up to `steps` sweeps (stochastic) or solves (mean field); returns the
+    /// cycles completed.
+    pub fn advance(&mut self, steps: f64) -> Result<f64, JsError> {
+        self.lab
+            .advance(steps, false)
+            .map(|c| c as f64)
+            .map_err(js_error)
+    }
+
+    /// Finishes the current learning cycle.
+    pub fn step_cycle(&mut self) -> Result<(), JsError> {
+        self.lab.step_cycle().map_err(js_error)
+    }
+
+    pub fn reset_weights(&mut self) -> Result<(), JsError> {
+        self.lab.reset_weights().map_err(js_error)
+    }
+
+    /// `gradient` with rate ε or `sign` with step k.
+    pub fn set_update(&mut self, rule: &str, size: f64) -> Result<(), JsError> {
+        self.lab.set_update(rule, size).map_err(js_error)
+    }
+
+    pub fn set_weight_decay(&mut self, decay: f64) -> Result<(), JsError> {
+        self.lab.set_weight_decay(decay).map_err(js_error)
+    }
+
+    /// "T:sweeps, …" and the collection sweeps.
+    pub fn set_schedule(&mut self, text: &str, collect: f64) -> Result<(), JsError> {
+        self.lab.set_schedule(text, collect).map_err(js_error)
+    }
+
+    pub fn rule(&self) -> String {
+        match self.lab.update() {
+            crate::learn::Update::Gradient { .. } => "gradient".into(),
+            crate::learn::Update::Sign { .. } => "sign".into(),
+        }
+    }
+
+    pub fn rule_size(&self) -> f64 {
+        match self.lab.update() {
+            crate::learn::Update::Gradient { rate } => rate,
+            crate::learn::Update::Sign { step } => step,
+        }
+    }
+
+    pub fn weight_decay(&self) -> f64 {
+        self.lab.weight_decay()
+    }
+
+    pub fn schedule(&self) -> String {
+        self.lab.schedule_text()
+    }
+
+    pub fn collect_sweeps(&self) -> f64 {
+        self.lab.collect_sweeps() as f64
+    }
+
+    pub fn method(&self) -> String {
+        self.lab.method().into()
+    }
+
+    pub fn dataset(&self) -> String {
+        self.lab.dataset_name().into()
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.lab.seed() as f64
+    }
+
+    pub fn temperature(&self) -> f64 {
+        self.lab.temperature()
+    }
+
+    pub fn cycles(&self) -> f64 {
+        self.lab.cycles() as f64
+    }
+
+    /// `clamped` or `free`.
+    pub fn phase(&self) -> String {
+        self.lab.phase().name().into()
+    }
+
+    /// The training vector clamped now, or −1 when none is.
+    pub fn pattern(&self) -> f64 {
+        self.lab.pattern().map_or(-1.0, |k| k as f64)
+    }
+
+    pub fn units(&self) -> usize {
+        self.lab.units()
+    }
+
+    pub fn visible(&self) -> usize {
+        self.lab.visible()
+    }
+
+    pub fn encoder_group(&self) -> usize {
+        self.lab.encoder_group()
+    }
+
+    pub fn pattern_count(&self) -> usize {
+        self.lab.patterns().len()
+    }
+
+    /// All training vectors, concatenated (patterns × visible bytes, 0/1).
+    pub fn patterns_flat(&self) -> Vec<u8> {
+        self.lab.patterns().concat()
+    }
+
+    pub fn version(&self) -> f64 {
+        self.lab.version() as f64
+    }
+
+    pub fn activations_ptr(&self) -> *const f64 {
+        self.lab.activations().as_ptr()
+    }
+
+    pub fn clamps_ptr(&self) -> *const u8 {
+        self.lab.clamps().as_ptr()
+    }
+
+    pub fn weights_ptr(&self) -> *const f64 {
+        self.lab.weights().as_ptr()
+    }
+
+    pub fn biases_ptr(&self) -> *const f64 {
+        self.lab.biases().as_ptr()
+    }
+
+    pub fn clamped_pairs_ptr(&self) -> *const f64 {
+        self.lab.clamped_pairs().as_ptr()
+    }
+
+    pub fn free_pairs_ptr(&self) -> *const f64 {
+        self.lab.free_pairs().as_ptr()
+    }
+
+    pub fn pair_difference_ptr(&self) -> *const f64 {
+        self.lab.pair_difference().as_ptr()
+    }
+
+    pub fn curve_len(&self) -> usize {
+        self.lab.curve_cycles().len()
+    }
+
+    pub fn curve_cycles_ptr(&self) -> *const f64 {
+        self.lab.curve_cycles().as_ptr()
+    }
+
+    pub fn curve_kl_ptr(&self) -> *const f64 {
+        self.lab.curve_kl().as_ptr()
+    }
+
+    pub fn curve_solved_ptr(&self) -> *const f64 {
+        self.lab.curve_solved().as_ptr()
+    }
+
+    /// Watches the network by hand: visible units clamped to training pattern `pattern`
+    /// (0-based), or nothing clamped when `pattern` is −1. Learning waits.
+    pub fn explore(&mut self, pattern: f64) -> Result<(), JsError> {
+        self.lab.explore(pattern).map_err(js_error)
+    }
+
+    pub fn stop_exploring(&mut self) {
+        self.lab.stop_exploring();
+    }
+
+    pub fn exploring(&self) -> bool {
+        self.lab.exploring()
+    }
+
+    /// Sweeps of the hand-run sampler.
+    pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), JsError> {
+        self.lab.explore_sweeps(sweeps).map_err(js_error)
+    }
+
+    /// Free-running samples grouped: [{pattern, frequency, probability?, training}].
+    pub fn gallery(&self, count: f64, seed: f64) -> Result<JsValue, JsError> {
+        use serde::Serialize;
+        let entries = self.lab.gallery(count, seed).map_err(js_error)?;
+        entries
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The network JSON that `boltzlab logz --network FILE` reads.
+    pub fn export_network(&self) -> String {
+        self.lab.export_network()
+    }
+
+    /// Loads weights from a network file of the same shape; a bad file changes nothing.
+    pub fn import_network(&mut self, text: &str) -> Result<(), JsError> {
+        self.lab.import_network(text).map_err(js_error)
+    }
+
+    /// ln Z of the current network at T by `method`: {method, log_z, stderr?, bound, …}.
+    pub fn log_z(&self, method: &str, temperature: f64) -> Result<JsValue, JsError> {
+        use serde::Serialize;
+        let result = self.lab.log_z(method, temperature).map_err(js_error)?;
+        result
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+}
