@@ -397,8 +397,8 @@ impl LatticeSampler {
         self.recount();
     }
 
-    /// Sets spin i to `spin` (±1), for painting; clamped spins can be painted too.
-    pub fn set_spin(&mut self, i: usize, spin: i8) -> Result<(), ParamError> {
+    /// Site indices run from 0 to N − 1.
+    fn check_site(&self, i: usize) -> Result<(), ParamError> {
         if i >= self.spins.len() {
             return Err(ParamError::OutOfRange {
                 field: "site",
@@ -407,6 +407,12 @@ impl LatticeSampler {
                 max: (self.spins.len() - 1) as f64,
             });
         }
+        Ok(())
+    }
+
+    /// Sets spin i to `spin` (±1), for painting; clamped spins can be painted too.
+    pub fn set_spin(&mut self, i: usize, spin: i8) -> Result<(), ParamError> {
+        self.check_site(i)?;
         if spin != 1 && spin != -1 {
             return Err(ParamError::Invalid {
                 field: "spin",
@@ -419,14 +425,7 @@ impl LatticeSampler {
 
     /// Marks site i clamped (never changed by ticks while clamps are on) or free.
     pub fn set_clamped(&mut self, i: usize, clamped: bool) -> Result<(), ParamError> {
-        if i >= self.spins.len() {
-            return Err(ParamError::OutOfRange {
-                field: "site",
-                value: i as f64,
-                min: 0.0,
-                max: (self.spins.len() - 1) as f64,
-            });
-        }
+        self.check_site(i)?;
         if clamped && self.clamps_on && self.dynamics == Dynamics::Wolff {
             return Err(ParamError::Invalid {
                 field: "clamp",
