@@ -117,6 +117,36 @@ fn clamp_input(sampler: &mut NetworkSampler, encoder: Encoder, k: usize) {
     sampler.randomize_free_units();
 }
 
+/// The checks shared by the sampled tests: the network fits the encoder, the settling is
+/// valid, and 1 ≤ trials ≤ [`MAX_TRIALS`].
+fn check_test(
+    network: &Network,
+    encoder: Encoder,
+    settling: &Settling,
+    trials: u64,
+) -> Result<(), ParamError> {
+    check_network(network, encoder)?;
+    settling.check()?;
+    whole_in("trials", trials as f64, 1, MAX_TRIALS)?;
+    Ok(())
+}
+
+/// The sampler the sampled tests settle: heat-bath random probes at the settling's
+/// temperature, from the stream of `seed`.
+fn test_sampler(
+    network: &Network,
+    settling: &Settling,
+    seed: u64,
+) -> Result<NetworkSampler, ParamError> {
+    NetworkSampler::new(
+        network.clone(),
+        settling.temperature(),
+        Rule::HeatBath,
+        NetworkOrder::Random,
+        seed,
+    )
+}
+
 /// The hidden code of every input by sampling (see the module docs), `trials` settlings
 /// per input (1 ≤ trials ≤ [`MAX_TRIALS`]), heat-bath random probes from the stream of
 /// `seed`.
@@ -127,9 +157,7 @@ pub fn sampled_codes(
     trials: u64,
     seed: u64,
 ) -> Result<Codes, ParamError> {
-    check_network(network, encoder)?;
-    settling.check()?;
-    whole_in("trials", trials as f64, 1, MAX_TRIALS)?;
+    check_test(network, encoder, settling, trials)?;
     if encoder.hidden > 64 {
         return Err(ParamError::OutOfRange {
             field: "hidden",
@@ -138,13 +166,7 @@ pub fn sampled_codes(
             max: 64.0,
         });
     }
-    let mut sampler = NetworkSampler::new(
-        network.clone(),
-        settling.temperature(),
-        Rule::HeatBath,
-        NetworkOrder::Random,
-        seed,
-    )?;
+    let mut sampler = test_sampler(network, settling, seed)?;
     let high = network.kind().high();
     let hidden = encoder.hidden_units();
     let mut codes = Vec::with_capacity(encoder.group);
@@ -246,17 +268,9 @@ pub fn sampled_accuracy(
     trials: u64,
     seed: u64,
 ) -> Result<Accuracy, ParamError> {
-    check_network(network, encoder)?;
-    settling.check()?;
-    whole_in("trials", trials as f64, 1, MAX_TRIALS)?;
+    check_test(network, encoder, settling, trials)?;
     let schedule = test_schedule(settling);
-    let mut sampler = NetworkSampler::new(
-        network.clone(),
-        settling.temperature(),
-        Rule::HeatBath,
-        NetworkOrder::Random,
-        seed,
-    )?;
+    let mut sampler = test_sampler(network, settling, seed)?;
     let high = network.kind().high();
     let mut correct = 0;
     for k in 0..encoder.group {
