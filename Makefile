@@ -10,7 +10,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 WASM := --target wasm32-unknown-unknown --no-default-features
 
-.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench clean
+.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -23,7 +23,7 @@ test: setup
 
 format-check:
 	cargo fmt --check
-	prettier --check www tests/e2e playwright.config.js benches
+	prettier --check www tests/e2e tests/soak playwright.config.js playwright.soak.config.js benches
 
 lint:
 	cargo clippy --all-targets -- -D warnings
@@ -50,6 +50,12 @@ bench: setup
 	cargo bench --bench ticks
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
+
+# The page left running: memory stays flat over SOAK_MINUTES (default 10) at max speed, for a
+# 1024×1024 lattice and for a learning machine (Chromium's performance metrics via CDP).
+# Not part of `make test`: it takes 2 × SOAK_MINUTES. Samples in target/soak-*.json.
+soak: setup build
+	playwright test --config playwright.soak.config.js
 
 clean:
 	cargo clean
