@@ -3,7 +3,11 @@
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
-  page: async ({ page, baseURL }, use) => {
+  // The one narrow opt-out: a test that causes an error on purpose (a panic, a refused inline
+  // script) lists patterns for exactly the problems it expects. Each must then occur at least
+  // once, and any other problem still fails the test.
+  expectedProblems: [[], { option: true }],
+  page: async ({ page, baseURL, expectedProblems }, use) => {
     const problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -16,7 +20,14 @@ export const test = base.extend({
       }
     });
     await use(page);
-    expect(problems, problems.join('\n')).toEqual([]);
+    const unexpected = problems.filter((problem) => !expectedProblems.some((pattern) => pattern.test(problem)));
+    expect(unexpected, unexpected.join('\n')).toEqual([]);
+    for (const pattern of expectedProblems) {
+      expect(
+        problems.some((problem) => pattern.test(problem)),
+        `expected a problem matching ${pattern}`,
+      ).toBe(true);
+    }
   },
 });
 
