@@ -404,7 +404,7 @@ async function restore() {
   }
   $('session-restore').disabled = false;
   closeBanner();
-  lastBody = null;
+  saveNow(true);
   status(`Restored the session saved at ${when(record.saved)}.`);
 }
 
