@@ -9,7 +9,9 @@ const stored = (page) => page.evaluate(() => window.localStorage.getItem('boltzl
 test.describe('an engine panic', () => {
   // console_error_panic_hook logs the panic: exactly that console error is expected.
   test.use({
-    expectedProblems: [/^console error: panicked at src[\\/]web[\\/]fault\.rs.*deliberate panic for tests/s],
+    expectedProblems: {
+      patterns: [/^console error: panicked at src[\\/]web[\\/]fault\.rs.*deliberate panic for tests/s],
+    },
   });
 
   test('shows the overlay, stops the engine, exports the last good state and restores it after reload', async ({
@@ -65,7 +67,7 @@ test.describe('an engine panic', () => {
 });
 
 test.describe('an uncaught page error', () => {
-  test.use({ expectedProblems: [/^page error: a test error <img src=x onerror=window.__pwned=1>$/] });
+  test.use({ expectedProblems: { patterns: [/^page error: a test error <img src=x onerror=window.__pwned=1>$/] } });
 
   test('is shown as text in the overlay, and the page goes on after Dismiss', async ({ page }) => {
     await openApp(page);
@@ -86,7 +88,7 @@ test.describe('an uncaught page error', () => {
   });
 
   test.describe('an unhandled rejection', () => {
-    test.use({ expectedProblems: [/^page error: a rejected promise$/] });
+    test.use({ expectedProblems: { patterns: [/^page error: a rejected promise$/] } });
     test('is shown too', async ({ page }) => {
       await openApp(page);
       await page.evaluate(() => {
