@@ -43,7 +43,8 @@ test('no CSP violation while every view of the lattice, the machine and the less
   await choose(page, 'Model', 'ferromagnet');
   await page.getByRole('button', { name: 'Step one sweep' }).click();
   await page.getByRole('button', { name: 'Keyboard shortcuts (?)' }).click();
-  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Close' }).click(); // a <form method="dialog">
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
 
   // Temperature sweep.
   await enter(page, 'T high', 3);
