@@ -50,28 +50,34 @@ function fromBase64(text, field) {
   return bytes;
 }
 
-// `length` flags, bit i set where `on(i)`, as base64.
-function packBits(length, on) {
+// Strings of '+' and '-' (rows of spins or bond signs), one bit each ('+' set), as base64.
+function packSigns(rows) {
+  let length = 0;
+  for (const row of rows) length += row.length;
   const bytes = new Uint8Array(Math.ceil(length / 8));
-  for (let i = 0; i < length; i++) if (on(i)) bytes[i >> 3] |= 1 << (i & 7);
+  let i = 0;
+  for (const row of rows) {
+    for (let x = 0; x < row.length; x++, i++) if (row.charCodeAt(x) === 43) bytes[i >> 3] |= 1 << (i & 7);
+  }
   return toBase64(bytes);
 }
 
-function unpackBits(text, length, field) {
+// The 8 signs of each byte value, lowest bit first.
+const SIGNS = Array.from({ length: 256 }, (_, b) =>
+  Array.from({ length: 8 }, (_, k) => ((b >> k) & 1 ? '+' : '-')).join(''),
+);
+
+// The inverse: `rows` strings of `side` signs from `side × rows` bits in base64.
+function unpackSigns(text, rows, side, field) {
   const bytes = fromBase64(text, field);
+  const length = rows * side;
   const need = Math.ceil(length / 8);
   if (bytes.length !== need) throw new Error(`${field}: ${bytes.length} bytes where ${need} are needed`);
-  return (i) => (bytes[i >> 3] >> (i & 7)) & 1;
-}
-
-// Rows of `side` characters, '+' where the bit is set, '-' elsewhere.
-function signRows(bit, rows, side) {
+  const parts = new Array(bytes.length);
+  for (let k = 0; k < bytes.length; k++) parts[k] = SIGNS[bytes[k]];
+  const all = parts.join('');
   const out = new Array(rows);
-  const chars = new Array(side);
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < side; x++) chars[x] = bit(y * side + x) ? '+' : '-';
-    out[y] = chars.join('');
-  }
+  for (let y = 0; y < rows; y++) out[y] = all.slice(y * side, (y + 1) * side);
   return out;
 }
 
@@ -79,17 +85,12 @@ function signRows(bit, rows, side) {
 export function packLattice(exported) {
   const { spins, clamped, bonds, ...rest } = JSON.parse(exported);
   const n = rest.size * rest.size;
-  const all = spins.join('');
-  const packed = { ...rest, spinBits: packBits(n, (i) => all.charCodeAt(i) === 43) };
-  const clamps = new Uint8Array(n);
-  for (const site of clamped) clamps[site] = 1;
-  packed.clampBits = packBits(n, (i) => clamps[i] === 1);
-  if (Array.isArray(bonds) && bonds.every((row) => typeof row === 'string')) {
-    const signs = bonds.join('');
-    packed.bondBits = packBits(signs.length, (i) => signs.charCodeAt(i) === 43);
-  } else if (bonds !== undefined) {
-    packed.bonds = bonds;
-  }
+  const packed = { ...rest, spinBits: packSigns(spins) };
+  const clamps = new Uint8Array(Math.ceil(n / 8));
+  for (const site of clamped) clamps[site >> 3] |= 1 << (site & 7);
+  packed.clampBits = toBase64(clamps);
+  if (Array.isArray(bonds) && bonds.every((row) => typeof row === 'string')) packed.bondBits = packSigns(bonds);
+  else if (bonds !== undefined) packed.bonds = bonds;
   return packed;
 }
 
@@ -100,12 +101,17 @@ export function unpackLattice(packed) {
   const side = rest.size;
   if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) throw new Error('lattice size: not a lattice side');
   const n = side * side;
-  const spin = unpackBits(spinBits, n, 'spins');
-  const clamp = unpackBits(clampBits, n, 'clamps');
+  const spins = unpackSigns(spinBits, side, side, 'spins');
+  const clamps = fromBase64(clampBits, 'clamps');
+  if (clamps.length !== Math.ceil(n / 8))
+    throw new Error(`clamps: ${clamps.length} bytes where ${Math.ceil(n / 8)} are needed`);
   const clamped = [];
-  for (let i = 0; i < n; i++) if (clamp(i)) clamped.push(i);
-  const state = { ...rest, spins: signRows(spin, side, side), clamped };
-  if (bondBits !== undefined) state.bonds = signRows(unpackBits(bondBits, 2 * n, 'bonds'), side, 2 * side);
+  for (let k = 0; k < clamps.length; k++) {
+    if (clamps[k] === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((clamps[k] >> bit) & 1) clamped.push(8 * k + bit);
+  }
+  const state = { ...rest, spins, clamped };
+  if (bondBits !== undefined) state.bonds = unpackSigns(bondBits, side, 2 * side, 'bonds');
   return JSON.stringify(state);
 }
 
