@@ -122,6 +122,35 @@ test('the Boltzmann machine, its options and trained weights come back after a r
   await expect(page.getByLabel('Dataset', { exact: true })).toHaveValue('4-3-4');
 });
 
+test('a Gaussian glass (real couplings) and a machine of my own patterns come back exactly', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Model', 'spin-glass-gaussian');
+  await choose(page, 'Size', '32');
+  await pause(page);
+  await page.getByRole('button', { name: 'Step one sweep' }).click();
+  const exported = await lab(page, 'export_state');
+  expect(JSON.parse(exported).bonds[0].every((b) => typeof b === 'number')).toBe(true);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.getByLabel('My patterns').fill('110011\n001100\n101010');
+  await enter(page, 'Hidden units', 3);
+  await page.getByRole('button', { name: 'Learn my patterns' }).click();
+  await expect.poll(() => machine(page, 'visible')).toBe(6);
+  await page.getByLabel('Learning rule').selectOption('sign');
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  const network = await machine(page, 'export_network');
+  await reload(page);
+  await expect(page.locator('#session-message')).toContainText('Boltzmann machine on custom, 2 learning cycles');
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.locator('#session')).toBeHidden();
+  expect(await machine(page, 'export_network')).toBe(network);
+  expect(await machine(page, 'rule')).toBe('sign');
+  expect(await machine(page, 'units')).toBe(9);
+  await expect(page.getByLabel('My patterns')).toHaveValue('110011\n001100\n101010');
+  await page.getByRole('radio', { name: 'Ising lattice' }).check();
+  expect(await lab(page, 'export_state')).toBe(exported);
+});
+
 // A real saved record (lattice 16×16 with clamps, machine 4-2-4) to corrupt.
 async function savedRecord(page) {
   await openMachine(page);
