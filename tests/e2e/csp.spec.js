@@ -37,6 +37,16 @@ test('no CSP violation while every view of the lattice, the machine and the less
   await expect(page.locator('#inspector-body')).toBeVisible();
   await expect(page.locator('#matrix-box')).toBeVisible();
   await pause(page);
+  // Painting and clamping with the brush, the reset buttons, the phase switch.
+  const box = await page.locator('#spins-box').boundingBox();
+  await choose(page, 'Brush', 'clamp');
+  await page.mouse.move(box.x + 5, box.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 5, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.getByRole('radio', { name: 'free' }).check();
+  await page.getByRole('button', { name: 'All up' }).click();
+  await page.getByRole('button', { name: 'Release all clamps' }).click();
   await page.getByRole('button', { name: 'Step one tick' }).click();
   await page.getByRole('button', { name: 'Step one sweep' }).click();
   await choose(page, 'Rule', 'wolff');
