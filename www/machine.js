@@ -9,6 +9,7 @@ import { HeatMapView } from './views/heatmap.js';
 import { DivergingScale, cssColour, rgba } from './views/colour.js';
 import { fitCanvas } from './views/trace.js';
 import { installLessons } from './lessons.js';
+import { registerMachine } from './persist.js';
 
 // Wall time per frame learning may use.
 const FRAME_BUDGET_MS = 12;
@@ -499,8 +500,9 @@ async function start() {
   };
   for (const radio of document.querySelectorAll('input[name="mode"]'))
     radio.addEventListener('change', () => show(radio.value));
+  registerMachine(() => page);
   const frame = () => {
-    if (page && !$('machine').hidden) {
+    if (page && !$('machine').hidden && !window.boltzlabStopped) {
       try {
         page.frame();
       } catch (err) {

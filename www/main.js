@@ -15,6 +15,7 @@ import { TraceView } from './views/trace.js';
 import { BondView } from './views/bonds.js';
 import { HeatMapView } from './views/heatmap.js';
 import { DivergingScale, drawLegend } from './views/colour.js';
+import { startPersistence } from './persist.js';
 
 // Wall time per frame the engine may use, so that the page keeps 60 frames per second.
 const FRAME_BUDGET_MS = 10;
@@ -28,9 +29,7 @@ function showAlert(message) {
   alertBox.textContent = message;
   alertBox.hidden = false;
 }
-window.boltzlabReportPanic = (message) => showAlert(`The engine stopped with an internal error: ${message}`);
-window.addEventListener('error', (event) => showAlert(`Error: ${event.message}`));
-window.addEventListener('unhandledrejection', (event) => showAlert(`Error: ${event.reason?.message ?? event.reason}`));
+// Panics and uncaught errors are shown by fault.js.
 
 // Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
 function speedSteps(n) {
@@ -208,6 +207,7 @@ async function start() {
   };
 
   const frame = (now) => {
+    if (window.boltzlabStopped) return; // after a panic the engine is not called again
     try {
       experiment.step(FRAME_BUDGET_MS);
       if (running) {
@@ -256,6 +256,18 @@ async function start() {
   showSpeed();
   restarted();
   draw();
+  startPersistence({
+    engine,
+    lattice: {
+      export: () => lab.export_state(),
+      // A restored run starts paused, exactly where it was saved.
+      restore: (json) => {
+        lab.import_state(json);
+        setRunning(false);
+        restarted();
+      },
+    },
+  });
   window.boltzlabLab = lab; // for tests and the console
   window.boltzlabEngine = engine;
   document.body.dataset.ready = 'true';

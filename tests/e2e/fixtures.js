@@ -3,7 +3,13 @@
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
-  page: async ({ page, baseURL }, use) => {
+  // The one narrow opt-out: a test that causes an error on purpose (a panic, a refused inline
+  // script) lists patterns for exactly the problems it expects, as
+  // test.use({ expectedProblems: { patterns: [/…/] } }) (an object: Playwright reads a bare
+  // array as a fixture tuple). Each must then occur at least once, and any other problem
+  // still fails the test.
+  expectedProblems: [{ patterns: [] }, { option: true }],
+  page: async ({ page, baseURL, expectedProblems: { patterns: expected } }, use) => {
     const problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -16,7 +22,14 @@ export const test = base.extend({
       }
     });
     await use(page);
-    expect(problems, problems.join('\n')).toEqual([]);
+    const unexpected = problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)));
+    expect(unexpected, unexpected.join('\n')).toEqual([]);
+    for (const pattern of expected) {
+      expect(
+        problems.some((problem) => pattern.test(problem)),
+        `expected a problem matching ${pattern}`,
+      ).toBe(true);
+    }
   },
 });
 

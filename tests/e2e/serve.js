@@ -1,6 +1,7 @@
 // A minimal static file server for the release build: `node serve.js DIR PORT`.
 // Listens on 127.0.0.1 only and serves files below DIR with correct MIME types
-// (application/wasm matters: streaming compilation requires it).
+// (application/wasm matters: streaming compilation requires it). Pages get the same
+// Content-Security-Policy as index.html's meta tag, plus frame-ancestors (header only).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -19,6 +20,18 @@ const types = {
   '.png': 'image/png',
 };
 
+const policy = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 createServer(async (request, response) => {
   const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
   const file = normalize(join(base, path.endsWith('/') ? `${path}index.html` : path));
@@ -28,7 +41,10 @@ createServer(async (request, response) => {
   }
   try {
     const body = await readFile(file);
-    response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+    const type = types[extname(file)] ?? 'application/octet-stream';
+    const headers = { 'Content-Type': type };
+    if (type.startsWith('text/html')) headers['Content-Security-Policy'] = policy;
+    response.writeHead(200, headers);
     response.end(body);
   } catch {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');

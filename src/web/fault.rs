@@ -1,0 +1,16 @@
+//! A deliberate panic, for the page's tests only.
+//!
+//! No input of the page reaches a panic; to check that a panic anyway is shown to the user
+//! (with the last good state still exportable), the end-to-end tests need a way to cause
+//! one. Nothing in the page calls this.
+
+use wasm_bindgen::prelude::*;
+
+/// The message of the deliberate panic, so that tests can expect exactly it.
+pub const MESSAGE: &str = "boltzlab: deliberate panic for tests (fault_for_tests)";
+
+/// Panics with [`MESSAGE`]. For tests only: the wasm instance is unusable afterwards.
+#[wasm_bindgen]
+pub fn fault_for_tests() {
+    panic!("{MESSAGE}");
+}
