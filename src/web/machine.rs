@@ -9,6 +9,24 @@ use super::js_error;
 use crate::lab::MachineLab;
 use wasm_bindgen::prelude::*;
 
+/// Checks the length of a pattern drawn in the editor: a whole number of pixels, 1 to
+/// 256; returns it.
+#[wasm_bindgen]
+pub fn check_pattern_length(length: f64) -> Result<f64, JsError> {
+    crate::error::whole_in("pattern length", length, 1, 256)
+        .map(|n| n as f64)
+        .map_err(js_error)
+}
+
+/// Checks the pattern editor's text (one pattern per line of 0s and 1s, all of one
+/// length); returns the number of patterns.
+#[wasm_bindgen]
+pub fn check_patterns(text: &str) -> Result<f64, JsError> {
+    crate::lab::machine::parse_patterns(text)
+        .map(|p| p.len() as f64)
+        .map_err(js_error)
+}
+
 /// One Boltzmann-machine learning run.
 #[wasm_bindgen(js_name = MachineLab)]
 pub struct WebMachineLab {
