@@ -126,7 +126,7 @@ export class MachinePage {
     $('bm-gallery-run').addEventListener('click', () => this.generate());
     $('bm-explore-clamped').addEventListener('click', () => {
       this.setRunning(false);
-      attempt('bm-explore-error', () => this.lab.explore(typed('bm-explore-pattern') - 1));
+      attempt('bm-explore-error', () => this.lab.explore_number(typed('bm-explore-pattern')));
       this.showExploring();
     });
     $('bm-explore-free').addEventListener('click', () => {
@@ -211,7 +211,7 @@ export class MachinePage {
     this.setRunning(false);
     const dreaming = this.lab.exploring() && this.lab.pattern() < 0;
     if (this.lab.exploring() && !dreaming) attempt('bm-explore-error', () => this.lab.explore(-1));
-    else attempt('bm-explore-error', () => this.lab.explore(typed('bm-explore-pattern') - 1));
+    else attempt('bm-explore-error', () => this.lab.explore_number(typed('bm-explore-pattern')));
     this.showExploring();
   }
 

@@ -630,6 +630,14 @@ impl MachineLab {
         Ok(())
     }
 
+    /// [`Self::explore`] with training pattern `number` (1-based, as the page numbers
+    /// them) clamped; errors name `pattern to clamp` and its range.
+    pub fn explore_number(&mut self, number: f64) -> Result<(), ParamError> {
+        let count = self.patterns().len() as u64;
+        let k = whole_in("pattern to clamp", number, 1, count)?;
+        self.explore(k as f64 - 1.0)
+    }
+
     /// Back to learning.
     pub fn stop_exploring(&mut self) {
         self.explore = None;
@@ -823,8 +831,14 @@ impl MachineLab {
         let Some(estimate) = &mut self.estimate else {
             return Ok(false);
         };
-        if !estimate.advance(chunks)? {
-            return Ok(false);
+        match estimate.advance(chunks) {
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
+            Err(err) => {
+                // Dropped, so that the next cycle may start a fresh one.
+                self.estimate = None;
+                return Err(err);
+            }
         }
         let (kl, stderr) = estimate
             .value()

@@ -260,6 +260,11 @@ impl WebMachineLab {
         self.lab.explore(pattern).map_err(js_error)
     }
 
+    /// Watches with training pattern `number` (1-based) clamped.
+    pub fn explore_number(&mut self, number: f64) -> Result<(), JsError> {
+        self.lab.explore_number(number).map_err(js_error)
+    }
+
     pub fn stop_exploring(&mut self) {
         self.lab.stop_exploring();
     }
