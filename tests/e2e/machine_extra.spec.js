@@ -149,3 +149,42 @@ test('in machine mode the keys act on the machine and the header describes it', 
   await expect(page.locator('header .tagline.lattice-only')).toBeVisible();
   await expect(page).toHaveTitle('boltzlab: Ising lattice');
 });
+
+test('a learning step that fails (as when learning diverges) stops the run, says why beside the run controls and keeps the weights shown', async ({
+  page,
+}) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  const before = await machine(page, 'export_network');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('3');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBeGreaterThan(1);
+  // The engine's learners return an error once a weight would leave its bound; here the
+  // next learning step fails the same way, from a stand-in on this machine.
+  const kept = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const fail = () => {
+      throw new Error('learning diverged: w_0,8 would be 1.2e6; the last finite weights are kept');
+    };
+    lab.advance = fail;
+    lab.step_cycle = fail;
+    return lab.export_network();
+  });
+  await expect(page.getByRole('button', { name: 'Run learning' })).toBeVisible();
+  await expect(page.locator('#bm-run-error')).toHaveText(/^Learning diverged: .*the last finite weights are kept$/);
+  expect(await machine(page, 'export_network')).toBe(kept);
+  expect(kept).not.toBe(before);
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  await expect(page.locator('#bm-run-error')).toContainText('Learning diverged');
+  expect(await machine(page, 'export_network')).toBe(kept);
+  // The weight map still shows the kept weights (it is drawn, not blank).
+  const inked = await page.evaluate(() => {
+    const canvas = document.getElementById('bm-weights');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let k = 3; k < data.length; k += 4) if (data[k] > 0) n++;
+    return n;
+  });
+  expect(inked).toBeGreaterThan(0);
+});
