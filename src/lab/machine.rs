@@ -63,6 +63,10 @@ pub const AIS_KL_STEPS: u64 = 250;
 pub const MAX_KL_HIDDEN: usize = 16;
 /// An AIS estimate of KL starts at most every this many cycles.
 pub const AIS_KL_EVERY: u64 = 10;
+/// Most multiply-adds one step of the KL estimate may take: the hidden sums
+/// (patterns × 2^hidden × n, done when the estimate starts) and one chunk of AIS runs
+/// (2 × 250 × n², so n ≤ 256), so that no frame freezes.
+pub const MAX_KL_STEP_WORK: f64 = (1u64 << 25) as f64;
 
 /// An AIS estimate of KL(data ‖ model) for a network too big to enumerate, done a chunk
 /// of AIS runs at a time so that the page stays smooth.
@@ -798,7 +802,7 @@ impl MachineLab {
         let recent = self
             .estimate_started
             .is_some_and(|c| cycle < c + AIS_KL_EVERY);
-        if self.estimate.is_some() || recent || self.network().hidden() > MAX_KL_HIDDEN {
+        if self.estimate.is_some() || recent || !self.kl_estimated() {
             return Ok(());
         }
         self.estimate = Some(KlEstimate::new(
@@ -819,10 +823,17 @@ impl MachineLab {
     }
 
     /// Whether KL can only be estimated (the machine is too big to enumerate) and can be
-    /// (few enough hidden units).
+    /// (few enough hidden units, each step within [`MAX_KL_STEP_WORK`]).
     pub fn kl_estimated(&self) -> bool {
-        let states = (self.patterns().len() as f64 + 1.0) * (self.dataset.units() as f64).exp2();
-        states > MAX_KL_STATES && self.network().hidden() <= MAX_KL_HIDDEN
+        let n = self.dataset.units() as f64;
+        let states = (self.patterns().len() as f64 + 1.0) * n.exp2();
+        let hidden = self.network().hidden();
+        let sums = self.patterns().len() as f64 * (hidden as f64).exp2() * n;
+        let chunk = (AIS_KL_RUNS_PER_CHUNK * AIS_KL_STEPS) as f64 * n * n;
+        states > MAX_KL_STATES
+            && hidden <= MAX_KL_HIDDEN
+            && sums <= MAX_KL_STEP_WORK
+            && chunk <= MAX_KL_STEP_WORK
     }
 
     /// Runs up to `chunks` chunks of the AIS estimate under way (1 ≤ chunks ≤ 1000); when
@@ -1288,6 +1299,12 @@ mod tests {
         assert_eq!(lab.stage_of(301), 1);
         assert_eq!(lab.stage_of(801), 2);
         assert_eq!(lab.stage_of(5000), 2);
+        // Too much work per step for a frame: no estimate (the page says so).
+        let patterns: Vec<Vec<u8>> = (0..600u32)
+            .map(|k| (0..40).map(|i| ((k * 7 + i * 13) % 5 == 0) as u8).collect())
+            .collect();
+        let heavy = MachineLab::custom(patterns, 16, "stochastic", 1).unwrap();
+        assert!(!heavy.kl_estimated() && !heavy.estimating());
         let mut short = MachineLab::new("4-2-4", "stochastic", 1).unwrap();
         assert_eq!(short.stage_text(), "");
         short.step_cycle().unwrap();
