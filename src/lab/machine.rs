@@ -1299,6 +1299,22 @@ mod tests {
         assert_eq!(lab.stage_of(301), 1);
         assert_eq!(lab.stage_of(801), 2);
         assert_eq!(lab.stage_of(5000), 2);
+        // Crossing into stage 2 gives the learner that stage's clamping noise.
+        assert!(lab.machine.learner().options().noise.is_none());
+        lab.cycle_offset = 300;
+        lab.apply_stage().unwrap();
+        assert_eq!(
+            lab.machine.learner().options().noise,
+            lab.protocol.stages[1].noise
+        );
+        assert!(!lab.machine.learner().options().noise.is_none());
+        assert!(
+            lab.stage_text()
+                .starts_with("stage 2 of 3 (cycles 301–800)")
+        );
+        lab.cycle_offset = 800;
+        lab.apply_stage().unwrap();
+        assert!(lab.machine.learner().options().noise.is_none());
         // Too much work per step for a frame: no estimate (the page says so).
         let patterns: Vec<Vec<u8>> = (0..600u32)
             .map(|k| (0..40).map(|i| ((k * 7 + i * 13) % 5 == 0) as u8).collect())
