@@ -10,6 +10,7 @@ import { DivergingScale, cssColour, rgba } from './views/colour.js';
 import { fitCanvas } from './views/trace.js';
 import { installLessons } from './lessons.js';
 import { registerMachine } from './persist.js';
+import { setMachineShortcuts } from './keys.js';
 
 // Wall time per frame learning may use.
 const FRAME_BUDGET_MS = 12;
@@ -17,6 +18,14 @@ const FRAME_BUDGET_MS = 12;
 const SPEEDS = [1, 4, 16, 64, 256, 1024, 16384];
 // Graphs are drawn for at most this many units.
 const GRAPH_UNITS = 40;
+// Wall time per frame the AIS estimate of KL may use (it always runs at least one chunk).
+const ESTIMATE_BUDGET_MS = 8;
+
+// The number typed into a box; a blank box is NaN (not 0), so that the engine names it.
+export const typed = (id) => {
+  const text = $(id).value;
+  return text.trim() === '' ? NaN : Number(text);
+};
 
 // Where the visible units sit in their picture: columns and rows.
 export function pictureShape(name, visible, group) {
@@ -48,13 +57,13 @@ export class MachinePage {
   create() {
     const dataset = $('bm-dataset').value;
     const method = $('bm-method').value;
-    const seed = Number($('bm-seed').value);
+    const seed = typed('bm-seed');
     const errorId = dataset === 'custom' ? 'bm-editor-error' : 'bm-dataset-error';
     let next = null;
     const ok = attempt(errorId, () => {
       next =
         dataset === 'custom'
-          ? this.engine.MachineLab.custom($('bm-patterns-text').value, Number($('bm-hidden').value), method, seed)
+          ? this.engine.MachineLab.custom($('bm-patterns-text').value, typed('bm-hidden'), method, seed)
           : new this.engine.MachineLab(dataset, method, seed);
     });
     if (!ok) return false;
@@ -67,7 +76,9 @@ export class MachinePage {
     this.patterns = next.patterns_flat();
     $('bm-noise').hidden = !(next.encoder_group() > 0 && next.encoder_group() < 40);
     this.syncControls();
+    this.resetDrawing(next.visible());
     $('bm-logz-temperature').value = String(next.temperature());
+    $('bm-run-done').hidden = true;
     this.drawnVersion = -1;
     this.draw();
     return true;
@@ -90,31 +101,19 @@ export class MachinePage {
       $('bm-dataset').value = 'custom';
       if (!this.create()) $('bm-dataset').value = before;
     });
-    const setRule = () =>
-      attempt('bm-rule-error', () => this.lab.set_update($('bm-rule').value, Number($('bm-rate').value)));
+    const setRule = () => attempt('bm-rule-error', () => this.lab.set_update($('bm-rule').value, typed('bm-rate')));
     $('bm-rule').addEventListener('change', setRule);
     $('bm-rate').addEventListener('change', setRule);
     $('bm-decay').addEventListener('change', () =>
-      attempt('bm-rule-error', () => this.lab.set_weight_decay(Number($('bm-decay').value))),
+      attempt('bm-rule-error', () => this.lab.set_weight_decay(typed('bm-decay'))),
     );
     $('bm-schedule-apply').addEventListener('click', () =>
-      attempt('bm-schedule-error', () => this.lab.set_schedule($('bm-schedule').value, Number($('bm-collect').value))),
+      attempt('bm-schedule-error', () => this.lab.set_schedule($('bm-schedule').value, typed('bm-collect'))),
     );
     $('bm-run').addEventListener('click', () => this.setRunning(!this.running));
-    $('bm-step').addEventListener('click', () => {
-      this.setRunning(false);
-      attempt('bm-run-error', () => this.lab.step_cycle());
-      this.draw();
-    });
-    $('bm-step-sweep').addEventListener('click', () => {
-      this.setRunning(false);
-      attempt('bm-run-error', () => this.lab.advance(1));
-      this.draw();
-    });
-    $('bm-reset').addEventListener('click', () => {
-      attempt('bm-run-error', () => this.lab.reset_weights());
-      this.draw();
-    });
+    $('bm-step').addEventListener('click', () => this.stepCycle());
+    $('bm-step-sweep').addEventListener('click', () => this.stepSweep());
+    $('bm-reset').addEventListener('click', () => this.resetWeights());
     const showSpeed = () => {
       const n = SPEEDS[Number($('bm-speed').value)];
       $('bm-speed-shown').textContent = n >= 16384 ? 'max (frame budget)' : `${n} sweep${n > 1 ? 's' : ''} / frame`;
@@ -128,7 +127,7 @@ export class MachinePage {
     $('bm-gallery-run').addEventListener('click', () => this.generate());
     $('bm-explore-clamped').addEventListener('click', () => {
       this.setRunning(false);
-      attempt('bm-explore-error', () => this.lab.explore(Number($('bm-explore-pattern').value) - 1));
+      attempt('bm-explore-error', () => this.lab.explore_number(typed('bm-explore-pattern')));
       this.showExploring();
     });
     $('bm-explore-free').addEventListener('click', () => {
@@ -156,37 +155,113 @@ export class MachinePage {
       this.drawnVersion = -1;
       this.draw();
     });
+    $('bm-draw-length').addEventListener('change', () => {
+      let length = 0;
+      if (attempt('bm-draw-error', () => (length = this.engine.check_pattern_length(typed('bm-draw-length')))))
+        this.resetDrawing(length, true);
+    });
+    $('bm-draw-clear').addEventListener('click', () => this.resetDrawing(this.drawing.length, true));
+    $('bm-draw-add').addEventListener('click', () => this.addDrawnPattern());
+    setMachineShortcuts({
+      playPause: () => this.setRunning(!this.running),
+      stepCycle: () => this.stepCycle(),
+      stepSweep: () => this.stepSweep(),
+      togglePhase: () => this.togglePhase(),
+      reset: () => this.resetWeights(),
+      faster: () => this.nudgeSpeed(1),
+      slower: () => this.nudgeSpeed(-1),
+    });
+  }
+
+  // A learning step failed (the engine refuses, or learning diverged): stop the run and
+  // say why next to the run controls; the weights shown stay those of the last good step.
+  learn(action) {
+    const ok = attempt('bm-run-error', action);
+    if (!ok) this.setRunning(false);
+    return ok;
+  }
+
+  stepCycle() {
+    this.setRunning(false);
+    this.learn(() => this.lab.step_cycle());
+    this.draw();
+  }
+
+  stepSweep() {
+    this.setRunning(false);
+    this.learn(() => this.lab.advance(1));
+    this.draw();
+  }
+
+  resetWeights() {
+    if (this.learn(() => this.lab.reset_weights())) {
+      $('bm-run-done').textContent = `Weights reset to their start (seed ${this.lab.seed()}); the curves start again.`;
+      $('bm-run-done').hidden = false;
+    }
+    this.draw();
+  }
+
+  nudgeSpeed(by) {
+    const slider = $('bm-speed');
+    slider.value = String(Math.max(0, Math.min(SPEEDS.length - 1, Number(slider.value) + by)));
+    slider.dispatchEvent(new Event('input'));
+  }
+
+  // F: clamped ⇄ free by hand: clamp the chosen pattern, then let the machine dream.
+  togglePhase() {
+    this.setRunning(false);
+    const dreaming = this.lab.exploring() && this.lab.pattern() < 0;
+    if (this.lab.exploring() && !dreaming) attempt('bm-explore-error', () => this.lab.explore(-1));
+    else attempt('bm-explore-error', () => this.lab.explore_number(typed('bm-explore-pattern')));
+    this.showExploring();
+  }
+
+  // The pixel grid of the pattern editor: `length` pixels in the dataset's picture shape
+  // (or, for a chosen length, a square or rows of up to 16), all off.
+  resetDrawing(length, chosen = false) {
+    const lab = this.lab;
+    const { cols } =
+      chosen || length !== lab.visible()
+        ? pictureShape('custom', length, 0)
+        : pictureShape(this.name, length, lab.encoder_group());
+    this.drawing = new Uint8Array(length);
+    $('bm-draw-length').value = String(length);
+    clearError('bm-draw-error');
+    const grid = $('bm-draw-grid');
+    grid.style.gridTemplateColumns = `repeat(${cols}, 1.6rem)`;
+    const cells = [];
+    for (let i = 0; i < length; i++) {
+      const cell = document.createElement('button');
+      cell.type = 'button';
+      cell.className = 'pixel';
+      cell.setAttribute('aria-pressed', 'false');
+      cell.setAttribute('aria-label', `pixel ${i + 1}`);
+      cell.addEventListener('click', () => {
+        this.drawing[i] ^= 1;
+        cell.setAttribute('aria-pressed', String(this.drawing[i] === 1));
+      });
+      cells.push(cell);
+    }
+    grid.replaceChildren(...cells);
+  }
+
+  // Appends the drawn pattern as a line of the editor's text, if the engine accepts the
+  // text with it (every pattern of one length).
+  addDrawnPattern() {
+    const box = $('bm-patterns-text');
+    const before = box.value.replace(/\s+$/, '');
+    const text = `${before}${before ? '\n' : ''}${this.drawing.join('')}`;
+    if (!attempt('bm-editor-error', () => this.engine.check_patterns(text))) return;
+    box.value = text;
+    $('bm-draw-done').textContent =
+      `Added ${this.drawing.join('')} as pattern ${text.split('\n').filter((l) => l.trim()).length}.`;
+    $('bm-draw-done').hidden = false;
   }
 
   // ln Z by the four methods, each timed here (the engine has no clock in wasm).
   computeLogZ() {
-    const temperature = Number($('bm-logz-temperature').value);
-    clearError('bm-logz-error');
-    for (const row of document.querySelectorAll('#bm-logz-table tbody tr')) {
-      const cell = (name) => row.querySelector(`.${name}`);
-      const start = performance.now();
-      try {
-        const result = this.lab.log_z(row.dataset.method, temperature);
-        const ms = performance.now() - start;
-        cell('value').textContent = format(result.log_z, 6);
-        cell('value').dataset.value = String(result.log_z);
-        cell('stderr').textContent = result.stderr === undefined ? '' : `± ${format(result.stderr, 4)}`;
-        cell('bound').textContent =
-          { exact: 'exact', lower: 'lower bound', none: 'estimate' }[result.bound] ?? String(result.bound);
-        cell('time').textContent = ms < 1 ? '< 1 ms' : `${Math.round(ms)} ms`;
-      } catch (err) {
-        const message = err.message ?? String(err);
-        if (/temperature/.test(message)) {
-          showError('bm-logz-error', message);
-          return;
-        }
-        cell('value').textContent = 'not available';
-        delete cell('value').dataset.value;
-        cell('stderr').textContent = message;
-        cell('bound').textContent = '';
-        cell('time').textContent = '';
-      }
-    }
+    const temperature = typed('bm-logz-temperature');
+    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => this.lab.log_z(method, temperature));
   }
 
   showExploring() {
@@ -197,8 +272,7 @@ export class MachinePage {
   // The gallery of free-running samples beside the training patterns.
   generate() {
     let entries = null;
-    if (!attempt('bm-gallery-error', () => (entries = this.lab.gallery(Number($('bm-gallery-count').value), 1))))
-      return;
+    if (!attempt('bm-gallery-error', () => (entries = this.lab.gallery(typed('bm-gallery-count'), 1)))) return;
     const list = $('bm-gallery');
     list.replaceChildren();
     const lab = this.lab;
@@ -248,12 +322,14 @@ export class MachinePage {
       let done = 0;
       while (done < target && performance.now() - start < FRAME_BUDGET_MS) {
         const chunk = Math.min(target - done, 64);
-        if (!attempt('bm-run-error', () => this.lab.advance(chunk))) {
-          this.setRunning(false);
-          break;
-        }
+        if (!this.learn(() => this.lab.advance(chunk))) break;
         done += chunk;
       }
+    }
+    // The AIS estimate of KL, a chunk of runs at a time.
+    const start = performance.now();
+    while (this.lab.estimating() && performance.now() - start < ESTIMATE_BUDGET_MS) {
+      if (!attempt('bm-run-error', () => this.lab.estimate_step(1))) break;
     }
     this.draw();
   }
@@ -271,10 +347,23 @@ export class MachinePage {
     $('bm-phase').textContent = phase;
     $('bm-pattern').textContent = pattern >= 0 ? `${pattern + 1} of ${lab.pattern_count()}` : 'none (free)';
     $('bm-temperature').textContent = String(lab.temperature());
+    const stage = lab.stage();
+    $('bm-stage').textContent = stage;
+    $('bm-stage').hidden = stage === '';
     const points = lab.curve_len();
     const kl = view(this.engine, Float64Array, lab.curve_kl_ptr(), points);
     const solved = view(this.engine, Float64Array, lab.curve_solved_ptr(), points);
-    $('bm-kl').textContent = Number.isFinite(kl[points - 1]) ? format(kl[points - 1], 4) : 'too large to enumerate';
+    if (Number.isFinite(kl[points - 1])) $('bm-kl').textContent = format(kl[points - 1], 4);
+    else if (lab.kl_estimated()) {
+      const m = lab.ais_len();
+      const x = view(this.engine, Float64Array, lab.ais_cycles_ptr(), m);
+      const y = view(this.engine, Float64Array, lab.ais_kl_ptr(), m);
+      const e = view(this.engine, Float64Array, lab.ais_stderr_ptr(), m);
+      $('bm-kl').textContent =
+        m > 0
+          ? `≈ ${format(y[m - 1], 3)} ± ${format(e[m - 1], 3)} (AIS estimate, cycle ${x[m - 1]})`
+          : 'AIS estimate under way';
+    } else $('bm-kl').textContent = 'too large to enumerate or estimate';
     $('bm-solved').textContent = Number.isFinite(solved[points - 1])
       ? `${Math.round(solved[points - 1] * lab.encoder_group())} of ${lab.encoder_group()}`
       : 'not an encoder';
@@ -445,8 +534,13 @@ export class MachinePage {
     const ink = cssColour('--ink', '#222');
     const x0 = x[0] ?? 0;
     const x1 = Math.max(x[points - 1] ?? 1, x0 + 1);
+    const m = lab.ais_len();
+    const aisX = view(this.engine, Float64Array, lab.ais_cycles_ptr(), m);
+    const aisKl = view(this.engine, Float64Array, lab.ais_kl_ptr(), m);
+    const aisErr = view(this.engine, Float64Array, lab.ais_stderr_ptr(), m);
     let klTop = 0;
     for (const v of kl) if (Number.isFinite(v)) klTop = Math.max(klTop, v);
+    for (let i = 0; i < m; i++) if (Number.isFinite(aisKl[i])) klTop = Math.max(klTop, aisKl[i] + aisErr[i]);
     if (!(klTop > 0)) klTop = 1;
     const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
     const py = (v, t) => topPad + (1 - v / t) * (h - topPad - bottom);
@@ -477,6 +571,61 @@ export class MachinePage {
     };
     line(kl, klTop, cssColour('--energy', '#d1495b'));
     line(solved, 1, cssColour('--magnetization', '#00798c'));
+    // AIS estimates: points with ± one standard error bars.
+    c.strokeStyle = c.fillStyle = cssColour('--energy', '#d1495b');
+    c.lineWidth = 1.5;
+    for (let i = 0; i < m; i++) {
+      if (!Number.isFinite(aisKl[i]) || aisX[i] < x0) continue;
+      const cx = px(aisX[i]);
+      const low = py(Math.max(0, aisKl[i] - aisErr[i]), klTop);
+      const high = py(aisKl[i] + aisErr[i], klTop);
+      c.beginPath();
+      c.moveTo(cx, low);
+      c.lineTo(cx, high);
+      c.moveTo(cx - 3, low);
+      c.lineTo(cx + 3, low);
+      c.moveTo(cx - 3, high);
+      c.lineTo(cx + 3, high);
+      c.stroke();
+      c.beginPath();
+      c.arc(cx, py(aisKl[i], klTop), 3, 0, 2 * Math.PI);
+      c.fill();
+    }
+    $('bm-curve-ais-key').hidden = !lab.kl_estimated();
+    $('bm-curve-exact-key').hidden = lab.kl_estimated();
+  }
+}
+
+// Fills a ln Z table (rows data-method = exact, sampled, mean-field, ais) from
+// `compute(method)`, each method timed here (the engine has no clock in wasm). A bad
+// temperature stops with a message in `errorId`; a method that cannot run says why in its
+// row.
+export function fillLogZTable(tableId, errorId, compute) {
+  clearError(errorId);
+  for (const row of document.querySelectorAll(`#${tableId} tbody tr`)) {
+    const cell = (name) => row.querySelector(`.${name}`);
+    const start = performance.now();
+    try {
+      const result = compute(row.dataset.method);
+      const ms = performance.now() - start;
+      cell('value').textContent = format(result.log_z, 6);
+      cell('value').dataset.value = String(result.log_z);
+      cell('stderr').textContent = result.stderr === undefined ? '' : `± ${format(result.stderr, 4)}`;
+      cell('bound').textContent =
+        { exact: 'exact', lower: 'lower bound', none: 'estimate' }[result.bound] ?? String(result.bound);
+      cell('time').textContent = ms < 1 ? '< 1 ms' : `${Math.round(ms)} ms`;
+    } catch (err) {
+      const message = err.message ?? String(err);
+      if (/temperature/.test(message)) {
+        showError(errorId, message);
+        return;
+      }
+      cell('value').textContent = 'not available';
+      delete cell('value').dataset.value;
+      cell('stderr').textContent = message;
+      cell('bound').textContent = '';
+      cell('time').textContent = '';
+    }
   }
 }
 
@@ -487,7 +636,9 @@ async function start() {
   const show = (mode) => {
     const machine = mode === 'machine';
     for (const element of document.querySelectorAll('.lattice-only')) element.hidden = machine;
+    for (const element of document.querySelectorAll('.machine-only')) element.hidden = !machine;
     $('machine').hidden = !machine;
+    document.title = machine ? 'boltzlab: Boltzmann machine' : 'boltzlab: Ising lattice';
     if (machine) {
       const latticeRun = $('run');
       if (latticeRun.getAttribute('aria-pressed') === 'true') latticeRun.click();
@@ -513,6 +664,10 @@ async function start() {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  // ln Z of the lattice shown (lattice mode), at its current T.
+  $('lattice-logz-run').addEventListener('click', () =>
+    fillLogZTable('lattice-logz-table', 'lattice-logz-error', (method) => window.boltzlabLab.lattice_log_z(method)),
+  );
   installLessons();
   document.body.dataset.machineReady = 'true';
 }

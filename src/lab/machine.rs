@@ -43,6 +43,195 @@ impl Machine {
             Machine::MeanField(l) => l,
         }
     }
+
+    fn learner_mut(&mut self) -> &mut dyn Learner {
+        match self {
+            Machine::Stochastic(l) => l,
+            Machine::MeanField(l) => l,
+        }
+    }
+}
+
+/// AIS runs per chunk of the KL estimate (the engine's minimum).
+pub const AIS_KL_RUNS_PER_CHUNK: u64 = partition::MIN_AIS_RUNS;
+/// Chunks per KL estimate (so 2 × 48 = 96 AIS runs in all).
+pub const AIS_KL_CHUNKS: usize = 48;
+/// Intermediate temperatures per AIS run of the KL estimate (few, so that one chunk of
+/// 40-10-40, 50 units, takes a few milliseconds in the page).
+pub const AIS_KL_STEPS: u64 = 250;
+/// Most hidden units whose 2^hidden states the KL estimate sums per pattern.
+pub const MAX_KL_HIDDEN: usize = 16;
+/// An AIS estimate of KL starts at most every this many cycles.
+pub const AIS_KL_EVERY: u64 = 10;
+/// Most multiply-adds one step of the KL estimate may take: the hidden sums
+/// (patterns × 2^hidden × n, done when the estimate starts) and one chunk of AIS runs
+/// (2 × 250 × n², so n ≤ 256), so that no frame freezes.
+pub const MAX_KL_STEP_WORK: f64 = (1u64 << 25) as f64;
+
+/// An AIS estimate of KL(data ‖ model) for a network too big to enumerate, done a chunk
+/// of AIS runs at a time so that the page stays smooth.
+///
+/// KL = Σ_v P(v) ln P(v) − Σ_v P(v) ln Z(v) + ln Z, where P is the training set's
+/// distribution, Z(v) = Σ_h e^{−E(v,h)/T} sums the 2^hidden hidden states exactly
+/// ([`log_z_clamped`]), and ln Z is estimated by [`partition::ais_log_z`]. The data terms
+/// are exact, so the standard error of the KL estimate is that of ln Ẑ.
+#[derive(Debug, Clone)]
+pub struct KlEstimate {
+    network: Network,
+    temperature: f64,
+    cycle: u64,
+    data_term: f64,
+    seed: u64,
+    chunks: usize,
+    chunk_log_z: Vec<f64>,
+}
+
+impl KlEstimate {
+    /// Starts an estimate for `network` (hidden ≤ [`MAX_KL_HIDDEN`]) at `temperature` on
+    /// `patterns`, with `chunks` chunks of AIS runs, from `seed`; `cycle` labels it.
+    pub fn new(
+        network: &Network,
+        temperature: f64,
+        patterns: &[Vec<u8>],
+        chunks: usize,
+        seed: u64,
+        cycle: u64,
+    ) -> Result<KlEstimate, ParamError> {
+        partition::check_temperature(temperature)?;
+        whole_in("chunks", chunks as f64, 2, 1_000_000)?;
+        crate::learn::check_patterns(patterns, network.visible())?;
+        let mut data_term = 0.0;
+        for (v, p) in crate::learn::likelihood::data_distribution(patterns) {
+            data_term += p * (p.ln() - log_z_clamped(network, temperature, &v)?);
+        }
+        Ok(KlEstimate {
+            network: network.clone(),
+            temperature,
+            cycle,
+            data_term,
+            seed,
+            chunks,
+            chunk_log_z: Vec::with_capacity(chunks),
+        })
+    }
+
+    /// Runs up to `chunks` more chunks; returns whether the estimate is complete.
+    pub fn advance(&mut self, chunks: usize) -> Result<bool, ParamError> {
+        for _ in 0..chunks {
+            if self.done() {
+                break;
+            }
+            let k = self.chunk_log_z.len() as u64;
+            let seed = self.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let chunk = partition::ais_log_z(
+                &self.network,
+                self.temperature,
+                AIS_KL_RUNS_PER_CHUNK,
+                AIS_KL_STEPS,
+                seed,
+            )?;
+            self.chunk_log_z.push(chunk.log_z);
+        }
+        Ok(self.done())
+    }
+
+    /// Whether every chunk has run.
+    pub fn done(&self) -> bool {
+        self.chunk_log_z.len() >= self.chunks
+    }
+
+    /// The learning cycle the estimate belongs to.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// (KL estimate, its standard error) from the chunks run so far (at least two).
+    ///
+    /// Each chunk's Ẑ_c is the mean of its runs' importance weights, so the Ẑ_c are
+    /// independent and identically distributed with mean Z: ln Ẑ = ln mean_c Ẑ_c, with
+    /// standard error sd(Ẑ_c) / (√C · mean(Ẑ_c)) (the delta method, as in
+    /// [`partition::ais_log_z`]), computed relative to the largest Ẑ_c.
+    pub fn value(&self) -> Option<(f64, f64)> {
+        let c = self.chunk_log_z.len();
+        if c < 2 {
+            return None;
+        }
+        let top = self
+            .chunk_log_z
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let ratios: Vec<f64> = self.chunk_log_z.iter().map(|l| (l - top).exp()).collect();
+        let mean = ratios.iter().sum::<f64>() / c as f64;
+        let variance = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (c - 1) as f64;
+        let log_z = top + mean.ln();
+        let stderr = variance.sqrt() / ((c as f64).sqrt() * mean);
+        Some((self.data_term + log_z, stderr))
+    }
+}
+
+/// ln Z(v) = ln Σ_h e^{−E(v,h)/T}: the visible units held at the 0/1 vector `v`, the
+/// hidden units summed over all 2^hidden states (hidden ≤ [`MAX_KL_HIDDEN`]) by a Gray-code
+/// walk, one flip and one local field per state, as a running log-sum-exp.
+pub fn log_z_clamped(network: &Network, temperature: f64, v: &[u8]) -> Result<f64, ParamError> {
+    let temperature = partition::check_temperature(temperature)?;
+    crate::learn::check_patterns(&[v.to_vec()], network.visible())?;
+    let hidden = network.hidden();
+    if hidden > MAX_KL_HIDDEN {
+        return Err(ParamError::Invalid {
+            field: "hidden units",
+            reason: format!(
+                "the KL estimate sums all 2^hidden hidden states per pattern and handles at \
+                 most {MAX_KL_HIDDEN} hidden units, got {hidden}"
+            ),
+        });
+    }
+    let kind = network.kind();
+    let visible = network.visible();
+    let mut state: Vec<i8> = v.iter().map(|&b| kind.value(b == 1)).collect();
+    state.resize(network.len(), kind.low());
+    let beta = 1.0 / temperature;
+    let mut exponent = -beta * network.energy(&state);
+    // Running Σ e^{x − top}.
+    let mut top = exponent;
+    let mut sum = 1.0;
+    for k in 1u64..(1u64 << hidden) {
+        let j = visible + k.trailing_zeros() as usize;
+        let field = network.local_field(&state, j);
+        let next = if state[j] == kind.high() {
+            kind.low()
+        } else {
+            kind.high()
+        };
+        // E changes by −(s'_j − s_j) h_j.
+        exponent += beta * f64::from(next - state[j]) * field;
+        state[j] = next;
+        if exponent > top {
+            sum = sum * (top - exponent).exp() + 1.0;
+            top = exponent;
+        } else {
+            sum += (exponent - top).exp();
+        }
+    }
+    Ok(top + sum.ln())
+}
+
+/// ln Z of `network` at `temperature` by `method` (`exact`, `sampled`, `mean-field`,
+/// `ais`) with the page's fixed effort: 2000 sweeps for the sampled bound, 64 AIS runs of
+/// 1000 steps.
+pub fn page_log_z(
+    network: &Network,
+    method: &str,
+    temperature: f64,
+    seed: u64,
+) -> Result<LogZ, ParamError> {
+    let method = partition::Method::parse(method)?;
+    match method {
+        partition::Method::Exact => partition::exact_log_z(network, temperature),
+        partition::Method::Sampled => partition::sampled_log_z(network, temperature, 2000, seed),
+        partition::Method::MeanField => partition::mean_field_log_z(network, temperature),
+        partition::Method::Ais => partition::ais_log_z(network, temperature, 64, 1000, seed),
+    }
 }
 
 /// One learning run of a Boltzmann machine on a training set.
@@ -61,6 +250,15 @@ pub struct MachineLab {
     curve_cycles: Vec<f64>,
     curve_kl: Vec<f64>,
     curve_solved: Vec<f64>,
+    curve_ais_cycles: Vec<f64>,
+    curve_ais_kl: Vec<f64>,
+    curve_ais_stderr: Vec<f64>,
+    /// The AIS estimate of KL under way (machines too big to enumerate).
+    estimate: Option<KlEstimate>,
+    /// The cycle the last AIS estimate started at.
+    estimate_started: Option<u64>,
+    /// Cycles done before the learner was last rebuilt (changed options keep counting).
+    cycle_offset: u64,
     version: u64,
     /// A sampler run by hand (learning waits): visible units clamped to a chosen pattern,
     /// or nothing clamped (the machine dreams).
@@ -142,11 +340,18 @@ impl MachineLab {
             curve_cycles: Vec::new(),
             curve_kl: Vec::new(),
             curve_solved: Vec::new(),
+            curve_ais_cycles: Vec::new(),
+            curve_ais_kl: Vec::new(),
+            curve_ais_stderr: Vec::new(),
+            estimate: None,
+            estimate_started: None,
+            cycle_offset: 0,
             version: 0,
             shown: machine_position(&machine),
             explore: None,
             explored: None,
         };
+        lab.apply_stage()?;
         lab.refresh();
         lab.record()?;
         Ok(lab)
@@ -157,12 +362,81 @@ impl MachineLab {
     fn rebuild(&mut self, protocol: Protocol) -> Result<(), ParamError> {
         let network = self.network().clone();
         let mut next = MachineLab::build(self.dataset.clone(), protocol, self.seed, Some(network))?;
+        next.cycle_offset = self.cycles();
+        next.apply_stage()?;
+        // build recorded a point at the new learner's cycle 0: keep the old curves instead.
         next.curve_cycles = std::mem::take(&mut self.curve_cycles);
         next.curve_kl = std::mem::take(&mut self.curve_kl);
         next.curve_solved = std::mem::take(&mut self.curve_solved);
+        next.curve_ais_cycles = std::mem::take(&mut self.curve_ais_cycles);
+        next.curve_ais_kl = std::mem::take(&mut self.curve_ais_kl);
+        next.curve_ais_stderr = std::mem::take(&mut self.curve_ais_stderr);
+        next.estimate = self.estimate.take();
+        next.estimate_started = self.estimate_started;
         next.version = self.version + 1;
         *self = next;
         Ok(())
+    }
+
+    /// The protocol stage (0-based) that learning cycle `cycle` (1-based) belongs to: the
+    /// first whose `until` is at least `cycle`, as the CLI's `reproduce` runs them.
+    pub fn stage_of(&self, cycle: u64) -> usize {
+        let stages = &self.protocol.stages;
+        stages
+            .iter()
+            .position(|s| cycle <= s.until)
+            .unwrap_or(stages.len() - 1)
+    }
+
+    /// Sets the clamping noise and hidden–hidden connections of the stage of the next
+    /// cycle.
+    fn apply_stage(&mut self) -> Result<(), ParamError> {
+        let stage = self.protocol.stages[self.stage_of(self.cycles() + 1)];
+        let learner = self.machine.learner_mut();
+        learner.set_noise(stage.noise)?;
+        learner.set_hidden_connected(stage.hidden_connected);
+        Ok(())
+    }
+
+    /// Stages of the protocol (1 for all but the 40-10-40 encoder).
+    pub fn stage_count(&self) -> usize {
+        self.protocol.stages.len()
+    }
+
+    /// The stage of the cycle under way, described: "stage 2 of 3 (cycles 301–800): …";
+    /// empty when the protocol has one stage.
+    pub fn stage_text(&self) -> String {
+        let stages = &self.protocol.stages;
+        if stages.len() <= 1 {
+            return String::new();
+        }
+        let k = self.stage_of(self.cycles() + 1);
+        let stage = stages[k];
+        let first = if k == 0 { 1 } else { stages[k - 1].until + 1 };
+        let span = if stage.until == u64::MAX {
+            format!("cycles {first} on")
+        } else {
+            format!("cycles {first}–{}", stage.until)
+        };
+        let noise = if stage.noise.is_none() {
+            "noise-free clamping".to_string()
+        } else {
+            format!(
+                "noisy clamping (on→off {}, off→on {})",
+                stage.noise.on_to_off, stage.noise.off_to_on
+            )
+        };
+        let hidden = if stage.hidden_connected {
+            "hidden units connected to each other"
+        } else {
+            "no hidden–hidden connections"
+        };
+        format!(
+            "stage {} of {} ({span}): {noise}, {hidden}; the paper's protocol ends at cycle {}",
+            k + 1,
+            stages.len(),
+            self.protocol.max_cycles
+        )
     }
 
     /// The network being trained.
@@ -202,7 +476,7 @@ impl MachineLab {
 
     /// Cycles completed.
     pub fn cycles(&self) -> u64 {
-        self.machine.learner().cycles()
+        self.cycle_offset + self.machine.learner().cycles()
     }
 
     /// The phase under way.
@@ -313,6 +587,7 @@ impl MachineLab {
             if progress == Progress::Cycle {
                 completed += 1;
                 self.version += 1;
+                self.apply_stage()?;
                 self.record()?;
                 if to_cycle_end {
                     break;
@@ -358,6 +633,14 @@ impl MachineLab {
         self.explored = explored;
         self.refresh();
         Ok(())
+    }
+
+    /// [`Self::explore`] with training pattern `number` (1-based, as the page numbers
+    /// them) clamped; errors name `pattern to clamp` and its range.
+    pub fn explore_number(&mut self, number: f64) -> Result<(), ParamError> {
+        let count = self.patterns().len() as u64;
+        let k = whole_in("pattern to clamp", number, 1, count)?;
+        self.explore(k as f64 - 1.0)
     }
 
     /// Back to learning.
@@ -496,6 +779,9 @@ impl MachineLab {
         } else {
             f64::NAN
         };
+        if kl.is_nan() {
+            self.start_estimate()?;
+        }
         let solved = self.solved_fraction()?;
         if self.curve_cycles.len() == CURVE_CAPACITY {
             self.curve_cycles.remove(0);
@@ -506,6 +792,96 @@ impl MachineLab {
         self.curve_kl.push(kl);
         self.curve_solved.push(solved);
         Ok(())
+    }
+
+    /// Starts an AIS estimate of KL at the current weights, unless one is under way, one
+    /// started fewer than [`AIS_KL_EVERY`] cycles ago, or the hidden units are too many to
+    /// sum.
+    fn start_estimate(&mut self) -> Result<(), ParamError> {
+        let cycle = self.cycles();
+        let recent = self
+            .estimate_started
+            .is_some_and(|c| cycle < c + AIS_KL_EVERY);
+        if self.estimate.is_some() || recent || !self.kl_estimated() {
+            return Ok(());
+        }
+        self.estimate = Some(KlEstimate::new(
+            self.network(),
+            self.temperature(),
+            self.patterns(),
+            AIS_KL_CHUNKS,
+            self.seed ^ 0xA15 ^ cycle.wrapping_mul(0x2545_F491_4F6C_DD1D),
+            cycle,
+        )?);
+        self.estimate_started = Some(cycle);
+        Ok(())
+    }
+
+    /// Whether an AIS estimate of KL is under way.
+    pub fn estimating(&self) -> bool {
+        self.estimate.is_some()
+    }
+
+    /// Whether KL can only be estimated (the machine is too big to enumerate) and can be
+    /// (few enough hidden units, each step within [`MAX_KL_STEP_WORK`]).
+    pub fn kl_estimated(&self) -> bool {
+        let n = self.dataset.units() as f64;
+        let states = (self.patterns().len() as f64 + 1.0) * n.exp2();
+        let hidden = self.network().hidden();
+        let sums = self.patterns().len() as f64 * (hidden as f64).exp2() * n;
+        let chunk = (AIS_KL_RUNS_PER_CHUNK * AIS_KL_STEPS) as f64 * n * n;
+        states > MAX_KL_STATES
+            && hidden <= MAX_KL_HIDDEN
+            && sums <= MAX_KL_STEP_WORK
+            && chunk <= MAX_KL_STEP_WORK
+    }
+
+    /// Runs up to `chunks` chunks of the AIS estimate under way (1 ≤ chunks ≤ 1000); when
+    /// it completes, its point joins the AIS curve. Returns whether a point was added.
+    pub fn estimate_step(&mut self, chunks: f64) -> Result<bool, ParamError> {
+        let chunks = whole_in("chunks", chunks, 1, 1000)? as usize;
+        let Some(estimate) = &mut self.estimate else {
+            return Ok(false);
+        };
+        match estimate.advance(chunks) {
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
+            Err(err) => {
+                // Dropped, so that the next cycle may start a fresh one.
+                self.estimate = None;
+                return Err(err);
+            }
+        }
+        let (kl, stderr) = estimate
+            .value()
+            .expect("a complete estimate has its chunks");
+        let cycle = estimate.cycle();
+        self.estimate = None;
+        if self.curve_ais_cycles.len() == CURVE_CAPACITY {
+            self.curve_ais_cycles.remove(0);
+            self.curve_ais_kl.remove(0);
+            self.curve_ais_stderr.remove(0);
+        }
+        self.curve_ais_cycles.push(cycle as f64);
+        self.curve_ais_kl.push(kl);
+        self.curve_ais_stderr.push(stderr);
+        self.version += 1;
+        Ok(true)
+    }
+
+    /// Cycles of the AIS KL points.
+    pub fn curve_ais_cycles(&self) -> &[f64] {
+        &self.curve_ais_cycles
+    }
+
+    /// AIS estimates of KL(data ‖ model).
+    pub fn curve_ais_kl(&self) -> &[f64] {
+        &self.curve_ais_kl
+    }
+
+    /// Their standard errors.
+    pub fn curve_ais_stderr(&self) -> &[f64] {
+        &self.curve_ais_stderr
     }
 
     /// The fraction of encoder inputs whose hidden code is their own (decided and shared
@@ -615,8 +991,25 @@ impl MachineLab {
     /// visible count and kind; the learner starts a fresh cycle. A malformed or
     /// mismatched file changes nothing.
     pub fn import_network(&mut self, text: &str) -> Result<(), ParamError> {
-        let imported = Network::from_json(text)?;
         let current = self.network();
+        let n = current.len();
+        let limit = (64 * n * n + 65_536).min(Network::MAX_JSON_BYTES);
+        if text.len() > limit {
+            return Err(ParamError::Invalid {
+                field: "network file",
+                reason: format!(
+                    "the file is {} bytes; a network of this machine's {n} units takes at most {limit}",
+                    text.len()
+                ),
+            });
+        }
+        let imported = Network::from_json(text)?;
+        if imported.mask().is_some() && imported.mask() != current.mask() {
+            return Err(ParamError::Invalid {
+                field: "network file",
+                reason: "its mask of allowed connections differs from this machine's".into(),
+            });
+        }
         if imported.len() != current.len()
             || imported.visible() != current.visible()
             || imported.kind() != current.kind()
@@ -652,18 +1045,7 @@ impl MachineLab {
     /// ln Z of the current network at `temperature` by `method` (`exact`, `sampled`,
     /// `mean-field`, `ais`), with the page's fixed effort.
     pub fn log_z(&self, method: &str, temperature: f64) -> Result<LogZ, ParamError> {
-        let method = partition::Method::parse(method)?;
-        let network = self.network();
-        match method {
-            partition::Method::Exact => partition::exact_log_z(network, temperature),
-            partition::Method::Sampled => {
-                partition::sampled_log_z(network, temperature, 2000, self.seed)
-            }
-            partition::Method::MeanField => partition::mean_field_log_z(network, temperature),
-            partition::Method::Ais => {
-                partition::ais_log_z(network, temperature, 64, 1000, self.seed)
-            }
-        }
+        page_log_z(self.network(), method, temperature, self.seed)
     }
 }
 
@@ -830,5 +1212,119 @@ mod tests {
             parse_patterns("10 1\n\n011").unwrap(),
             vec![vec![1, 0, 1], vec![0, 1, 1]]
         );
+    }
+
+    #[test]
+    fn clamped_log_z_sums_to_the_exact_partition_function() {
+        // Σ_v Z(v) over all visible vectors is Z.
+        let network = crate::learn::experiment::random_weights(
+            Problem::parse("4-2-4")
+                .unwrap()
+                .dataset()
+                .network(crate::model::SpinKind::Binary),
+            1.5,
+            7,
+        )
+        .unwrap();
+        let t = 0.8;
+        let mut terms = Vec::new();
+        for code in 0..(1u32 << network.visible()) {
+            let v: Vec<u8> = (0..network.visible())
+                .map(|i| ((code >> i) & 1) as u8)
+                .collect();
+            terms.push(log_z_clamped(&network, t, &v).unwrap());
+        }
+        let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let total = top + terms.iter().map(|x| (x - top).exp()).sum::<f64>().ln();
+        let exact = partition::exact_log_z(&network, t).unwrap().log_z;
+        assert!((total - exact).abs() < 1e-9, "{total} vs {exact}");
+    }
+
+    #[test]
+    fn the_ais_kl_estimate_agrees_with_exact_kl() {
+        // A trained small machine: the estimate is within 5 standard errors (plus the
+        // small downward bias of ln Ẑ, about stderr²/2) of the exact value.
+        // 8-3-8 (19 units) is one the page estimates; it can still be enumerated here.
+        for (problem, cycles) in [("bars-3x3", 30), ("8-3-8", 15)] {
+            let mut lab = MachineLab::new(problem, "stochastic", 3).unwrap();
+            for _ in 0..cycles {
+                lab.step_cycle().unwrap();
+            }
+            let exact = kl_divergence(lab.network(), lab.temperature(), lab.patterns()).unwrap();
+            for seed in 0..4 {
+                let mut estimate = KlEstimate::new(
+                    lab.network(),
+                    lab.temperature(),
+                    lab.patterns(),
+                    32,
+                    seed,
+                    0,
+                )
+                .unwrap();
+                assert!(estimate.value().is_none());
+                while !estimate.advance(5).unwrap() {}
+                let (kl, stderr) = estimate.value().unwrap();
+                assert!(stderr > 0.0 && stderr < 0.2, "stderr {stderr}");
+                assert!(
+                    (kl - exact).abs() <= 5.0 * stderr + stderr * stderr,
+                    "{problem} seed {seed}: AIS {kl} ± {stderr}, exact {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_big_machine_gets_ais_points_and_runs_every_stage() {
+        let mut lab = MachineLab::new("40-10-40", "stochastic", 1).unwrap();
+        assert!(lab.kl_estimated());
+        assert!(lab.curve_kl()[0].is_nan());
+        assert!(lab.estimating());
+        while !lab.estimate_step(8.0).unwrap() {}
+        // All weights zero at the start: the model is uniform over the 2^80 visible vectors
+        // (V1 and V2, 40 each) and the data uniform over 40, so KL = 80 ln 2 − ln 40.
+        let (kl, stderr) = (lab.curve_ais_kl()[0], lab.curve_ais_stderr()[0]);
+        let exact = 80.0 * 2f64.ln() - 40f64.ln();
+        assert!(
+            (kl - exact).abs() < 1e-9 && stderr < 1e-9,
+            "{kl} ± {stderr}"
+        );
+        assert!(lab.estimate_step(0.0).is_err());
+        assert_eq!(lab.stage_count(), 3);
+        assert!(
+            lab.stage_text().starts_with("stage 1 of 3"),
+            "{}",
+            lab.stage_text()
+        );
+        assert_eq!(lab.stage_of(300), 0);
+        assert_eq!(lab.stage_of(301), 1);
+        assert_eq!(lab.stage_of(801), 2);
+        assert_eq!(lab.stage_of(5000), 2);
+        // Crossing into stage 2 gives the learner that stage's clamping noise.
+        assert!(lab.machine.learner().options().noise.is_none());
+        lab.cycle_offset = 300;
+        lab.apply_stage().unwrap();
+        assert_eq!(
+            lab.machine.learner().options().noise,
+            lab.protocol.stages[1].noise
+        );
+        assert!(!lab.machine.learner().options().noise.is_none());
+        assert!(
+            lab.stage_text()
+                .starts_with("stage 2 of 3 (cycles 301–800)")
+        );
+        lab.cycle_offset = 800;
+        lab.apply_stage().unwrap();
+        assert!(lab.machine.learner().options().noise.is_none());
+        // Too much work per step for a frame: no estimate (the page says so).
+        let patterns: Vec<Vec<u8>> = (0..600u32)
+            .map(|k| (0..40).map(|i| ((k * 7 + i * 13) % 5 == 0) as u8).collect())
+            .collect();
+        let heavy = MachineLab::custom(patterns, 16, "stochastic", 1).unwrap();
+        assert!(!heavy.kl_estimated() && !heavy.estimating());
+        let mut short = MachineLab::new("4-2-4", "stochastic", 1).unwrap();
+        assert_eq!(short.stage_text(), "");
+        short.step_cycle().unwrap();
+        short.set_weight_decay(0.001).unwrap();
+        assert_eq!(short.cycles(), 1, "changed options keep the cycle count");
     }
 }

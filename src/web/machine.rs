@@ -9,6 +9,24 @@ use super::js_error;
 use crate::lab::MachineLab;
 use wasm_bindgen::prelude::*;
 
+/// Checks the length of a pattern drawn in the editor: a whole number of pixels, 1 to
+/// 256; returns it.
+#[wasm_bindgen]
+pub fn check_pattern_length(length: f64) -> Result<f64, JsError> {
+    crate::error::whole_in("pattern length", length, 1, 256)
+        .map(|n| n as f64)
+        .map_err(js_error)
+}
+
+/// Checks the pattern editor's text (one pattern per line of 0s and 1s, all of one
+/// length); returns the number of patterns.
+#[wasm_bindgen]
+pub fn check_patterns(text: &str) -> Result<f64, JsError> {
+    crate::lab::machine::parse_patterns(text)
+        .map(|p| p.len() as f64)
+        .map_err(js_error)
+}
+
 /// One Boltzmann-machine learning run.
 #[wasm_bindgen(js_name = MachineLab)]
 pub struct WebMachineLab {
@@ -199,10 +217,52 @@ impl WebMachineLab {
         self.lab.curve_solved().as_ptr()
     }
 
+    /// Whether KL is estimated by AIS (the machine is too big to enumerate).
+    pub fn kl_estimated(&self) -> bool {
+        self.lab.kl_estimated()
+    }
+
+    /// Whether an AIS estimate of KL is under way.
+    pub fn estimating(&self) -> bool {
+        self.lab.estimating()
+    }
+
+    /// Runs up to `chunks` chunks (2 AIS runs each) of the KL estimate under way; returns
+    /// whether a point joined the AIS curve.
+    pub fn estimate_step(&mut self, chunks: f64) -> Result<bool, JsError> {
+        self.lab.estimate_step(chunks).map_err(js_error)
+    }
+
+    pub fn ais_len(&self) -> usize {
+        self.lab.curve_ais_cycles().len()
+    }
+
+    pub fn ais_cycles_ptr(&self) -> *const f64 {
+        self.lab.curve_ais_cycles().as_ptr()
+    }
+
+    pub fn ais_kl_ptr(&self) -> *const f64 {
+        self.lab.curve_ais_kl().as_ptr()
+    }
+
+    pub fn ais_stderr_ptr(&self) -> *const f64 {
+        self.lab.curve_ais_stderr().as_ptr()
+    }
+
+    /// The protocol stage under way, described (empty for one-stage protocols).
+    pub fn stage(&self) -> String {
+        self.lab.stage_text()
+    }
+
     /// Watches the network by hand: visible units clamped to training pattern `pattern`
     /// (0-based), or nothing clamped when `pattern` is −1. Learning waits.
     pub fn explore(&mut self, pattern: f64) -> Result<(), JsError> {
         self.lab.explore(pattern).map_err(js_error)
+    }
+
+    /// Watches with training pattern `number` (1-based) clamped.
+    pub fn explore_number(&mut self, number: f64) -> Result<(), JsError> {
+        self.lab.explore_number(number).map_err(js_error)
     }
 
     pub fn stop_exploring(&mut self) {

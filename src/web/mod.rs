@@ -15,6 +15,7 @@ use crate::lab::{Brush, LatticeLab, LatticeSetup, Reset, ScanPlan, ScanResults};
 use wasm_bindgen::prelude::*;
 
 mod fault;
+mod lattice_z;
 mod machine;
 
 /// Installs the panic hook: a panic is printed to the console and handed to the page's

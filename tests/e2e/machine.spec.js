@@ -1,20 +1,8 @@
 // The Boltzmann-machine mode: learning in the page, the phases made visible, the curves.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { test, expect, openApp, choose } from './fixtures.js';
-
-// Opens the page in Boltzmann-machine mode.
-export async function openMachine(page) {
-  await openApp(page);
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await expect(page.locator('#machine')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabMachine))).toBe(true);
-}
-
-// Calls a method of the page's machine (window.boltzlabMachine).
-export function machine(page, method, ...args) {
-  return page.evaluate(([m, a]) => window.boltzlabMachine[m](...a), [method, args]);
-}
+import { test, expect, choose } from './fixtures.js';
+import { openMachine, machine } from './machine_helpers.js';
 
 // Records, over `frames` animation frames, the shown phase, pattern and visible units.
 function recordFrames(page, frames) {

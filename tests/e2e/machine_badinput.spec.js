@@ -1,0 +1,298 @@
+// Bad input in machine mode, table-driven: every control gets blank, non-numbers,
+// infinities, overflow, negatives, zero, huge and fractional values and garbage; every
+// select is forced to an unknown value; the import takes broken network files. Each must
+// leave a visible message next to its control naming the field (and the range, for a
+// value out of range) and leave the machine exactly as it was (its exported network JSON
+// and its settings identical).
+import { test, expect, choose } from './fixtures.js';
+import { openMachine, machine } from './machine_helpers.js';
+
+// What a person can type into any box that is not a number.
+const GARBAGE = ['', 'NaN', 'Infinity', '-Infinity', '1e309', '12abc', '0x10', ' '];
+
+// Number boxes: the error element beside each, the field its message names, how the
+// value is committed (change event or a button) and the bad values beyond GARBAGE.
+const NUMBER_CONTROLS = [
+  { id: 'bm-seed', error: 'bm-dataset-error', field: /seed/i, bad: ['-1', '1e300', '2.5'] },
+  { id: 'bm-rate', error: 'bm-rule-error', field: /rate|step/i, bad: ['-1', '0', '1e300'] },
+  { id: 'bm-decay', error: 'bm-rule-error', field: /decay/i, bad: ['-1', '1', '1e300'] },
+  {
+    id: 'bm-collect',
+    error: 'bm-schedule-error',
+    field: /collect sweeps/i,
+    button: 'Apply schedule',
+    bad: ['-1', '0', '1e300', '2.5'],
+  },
+  {
+    id: 'bm-explore-pattern',
+    error: 'bm-explore-error',
+    field: /pattern to clamp/i,
+    button: 'Clamp and settle',
+    bad: ['-1', '0', '5', '1e300', '2.5'],
+  },
+  {
+    id: 'bm-hidden',
+    error: 'bm-editor-error',
+    field: /hidden units/i,
+    button: 'Learn my patterns',
+    bad: ['-1', '65', '1e300', '2.5'],
+  },
+  {
+    id: 'bm-gallery-count',
+    error: 'bm-gallery-error',
+    field: /samples/i,
+    button: 'Generate samples',
+    bad: ['-1', '0', '1e300', '2.5'],
+  },
+  {
+    id: 'bm-logz-temperature',
+    error: 'bm-logz-error',
+    field: /temperature/i,
+    button: 'Compute ln Z',
+    bad: ['-1', '0'],
+  },
+  { id: 'bm-draw-length', error: 'bm-draw-error', field: /pattern length/i, bad: ['-1', '0', '257', '1e300', '2.5'] },
+];
+
+// Text boxes and their bad values.
+const TEXT_CONTROLS = [
+  {
+    id: 'bm-schedule',
+    error: 'bm-schedule-error',
+    field: /schedule/i,
+    button: 'Apply schedule',
+    bad: [
+      ...GARBAGE,
+      'NaN:2',
+      'Infinity:2',
+      '-Infinity:2',
+      '1e309:2',
+      '-1:2',
+      '0:2',
+      '1e300:2',
+      '10:-1',
+      '10:2.5',
+      '10:1e300',
+      '10:NaN',
+      '10:2, 5',
+      '0x10:2',
+    ],
+  },
+  {
+    id: 'bm-patterns-text',
+    error: 'bm-editor-error',
+    field: /patterns/i,
+    button: 'Learn my patterns',
+    bad: [...GARBAGE, '-1', '0.5', '2', '1010\n10', '10\n\n1', '1 0 x 1'],
+  },
+];
+
+// Selects and an unknown value for each.
+const SELECTS = [
+  { id: 'bm-dataset', error: 'bm-dataset-error', field: /problem|dataset/i },
+  { id: 'bm-method', error: 'bm-dataset-error', field: /method/i },
+  { id: 'bm-rule', error: 'bm-rule-error', field: /rule/i },
+];
+
+// Everything about the machine a bad input must not change.
+function snapshot(page) {
+  return page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    return {
+      network: lab.export_network(),
+      dataset: lab.dataset(),
+      method: lab.method(),
+      seed: lab.seed(),
+      rule: lab.rule(),
+      size: lab.rule_size(),
+      decay: lab.weight_decay(),
+      schedule: lab.schedule(),
+      collect: lab.collect_sweeps(),
+      cycles: lab.cycles(),
+      patterns: Array.from(lab.patterns_flat()).join(''),
+      exploring: lab.exploring(),
+      drawn: document.querySelectorAll('#bm-draw-grid .pixel').length,
+    };
+  });
+}
+
+// Hides an error element, so that the next message is seen to appear.
+const clearShown = (page, id) =>
+  page.evaluate((e) => {
+    const box = document.getElementById(e);
+    box.hidden = true;
+    box.textContent = '';
+  }, id);
+
+// Puts `value` into the control as typing would (a number box keeps only what parses
+// as a number: garbage leaves it blank) and fires input and change.
+const put = (page, id, value) =>
+  page.evaluate(
+    ([i, v]) => {
+      const box = document.getElementById(i);
+      box.value = v;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    [id, value],
+  );
+
+// A 4-2-4 machine after a few learning cycles (non-zero weights to compare).
+async function trainedMachine(page) {
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  for (let k = 0; k < 3; k++) await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  expect(await machine(page, 'cycles')).toBe(3);
+}
+
+async function expectRefused(page, control, value, before) {
+  const message = page.locator(`#${control.error}`);
+  await expect(message, `${control.id} = ${JSON.stringify(value)}`).toBeVisible();
+  await expect(message, `${control.id} = ${JSON.stringify(value)}`).toHaveText(control.field);
+  const text = await message.textContent();
+  if (/between/.test(text)) expect(text).toMatch(/between -?[\d.e+]+ and [\d.e+∞]+/);
+  expect(await snapshot(page), `${control.id} = ${JSON.stringify(value)} changed the machine`).toEqual(before);
+}
+
+const counts = {};
+test.afterAll(() => {
+  console.log(`bad inputs tried, per kind: ${JSON.stringify(counts)}`);
+});
+
+test('every number box refuses bad values next to itself and changes nothing', async ({ page }) => {
+  test.setTimeout(240_000);
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  for (const control of NUMBER_CONTROLS) {
+    const good = await page.locator(`#${control.id}`).inputValue();
+    for (const value of [...GARBAGE, ...control.bad]) {
+      await clearShown(page, control.error);
+      await put(page, control.id, value);
+      if (control.button) await page.getByRole('button', { name: control.button, exact: true }).click();
+      await expectRefused(page, control, value, before);
+      counts['number boxes'] = (counts['number boxes'] ?? 0) + 1;
+    }
+    await page.evaluate(([i, v]) => (document.getElementById(i).value = v), [control.id, good]);
+  }
+});
+
+test('every text box refuses bad text next to itself and changes nothing', async ({ page }) => {
+  test.setTimeout(240_000);
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  for (const control of TEXT_CONTROLS) {
+    for (const value of control.bad) {
+      await clearShown(page, control.error);
+      await page.locator(`#${control.id}`).fill(value);
+      await page.getByRole('button', { name: control.button, exact: true }).click();
+      await expectRefused(page, control, value, before);
+      counts['text boxes'] = (counts['text boxes'] ?? 0) + 1;
+    }
+  }
+});
+
+test('every select forced to an unknown value is refused and changes nothing', async ({ page }) => {
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  for (const control of SELECTS) {
+    const good = await page.locator(`#${control.id}`).inputValue();
+    for (const value of ['bogus', '', '4-2-4 ', 'constructor']) {
+      await clearShown(page, control.error);
+      await page.evaluate(
+        ([i, v]) => {
+          const select = document.getElementById(i);
+          const option = document.createElement('option');
+          option.value = v;
+          option.textContent = 'forced';
+          option.dataset.forced = 'true';
+          select.append(option);
+          select.value = v;
+          select.dispatchEvent(new Event('change', { bubbles: true }));
+          option.remove();
+        },
+        [control.id, value],
+      );
+      await expectRefused(page, control, value, before);
+      counts.selects = (counts.selects ?? 0) + 1;
+      await page.evaluate(([i, v]) => (document.getElementById(i).value = v), [control.id, good]);
+    }
+  }
+});
+
+test('broken network files are refused with a message and change nothing', async ({ page }) => {
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  const file = JSON.parse(before.network);
+  const n = file.units;
+  const edited = (change) => {
+    const copy = JSON.parse(before.network);
+    change(copy);
+    return JSON.stringify(copy);
+  };
+  const hidden = n - 1; // a hidden unit, connected to every visible one
+  const cases = {
+    'not JSON': 'hello, network',
+    empty: '',
+    'only whitespace': '   \n',
+    truncated: before.network.slice(0, Math.floor(before.network.length / 2)),
+    'JSON but not an object': '[1, 2, 3]',
+    'asymmetric weights': edited((f) => {
+      f.weights[0][hidden] = 0.5;
+      f.weights[hidden][0] = -0.5;
+    }),
+    'NaN weight': before.network.replace(/"weights":\[\[([^,\]]+)/, '"weights":[[NaN'),
+    '1e999 weight': edited((f) => (f.weights[0][hidden] = f.weights[hidden][0] = 12345)).replaceAll('12345', '1e999'),
+    'huge weight': edited((f) => (f.weights[0][hidden] = f.weights[hidden][0] = 1e300)),
+    'null bias': edited((f) => (f.biases[0] = null)),
+    'nonzero self-weight': edited((f) => (f.weights[1][1] = 1)),
+    'too few weight rows': edited((f) => f.weights.pop()),
+    'a short weight row': edited((f) => f.weights[2].pop()),
+    'too few biases': edited((f) => f.biases.pop()),
+    'another machine shape': edited((f) => {
+      f.units = 3;
+      f.visible = 2;
+      f.weights = [
+        [0, 1, 0],
+        [1, 0, 0],
+        [0, 0, 0],
+      ];
+      f.biases = [0, 0, 0];
+      delete f.mask;
+    }),
+    'visible count differs': edited((f) => (f.visible = n - 3)),
+    'more than 2048 units': edited((f) => (f.units = 2049)),
+    'units not a number': edited((f) => (f.units = 'ten')),
+    'a mask that disagrees': edited((f) => {
+      f.mask[0][hidden] = false;
+      f.mask[hidden][0] = false;
+      f.weights[0][hidden] = f.weights[hidden][0] = 0;
+    }),
+    'a mask of the wrong shape': edited((f) => f.mask.pop()),
+    'unknown spin kind': edited((f) => (f.spin = 'potts')),
+    'other kind of units': edited((f) => (f.spin = f.spin === 'binary' ? 'ising' : 'binary')),
+    'unknown key': edited((f) => (f.temperature = 1)),
+    'oversized file': before.network + ' '.repeat(2_000_000),
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    await clearShown(page, 'bm-import-error');
+    await page.getByLabel('Import network (JSON)').setInputFiles({
+      name: `${name}.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(text),
+    });
+    await expect(page.locator('#bm-import-error'), name).toBeVisible();
+    await expect(page.locator('#bm-import-error'), name).toHaveText(/network|weights|biases|units|mask|spin|visible/i);
+    await expect(page.locator('#bm-import-done'), name).toBeHidden();
+    expect(await snapshot(page), `${name} changed the machine`).toEqual(before);
+    counts['network files'] = (counts['network files'] ?? 0) + 1;
+  }
+  // The machine's own file still loads.
+  await page.getByLabel('Import network (JSON)').setInputFiles({
+    name: 'good.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(before.network),
+  });
+  await expect(page.locator('#bm-import-done')).toBeVisible();
+  await expect(page.locator('#bm-import-error')).toBeHidden();
+  expect((await snapshot(page)).network).toBe(before.network);
+});

@@ -1,0 +1,190 @@
+// The machine mode's later parts: the AIS estimate of KL and all protocol stages of
+// 40-10-40, ln Z of a small lattice, drawing patterns by clicking, keyboard shortcuts and
+// the header of the mode shown.
+import { execFileSync } from 'node:child_process';
+import { test, expect, openApp, choose } from './fixtures.js';
+import { openMachine, machine } from './machine_helpers.js';
+
+test('40-10-40 shows an AIS estimate of KL with its error bar and the protocol stage under way', async ({ page }) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', '40-10-40');
+  await expect(page.locator('#bm-stage')).toContainText('stage 1 of 3 (cycles 1–300)');
+  await expect(page.locator('#bm-curve-ais-key')).toBeVisible();
+  await expect(page.locator('#bm-curve-exact-key')).toBeHidden();
+  // At the start every weight is 0: the model is uniform over the 2^80 visible vectors, so
+  // KL = 80 ln 2 − ln 40 exactly, and every AIS run has the same weight (no error).
+  await expect.poll(() => machine(page, 'ais_len'), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  const first = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const memory = window.boltzlabEngine.wasm_memory().buffer;
+    return [new Float64Array(memory, lab.ais_kl_ptr(), 1)[0], new Float64Array(memory, lab.ais_stderr_ptr(), 1)[0]];
+  });
+  expect(first[0]).toBeCloseTo(80 * Math.log(2) - Math.log(40), 9);
+  expect(first[1]).toBeLessThan(1e-9);
+  await expect(page.locator('#bm-kl')).toContainText('AIS estimate, cycle 0');
+  // Learning goes on and later estimates join the curve, each with an error bar.
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'ais_len'), { timeout: 80_000 }).toBeGreaterThanOrEqual(2);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  const second = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const memory = window.boltzlabEngine.wasm_memory().buffer;
+    return {
+      cycle: new Float64Array(memory, lab.ais_cycles_ptr(), 2)[1],
+      kl: new Float64Array(memory, lab.ais_kl_ptr(), 2)[1],
+      stderr: new Float64Array(memory, lab.ais_stderr_ptr(), 2)[1],
+    };
+  });
+  expect(second.cycle).toBeGreaterThanOrEqual(10);
+  expect(second.kl).toBeGreaterThan(0);
+  expect(second.stderr).toBeGreaterThanOrEqual(0);
+  expect(Number.isFinite(second.stderr)).toBe(true);
+});
+
+test('the lattice’s ln Z panel: exact enumeration of a 4×4 periodic lattice at T = 2 equals Kaufman’s formula', async ({
+  page,
+}) => {
+  const kaufman = JSON.parse(
+    execFileSync('target/release/boltzlab', ['exact', '--size', '4', '--temperature', '2', '--kaufman', '--json'], {
+      encoding: 'utf8',
+    }),
+  ).log_z;
+  await openApp(page, '/#size=4&T=2&boundary=periodic&model=ferromagnet');
+  await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  const value = (method) =>
+    page.locator(`#lattice-logz-table tr[data-method="${method}"] .value`).getAttribute('data-value');
+  await expect(page.locator('#lattice-logz-table tr[data-method="ais"] .value')).toHaveAttribute('data-value', /\d/);
+  const exact = Number(await value('exact'));
+  expect(Math.abs(exact - kaufman)).toBeLessThan(1e-9);
+  expect(Number(await value('sampled'))).toBeLessThanOrEqual(exact + 1e-9);
+  expect(Number(await value('mean-field'))).toBeLessThanOrEqual(exact + 1e-9);
+  const stderr = Number(
+    (await page.locator('#lattice-logz-table tr[data-method="ais"] .stderr').textContent()).replace('±', ''),
+  );
+  expect(Math.abs(Number(await value('ais')) - exact)).toBeLessThanOrEqual(5 * stderr + stderr * stderr + 1e-4);
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .time')).toHaveText(/ms/);
+});
+
+test('the lattice’s ln Z panel says when a lattice is too big for exact enumeration', async ({ page }) => {
+  await openApp(page, '/#size=8&T=2');
+  await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .stderr')).toContainText(
+    'too many spins for exact enumeration',
+  );
+  await expect(page.locator('#lattice-logz-table tr[data-method="ais"] .value')).toHaveAttribute('data-value', /\d/);
+});
+
+test('patterns drawn by clicking pixels are added to the editor; a wrong length is refused', async ({ page }) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', 'pixels-10');
+  const grid = page.getByRole('group', { name: /Pattern to draw/ });
+  await expect(grid.getByRole('button')).toHaveCount(10);
+  // The 10-pixel images are 5 wide and 2 high.
+  const box1 = await grid.getByRole('button', { name: 'pixel 1', exact: true }).boundingBox();
+  const box6 = await grid.getByRole('button', { name: 'pixel 6', exact: true }).boundingBox();
+  expect(Math.abs(box6.x - box1.x)).toBeLessThan(1);
+  expect(box6.y).toBeGreaterThan(box1.y);
+  await grid.getByRole('button', { name: 'pixel 1', exact: true }).click();
+  await grid.getByRole('button', { name: 'pixel 3', exact: true }).click();
+  const text = await page.getByLabel('My patterns').inputValue();
+  await page.getByRole('button', { name: 'Add pattern' }).click();
+  // The editor holds 4-pixel patterns: a 10-pixel one is refused and the text kept.
+  await expect(page.locator('#bm-editor-error')).toContainText('line 5 has 10 values');
+  expect(await page.getByLabel('My patterns').inputValue()).toBe(text);
+  await page.getByLabel('Pixels').fill('4');
+  await page.getByLabel('Pixels').press('Enter');
+  await expect(grid.getByRole('button')).toHaveCount(4);
+  await grid.getByRole('button', { name: 'pixel 2', exact: true }).click();
+  await grid.getByRole('button', { name: 'pixel 4', exact: true }).click();
+  await grid.getByRole('button', { name: 'pixel 4', exact: true }).click();
+  await grid.getByRole('button', { name: 'pixel 3', exact: true }).click();
+  await page.getByRole('button', { name: 'Add pattern' }).click();
+  await expect(page.locator('#bm-editor-error')).toBeHidden();
+  expect(await page.getByLabel('My patterns').inputValue()).toBe(`${text.trimEnd()}\n0110`);
+  await page.getByRole('button', { name: 'Learn my patterns' }).click();
+  expect(await machine(page, 'pattern_count')).toBe(5);
+  expect(
+    Array.from(await machine(page, 'patterns_flat'))
+      .slice(16)
+      .join(''),
+  ).toBe('0110');
+  await page.getByLabel('Pixels').fill('0');
+  await page.getByLabel('Pixels').press('Enter');
+  await expect(page.locator('#bm-draw-error')).toContainText('Pattern length must be');
+  await expect(grid.getByRole('button')).toHaveCount(4);
+});
+
+test('in machine mode the keys act on the machine and the header describes it', async ({ page }) => {
+  await openMachine(page);
+  await expect(page.locator('header .tagline.machine-only')).toBeVisible();
+  await expect(page.locator('header .tagline.lattice-only')).toBeHidden();
+  await expect(page).toHaveTitle('boltzlab: Boltzmann machine');
+  await choose(page, 'Dataset', '4-2-4');
+  await page.keyboard.press('Escape');
+  const latticeSweeps = await page.evaluate(() => window.boltzlabLab.sweeps());
+  await page.keyboard.press('s');
+  await expect.poll(() => machine(page, 'cycles')).toBe(1);
+  await page.keyboard.press('Shift+S');
+  await page.keyboard.press('s');
+  await expect.poll(() => machine(page, 'cycles')).toBe(2);
+  await page.keyboard.press('r');
+  await expect(page.locator('#bm-run-done')).toContainText('Weights reset');
+  expect(await machine(page, 'cycles')).toBe(0);
+  await page.keyboard.press('f');
+  await expect(page.locator('#bm-phase')).toHaveText('clamped');
+  await expect(page.locator('#bm-pattern')).toHaveText('1 of 4');
+  await page.keyboard.press('f');
+  await expect(page.locator('#bm-pattern')).toHaveText('none (free)');
+  await page.keyboard.press(' ');
+  await expect(page.getByRole('button', { name: 'Pause learning' })).toBeVisible();
+  await page.keyboard.press(' ');
+  await expect(page.getByRole('button', { name: 'Run learning' })).toBeVisible();
+  expect(await page.evaluate(() => window.boltzlabLab.sweeps())).toBe(latticeSweeps);
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog')).toContainText('step one learning cycle');
+  await expect(page.locator('#help tbody.lattice-only')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await page.getByRole('radio', { name: 'Ising lattice' }).check();
+  await expect(page.locator('header .tagline.lattice-only')).toBeVisible();
+  await expect(page).toHaveTitle('boltzlab: Ising lattice');
+});
+
+test('a learning step that fails (as when learning diverges) stops the run, says why beside the run controls and keeps the weights shown', async ({
+  page,
+}) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  const before = await machine(page, 'export_network');
+  await page.getByRole('slider', { name: 'Learning speed' }).fill('3');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBeGreaterThan(1);
+  // The engine's learners return an error once a weight would leave its bound; here the
+  // next learning step fails the same way, from a stand-in on this machine.
+  const kept = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const fail = () => {
+      throw new Error('learning diverged: w_0,8 would be 1.2e6; the last finite weights are kept');
+    };
+    lab.advance = fail;
+    lab.step_cycle = fail;
+    return lab.export_network();
+  });
+  await expect(page.getByRole('button', { name: 'Run learning' })).toBeVisible();
+  await expect(page.locator('#bm-run-error')).toHaveText(/^Learning diverged: .*the last finite weights are kept$/);
+  expect(await machine(page, 'export_network')).toBe(kept);
+  expect(kept).not.toBe(before);
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  await expect(page.locator('#bm-run-error')).toContainText('Learning diverged');
+  expect(await machine(page, 'export_network')).toBe(kept);
+  // The weight map still shows the kept weights (it is drawn, not blank).
+  const inked = await page.evaluate(() => {
+    const canvas = document.getElementById('bm-weights');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let k = 3; k < data.length; k += 4) if (data[k] > 0) n++;
+    return n;
+  });
+  expect(inked).toBeGreaterThan(0);
+});
