@@ -675,6 +675,67 @@ mod tests {
     }
 
     #[test]
+    fn a_change_to_a_non_finite_or_too_large_parameter_is_divergence_and_changes_nothing() {
+        // Three units, all pairs allowed; the gradient rule passes a NaN statistic through
+        // (ε·NaN), the sign rule cannot (sign(NaN) = 0), so NaN is tested with the former.
+        let mut network = Network::zeros(crate::SpinKind::Binary, 3).unwrap();
+        network.set_weight(0, 2, 0.5).unwrap();
+        network.set_bias(1, DIVERGENCE_LIMIT - 1.0).unwrap();
+        let stats = |x: f64| PhaseStatistics {
+            samples: 1,
+            means: vec![x; 3],
+            pairs: vec![x; 3],
+        };
+        let options = |update| LearningOptions {
+            update,
+            ..LearningOptions::ackley1985(1)
+        };
+        let before = network.clone();
+        let mut updater = Updater::new(3);
+        let gradient = options(Update::Gradient { rate: 1.0 });
+        let mut nan = stats(0.0);
+        nan.pairs[pair_index(3, 1, 2)] = f64::NAN;
+        let e = updater
+            .apply(&mut network, &gradient, &nan, &stats(0.0), 7)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "learning: diverged at cycle 7: weight w[1][2] = NaN (limit ±1000000); \
+             the last finite weights are kept"
+        );
+        assert_eq!(network, before);
+        // θ₁ = limit − 1 and the sign rule's +2: beyond the limit.
+        let e = updater
+            .apply(
+                &mut network,
+                &options(Update::ACKLEY_1985),
+                &stats(1.0),
+                &stats(0.0),
+                9,
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("diverged at cycle 9: bias θ[1] = 1000001 (limit ±1000000)"),
+            "{e}"
+        );
+        assert_eq!(network, before);
+        assert_eq!(updater.weight_velocity, vec![0.0; 3]);
+        // A change that stays inside the limit goes through.
+        updater
+            .apply(
+                &mut network,
+                &options(Update::ACKLEY_1985),
+                &stats(0.0),
+                &stats(1.0),
+                9,
+            )
+            .unwrap();
+        assert_eq!(network.weight(0, 2), 0.5 - 2.0);
+        assert_eq!(network.bias(1), DIVERGENCE_LIMIT - 3.0);
+    }
+
+    #[test]
     fn the_papers_settling_is_twenty_time_units_ending_at_t_10() {
         let s = Settling::ackley1985();
         assert_eq!(s.sweeps(), 20);
