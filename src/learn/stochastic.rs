@@ -4,7 +4,7 @@
 //! A settling: release every clamp; in the clamped phase clamp the visible units to the
 //! (noisy) training vector of this settling, in the free phase clamp nothing (or only the
 //! inputs, to the same noisy vector as the clamped phase's settling of the same index);
-//! set every free unit to a random value; then sweep by the [`Settling`] plan with
+//! set every free unit to a random value; then sweep by the [`super::Settling`] plan with
 //! heat-bath ticks on randomly chosen free units (the paper's random probes;
 //! P(s_k = high) = 1/(1 + e^{−Δ_k/T})). In each collection sweep the state after the
 //! sweep is added to the phase's statistics, so one settling contributes
@@ -149,7 +149,7 @@ impl StochasticLearner {
 
     /// One sweep (time unit) of the current settling; at the start of a settling it
     /// first sets up the clamps and randomises the free units. At the end of the free
-    /// phase the weights change ([`super::Updater`]). If that change diverges (a weight or
+    /// phase the weights change by the learning rule. If that change diverges (a weight or
     /// bias non-finite or beyond ±[`super::DIVERGENCE_LIMIT`]), the network keeps the
     /// weights from before the change and this and every later call return the error
     /// ([`super::diverged`]) until a new learner is made.
