@@ -694,6 +694,27 @@ fn cli_learn_json_has_the_contract_keys_and_bad_input_exits_2() {
     assert_eq!(code, 0, "{stderr}");
     let r: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["rows"].as_array().unwrap().len(), 2);
+    // The protocol's free phase: nothing clamped (stochastic), V1 clamped (mean field);
+    // --free-phase overrides it for both and says so.
+    assert_eq!(r["free_phase_override"], Value::Null);
+    assert_eq!(r["rows"][0]["free_phase"], "nothing");
+    assert_eq!(r["rows"][1]["free_phase"], "inputs");
+    let (code, stdout, stderr) = boltzlab(&[
+        "reproduce",
+        "ackley1985",
+        "--problems",
+        "4-2-4",
+        "--runs",
+        "2",
+        "--free-phase",
+        "inputs",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["free_phase_override"], "inputs");
+    assert_eq!(r["rows"][0]["free_phase"], "inputs");
+    assert_eq!(r["rows"][1]["free_phase"], "inputs");
     for (args, needle) in [
         (vec!["learn"], "--problem is required"),
         (
@@ -712,6 +733,10 @@ fn cli_learn_json_has_the_contract_keys_and_bad_input_exits_2() {
         (
             vec!["reproduce", "ackley1985", "--problems", "bars-3x3"],
             "--problems takes encoders",
+        ),
+        (
+            vec!["reproduce", "ackley1985", "--free-phase", "hidden"],
+            "--free-phase must be one of nothing, inputs, got 'hidden'",
         ),
     ] {
         let (code, _, stderr) = boltzlab(&args);
