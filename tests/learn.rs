@@ -694,6 +694,27 @@ fn cli_learn_json_has_the_contract_keys_and_bad_input_exits_2() {
     assert_eq!(code, 0, "{stderr}");
     let r: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["rows"].as_array().unwrap().len(), 2);
+    // The protocol's free phase: nothing clamped (stochastic), V1 clamped (mean field);
+    // --free-phase overrides it for both and says so.
+    assert_eq!(r["free_phase_override"], Value::Null);
+    assert_eq!(r["rows"][0]["free_phase"], "nothing");
+    assert_eq!(r["rows"][1]["free_phase"], "inputs");
+    let (code, stdout, stderr) = boltzlab(&[
+        "reproduce",
+        "ackley1985",
+        "--problems",
+        "4-2-4",
+        "--runs",
+        "2",
+        "--free-phase",
+        "inputs",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["free_phase_override"], "inputs");
+    assert_eq!(r["rows"][0]["free_phase"], "inputs");
+    assert_eq!(r["rows"][1]["free_phase"], "inputs");
     for (args, needle) in [
         (vec!["learn"], "--problem is required"),
         (
@@ -712,6 +733,10 @@ fn cli_learn_json_has_the_contract_keys_and_bad_input_exits_2() {
         (
             vec!["reproduce", "ackley1985", "--problems", "bars-3x3"],
             "--problems takes encoders",
+        ),
+        (
+            vec!["reproduce", "ackley1985", "--free-phase", "hidden"],
+            "--free-phase must be one of nothing, inputs, got 'hidden'",
         ),
     ] {
         let (code, _, stderr) = boltzlab(&args);
@@ -744,4 +769,112 @@ fn encoder_datasets_have_the_papers_sizes() {
         let h = e.hidden;
         assert_eq!(allowed, 2 * n * (n - 1) / 2 + 2 * n * h);
     }
+}
+
+/// Two visible binary units behind an energy barrier: w₀₁ = `weight` (just below the
+/// limit 10⁶) and θ₀ = θ₁ = −10⁶. The training vector (1, 1) is clamped in the clamped
+/// phase, so p₀₁ = p₀ = p₁ = 1. In the free phase (0, 0) has energy 0 and every other
+/// state about 10⁶, and while w₀₁ + θ < 0 the state (1, 1) is above (1, 0) and (0, 1), so
+/// the chain falls to (0, 0) and never leaves it at T = 1: p′₀₁ < 1, and every cycle
+/// raises w₀₁ while the machine never matches the data: learning that grows a weight
+/// without bound.
+fn barrier(weight: f64) -> (Network, Vec<Vec<u8>>) {
+    let mut network = Network::zeros(SpinKind::Binary, 2).unwrap();
+    network.set_weight(0, 1, weight).unwrap();
+    network.set_bias(0, -1.0e6).unwrap();
+    network.set_bias(1, -1.0e6).unwrap();
+    (network, vec![vec![1, 1]])
+}
+
+/// Drives `learner` through cycles until it errs; checks the error is the divergence of
+/// w₀₁ at cycle `expected_cycle`, that the network is exactly the one before the failing
+/// cycle (all finite) and that the error sticks.
+fn assert_diverges(learner: &mut dyn Learner, expected_cycle: u64) {
+    let mut before = learner.network().clone();
+    let error = loop {
+        match learner.cycle() {
+            Ok(_) => before = learner.network().clone(),
+            Err(e) => break e,
+        }
+        assert!(
+            learner.cycles() < expected_cycle,
+            "no divergence by cycle {expected_cycle}"
+        );
+    };
+    let message = error.to_string();
+    assert!(
+        matches!(
+            error,
+            ParamError::Invalid {
+                field: "learning",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    for part in [
+        &format!("diverged at cycle {expected_cycle}:"),
+        "weight w[0][1] = ",
+        "(limit ±1000000)",
+        "the last finite weights are kept",
+    ] {
+        assert!(message.contains(part), "'{part}' not in '{message}'");
+    }
+    assert_eq!(learner.cycles(), expected_cycle - 1);
+    assert_eq!(
+        learner.network(),
+        &before,
+        "the weights before the failing cycle"
+    );
+    let net = learner.network();
+    assert!(
+        net.weights()
+            .iter()
+            .chain(net.biases())
+            .all(|x| x.is_finite())
+    );
+    assert!(net.weight(0, 1).abs() <= boltzlab::learn::DIVERGENCE_LIMIT);
+    assert_eq!(learner.diverged(), Some(&error));
+    // It sticks: more cycles and settlings return the same error and change nothing.
+    for _ in 0..3 {
+        assert_eq!(learner.cycle().unwrap_err(), error);
+        assert_eq!(learner.settle().unwrap_err(), error);
+    }
+    assert_eq!(learner.network(), &before);
+    assert_eq!(learner.cycles(), expected_cycle - 1);
+}
+
+#[test]
+fn learning_that_diverges_stops_with_a_message_and_keeps_the_last_finite_weights() {
+    // The paper's ±2 sign rule from w₀₁ = 10⁶ − 2.5: cycle 1 takes it to 10⁶ − 0.5 (below
+    // the limit), cycle 2 would take it to 10⁶ + 1.5 (beyond it).
+    let settling = Settling::constant(1.0, 5, 5).unwrap();
+    let sign = LearningOptions {
+        noise: ClampNoise::NONE,
+        settling: settling.clone(),
+        ..LearningOptions::ackley1985(11)
+    };
+    let (network, patterns) = barrier(1.0e6 - 2.5);
+    let mut stochastic = StochasticLearner::new(network.clone(), &patterns, sign.clone()).unwrap();
+    assert_diverges(&mut stochastic, 2);
+    let mut mean_field =
+        MeanFieldLearner::new(network, &patterns, sign, MeanFieldSettings::default()).unwrap();
+    assert_diverges(&mut mean_field, 2);
+    // The gradient rule at its largest rate with momentum: Δw = 100 (p₀₁ − p′₀₁) = 100 in
+    // cycle 1 (p′₀₁ = 0 behind the barrier), then 0.9·100 + 100 (p₀₁ − p′₀₁) ≥ 90 in
+    // cycle 2, which crosses 10⁶ from 10⁶ − 150 whatever p′₀₁ is then.
+    let gradient = LearningOptions {
+        update: Update::Gradient { rate: 100.0 },
+        momentum: 0.9,
+        noise: ClampNoise::NONE,
+        settling,
+        ..LearningOptions::ackley1985(12)
+    };
+    let (network, patterns) = barrier(1.0e6 - 150.0);
+    let mut stochastic =
+        StochasticLearner::new(network.clone(), &patterns, gradient.clone()).unwrap();
+    assert_diverges(&mut stochastic, 2);
+    let mut mean_field =
+        MeanFieldLearner::new(network, &patterns, gradient, MeanFieldSettings::default()).unwrap();
+    assert_diverges(&mut mean_field, 2);
 }

@@ -129,6 +129,8 @@ pub struct MeanFieldLearner {
     cycle_nonconverged: u64,
     updater: Updater,
     last: Option<CycleReport>,
+    /// Set when a weight change diverged: every later step returns it.
+    diverged: Option<ParamError>,
 }
 
 impl MeanFieldLearner {
@@ -187,6 +189,7 @@ impl MeanFieldLearner {
             cycle_nonconverged: 0,
             updater: Updater::new(n),
             last: None,
+            diverged: None,
             options,
         })
     }
@@ -246,12 +249,13 @@ impl MeanFieldLearner {
     }
 
     /// One settling: one annealed mean-field solve. At the end of the free phase the
-    /// weights change; an error (a weight leaving ±[`Network::MAX_PARAMETER`]) leaves the
-    /// network unchanged and the cycle ready to be finished again.
+    /// weights change. If that change diverges (a weight or bias non-finite or beyond
+    /// ±[`super::DIVERGENCE_LIMIT`]), the network keeps the weights from before the change
+    /// and this and every later call return the error ([`super::diverged`]) until a new
+    /// learner is made.
     pub fn step(&mut self) -> Result<Progress, ParamError> {
-        if self.position.settling == self.settlings_per_phase() {
-            // Only after a refused weight change: finish the cycle again.
-            return self.end_cycle();
+        if let Some(e) = &self.diverged {
+            return Err(e.clone());
         }
         let clamp = self.clamps();
         let reuse = self.settings.start == MeanFieldStart::Symmetric
@@ -303,8 +307,14 @@ impl MeanFieldLearner {
     fn end_cycle(&mut self) -> Result<Progress, ParamError> {
         let clamped = average(&self.clamped);
         let free = average(&self.free);
-        self.updater
-            .apply(&mut self.network, &self.options, &clamped, &free)?;
+        let cycle = self.position.cycle + 1;
+        if let Err(e) = self
+            .updater
+            .apply(&mut self.network, &self.options, &clamped, &free, cycle)
+        {
+            self.diverged = Some(e.clone());
+            return Err(e);
+        }
         let n = self.network.len();
         self.clamped = PhaseStatistics::empty(n);
         self.free = PhaseStatistics::empty(n);
@@ -404,5 +414,9 @@ impl Learner for MeanFieldLearner {
 
     fn nonconverged(&self) -> u64 {
         self.nonconverged
+    }
+
+    fn diverged(&self) -> Option<&ParamError> {
+        self.diverged.as_ref()
     }
 }

@@ -27,6 +27,14 @@
 //!   modes of the unclamped distribution; with nothing clamped in the free phase the
 //!   mean-field machine still solves 4-2-4 but fails on 8-3-8.
 //!
+//! With ±1 units the sign rule does not carry over to 40-10-40: the 39 "off" units of a
+//! one-of-40 group contribute −Σ w to every field they feed, so one ±2 step on their
+//! weights moves a field by up to 78 at T = 10. The V2 group oscillates with period 2
+//! while the hidden units are disconnected, and afterwards each hidden unit's 40 input
+//! weights move together until the shared field saturates every hidden unit the same way
+//! for every input (one code for all 40: 0 % correct). This is measured and reported
+//! (README), not worked around.
+//!
 //! Density problems (bars and stripes, 10-pixel images; boltzlab's own protocol, not a
 //! published one): binary units, the gradient rule with ε = 0.5 and momentum 0.5, no
 //! noise, two settlings per training vector, each 5 sweeps at T = 1 then 10 collection

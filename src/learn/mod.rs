@@ -439,7 +439,8 @@ pub enum Progress {
 
 /// A learning machine, stochastic or mean-field, one cycle at a time.
 pub trait Learner {
-    /// One whole learning cycle (the rest of the current one if it is under way).
+    /// One whole learning cycle (the rest of the current one if it is under way). Errors
+    /// when learning diverges ([`diverged`]).
     fn cycle(&mut self) -> Result<CycleReport, ParamError>;
     /// One settling; reports whether it ended the phase or the cycle.
     fn settle(&mut self) -> Result<Progress, ParamError>;
@@ -464,6 +465,10 @@ pub trait Learner {
     fn nonconverged(&self) -> u64 {
         0
     }
+    /// The divergence that stopped learning, if any ([`diverged`]): once set, every
+    /// further cycle, settling or step returns it and the network keeps the last finite
+    /// weights.
+    fn diverged(&self) -> Option<&ParamError>;
 }
 
 /// Checks training vectors against the number of visible units: at least one vector,
@@ -531,14 +536,17 @@ impl Updater {
     }
 
     /// Applies v(t) = μ v(t − 1) + g − λ w, w ← w + v(t) to every allowed pair (and the
-    /// biases, without decay). All-or-nothing: if a weight would leave
-    /// ±[`Network::MAX_PARAMETER`], nothing changes and the error says which.
+    /// biases, without decay), completing learning cycle `cycle` (1-based). All-or-nothing:
+    /// if a new weight or bias would be non-finite or beyond ±[`DIVERGENCE_LIMIT`], nothing
+    /// changes (weights, biases and velocities stay as they were before the update) and
+    /// the error ([`diverged`]) names the cycle, the parameter, its value and the limit.
     pub(crate) fn apply(
         &mut self,
         network: &mut Network,
         options: &LearningOptions,
         clamped: &PhaseStatistics,
         free: &PhaseStatistics,
+        cycle: u64,
     ) -> Result<(), ParamError> {
         let n = network.len();
         let visible = network.visible();
@@ -555,6 +563,10 @@ impl Updater {
                 } else {
                     0.0
                 };
+                let w = network.weight(i, j) + weight_velocity[k];
+                if weight_velocity[k] != 0.0 && !within_limit(w) {
+                    return Err(diverged(cycle, format!("weight w[{i}][{j}]"), w));
+                }
             }
         }
         for (i, v) in bias_velocity.iter_mut().enumerate() {
@@ -563,6 +575,10 @@ impl Updater {
             } else {
                 0.0
             };
+            let b = network.bias(i) + *v;
+            if *v != 0.0 && !within_limit(b) {
+                return Err(diverged(cycle, format!("bias θ[{i}]"), b));
+            }
         }
         let mut changed = network.clone();
         changed.add_to_weights(&weight_velocity)?;
@@ -571,6 +587,38 @@ impl Updater {
         self.weight_velocity = weight_velocity;
         self.bias_velocity = bias_velocity;
         Ok(())
+    }
+}
+
+/// The largest |w_ij| or |θ_i| learning may reach: 10⁶ (= [`Network::MAX_PARAMETER`], the
+/// bound every network keeps). A change that would take a weight or bias beyond it, or
+/// make it NaN or ±∞, is *divergence*: the learner stops ([`diverged`]).
+///
+/// Why this bound: below it every local field of a network of up to 10⁴ units is at most
+/// 10¹⁰ in magnitude, so fields, energies, e^{−Δ/T} (which saturates to exactly 0 or 1,
+/// never NaN) and the mean-field σ(·) stay finite and meaningful, and the network can
+/// still be saved and loaded (files refuse larger values). The paper's protocol never
+/// comes near it: the ±2 sign rule moves a weight by at most 2 per cycle, so at most
+/// 8 000 in the 4 000 cycles of its longest runs (measured: |w| ≈ 534 after 3 000 cycles
+/// of 4-2-4), 125 times below the bound. Long before the bound the heat-bath acceptance
+/// is already all-or-nothing (|Δ|/T > ln 2³² ≈ 22 rounds P to exactly 0 or 1), which is
+/// a property of the learned machine, not divergence, so it is reported by the
+/// statistics, not stopped.
+pub const DIVERGENCE_LIMIT: f64 = Network::MAX_PARAMETER;
+
+fn within_limit(x: f64) -> bool {
+    x.is_finite() && x.abs() <= DIVERGENCE_LIMIT
+}
+
+/// The divergence error: `learning: diverged at cycle N: weight w[i][j] = … (limit
+/// ±1000000); the last finite weights are kept`.
+pub fn diverged(cycle: u64, parameter: String, value: f64) -> ParamError {
+    ParamError::Invalid {
+        field: "learning",
+        reason: format!(
+            "diverged at cycle {cycle}: {parameter} = {value} (limit ±{DIVERGENCE_LIMIT}); \
+             the last finite weights are kept"
+        ),
     }
 }
 
@@ -624,6 +672,67 @@ mod tests {
             ClampNoise::NONE.present(&[1, 0, 1], &mut rng),
             vec![1, 0, 1]
         );
+    }
+
+    #[test]
+    fn a_change_to_a_non_finite_or_too_large_parameter_is_divergence_and_changes_nothing() {
+        // Three units, all pairs allowed; the gradient rule passes a NaN statistic through
+        // (ε·NaN), the sign rule cannot (sign(NaN) = 0), so NaN is tested with the former.
+        let mut network = Network::zeros(crate::SpinKind::Binary, 3).unwrap();
+        network.set_weight(0, 2, 0.5).unwrap();
+        network.set_bias(1, DIVERGENCE_LIMIT - 1.0).unwrap();
+        let stats = |x: f64| PhaseStatistics {
+            samples: 1,
+            means: vec![x; 3],
+            pairs: vec![x; 3],
+        };
+        let options = |update| LearningOptions {
+            update,
+            ..LearningOptions::ackley1985(1)
+        };
+        let before = network.clone();
+        let mut updater = Updater::new(3);
+        let gradient = options(Update::Gradient { rate: 1.0 });
+        let mut nan = stats(0.0);
+        nan.pairs[pair_index(3, 1, 2)] = f64::NAN;
+        let e = updater
+            .apply(&mut network, &gradient, &nan, &stats(0.0), 7)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "learning: diverged at cycle 7: weight w[1][2] = NaN (limit ±1000000); \
+             the last finite weights are kept"
+        );
+        assert_eq!(network, before);
+        // θ₁ = limit − 1 and the sign rule's +2: beyond the limit.
+        let e = updater
+            .apply(
+                &mut network,
+                &options(Update::ACKLEY_1985),
+                &stats(1.0),
+                &stats(0.0),
+                9,
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("diverged at cycle 9: bias θ[1] = 1000001 (limit ±1000000)"),
+            "{e}"
+        );
+        assert_eq!(network, before);
+        assert_eq!(updater.weight_velocity, vec![0.0; 3]);
+        // A change that stays inside the limit goes through.
+        updater
+            .apply(
+                &mut network,
+                &options(Update::ACKLEY_1985),
+                &stats(0.0),
+                &stats(1.0),
+                9,
+            )
+            .unwrap();
+        assert_eq!(network.weight(0, 2), 0.5 - 2.0);
+        assert_eq!(network.bias(1), DIVERGENCE_LIMIT - 3.0);
     }
 
     #[test]

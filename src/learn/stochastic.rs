@@ -4,7 +4,7 @@
 //! A settling: release every clamp; in the clamped phase clamp the visible units to the
 //! (noisy) training vector of this settling, in the free phase clamp nothing (or only the
 //! inputs, to the same noisy vector as the clamped phase's settling of the same index);
-//! set every free unit to a random value; then sweep by the [`Settling`] plan with
+//! set every free unit to a random value; then sweep by the [`super::Settling`] plan with
 //! heat-bath ticks on randomly chosen free units (the paper's random probes;
 //! P(s_k = high) = 1/(1 + e^{−Δ_k/T})). In each collection sweep the state after the
 //! sweep is added to the phase's statistics, so one settling contributes
@@ -39,6 +39,8 @@ pub struct StochasticLearner {
     free: Correlations,
     updater: Updater,
     last: Option<CycleReport>,
+    /// Set when a weight change diverged: every later step returns it.
+    diverged: Option<ParamError>,
 }
 
 impl StochasticLearner {
@@ -83,6 +85,7 @@ impl StochasticLearner {
             free: Correlations::new(n),
             updater: Updater::new(n),
             last: None,
+            diverged: None,
             options,
         })
     }
@@ -146,13 +149,13 @@ impl StochasticLearner {
 
     /// One sweep (time unit) of the current settling; at the start of a settling it
     /// first sets up the clamps and randomises the free units. At the end of the free
-    /// phase the weights change ([`super::Updater`]): an error (a weight leaving
-    /// ±[`Network::MAX_PARAMETER`]) leaves the network unchanged and the cycle ready to
-    /// be finished again.
+    /// phase the weights change by the learning rule. If that change diverges (a weight or
+    /// bias non-finite or beyond ±[`super::DIVERGENCE_LIMIT`]), the network keeps the
+    /// weights from before the change and this and every later call return the error
+    /// ([`super::diverged`]) until a new learner is made.
     pub fn sweep(&mut self) -> Result<Progress, ParamError> {
-        if self.position.sweep == self.plan.len() as u64 {
-            // Only after a refused weight change: finish the cycle again.
-            return self.end_settling();
+        if let Some(e) = &self.diverged {
+            return Err(e.clone());
         }
         if self.position.sweep == 0 {
             self.begin_settling()?;
@@ -196,8 +199,13 @@ impl StochasticLearner {
                 let free = statistics_of(&self.free);
                 let options = &self.options;
                 let updater = &mut self.updater;
-                self.sampler
-                    .with_network_mut(|network| updater.apply(network, options, &clamped, &free))?;
+                let cycle = self.position.cycle + 1;
+                if let Err(e) = self.sampler.with_network_mut(|network| {
+                    updater.apply(network, options, &clamped, &free, cycle)
+                }) {
+                    self.diverged = Some(e.clone());
+                    return Err(e);
+                }
                 self.clamped.reset();
                 self.free.reset();
                 self.presented.clear();
@@ -282,6 +290,10 @@ impl Learner for StochasticLearner {
 
     fn last_cycle(&self) -> Option<&CycleReport> {
         self.last.as_ref()
+    }
+
+    fn diverged(&self) -> Option<&ParamError> {
+        self.diverged.as_ref()
     }
 }
 

@@ -4,8 +4,8 @@
 
 use crate::args::Args;
 use crate::learn::{Batch, median, run_batch, summary, threads};
-use boltzlab::learn::Problem;
 use boltzlab::learn::experiment::{Method, Protocol, RunOutcome};
+use boltzlab::learn::{FreePhase, Problem};
 use serde_json::{Value, json};
 
 /// The paper's result and its number of runs, per encoder (REFERENCES.md §2).
@@ -104,6 +104,7 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             "max-cycles",
             "seed",
             "threads",
+            "free-phase",
         ],
         &["json", "verbose"],
     )?;
@@ -140,6 +141,17 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         .map(|_| args.count("max-cycles", 1, 1, 10_000_000))
         .transpose()?;
     let seed = args.count("seed", 1, 0, u64::MAX)?;
+    // An experiment, not the paper's protocol as boltzlab reads it: what stays clamped in
+    // the free phase (`nothing`, or `inputs`: V1 clamped, learning p(V2 | V1)).
+    let free_phase = match value_of(raw, "free-phase") {
+        None => None,
+        Some(v @ ("nothing" | "inputs")) => Some(v),
+        Some(v) => {
+            return Err(format!(
+                "--free-phase must be one of nothing, inputs, got '{v}'"
+            ));
+        }
+    };
     let verbose = args.flag("verbose");
     let json_out = args.flag("json");
     let report = |r: u64, o: &RunOutcome, s: f64| {
@@ -163,6 +175,17 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             let mut protocol = Protocol::standard(problem, method);
             if let Some(c) = max_cycles {
                 protocol.max_cycles = c;
+            }
+            match free_phase {
+                Some("inputs") => {
+                    let group = problem
+                        .encoder()
+                        .expect("only encoders are reproduced")
+                        .group;
+                    protocol.options.free_phase = FreePhase::Inputs(group);
+                }
+                Some(_) => protocol.options.free_phase = FreePhase::Nothing,
+                None => {}
             }
             if verbose {
                 eprintln!("{} {}: {runs} runs", problem.name(), method.name());
@@ -206,6 +229,10 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             row["ours"] = json!(result);
             row["speedup"] = speedup;
             row["seconds_per_cycle"] = json!(per_cycle);
+            row["free_phase"] = json!(match protocol.options.free_phase {
+                FreePhase::Nothing => "nothing",
+                FreePhase::Inputs(_) => "inputs",
+            });
             if let Some(results) = row.as_object_mut() {
                 results.remove("results");
             }
@@ -215,12 +242,24 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     if json_out {
         println!(
             "{}",
-            json!({"paper": "ackley1985", "seed": seed, "rows": rows})
+            json!({"paper": "ackley1985", "seed": seed, "free_phase_override": free_phase, "rows": rows})
         );
         return Ok(());
     }
+    if let Some(v) = free_phase {
+        println!(
+            "EXPERIMENT, not the paper's protocol as boltzlab reads it: --free-phase {v} \
+             ({} clamped in the free phase of every machine)",
+            if v == "inputs" { "V1" } else { "nothing" }
+        );
+    }
+    let protocol_text = if free_phase.is_some() {
+        "the paper's protocol but the free phase"
+    } else {
+        "the paper's protocol"
+    };
     println!(
-        "Ackley, Hinton & Sejnowski (1985) beside boltzlab: the paper's protocol, seeds {seed}…, \
+        "Ackley, Hinton & Sejnowski (1985) beside boltzlab: {protocol_text}, seeds {seed}…, \
          {used_threads} threads"
     );
     println!(
