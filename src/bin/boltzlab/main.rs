@@ -52,11 +52,13 @@ USAGE:
       vectors. Runs are spread over K threads; the results do not depend on K.
   boltzlab reproduce ackley1985 [--problems 4-2-4,4-3-4,8-3-8,40-10-40]
                  [--methods stochastic,mean-field] [--runs N] [--max-cycles C] [--seed S]
-                 [--threads K] [--verbose] [--json]
+                 [--threads K] [--free-phase nothing|inputs] [--verbose] [--json]
       The encoder results of Ackley, Hinton & Sejnowski (1985) beside ours with the
       paper's protocol (250 runs of 4-2-4, 200 of 4-3-4, 20 of 8-3-8 for 4000 cycles, one
       40-10-40 run of 1800 cycles), and the mean-field machine on the same problems with
       its speed-up. --runs and --max-cycles override the paper's numbers for a quick try.
+      --free-phase inputs (an experiment, labelled so) keeps V1 clamped in the free
+      phase instead of the paper's nothing clamped.
   boltzlab help
       This text.
 ";
