@@ -49,15 +49,8 @@ impl fmt::Display for ParamError {
                 max,
             } => write!(
                 f,
-                "{field} must be a {}number between {} and {}, got {value}",
-                // NaN where ±∞ is a bound: "a number", not "a finite number".
-                if min.is_finite() && max.is_finite() {
-                    "finite "
-                } else {
-                    ""
-                },
-                bound(*min),
-                bound(*max)
+                "{field} must be a finite number{}, got {value}",
+                span(*min, *max)
             ),
             ParamError::OutOfRange {
                 field,
@@ -96,6 +89,30 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
+
+impl ParamError {
+    /// The field the error is about (as the engine names it).
+    pub fn field(&self) -> &'static str {
+        match self {
+            ParamError::NotFinite { field, .. }
+            | ParamError::OutOfRange { field, .. }
+            | ParamError::NotInteger { field, .. }
+            | ParamError::UnknownChoice { field, .. }
+            | ParamError::Invalid { field, .. } => field,
+        }
+    }
+}
+
+/// The range of a finite number as words: " between a and b", " of at least a", " of at
+/// most b" (an infinite bound is left out: the number must be finite anyway).
+fn span(min: f64, max: f64) -> String {
+    match (min.is_finite(), max.is_finite()) {
+        (true, true) => format!(" between {} and {}", bound(min), bound(max)),
+        (true, false) => format!(" of at least {}", bound(min)),
+        (false, true) => format!(" of at most {}", bound(max)),
+        (false, false) => String::new(),
+    }
+}
 
 /// A range bound as a person writes it: ∞ rather than `inf`.
 fn bound(x: f64) -> String {
@@ -187,7 +204,7 @@ mod tests {
             finite_in("temperature", f64::NEG_INFINITY, 0.0, f64::INFINITY)
                 .unwrap_err()
                 .to_string(),
-            "temperature must be a number between 0 and ∞, got -inf"
+            "temperature must be a finite number of at least 0, got -inf"
         );
     }
 
