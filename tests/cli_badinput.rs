@@ -4,11 +4,10 @@
 //! files, unknown options and commands, missing and repeated values.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 /// Runs `boltzlab` → (exit status, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boltzlab"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boltzlab"))
         .args(args)
         .output()
         .expect("the boltzlab binary runs");
@@ -137,8 +136,11 @@ fn scratch() -> PathBuf {
     dir
 }
 
+/// A good base command line and the value-taking options to spoil in it.
+type Command<'a> = (Vec<&'a str>, Vec<(&'static str, Kind)>);
+
 /// Every command with a good base command line, and its value-taking options.
-fn commands(good: &str) -> Vec<(Vec<&str>, Vec<(&'static str, Kind)>)> {
+fn commands(good: &str) -> Vec<Command<'_>> {
     let ising_base = vec![
         "ising",
         "--size",
@@ -525,9 +527,9 @@ fn damaged_network_files_are_refused_naming_the_file() {
     let files: Vec<(&str, Vec<u8>, &str)> = vec![
         ("empty.json", vec![], "is not a network"),
         ("text.json", b"hello".to_vec(), "is not a network"),
-        ("truncated-1.json", good[..1].as_bytes().to_vec(), "is not a network"),
-        ("truncated-half.json", good[..good.len() / 2].as_bytes().to_vec(), "is not a network"),
-        ("truncated-end.json", good[..good.len() - 1].as_bytes().to_vec(), "is not a network"),
+        ("truncated-1.json", good.as_bytes()[..1].to_vec(), "is not a network"),
+        ("truncated-half.json", good.as_bytes()[..good.len() / 2].to_vec(), "is not a network"),
+        ("truncated-end.json", good.as_bytes()[..good.len() - 1].to_vec(), "is not a network"),
         ("binary.json", (0..4096u32).map(|k| (k * 7919 + 13) as u8).collect(), "not UTF-8"),
         ("nul.json", vec![0; 1000], "is not a network"),
         ("array.json", b"[]".to_vec(), "is not a network"),
