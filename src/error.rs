@@ -131,7 +131,12 @@ pub const QUOTE_CHARS: usize = 40;
 
 /// `text` cut to [`QUOTE_CHARS`] characters (with `…` if cut), for quoting in a message.
 pub fn shorten(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
+    shorten_to(text, QUOTE_CHARS)
+}
+
+/// `text` cut to `chars` characters (with `…` if cut).
+pub fn shorten_to(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
     }
@@ -219,6 +224,7 @@ mod tests {
         assert!(message.len() < 200, "{}", message.len());
         assert!(message.ends_with("…'"), "{message}");
         assert_eq!(shorten("ferromagnet"), "ferromagnet");
+        assert_eq!(shorten_to("abcdef", 3), "abc…");
         assert_eq!(shorten(&"é".repeat(50)), format!("{}…", "é".repeat(40)));
     }
 

@@ -94,7 +94,12 @@ fn take<T: DeserializeOwned>(
     let value = map
         .remove(name)
         .ok_or_else(|| invalid(name, "missing from the file"))?;
-    serde_json::from_value(value).map_err(|e| invalid(name, e.to_string()))
+    serde_json::from_value(value).map_err(|e| invalid(name, reason(e)))
+}
+
+/// A serde error as a reason, cut short (serde quotes the whole offending string).
+fn reason(err: serde_json::Error) -> String {
+    crate::error::shorten_to(&err.to_string(), 160)
 }
 
 impl SnapshotFile {
@@ -128,7 +133,7 @@ impl SnapshotFile {
         let bonds = match map.remove("bonds") {
             None => None,
             Some(rows) => {
-                Some(serde_json::from_value(rows).map_err(|e| invalid("bonds", e.to_string()))?)
+                Some(serde_json::from_value(rows).map_err(|e| invalid("bonds", reason(e)))?)
             }
         };
         let file = SnapshotFile {

@@ -660,6 +660,8 @@ function badFiles(good, gauss) {
     ['size-text.json', edit({ size: 'NaN' }), /size/],
     ['temperature-nan.json', edit({ temperature: 'NaN' }), /temperature: invalid type: string "NaN"/],
     ['temperature-inf.json', edit({ temperature: 'Infinity' }), /temperature: invalid type/],
+    ['temperature-long.json', edit({ temperature: 'x'.repeat(100_000) }), /temperature: invalid type: string "x+…/],
+    ['model-long.json', edit({ model: 'x'.repeat(100_000) }), /model must be one of .*got 'x+…'/],
     ['temperature-neg.json', edit({ temperature: -1 }), /temperature must be between 0 and 100/],
     ['temperature-big.json', edit({ temperature: 1e6 }), /temperature must be between 0 and 100/],
     [
