@@ -8,8 +8,13 @@ use std::fmt;
 /// A parameter that was rejected at the boundary, with the reason.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamError {
-    /// NaN or ±∞ where a finite number is required.
-    NotFinite { field: &'static str, value: f64 },
+    /// NaN or ±∞ where a finite number in `[min, max]` is required.
+    NotFinite {
+        field: &'static str,
+        value: f64,
+        min: f64,
+        max: f64,
+    },
     /// A number outside its documented range `[min, max]`.
     OutOfRange {
         field: &'static str,
@@ -17,8 +22,13 @@ pub enum ParamError {
         min: f64,
         max: f64,
     },
-    /// A count or size that must be a whole number.
-    NotInteger { field: &'static str, value: f64 },
+    /// A count or size that must be a whole number in `[min, max]`.
+    NotInteger {
+        field: &'static str,
+        value: f64,
+        min: f64,
+        max: f64,
+    },
     /// A name that is not one of the allowed choices.
     UnknownChoice {
         field: &'static str,
@@ -32,9 +42,16 @@ pub enum ParamError {
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParamError::NotFinite { field, value } => {
-                write!(f, "{field} must be a finite number, got {value}")
-            }
+            ParamError::NotFinite {
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "{field} must be a finite number{}, got {value}",
+                span(*min, *max)
+            ),
             ParamError::OutOfRange {
                 field,
                 value,
@@ -46,20 +63,56 @@ impl fmt::Display for ParamError {
                 bound(*min),
                 bound(*max)
             ),
-            ParamError::NotInteger { field, value } => {
-                write!(f, "{field} must be a whole number, got {value}")
-            }
+            ParamError::NotInteger {
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "{field} must be a whole number between {} and {}, got {value}",
+                bound(*min),
+                bound(*max)
+            ),
             ParamError::UnknownChoice {
                 field,
                 value,
                 allowed,
-            } => write!(f, "{field} must be one of {allowed}, got '{value}'"),
+            } => write!(
+                f,
+                "{field} must be one of {allowed}, got '{}'",
+                shorten(value)
+            ),
             ParamError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
         }
     }
 }
 
 impl std::error::Error for ParamError {}
+
+impl ParamError {
+    /// The field the error is about (as the engine names it).
+    pub fn field(&self) -> &'static str {
+        match self {
+            ParamError::NotFinite { field, .. }
+            | ParamError::OutOfRange { field, .. }
+            | ParamError::NotInteger { field, .. }
+            | ParamError::UnknownChoice { field, .. }
+            | ParamError::Invalid { field, .. } => field,
+        }
+    }
+}
+
+/// The range of a finite number as words: " between a and b", " of at least a", " of at
+/// most b" (an infinite bound is left out: the number must be finite anyway).
+fn span(min: f64, max: f64) -> String {
+    match (min.is_finite(), max.is_finite()) {
+        (true, true) => format!(" between {} and {}", bound(min), bound(max)),
+        (true, false) => format!(" of at least {}", bound(min)),
+        (false, true) => format!(" of at most {}", bound(max)),
+        (false, false) => String::new(),
+    }
+}
 
 /// A range bound as a person writes it: ∞ rather than `inf`.
 fn bound(x: f64) -> String {
@@ -72,10 +125,32 @@ fn bound(x: f64) -> String {
     }
 }
 
+/// At most this many characters of a rejected text are quoted back in a message (a 100 kB
+/// link must not become a 100 kB message).
+pub const QUOTE_CHARS: usize = 40;
+
+/// `text` cut to [`QUOTE_CHARS`] characters (with `…` if cut), for quoting in a message.
+pub fn shorten(text: &str) -> String {
+    shorten_to(text, QUOTE_CHARS)
+}
+
+/// `text` cut to `chars` characters (with `…` if cut).
+pub fn shorten_to(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// Checks that `value` is finite and lies in `[min, max]`.
 pub fn finite_in(field: &'static str, value: f64, min: f64, max: f64) -> Result<f64, ParamError> {
     if !value.is_finite() {
-        return Err(ParamError::NotFinite { field, value });
+        return Err(ParamError::NotFinite {
+            field,
+            value,
+            min,
+            max,
+        });
     }
     if !(min..=max).contains(&value) {
         return Err(ParamError::OutOfRange {
@@ -91,11 +166,22 @@ pub fn finite_in(field: &'static str, value: f64, min: f64, max: f64) -> Result<
 /// Checks that `value` is a whole number in `[min, max]` and returns it as `u64`
 /// (`max` must not exceed 2^53, where every integer is exact in an `f64`).
 pub fn whole_in(field: &'static str, value: f64, min: u64, max: u64) -> Result<u64, ParamError> {
+    let (lo, hi) = (min as f64, max as f64);
     if value.is_nan() {
-        return Err(ParamError::NotFinite { field, value });
+        return Err(ParamError::NotFinite {
+            field,
+            value,
+            min: lo,
+            max: hi,
+        });
     }
     if value.is_finite() && value.fract() != 0.0 {
-        return Err(ParamError::NotInteger { field, value });
+        return Err(ParamError::NotInteger {
+            field,
+            value,
+            min: lo,
+            max: hi,
+        });
     }
     finite_in(field, value, min as f64, max as f64).map(|v| v as u64)
 }
@@ -119,6 +205,27 @@ mod tests {
             Err(ParamError::OutOfRange { .. })
         ));
         assert_eq!(finite_in("temperature", 0.5, 0.0, 1.0), Ok(0.5));
+        assert_eq!(
+            finite_in("temperature", f64::NEG_INFINITY, 0.0, f64::INFINITY)
+                .unwrap_err()
+                .to_string(),
+            "temperature must be a finite number of at least 0, got -inf"
+        );
+    }
+
+    #[test]
+    fn long_rejected_texts_are_shortened_in_messages() {
+        let err = ParamError::UnknownChoice {
+            field: "model",
+            value: "x".repeat(100_000),
+            allowed: "a, b",
+        };
+        let message = err.to_string();
+        assert!(message.len() < 200, "{}", message.len());
+        assert!(message.ends_with("…'"), "{message}");
+        assert_eq!(shorten("ferromagnet"), "ferromagnet");
+        assert_eq!(shorten_to("abcdef", 3), "abc…");
+        assert_eq!(shorten(&"é".repeat(50)), format!("{}…", "é".repeat(40)));
     }
 
     #[test]
@@ -126,6 +233,14 @@ mod tests {
         let err = whole_in("size", 2.5, 1, 10).unwrap_err();
         assert!(matches!(err, ParamError::NotInteger { field: "size", .. }));
         assert!(err.to_string().contains("size"));
+        assert_eq!(
+            err.to_string(),
+            "size must be a whole number between 1 and 10, got 2.5"
+        );
+        assert_eq!(
+            whole_in("size", f64::NAN, 1, 10).unwrap_err().to_string(),
+            "size must be a finite number between 1 and 10, got NaN"
+        );
         let err = whole_in("size", 0.0, 1, 10).unwrap_err();
         assert_eq!(err.to_string(), "size must be between 1 and 10, got 0");
         assert_eq!(whole_in("size", 10.0, 1, 10), Ok(10));

@@ -191,6 +191,8 @@ pub fn check_temperature(temperature: f64) -> Result<f64, ParamError> {
         return Err(ParamError::NotFinite {
             field: "temperature",
             value: temperature,
+            min: 0.0,
+            max: f64::INFINITY,
         });
     }
     if temperature <= 0.0 {

@@ -241,7 +241,7 @@ fn a_bad_state_file_is_refused_with_its_reason_and_changes_nothing() {
         ),
         (
             edit("\"format\"", "\"colour\": 1, \"format\""),
-            "unknown field `colour`",
+            "file field must be one of format, version",
         ),
     ];
     let mut lab = LatticeLab::new(LatticeSetup::default()).unwrap();

@@ -148,3 +148,273 @@ fn wasm_follows_the_same_trajectories_as_native() {
         fingerprint::EXPECTED_LANES
     );
 }
+
+/// The message of an error thrown to JavaScript.
+fn thrown(err: wasm_bindgen::JsError) -> String {
+    let value: wasm_bindgen::JsValue = err.into();
+    String::from(js_sys::Error::from(value).message())
+}
+
+/// Everything the lab would export, and its parameters.
+fn fingerprint(lab: &IsingLab) -> (String, String) {
+    (lab.export_state(), lab.fragment())
+}
+
+#[wasm_bindgen_test]
+fn every_facade_call_refuses_bad_values_naming_the_field_and_range_and_changes_nothing() {
+    const BAD: [f64; 18] = [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -1.0,
+        0.0,
+        -0.0,
+        1e12,
+        99_999_999_999.0,
+        2.5,
+        1e-3,
+        1e308,
+        -1e308,
+        f64::MIN_POSITIVE,
+        f64::EPSILON,
+        9_007_199_254_740_994.0,
+        4_294_967_296.0,
+        1e-300,
+        -2.5,
+    ];
+    let whole = |lo: f64, hi: f64| move |x: f64| x.fract() == 0.0 && x >= lo && x <= hi;
+    let real = |lo: f64, hi: f64| move |x: f64| x.is_finite() && x >= lo && x <= hi;
+    let mut lab = IsingLab::new(16.0, 2.0, 3.0).unwrap();
+    lab.advance(1000.0).unwrap();
+    let before = fingerprint(&lab);
+    let mut tried = 0;
+    type Setter = Box<dyn Fn(&mut IsingLab, f64) -> Result<(), wasm_bindgen::JsError>>;
+    type Accepts = Box<dyn Fn(f64) -> bool>;
+    let setters: Vec<(&str, Setter, Accepts, &[f64], &str)> = vec![
+        (
+            "temperature",
+            Box::new(|l, x| l.set_temperature(x)),
+            Box::new(real(0.0, 100.0)),
+            &[100.001, -1e-9],
+            "between 0 and 100",
+        ),
+        (
+            "field h",
+            Box::new(|l, x| l.set_field(x)),
+            Box::new(real(-10.0, 10.0)),
+            &[10.0001, -10.5],
+            "between -10 and 10",
+        ),
+        (
+            "size",
+            Box::new(|l, x| l.set_size(x)),
+            Box::new(whole(2.0, 2048.0)),
+            &[1.0, 2049.0, 65_536.0],
+            "between 2 and 2048",
+        ),
+        (
+            "seed",
+            Box::new(|l, x| l.set_seed(x)),
+            Box::new(whole(0.0, 9_007_199_254_740_992.0)),
+            &[-1.0, 1.5],
+            "between 0 and 9007199254740992",
+        ),
+        (
+            "ticks",
+            Box::new(|l, x| l.advance(x)),
+            Box::new(whole(0.0, 67_108_864.0)),
+            &[67_108_865.0],
+            "between 0 and 67108864",
+        ),
+        (
+            "ticks",
+            Box::new(|l, x| l.advance_explained(x)),
+            Box::new(whole(0.0, 67_108_864.0)),
+            &[67_108_865.0],
+            "between 0 and 67108864",
+        ),
+        (
+            "sweeps",
+            Box::new(|l, x| l.advance_scan(x).map(|_| ())),
+            Box::new(whole(0.0, 1_048_576.0)),
+            &[1_048_577.0],
+            "between 0 and 1048576",
+        ),
+        (
+            "brush radius",
+            Box::new(|l, x| l.paint(1.0, 1.0, 5.0, 5.0, x, "up")),
+            Box::new(whole(0.0, 64.0)),
+            &[65.0],
+            "between 0 and 64",
+        ),
+        (
+            "brush position",
+            Box::new(|l, x| l.paint(x, 1.0, 5.0, 5.0, 1.0, "up")),
+            Box::new(real(-1e6, 1e6)),
+            &[1e6 + 1.0],
+            "between -1000000 and 1000000",
+        ),
+        (
+            "T high",
+            Box::new(|l, x| l.start_scan(x, 1.5, 11.0, 10.0, 10.0)),
+            Box::new(move |x: f64| real(0.01, 100.0)(x) && x > 1.5),
+            &[0.009, 100.5, 1.5],
+            "",
+        ),
+        (
+            "T low",
+            Box::new(|l, x| l.start_scan(3.5, x, 11.0, 10.0, 10.0)),
+            Box::new(move |x: f64| real(0.01, 100.0)(x) && x < 3.5),
+            &[0.009, 3.5],
+            "",
+        ),
+        (
+            "points",
+            Box::new(|l, x| l.start_scan(3.5, 1.5, x, 10.0, 10.0)),
+            Box::new(whole(2.0, 200.0)),
+            &[1.0, 201.0],
+            "between 2 and 200",
+        ),
+        (
+            "burn-in sweeps",
+            Box::new(|l, x| l.start_scan(3.5, 1.5, 11.0, x, 10.0)),
+            Box::new(whole(0.0, 1e6)),
+            &[1e6 + 1.0],
+            "between 0 and 1000000",
+        ),
+        (
+            "measurement sweeps",
+            Box::new(|l, x| l.start_scan(3.5, 1.5, 11.0, 10.0, x)),
+            Box::new(whole(2.0, 1e6)),
+            &[1.0, 1e6 + 1.0],
+            "between 2 and 1000000",
+        ),
+    ];
+    for (field, set, accepts, outside, range) in &setters {
+        let mut bad = 0;
+        for &x in BAD.iter().chain(outside.iter()) {
+            if accepts(x) {
+                continue;
+            }
+            let message = thrown(set(&mut lab, x).expect_err(&format!("{field} = {x}")));
+            assert!(message.contains(field), "{field} = {x}: {message}");
+            // T high/T low: either their range or the order of the two.
+            let ranged = if range.is_empty() {
+                message.contains("between 0.01 and 100") || message.contains("above T low")
+            } else {
+                message.contains(range)
+            };
+            assert!(ranged, "{field} = {x}: {message}");
+            assert_eq!(fingerprint(&lab), before, "{field} = {x}");
+            assert!(!lab.has_scan(), "{field} = {x}");
+            bad += 1;
+        }
+        assert!(bad >= 8, "{field}: {bad}");
+        tried += bad;
+    }
+
+    // Names: every enum setter, with names it does not know.
+    let names = [
+        "",
+        "NaN",
+        "null",
+        "Ferromagnet",
+        " periodic",
+        "heat_bath",
+        "１",
+        "<script>alert(1)</script>",
+    ];
+    let long = "x".repeat(100_000);
+    type Chooser = Box<dyn Fn(&mut IsingLab, &str) -> Result<(), wasm_bindgen::JsError>>;
+    let choosers: Vec<(&str, Chooser, &str)> = vec![
+        (
+            "model",
+            Box::new(|l, v| l.set_model(v)),
+            "one of ferromagnet",
+        ),
+        (
+            "dynamics",
+            Box::new(|l, v| l.set_dynamics(v)),
+            "one of heat-bath",
+        ),
+        (
+            "order",
+            Box::new(|l, v| l.set_order(v)),
+            "one of sequential",
+        ),
+        (
+            "boundary",
+            Box::new(|l, v| l.set_boundary(v)),
+            "one of periodic",
+        ),
+        (
+            "reset",
+            Box::new(|l, v| l.reset(v)),
+            "one of random, up, down",
+        ),
+        (
+            "brush",
+            Box::new(|l, v| l.paint(1.0, 1.0, 2.0, 2.0, 1.0, v)),
+            "one of up, down, clamp, unclamp",
+        ),
+    ];
+    for (field, choose, allowed) in &choosers {
+        for name in names.iter().copied().chain([long.as_str()]) {
+            let message = thrown(choose(&mut lab, name).expect_err(field));
+            assert!(message.contains(field), "{field}: {message}");
+            assert!(message.contains(allowed), "{field}: {message}");
+            assert!(message.len() < 300, "{field}: {} bytes", message.len());
+            assert_eq!(fingerprint(&lab), before, "{field} = '{name:.40}'");
+            tried += 1;
+        }
+    }
+
+    // Links and files through the facade (the page tests try many more).
+    for fragment in [
+        "T=NaN",
+        "size=1e12",
+        "seed=-1",
+        "x",
+        "T=1&T=1",
+        long.as_str(),
+    ] {
+        let message = thrown(lab.apply_fragment(fragment).unwrap_err());
+        assert!(message.len() < 300, "{}", message.len());
+        assert_eq!(fingerprint(&lab), before);
+        assert!(IsingLab::from_fragment(fragment).is_err());
+        tried += 1;
+    }
+    for text in ["", "{", "[]", "null", long.as_str()] {
+        assert!(lab.import_state(text).is_err());
+        assert_eq!(fingerprint(&lab), before);
+        tried += 1;
+    }
+    // Constructor and the file-size check.
+    for (side, t, seed) in [
+        (f64::NAN, 2.0, 1.0),
+        (1e12, 2.0, 1.0),
+        (16.0, f64::INFINITY, 1.0),
+        (16.0, -1.0, 1.0),
+        (16.0, 2.0, f64::NAN),
+        (16.0, 2.0, 2.5),
+    ] {
+        assert!(IsingLab::new(side, t, seed).is_err());
+        tried += 1;
+    }
+    for bytes in [f64::NAN, 536_870_913.0, 1e300, f64::INFINITY] {
+        let message = thrown(boltzlab::web::check_state_file_size(bytes).unwrap_err());
+        assert!(message.contains("536870912 bytes"), "{message}");
+        tried += 1;
+    }
+    assert!(boltzlab::web::check_state_file_size(536_870_912.0).is_ok());
+    // Still alive and unchanged: it runs on.
+    assert_eq!(fingerprint(&lab), before);
+    lab.advance(100.0).unwrap();
+    assert_eq!(lab.ticks(), 1100.0);
+    web_sys_log(&format!("facade bad inputs tried: {tried}"));
+    assert!(tried > 250, "{tried}");
+}
+
+fn web_sys_log(text: &str) {
+    wasm_bindgen_test::console_log!("{text}");
+}

@@ -2,10 +2,10 @@
 // Every value goes to the engine, which checks it; a refused value is explained next to
 // its control and the control is set back to what the engine holds.
 
-import { $, attempt } from './ui.js';
+import { $, attempt, readNumber } from './ui.js';
 
 // Temperatures from the slider keep four significant digits (2.269, 0.1000, 5.000).
-const fromSlider = (v) => Number((10 ** Number(v)).toPrecision(4));
+const fromSlider = (v) => Number((10 ** readNumber(v)).toPrecision(4));
 
 export class Controls {
   // lab: the engine's IsingLab; engine: its module (for random_seed); onRebuild: called
@@ -22,11 +22,13 @@ export class Controls {
     $('temperature-marks').firstElementChild.value = String(Math.log10(tc));
 
     slider.addEventListener('input', () => this.setTemperature(fromSlider(slider.value)));
-    $('temperature-value').addEventListener('change', (e) => this.setTemperature(parseFloat(e.target.value)));
+    $('temperature-value').addEventListener('change', (e) => this.setTemperature(readNumber(e.target.value)));
     $('set-tc').addEventListener('click', () => this.setTemperature(Number(tc.toPrecision(4))));
-    $('field').addEventListener('input', (e) => this.apply('field-error', () => lab.set_field(Number(e.target.value))));
+    $('field').addEventListener('input', (e) =>
+      this.apply('field-error', () => lab.set_field(readNumber(e.target.value))),
+    );
     $('field-value').addEventListener('change', (e) =>
-      this.apply('field-error', () => lab.set_field(parseFloat(e.target.value))),
+      this.apply('field-error', () => lab.set_field(readNumber(e.target.value))),
     );
     for (const [id, set] of [
       ['model', (v) => lab.set_model(v)],
@@ -37,10 +39,10 @@ export class Controls {
       $(id).addEventListener('change', (e) => this.apply(`${id}-error`, () => set(e.target.value)));
     }
     $('size').addEventListener('change', (e) =>
-      this.apply('size-error', () => lab.set_size(Number(e.target.value)), true),
+      this.apply('size-error', () => lab.set_size(readNumber(e.target.value)), true),
     );
     $('seed').addEventListener('change', (e) =>
-      this.apply('seed-error', () => lab.set_seed(parseFloat(e.target.value)), true),
+      this.apply('seed-error', () => lab.set_seed(readNumber(e.target.value)), true),
     );
     $('new-seed').addEventListener('click', () =>
       this.apply('seed-error', () => lab.set_seed(engine.random_seed()), true),

@@ -4,7 +4,7 @@
 // Onsager's exact curves for the zero-field ferromagnet.
 
 import { view } from './engine.js';
-import { $, attempt, download } from './ui.js';
+import { $, attempt, download, readNumber } from './ui.js';
 import { ErrorBarPlot } from './views/plot.js';
 import { LatticeView } from './views/lattice.js';
 
@@ -33,7 +33,7 @@ export class Experiment {
   }
 
   start() {
-    const value = (id) => parseFloat($(id).value);
+    const value = (id) => readNumber($(id).value);
     const ok = attempt('scan-error', () =>
       this.lab.start_scan(
         value('scan-t-high'),

@@ -72,7 +72,7 @@ async function start() {
   let weightsVersion = -1;
   let resumeAfterScan = false;
 
-  const speed = () => steps[Number($('speed').value)];
+  const speed = () => steps[Math.min(steps.length - 1, Math.max(0, Math.round(Number($('speed').value)) || 0))];
   const showSpeed = () => {
     $('speed-shown').textContent = speed().label;
   };

@@ -2,7 +2,7 @@
 // clamp, unclamp). The engine paints whole strokes (a line of round dabs), so the page
 // makes one call per pointer move, never one per spin.
 
-import { $, attempt } from './ui.js';
+import { $, attempt, readNumber } from './ui.js';
 
 export class Painter {
   // box: the element over the spin canvas that receives the pointer; onPaint: called after
@@ -58,7 +58,7 @@ export class Painter {
   }
 
   stroke(from, to) {
-    const radius = Number($('brush-size').value);
+    const radius = readNumber($('brush-size').value);
     const ok = attempt('brush-error', () => this.lab.paint(from.x, from.y, to.x, to.y, radius, $('brush').value));
     if (ok) this.onPaint();
     else this.last = null;

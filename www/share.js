@@ -2,6 +2,7 @@
 // its import), and the share link whose URL fragment carries the parameters. Imported
 // files and links are checked by the engine; a bad one is explained and changes nothing.
 
+import { engineReady } from './engine.js';
 import { $, attempt, showError, clearError, download, sentence } from './ui.js';
 
 export class Sharing {
@@ -65,6 +66,19 @@ export class Sharing {
     const file = input.files?.[0];
     if (!file) return;
     $('import-done').hidden = true;
+    // A file beyond the engine's limit is refused before it is read.
+    const engine = await engineReady();
+    const small = attempt('import-error', () => {
+      try {
+        engine.check_state_file_size(file.size);
+      } catch (err) {
+        throw new Error(`Nothing was changed: ${file.name} could not be imported. ${sentence(err.message)}`);
+      }
+    });
+    if (!small) {
+      input.value = '';
+      return;
+    }
     let text;
     try {
       text = await file.text();

@@ -36,6 +36,15 @@ export function attempt(errorId, action) {
   }
 }
 
+// The number a form control holds, read strictly: a decimal such as "2.5", "-1" or "1e-3";
+// anything else (empty, "0x10", "12abc", "1,5", full-width digits) reads as NaN. Reading
+// only: the engine checks the value and names the field and its range when it refuses it.
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+export const readNumber = (text) => {
+  const t = String(text).trim();
+  return DECIMAL.test(t) ? Number(t) : NaN;
+};
+
 // x with `digits` decimals, never "-0.0000".
 export const format = (x, digits = 4) =>
   (Object.is(x, -0) || Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x).toFixed(digits);

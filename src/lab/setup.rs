@@ -7,7 +7,7 @@
 //! [`LatticeSetup::from_fragment`] checks every value and names the first bad one.
 
 use crate::dynamics::{Dynamics, Order};
-use crate::error::{ParamError, finite_in, whole_in};
+use crate::error::{ParamError, finite_in, shorten, whole_in};
 use crate::model::{Boundary, Lattice};
 
 /// The energy models the page offers on the square lattice.
@@ -187,19 +187,19 @@ impl LatticeSetup {
         for pair in fragment.split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').ok_or_else(|| ParamError::Invalid {
                 field: "link",
-                reason: format!("'{pair}' is not key=value"),
+                reason: format!("'{}' is not key=value", shorten(pair)),
             })?;
             if seen.contains(&key) {
                 return Err(ParamError::Invalid {
                     field: "link",
-                    reason: format!("'{key}' is given twice"),
+                    reason: format!("'{}' is given twice", shorten(key)),
                 });
             }
             seen.push(key);
             let number = |field: &'static str| {
                 value.parse::<f64>().map_err(|_| ParamError::Invalid {
                     field,
-                    reason: format!("'{value}' is not a number"),
+                    reason: format!("'{}' is not a number", shorten(value)),
                 })
             };
             match key {
@@ -256,6 +256,26 @@ mod tests {
 
     #[test]
     fn bad_fragments_name_what_is_wrong() {
+        // A 100 kB link is refused with a short message.
+        let long = format!("T={}", "9".repeat(100_000));
+        let err = LatticeSetup::from_fragment(&long).unwrap_err().to_string();
+        assert!(err.starts_with("temperature must be a finite number between 0 and 100"));
+        let long = format!("model={}", "x".repeat(100_000));
+        assert!(
+            LatticeSetup::from_fragment(&long)
+                .unwrap_err()
+                .to_string()
+                .len()
+                < 300
+        );
+        let long = format!("T={}x", "9".repeat(100_000));
+        assert!(
+            LatticeSetup::from_fragment(&long)
+                .unwrap_err()
+                .to_string()
+                .len()
+                < 300
+        );
         for (fragment, needle) in [
             ("T=-1", "temperature must be between 0 and 100, got -1"),
             ("T=NaN", "temperature must be a finite number"),
@@ -271,6 +291,10 @@ mod tests {
             ("colour=red", "link parameter must be one of"),
             ("T=1&T=2", "'T' is given twice"),
             ("garbage", "'garbage' is not key=value"),
+            ("T=NaN", "between 0 and 100"),
+            ("size=2.5", "size must be a whole number between 2 and 2048"),
+            ("T=0x10", "'0x10' is not a number"),
+            ("T=%zz", "'%zz' is not a number"),
         ] {
             let err = LatticeSetup::from_fragment(fragment)
                 .unwrap_err()

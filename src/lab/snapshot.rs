@@ -28,7 +28,9 @@ use crate::dynamics::lattice_sampler::SamplerState;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
 use crate::error::ParamError;
 use crate::model::{Boundary, Couplings, Lattice};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 /// The value of the file's `format` field.
 pub const FORMAT: &str = "boltzlab-lattice";
@@ -38,8 +40,7 @@ pub const VERSION: u32 = 1;
 pub const MAX_JSON_BYTES: usize = 512 << 20;
 
 /// The file as it is read and written (values unchecked).
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Serialize)]
 struct SnapshotFile {
     format: String,
     version: u32,
@@ -68,6 +69,103 @@ pub struct Snapshot {
     pub setup: LatticeSetup,
     pub lattice: Lattice,
     pub state: SamplerState,
+}
+
+/// Refuses a state file of more than [`MAX_JSON_BYTES`] bytes, before it is read.
+pub fn check_file_size(bytes: f64) -> Result<(), ParamError> {
+    if bytes > MAX_JSON_BYTES as f64 || bytes.is_nan() {
+        return Err(invalid(
+            "file",
+            format!(
+                "{bytes} bytes is more than the {MAX_JSON_BYTES} bytes ({} MB) a state file may have",
+                MAX_JSON_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Takes the field `name` out of the file's object: missing or of the wrong type is an
+/// error naming the field.
+fn take<T: DeserializeOwned>(
+    map: &mut Map<String, Value>,
+    name: &'static str,
+) -> Result<T, ParamError> {
+    let value = map
+        .remove(name)
+        .ok_or_else(|| invalid(name, "missing from the file"))?;
+    serde_json::from_value(value).map_err(|e| invalid(name, reason(e)))
+}
+
+/// A serde error as a reason, cut short (serde quotes the whole offending string).
+fn reason(err: serde_json::Error) -> String {
+    crate::error::shorten_to(&err.to_string(), 160)
+}
+
+impl SnapshotFile {
+    /// Reads the file's fields (each named in its error), refusing unknown ones.
+    fn read(text: &str) -> Result<SnapshotFile, ParamError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| invalid("file", format!("not a boltzlab lattice state: {e}")))?;
+        let Value::Object(mut map) = value else {
+            return Err(invalid(
+                "file",
+                "not a boltzlab lattice state: expected a JSON object",
+            ));
+        };
+        let format: String = take(&mut map, "format")?;
+        if format != FORMAT {
+            return Err(invalid(
+                "format",
+                format!(
+                    "expected '{FORMAT}', got '{}'",
+                    crate::error::shorten(&format)
+                ),
+            ));
+        }
+        let version: u32 = take(&mut map, "version")?;
+        if version != VERSION {
+            return Err(invalid(
+                "version",
+                format!("this page reads version {VERSION}, got {version}"),
+            ));
+        }
+        let bonds = match map.remove("bonds") {
+            None => None,
+            Some(rows) => {
+                Some(serde_json::from_value(rows).map_err(|e| invalid("bonds", reason(e)))?)
+            }
+        };
+        let file = SnapshotFile {
+            format,
+            version,
+            model: take(&mut map, "model")?,
+            size: take(&mut map, "size")?,
+            temperature: take(&mut map, "temperature")?,
+            field: take(&mut map, "field")?,
+            rule: take(&mut map, "rule")?,
+            order: take(&mut map, "order")?,
+            boundary: take(&mut map, "boundary")?,
+            seed: take(&mut map, "seed")?,
+            bonds,
+            spins: take(&mut map, "spins")?,
+            clamped: take(&mut map, "clamped")?,
+            phase: take(&mut map, "phase")?,
+            ticks: take(&mut map, "ticks")?,
+            next_site: take(&mut map, "next_site")?,
+            random_state: take(&mut map, "random_state")?,
+        };
+        if let Some(key) = map.keys().next() {
+            return Err(ParamError::UnknownChoice {
+                field: "file field",
+                value: key.clone(),
+                allowed: "format, version, model, size, temperature, field, rule, order, \
+                          boundary, seed, bonds, spins, clamped, phase, ticks, next_site, \
+                          random_state",
+            });
+        }
+        Ok(file)
+    }
 }
 
 fn invalid(field: &'static str, reason: impl Into<String>) -> ParamError {
@@ -160,30 +258,8 @@ impl Snapshot {
 
     /// Reads and checks a JSON file written by [`Snapshot::to_json`] (or by hand).
     pub fn from_json(text: &str) -> Result<Snapshot, ParamError> {
-        if text.len() > MAX_JSON_BYTES {
-            return Err(invalid(
-                "file",
-                format!(
-                    "{} bytes is more than the {} a state file may have",
-                    text.len(),
-                    MAX_JSON_BYTES
-                ),
-            ));
-        }
-        let file: SnapshotFile = serde_json::from_str(text)
-            .map_err(|e| invalid("file", format!("not a boltzlab lattice state: {e}")))?;
-        if file.format != FORMAT {
-            return Err(invalid(
-                "format",
-                format!("expected '{FORMAT}', got '{}'", file.format),
-            ));
-        }
-        if file.version != VERSION {
-            return Err(invalid(
-                "version",
-                format!("this page reads version {VERSION}, got {}", file.version),
-            ));
-        }
+        check_file_size(text.len() as f64)?;
+        let file = SnapshotFile::read(text)?;
         let model = LatticeModel::parse(&file.model)?;
         let number = |n: &serde_json::Number| n.as_f64().unwrap_or(f64::NAN);
         let size = check_size(number(&file.size))?;
@@ -363,11 +439,15 @@ fn read_bonds(
                 return Err(wrong_length(y, values.len()));
             }
             for v in values {
-                bonds.push(
-                    v.as_f64().ok_or_else(|| {
-                        invalid("bonds", format!("row {y}: '{v}' is not a number"))
-                    })?,
-                );
+                bonds.push(v.as_f64().ok_or_else(|| {
+                    invalid(
+                        "bonds",
+                        format!(
+                            "row {y}: '{}' is not a number",
+                            crate::error::shorten(&v.to_string())
+                        ),
+                    )
+                })?);
             }
         }
         Ok(Couplings::Real(bonds))

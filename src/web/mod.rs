@@ -78,6 +78,13 @@ pub fn onsager_specific_heat(temperature: f64) -> f64 {
     closed_form::onsager_specific_heat_per_spin(temperature)
 }
 
+/// Refuses a lattice state file of more bytes than the engine reads (see
+/// `IsingLab::import_state`), so that the page can say so before reading the file.
+#[wasm_bindgen]
+pub fn check_state_file_size(bytes: f64) -> Result<(), JsError> {
+    crate::lab::snapshot::check_file_size(bytes).map_err(js_error)
+}
+
 fn js_error(err: ParamError) -> JsError {
     JsError::new(&err.to_string())
 }

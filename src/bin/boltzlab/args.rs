@@ -1,6 +1,7 @@
 //! Command-line arguments: `--name value` options and `--flag` switches, each checked
 //! against what a command accepts, with errors that name the option and its range.
 
+use boltzlab::error::{ParamError, shorten};
 use std::collections::BTreeMap;
 
 /// Parsed `--name value` and `--flag` arguments, checked against what a command accepts.
@@ -15,9 +16,12 @@ impl Args {
         let mut flags = Vec::new();
         let mut iter = raw.iter();
         while let Some(arg) = iter.next() {
-            let name = arg
-                .strip_prefix("--")
-                .ok_or_else(|| format!("unexpected argument '{arg}' (options start with --)"))?;
+            let name = arg.strip_prefix("--").ok_or_else(|| {
+                format!(
+                    "unexpected argument '{}' (options start with --)",
+                    shorten(arg)
+                )
+            })?;
             if switches.contains(&name) {
                 flags.push(name.to_string());
             } else if valued.contains(&name) {
@@ -28,7 +32,7 @@ impl Args {
                     return Err(format!("--{name} is given twice"));
                 }
             } else {
-                return Err(format!("unknown option --{name}"));
+                return Err(format!("unknown option --{}", shorten(name)));
             }
         }
         Ok(Args { values, flags })
@@ -48,20 +52,36 @@ impl Args {
         self.flags.iter().any(|f| f == name)
     }
 
-    /// A number option; `None` if absent, an error naming the option if malformed.
-    pub fn number(&self, name: &str) -> Result<Option<f64>, String> {
+    /// A number option as the engine should see it: `None` if absent; a text that is not
+    /// a number reads as NaN, which the engine's check refuses with the allowed range
+    /// (see [`Args::refused`]).
+    pub fn number(&self, name: &str) -> Option<f64> {
         self.values
             .get(name)
-            .map(|v| {
-                v.parse::<f64>()
-                    .map_err(|_| format!("--{name} must be a number, got '{v}'"))
-            })
-            .transpose()
+            .map(|v| v.parse::<f64>().unwrap_or(f64::NAN))
     }
 
     pub fn required(&self, name: &str) -> Result<f64, String> {
-        self.number(name)?
+        self.number(name)
             .ok_or_else(|| format!("--{name} is required"))
+    }
+
+    /// The engine's refusal `err` of the value given to `--name`, named by the option and
+    /// the text given.
+    pub fn refused(&self, name: &str, err: impl std::fmt::Display) -> String {
+        match self.values.get(name) {
+            Some(v) => format!("--{name} '{}': {err}", shorten(v)),
+            None => format!("--{name}: {err}"),
+        }
+    }
+
+    /// The engine's refusal `err`, named by the option it came from: `options` maps the
+    /// engine's field names to option names.
+    pub fn engine_error(&self, err: ParamError, options: &[(&str, &str)]) -> String {
+        match options.iter().find(|(field, _)| *field == err.field()) {
+            Some((_, option)) => self.refused(option, err),
+            None => err.to_string(),
+        }
     }
 
     /// A whole-number option in [min, max], or `default`.
@@ -73,7 +93,10 @@ impl Args {
                 .ok()
                 .filter(|n| (min..=max).contains(n))
                 .ok_or_else(|| {
-                    format!("--{name} must be a whole number from {min} to {max}, got '{v}'")
+                    format!(
+                        "--{name} must be a whole number from {min} to {max}, got '{}'",
+                        shorten(v)
+                    )
                 }),
         }
     }
@@ -84,8 +107,9 @@ impl Args {
             None => Ok(allowed[0].to_string()),
             Some(v) if allowed.contains(&v.as_str()) => Ok(v.clone()),
             Some(v) => Err(format!(
-                "--{name} must be one of {}, got '{v}'",
-                allowed.join(", ")
+                "--{name} must be one of {}, got '{}'",
+                allowed.join(", "),
+                shorten(v)
             )),
         }
     }

@@ -20,21 +20,27 @@ pub fn exact(raw: &[String]) -> Result<(), String> {
         &["json", "kaufman"],
     )?;
     let size = args.required("size")?;
-    let height = args.number("height")?.unwrap_or(size);
+    let height = args.number("height").unwrap_or(size);
     let temperature = args.required("temperature")?;
-    let field = args.number("field")?.unwrap_or(0.0);
-    let coupling = args.number("coupling")?.unwrap_or(1.0);
+    let field = args.number("field").unwrap_or(0.0);
+    let coupling = args.number("coupling").unwrap_or(1.0);
+    // The engine's field names → the options they came from.
+    let options = [
+        ("width", "size"),
+        ("height", if args.has("height") { "height" } else { "size" }),
+        ("coupling", "coupling"),
+        ("field", "field"),
+        ("temperature", "temperature"),
+        ("boundary", "boundary"),
+    ];
+    let engine = |e| args.engine_error(e, &options);
     let boundary =
         Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
-            .map_err(|e| e.to_string())?;
+            .map_err(engine)?;
     let lattice = Lattice::new(size, height, coupling, field)
         .and_then(|l| l.with_boundary(boundary))
-        .map_err(|e| e.to_string())?;
-    if !(temperature > 0.0 && temperature.is_finite()) {
-        return Err(format!(
-            "temperature must be a finite number above 0 for exact values, got {temperature}"
-        ));
-    }
+        .map_err(engine)?;
+    boltzlab::partition::check_temperature(temperature).map_err(engine)?;
     let (w, h) = (lattice.width(), lattice.height());
     let n = lattice.len() as f64;
     let beta = 1.0 / temperature;

@@ -25,28 +25,40 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
         &["json"],
     )?;
     let size = args.required("size")?;
-    let height = args.number("height")?.unwrap_or(size);
+    let height = args.number("height").unwrap_or(size);
     let temperature = args.required("temperature")?;
-    let field = args.number("field")?.unwrap_or(0.0);
-    let coupling = args.number("coupling")?.unwrap_or(1.0);
+    let field = args.number("field").unwrap_or(0.0);
+    let coupling = args.number("coupling").unwrap_or(1.0);
+    // The engine's field names → the options they came from.
+    let options = [
+        ("width", "size"),
+        ("height", if args.has("height") { "height" } else { "size" }),
+        ("coupling", "coupling"),
+        ("field", "field"),
+        ("temperature", "temperature"),
+        ("dynamics", "dynamics"),
+        ("order", "order"),
+        ("boundary", "boundary"),
+    ];
+    let engine = |e| args.engine_error(e, &options);
     let dynamics =
         Dynamics::parse(&args.choice("dynamics", &["heat-bath", "metropolis", "wolff"])?)
-            .map_err(|e| e.to_string())?;
+            .map_err(engine)?;
     let order = Order::parse(&args.choice("order", &["sequential", "random", "checkerboard"])?)
-        .map_err(|e| e.to_string())?;
+        .map_err(engine)?;
     let boundary =
         Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
-            .map_err(|e| e.to_string())?;
+            .map_err(engine)?;
     let sweeps = args.count("sweeps", 10_000, 64, 100_000_000)?;
     let burn_in = args.count("burn-in", 1_000, 0, 100_000_000)?;
     let seed = args.count("seed", 1, 0, u64::MAX)?;
 
     let lattice = Lattice::new(size, height, coupling, field)
         .and_then(|l| l.with_boundary(boundary))
-        .map_err(|e| e.to_string())?;
+        .map_err(engine)?;
     let n = lattice.len() as f64;
-    let mut sampler = LatticeSampler::new(lattice, temperature, seed).map_err(|e| e.to_string())?;
-    sampler.set_dynamics(dynamics).map_err(|e| e.to_string())?;
+    let mut sampler = LatticeSampler::new(lattice, temperature, seed).map_err(engine)?;
+    sampler.set_dynamics(dynamics).map_err(engine)?;
     sampler.set_order(order);
     let started = Instant::now();
     // Wolff: measure after a fixed number of moves (stopping at a flip-count target would
@@ -54,7 +66,7 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
     let mut moves_per_sweep = 0;
     if dynamics == Dynamics::Wolff {
         let trial = 1_000;
-        let flipped = sampler.wolff_moves(trial).map_err(|e| e.to_string())?;
+        let flipped = sampler.wolff_moves(trial).map_err(engine)?;
         moves_per_sweep = ((n * trial as f64 / flipped as f64).ceil() as u64).max(1);
     }
     let sweep = |s: &mut LatticeSampler| {

@@ -59,7 +59,7 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
         .text("network")
         .ok_or("--network is required: a network JSON file")?;
     let temperature = args.required("temperature")?;
-    partition::check_temperature(temperature).map_err(|e| format!("--{e}"))?;
+    partition::check_temperature(temperature).map_err(|e| args.refused("temperature", e))?;
     let runs = args.count("runs", DEFAULT_RUNS, MIN_AIS_RUNS, MAX_AIS_RUNS)?;
     let steps = args.count("steps", DEFAULT_STEPS, 1, MAX_AIS_STEPS)?;
     let sweeps = args.count("sweeps", DEFAULT_SWEEPS, 1, MAX_SAMPLED_SWEEPS)?;

@@ -75,7 +75,10 @@ fn main() -> ExitCode {
             print!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(format!("unknown command '{other}'; see 'boltzlab help'")),
+        Some(other) => Err(format!(
+            "unknown command '{}'; see 'boltzlab help'",
+            boltzlab::error::shorten(other)
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -92,7 +92,12 @@ fn value_of<'a>(raw: &'a [String], name: &str) -> Option<&'a str> {
 pub fn reproduce(raw: &[String]) -> Result<(), String> {
     match raw.first().map(String::as_str) {
         Some("ackley1985") => {}
-        Some(other) => return Err(format!("unknown paper '{other}'; known: ackley1985")),
+        Some(other) => {
+            return Err(format!(
+                "unknown paper '{}'; known: ackley1985",
+                boltzlab::error::shorten(other)
+            ));
+        }
         None => return Err("reproduce needs a paper: boltzlab reproduce ackley1985".into()),
     }
     let args = Args::parse(
@@ -118,7 +123,7 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         Some(list) => list
             .split(',')
             .map(|name| {
-                let p = Problem::parse(name.trim()).map_err(|e| e.to_string())?;
+                let p = Problem::parse(name.trim()).map_err(|e| format!("--problems: {e}"))?;
                 p.encoder().map(|_| p).ok_or_else(|| {
                     format!(
                         "--problems takes encoders (4-2-4, 4-3-4, 8-3-8, 40-10-40), got '{name}'"
