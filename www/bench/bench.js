@@ -103,8 +103,10 @@ async function main() {
     lines.push(row(label, figure, unit, digits));
     document.getElementById('results').textContent = lines.join('\n');
   };
-  for (const rule of RULES) {
-    for (const order of ORDERS) {
+  // ?quick: only the heat-bath checkerboard kernels (for trying variants), then stop.
+  const quick = new URLSearchParams(location.search).has('quick');
+  for (const rule of quick ? ['heat-bath'] : RULES) {
+    for (const order of quick ? ['checkerboard'] : ORDERS) {
       const id = `${rule.replace('-', '_')}_${order}`;
       status.textContent = `ticks: ${rule}, ${order}…`;
       await pause();
@@ -112,11 +114,17 @@ async function main() {
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
     }
   }
-  for (const rule of RULES) {
+  for (const rule of quick ? ['heat-bath'] : RULES) {
     status.textContent = `ticks: ${rule}, checkerboard lanes…`;
     await pause();
     const id = `${rule.replace('-', '_')}_checkerboard_lanes`;
     record(`wasm_${id}_ns_per_tick`, `wasm ${rule} checkerboard lanes`, await wasmLanes(bindings, rule)(), 'ns/tick');
+  }
+  if (quick) {
+    results.user_agent = navigator.userAgent;
+    status.textContent = 'done';
+    window.benchResults = results;
+    return;
   }
   status.textContent = 'drawing…';
   await pause();
