@@ -148,3 +148,12 @@ fn wasm_follows_the_same_trajectories_as_native() {
         fingerprint::EXPECTED_LANES
     );
 }
+
+#[wasm_bindgen_test]
+fn wasm_follows_the_same_sampler_lanes_trajectories_as_native() {
+    // The page's sampler with checkerboard lanes on: SIMD128 here, SSE2 natively.
+    assert_eq!(
+        fingerprint::sampler_lanes_fingerprint(),
+        fingerprint::EXPECTED_SAMPLER_LANES
+    );
+}
