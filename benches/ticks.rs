@@ -86,7 +86,12 @@ fn main() {
         for (label, order, lanes, suffix) in [
             ("sequential", Order::Sequential, false, "sequential"),
             ("checkerboard", Order::Checkerboard, true, "checkerboard"),
-            ("cb-1-stream", Order::Checkerboard, false, "checkerboard_one_stream"),
+            (
+                "cb-1-stream",
+                Order::Checkerboard,
+                false,
+                "checkerboard_one_stream",
+            ),
         ] {
             let f = time_ticks(rule, order, lanes);
             println!(
