@@ -116,7 +116,10 @@ pub struct LaneTable {
 
 /// `r < t(s, S)` as a count (see the module notes): with σ the direction in which the
 /// thresholds of each current spin s never decrease, k(r) = #{S : t(s, S) ≤ r} and
-/// rank(S) = (σS + 4)/2, the spin becomes +1 exactly when rank(S) ≥ k(r).
+/// rank(S) = (σS + 4)/2, the spin becomes +1 exactly when rank(S) ≥ k(r). With c₀ the
+/// number of zero thresholds (always counted) and k′ = k − c₀ the count of the others,
+/// that is σS/2 − k′(r) ≥ c₀ − 2: the spin becomes −1 exactly when
+/// `level > σS/2 − k′(r)`, level = c₀ − 2.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Counting {
     /// σ = −1.
@@ -126,9 +129,8 @@ struct Counting {
     /// Per current spin and even S: (t − 1) ⊕ 2^31 as i32 for t ≥ 1, so that
     /// `r ⊕ 2^31 > below` (signed) is `r ≥ t`; i32::MAX (never counted) for t = 0.
     below: [[i32; 5]; 2],
-    /// Per current spin: 2 c₀ − 5, c₀ the number of zero thresholds (always counted), so
-    /// that the test is σS − 2 k′(r) > limit with k′ the count of the others.
-    limit: [i16; 2],
+    /// Per current spin: c₀ − 2.
+    level: [i16; 2],
 }
 
 impl LaneTable {
@@ -145,7 +147,7 @@ impl LaneTable {
         let falling = sets.iter().all(|t| t.windows(2).all(|p| p[0] >= p[1]));
         let counting = (rising || falling).then(|| {
             let mut below = [[0; 5]; 2];
-            let mut limit = [0; 2];
+            let mut level = [0; 2];
             for (current, set) in sets.iter().enumerate() {
                 let mut zeros = 0;
                 for (slot, &t) in below[current].iter_mut().zip(set) {
@@ -156,13 +158,13 @@ impl LaneTable {
                         (((t - 1) as u32) ^ 0x8000_0000) as i32
                     };
                 }
-                limit[current] = 2 * zeros - 5;
+                level[current] = zeros - 2;
             }
             Counting {
                 negate: !rising,
                 spin_dependent: sets[0] != sets[1],
                 below,
-                limit,
+                level,
             }
         });
         LaneTable { table, counting }
@@ -352,6 +354,12 @@ mod vector {
             // SAFETY: SSE2 is part of every x86-64 target.
             unsafe { _mm_add_epi32(a, b) }
         }
+        /// Each 16-bit lane's low byte, sign-extended and halved (for even values).
+        #[inline(always)]
+        pub fn low_bytes16_halved(a: V) -> V {
+            // SAFETY: SSE2 is part of every x86-64 target.
+            unsafe { _mm_srai_epi16::<9>(_mm_slli_epi16::<8>(a)) }
+        }
         /// Each 16-bit lane's low byte, sign-extended.
         #[inline(always)]
         pub fn low_bytes16(a: V) -> V {
@@ -478,6 +486,10 @@ mod vector {
             i16x8_shr(i16x8_shl(a, 8), 8)
         }
         #[inline(always)]
+        pub fn low_bytes16_halved(a: V) -> V {
+            i16x8_shr(i16x8_shl(a, 8), 9)
+        }
+        #[inline(always)]
         pub fn shl32<const N: u32>(a: V) -> V {
             i32x4_shl(a, N)
         }
@@ -571,10 +583,17 @@ mod vector {
         }
     }
 
-    /// The counting table in vectors.
+    /// The counting table in vectors, and the constants of the group, made opaque to the
+    /// compiler once per row (`black_box`) so that they stay in registers instead of being
+    /// rematerialised in the loop (V8 builds a v128 constant with several instructions).
     struct Table {
         below: [[V; 5]; 2],
-        limit: [V; 2],
+        level: [V; 2],
+        sign_bit: V,
+        zero: V,
+        one: V,
+        low_byte: V,
+        high_byte: V,
     }
 
     /// Running sums of the changes, in 16-bit lanes (flushed before they could overflow).
@@ -587,7 +606,8 @@ mod vector {
     impl Sums {
         fn flush(&mut self, change: &mut LaneChange) {
             change.magnetization += sum16(self.magnetization);
-            change.bond_sum += sum16(self.bond_sum);
+            // The lanes hold Σ Δs · S/2.
+            change.bond_sum += 2 * sum16(self.bond_sum);
             self.magnetization = splat16(0);
             self.bond_sum = splat16(0);
             self.groups = 0;
@@ -606,9 +626,15 @@ mod vector {
         streams: &mut LaneStreams,
         change: &mut LaneChange,
     ) {
+        use std::hint::black_box;
         let table = Table {
             below: counting.below.map(|set| set.map(splat32)),
-            limit: counting.limit.map(splat16),
+            level: counting.level.map(splat16),
+            sign_bit: black_box(splat32(i32::MIN)),
+            zero: black_box(splat16(0)),
+            one: black_box(splat16(1)),
+            low_byte: black_box(splat16(0x00ff)),
+            high_byte: black_box(splat16(-256)),
         };
         let args = (row, up, down, first, full, &table, streams, change);
         // One copy of the loop per case, so the per-group code has no tests for them.
@@ -697,17 +723,16 @@ mod vector {
         table: &Table,
         sums: &mut Sums,
     ) {
-        // Counts of the thresholds ≤ r, as sums of −1 masks, narrowed to 16 bits.
+        // −k′(r): the counts of the thresholds ≤ r, as sums of −1 masks, in 16 bits.
         let count = |below: &[V; 5]| -> [V; 2] {
-            let mut counts = [splat32(0); 4];
-            for (q, count) in counts.iter_mut().enumerate() {
-                let r = xor(draws[q], splat32(i32::MIN));
+            let counts: [V; 4] = std::array::from_fn(|q| {
+                let r = xor(draws[q], table.sign_bit);
                 let mut m = gt32(r, below[0]);
                 for b in &below[1..] {
                     m = add32(m, gt32(r, *b));
                 }
-                *count = m;
-            }
+                m
+            });
             [
                 narrow32(counts[0], counts[1]),
                 narrow32(counts[2], counts[3]),
@@ -717,30 +742,37 @@ mod vector {
         let high = if SPIN { count(&table.below[1]) } else { low };
         for half in 0..2 {
             let at = 16 * half;
-            // Byte 2m of each sum is the neighbour sum of lane 8·half + m.
+            // Byte 2m of each sum is the neighbour sum S of lane 8·half + m.
             let sum8 = add8(
                 add8(load(here, at), load(here, at + 2)),
                 add8(load(up, at), load(down, at)),
             );
-            let sum = low_bytes16(sum8);
-            let ranked = if NEGATE { sub16(splat16(0), sum) } else { sum };
+            let half_sum = low_bytes16_halved(sum8);
+            let ranked = if NEGATE {
+                sub16(table.zero, half_sum)
+            } else {
+                half_sum
+            };
             let old_bytes = load(here, at + 1);
             let old = low_bytes16(old_bytes);
-            let accept_low = gt16(add16(ranked, add16(low[half], low[half])), table.limit[0]);
-            let accept = if SPIN {
-                let accept_high =
-                    gt16(add16(ranked, add16(high[half], high[half])), table.limit[1]);
-                select(gt16(old, splat16(0)), accept_low, accept_high)
+            // −1 where the new spin is −1, 0 where it is +1.
+            let down_low = gt16(table.level[0], add16(ranked, low[half]));
+            let down_mask = if SPIN {
+                let down_high = gt16(table.level[1], add16(ranked, high[half]));
+                select(gt16(old, table.zero), down_low, down_high)
             } else {
-                accept_low
+                down_low
             };
-            // +1 (0x01) or −1 (0xff) in the even bytes, the odd bytes kept.
-            let new_low = xor(and(accept, splat16(0x00fe)), splat16(0x00ff));
-            store(here, at + 1, or(and(old_bytes, splat16(-256)), new_low));
-            let new = sub16(and(accept, splat16(2)), splat16(1));
+            let new = or(down_mask, table.one);
+            // The new spins in the even bytes, the odd (other colour) bytes kept.
+            store(
+                here,
+                at + 1,
+                or(and(old_bytes, table.high_byte), and(new, table.low_byte)),
+            );
             let delta = sub16(new, old);
             sums.magnetization = add16(sums.magnetization, delta);
-            sums.bond_sum = add16(sums.bond_sum, mul16(delta, sum));
+            sums.bond_sum = add16(sums.bond_sum, mul16(delta, half_sum));
         }
     }
 }
