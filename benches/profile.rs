@@ -6,8 +6,10 @@
 //! valgrind --tool=callgrind target/release/deps/profile-* lanes-heat-bath 4
 //! ```
 //!
-//! Kernels: `lanes-heat-bath`, `lanes-metropolis`, `scalar-heat-bath`, `scalar-metropolis`
-//! (checkerboard order). Subtract a run with 0 sweeps to remove the set-up cost.
+//! Kernels: `lanes-heat-bath`, `lanes-metropolis` (the bare lanes kernel, whole sweeps),
+//! `app-heat-bath`, `app-metropolis` (the sampler with lanes on, in chunks of 2^16 ticks as
+//! the page runs it), `scalar-heat-bath`, `scalar-metropolis` (one stream), all in
+//! checkerboard order. Subtract a run with 0 sweeps to remove the set-up cost.
 
 use boltzlab::dynamics::lanes::CheckerboardLanes;
 use boltzlab::exact::CRITICAL_TEMPERATURE;
@@ -19,14 +21,16 @@ fn main() {
     let sweeps: u64 = args.get(2).map_or(4, |s| s.parse().expect("sweeps"));
     let lattice = Lattice::square(1024).unwrap();
     let n = lattice.len() as u64;
-    let (lanes, rule) = match kernel {
-        "lanes-heat-bath" => (true, Rule::HeatBath),
-        "lanes-metropolis" => (true, Rule::Metropolis),
-        "scalar-heat-bath" => (false, Rule::HeatBath),
-        "scalar-metropolis" => (false, Rule::Metropolis),
+    let (kind, rule) = match kernel {
+        "lanes-heat-bath" => ("lanes", Rule::HeatBath),
+        "lanes-metropolis" => ("lanes", Rule::Metropolis),
+        "app-heat-bath" => ("app", Rule::HeatBath),
+        "app-metropolis" => ("app", Rule::Metropolis),
+        "scalar-heat-bath" => ("scalar", Rule::HeatBath),
+        "scalar-metropolis" => ("scalar", Rule::Metropolis),
         other => panic!("unknown kernel {other}"),
     };
-    let energy = if lanes {
+    let energy = if kind == "lanes" {
         let mut sampler = CheckerboardLanes::new(lattice, CRITICAL_TEMPERATURE, rule, 1).unwrap();
         sampler.run(sweeps);
         sampler.energy()
@@ -34,7 +38,10 @@ fn main() {
         let mut sampler = LatticeSampler::new(lattice, CRITICAL_TEMPERATURE, 1).unwrap();
         sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
         sampler.set_order(Order::Checkerboard);
-        sampler.run(sweeps * n);
+        sampler.set_lanes(kind == "app");
+        for _ in 0..sweeps * n / (1 << 16) {
+            sampler.run(1 << 16);
+        }
         sampler.energy()
     };
     println!("{kernel}: {sweeps} sweeps, E = {energy}");

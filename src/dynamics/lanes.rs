@@ -442,16 +442,13 @@ mod vector {
         }
         #[inline(always)]
         pub fn load_words(words: &[u32; 4]) -> V {
-            u32x4(words[0], words[1], words[2], words[3])
+            // SAFETY: 16 readable bytes.
+            unsafe { v128_load(words.as_ptr().cast()) }
         }
         #[inline(always)]
         pub fn store_words(words: &mut [u32; 4], v: V) {
-            *words = [
-                u32x4_extract_lane::<0>(v),
-                u32x4_extract_lane::<1>(v),
-                u32x4_extract_lane::<2>(v),
-                u32x4_extract_lane::<3>(v),
-            ];
+            // SAFETY: 16 writable bytes.
+            unsafe { v128_store(words.as_mut_ptr().cast(), v) }
         }
         #[inline(always)]
         pub fn splat32(x: i32) -> V {
