@@ -48,35 +48,48 @@ const range = (r, d = 2) => `${f(r.median, d)} (${f(r.min, d)}–${f(r.max, d)})
 console.log(`\nbrowser: ${results.user_agent}`);
 console.log('1024×1024 periodic lattice at T_c, ns per tick, median (min–max) of 7 runs of 2 sweeps');
 console.log(
-  `${'rule'.padEnd(11)} ${'order'.padEnd(13)} ${'native'.padStart(7)} ${'wasm'.padStart(22)} ${'JS reference'.padStart(24)} ${'wasm/JS'.padStart(8)} ${'wasm/native'.padStart(12)}`,
+  "checkerboard = the app's checkerboard (SIMD lanes, 16 streams); cb-1-stream = the same order on one stream",
+);
+console.log(
+  `${'rule'.padEnd(11)} ${'order'.padEnd(13)} ${'native'.padStart(7)} ${'wasm'.padStart(22)} ${'JS reference'.padStart(24)} ${'wasm/JS'.padStart(8)} ${'JS/wasm'.padStart(8)} ${'wasm/native'.padStart(12)}`,
 );
 const merged = { ...native };
+const line = (rule, label, nat, wasm, js) =>
+  console.log(
+    `${rule.replace('_', '-').padEnd(11)} ${label.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${(js ? range(js) : '—').padStart(24)} ${(js ? f(wasm.median / js.median) : '—').padStart(8)} ${(js ? f(js.median / wasm.median) : '—').padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
+  );
 for (const rule of ['heat_bath', 'metropolis']) {
   for (const order of ['sequential', 'checkerboard']) {
     const id = `${rule}_${order}`;
     const wasm = results[`wasm_${id}_ns_per_tick`];
     const js = results[`js_${id}_ns_per_tick`];
-    const nat = native[`native_${id}_ns_per_tick`];
     merged[`wasm_${id}_ns_per_tick`] = wasm.median;
     merged[`js_${id}_ns_per_tick`] = js.median;
     merged[`wasm_over_js_${id}`] = wasm.median / js.median;
-    console.log(
-      `${rule.replace('_', '-').padEnd(11)} ${order.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
-    );
+    merged[`wasm_over_native_${id}`] = wasm.median / native[`native_${id}_ns_per_tick`];
+    line(rule, order, native[`native_${id}_ns_per_tick`], wasm, js);
+    if (order === 'checkerboard') {
+      const one = results[`wasm_${id}_one_stream_ns_per_tick`];
+      const nat = native[`native_${id}_one_stream_ns_per_tick`];
+      merged[`wasm_${id}_one_stream_ns_per_tick`] = one.median;
+      merged[`wasm_over_native_${id}_one_stream`] = one.median / nat;
+      line(rule, 'cb-1-stream', nat, one, js);
+    }
   }
-}
-console.log('checkerboard lanes (opt-in SIMD chain, one stream per lane) against the JS checkerboard reference:');
-for (const rule of ['heat_bath', 'metropolis']) {
   const id = `${rule}_checkerboard_lanes`;
-  const wasm = results[`wasm_${id}_ns_per_tick`];
-  const js = results[`js_${rule}_checkerboard_ns_per_tick`];
-  const nat = native[`native_${id}_ns_per_tick`];
-  merged[`wasm_${id}_ns_per_tick`] = wasm.median;
-  merged[`wasm_over_js_${id}`] = wasm.median / js.median;
-  console.log(
-    `${rule.replace('_', '-').padEnd(11)} ${'cb-lanes'.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${range(js).padStart(24)} ${f(wasm.median / js.median).padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,
+  const kernel = results[`wasm_${id}_ns_per_tick`];
+  merged[`wasm_${id}_ns_per_tick`] = kernel.median;
+  line(
+    rule,
+    'lanes-kernel',
+    native[`native_${id}_ns_per_tick`],
+    kernel,
+    results[`js_${rule}_checkerboard_ns_per_tick`],
   );
 }
+console.log(
+  '(lanes-kernel: the bare lanes kernel in whole sweeps, no chunking; JS/wasm: how many times faster than JS)',
+);
 const draw = results.draw_1024_ms;
 merged.draw_1024_ms = draw.median;
 console.log(`\ndraw one 1024×1024 frame (spins → pixels → canvas): ${range(draw)} ms, median of 21`);

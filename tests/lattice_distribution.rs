@@ -319,3 +319,114 @@ fn wolff_samples_an_open_antiferromagnet_exactly() {
         Order::Sequential,
     );
 }
+
+/// The page's sampler with checkerboard lanes on: whole rows from the lane streams, the
+/// ticks of a chunk that starts inside a row from the sampler's stream (each sample's
+/// chain starts with a 3-tick chunk so both kinds of tick are mixed in every sweep).
+#[test]
+fn the_sampler_with_lanes_on_samples_a_4x2_ferromagnet_exactly() {
+    let lattice = Lattice::new(4.0, 2.0, 1.0, 0.1).unwrap();
+    let name = "4x2 ferromagnet h=0.1 T=2.5";
+    for rule in Rule::ALL {
+        let burn_in = proven_burn_in(name, &lattice, 2.5, rule, Order::Checkerboard);
+        let mut sampler = LatticeSampler::new(lattice.clone(), 2.5, 77).unwrap();
+        sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
+        sampler.set_order(Order::Checkerboard);
+        sampler.set_lanes(true);
+        assert!(sampler.lanes_apply());
+        let mut counts = vec![0u64; 1 << lattice.len()];
+        for _ in 0..SAMPLES {
+            sampler.randomize();
+            sampler.run(3);
+            sampler.run(burn_in as u64 * 8 - 3);
+            counts[state_index(sampler.spins())] += 1;
+        }
+        let label = format!(
+            "{} checkerboard, lanes on (burn-in {burn_in} sweeps)",
+            rule.name()
+        );
+        judge(name, &label, &lattice, 2.5, &counts);
+    }
+}
+
+/// The vector lanes kernel's transition law, checked directly on a lattice wide enough
+/// for it (64×4: two full groups per row, one at the wrap-around): from one fixed
+/// configuration, a half-sweep of colour 0 sets each of its sites to +1 independently
+/// with the rule's probability P(+1 | s, S). Many half-sweeps with independent lane
+/// streams give per-site frequencies; Σ (c − N p)² / (N p (1 − p)) over the sites is χ²
+/// with one degree of freedom per site (p = 0 or 1 sites must match exactly), and the
+/// same counts must be rejected against the probabilities at 1.05 T.
+#[test]
+fn the_vector_lanes_kernel_sets_each_site_by_the_rule_probability() {
+    use boltzlab::dynamics::lanes::{LaneChange, LaneStreams, LaneTable, update_row};
+    const HALF_SWEEPS: u64 = 20_000;
+    let (w, h) = (64, 4);
+    for (j, field, temperature) in [(1.0, 0.0, 2.269), (1.0, 0.3, 1.5), (-1.0, 0.2, 2.0)] {
+        for rule in Rule::ALL {
+            let lattice = Lattice::new(w as f64, h as f64, j, field).unwrap();
+            let start: Vec<i8> = (0..w * h)
+                .map(|i| if (i * 7919 + i / 3) % 5 < 2 { 1 } else { -1 })
+                .collect();
+            let table = LaneTable::new(rule, j, field, temperature);
+            assert!(table.vectorised() || !cfg!(target_arch = "x86_64"));
+            let mut ups = vec![0u64; w * h];
+            for seed in 0..HALF_SWEEPS {
+                let mut spins = start.clone();
+                let mut streams = LaneStreams::new(seed);
+                let mut change = LaneChange::default();
+                for y in 0..h {
+                    update_row(
+                        &mut spins,
+                        (w, h),
+                        y,
+                        y & 1,
+                        &table,
+                        &mut streams,
+                        &mut change,
+                    );
+                }
+                for (count, &s) in ups.iter_mut().zip(&spins) {
+                    *count += u64::from(s > 0);
+                }
+            }
+            let chi_square_at = |t: f64| {
+                let (mut chi2, mut dof) = (0.0, 0);
+                for i in (0..w * h).filter(|i| (i % w + i / w) % 2 == 0) {
+                    let gap = 2.0 * lattice.local_field(&start, i);
+                    let p = rule.probability_high(start[i] > 0, gap, t);
+                    let expected = HALF_SWEEPS as f64 * p;
+                    let variance = expected * (1.0 - p);
+                    let miss = ups[i] as f64 - expected;
+                    if variance > 0.0 {
+                        chi2 += miss * miss / variance;
+                        dof += 1;
+                    } else if miss != 0.0 {
+                        chi2 = f64::INFINITY;
+                    }
+                }
+                (chi2, dof)
+            };
+            let (chi2, dof) = chi_square_at(temperature);
+            let (warmer, warmer_dof) = chi_square_at(1.05 * temperature);
+            let case = format!("64x4 J={j} h={field} T={temperature} {rule:?}");
+            println!("{case}: χ² = {chi2:.1} on {dof} dof; at 1.05 T: {warmer:.1}");
+            assert!(
+                chi2 < chi_square_threshold(dof),
+                "{case}: χ² = {chi2} on {dof} dof"
+            );
+            assert!(
+                warmer > chi_square_threshold(warmer_dof),
+                "{case}: the test cannot tell T from 1.05 T"
+            );
+            // The other colour is untouched by this half-sweep.
+            let untouched = (0..w * h).filter(|i| (i % w + i / w) % 2 == 1);
+            for i in untouched {
+                assert_eq!(
+                    ups[i],
+                    HALF_SWEEPS * u64::from(start[i] > 0),
+                    "{case} site {i}"
+                );
+            }
+        }
+    }
+}

@@ -246,3 +246,159 @@ fn wolff_is_refused_where_it_would_be_wrong_and_nothing_changes() {
     assert!(sampler.set_spin(64, 1).is_err());
     assert!(sampler.set_spin(0, 0).is_err());
 }
+
+/// The vector kernel (SSE2 natively) makes the same decisions as the scalar group: the
+/// same spins after every sweep, for both rules, both signs of J, fields, T = 0 and ∞,
+/// widths whose rows are one group (all wrap-around), several, and a partial last group.
+#[test]
+fn the_vector_lanes_kernel_follows_the_scalar_lanes_chain() {
+    use boltzlab::Rule;
+    use boltzlab::dynamics::lanes::CheckerboardLanes;
+    let mut vectorised_cases = 0;
+    for (w, h) in [
+        (32.0, 4.0),
+        (64.0, 6.0),
+        (96.0, 2.0),
+        (40.0, 4.0),
+        (128.0, 8.0),
+    ] {
+        for (j, field, temperature) in [
+            (1.0, 0.0, 2.269),
+            (1.0, 0.3, 1.2),
+            (-1.0, -0.2, 1.7),
+            (0.0, 0.4, 1.0),
+            (1.0, 0.0, 0.0),
+            (0.5, 0.1, f64::INFINITY),
+        ] {
+            for rule in Rule::ALL {
+                let lattice = Lattice::new(w, h, j, field).unwrap();
+                let mut fast =
+                    CheckerboardLanes::new(lattice.clone(), temperature, rule, 3).unwrap();
+                let mut reference = CheckerboardLanes::new(lattice, temperature, rule, 3)
+                    .unwrap()
+                    .scalar_only();
+                vectorised_cases += usize::from(fast.vectorised());
+                for sweep in 0..20 {
+                    fast.run(1);
+                    reference.run(1);
+                    assert_eq!(
+                        fast.spins(),
+                        reference.spins(),
+                        "{w}x{h} J={j} h={field} T={temperature} {rule:?} sweep {sweep}"
+                    );
+                }
+            }
+        }
+    }
+    // Natively (x86-64) every case above goes through the vector kernel.
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(vectorised_cases, 5 * 6 * 2);
+    }
+}
+
+#[test]
+fn the_sampler_lanes_fingerprint_is_the_one_wasm_reproduces() {
+    let fingerprint = fingerprint::sampler_lanes_fingerprint();
+    assert_eq!(
+        fingerprint,
+        fingerprint::EXPECTED_SAMPLER_LANES,
+        "fingerprint {fingerprint:#018x}"
+    );
+}
+
+/// With lanes on, the bookkeeping (E, M) still equals recomputation, chunks that end
+/// inside rows keep the cursor, and a saved state (with the lane streams) continues
+/// exactly; switching lanes on is deterministic (seeded from the sampler's state).
+#[test]
+fn lanes_on_keep_the_bookkeeping_and_the_state_continues_exactly() {
+    use boltzlab::{Dynamics, Order, Rule};
+    for rule in Rule::ALL {
+        let lattice = Lattice::new(64.0, 6.0, 1.0, 0.1).unwrap();
+        let mut sampler = LatticeSampler::new(lattice.clone(), 2.0, 5).unwrap();
+        sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
+        sampler.set_order(Order::Checkerboard);
+        let mut twin = sampler.clone();
+        sampler.set_lanes(true);
+        twin.set_lanes(true);
+        assert!(sampler.lanes_apply());
+        for chunk in [5, 32, 1_000, 384, 77] {
+            sampler.run(chunk);
+            twin.run(chunk);
+            assert_eq!(sampler.spins(), twin.spins());
+            assert_eq!(sampler.energy(), lattice.energy(sampler.spins()));
+            assert_eq!(
+                sampler.magnetization(),
+                lattice.magnetization(sampler.spins())
+            );
+        }
+        assert_eq!(sampler.ticks(), 5 + 32 + 1_000 + 384 + 77);
+        let state = sampler.state();
+        assert_eq!(state.lane_random_state.as_ref().map(Vec::len), Some(64));
+        let mut copy = LatticeSampler::from_state(lattice.clone(), state.clone()).unwrap();
+        assert_eq!(copy.state(), state);
+        for _ in 0..4 {
+            sampler.run(999);
+            copy.run(999);
+            assert_eq!(copy.spins(), sampler.spins(), "{rule:?}");
+        }
+        // A lane state with a lane of zeros is refused.
+        let mut bad = state.clone();
+        let words = bad.lane_random_state.as_mut().unwrap();
+        for w in 0..4 {
+            words[16 * w + 2] = 0;
+        }
+        let error = LatticeSampler::from_state(lattice.clone(), bad).unwrap_err();
+        assert!(error.to_string().contains("lane random state"), "{error}");
+        let mut short = state;
+        short.lane_random_state.as_mut().unwrap().pop();
+        assert!(LatticeSampler::from_state(lattice, short).is_err());
+    }
+}
+
+/// The page's lab runs with lanes on; its exported file carries the lane streams and an
+/// imported file continues exactly. A file from before lanes (no `lane_random_state`)
+/// still imports, and continues deterministically (the same file twice, the same run).
+#[test]
+fn the_lab_exports_the_lane_streams_and_imports_files_without_them() {
+    use boltzlab::lab::{LatticeLab, LatticeSetup};
+    use boltzlab::{Dynamics, Order, Rule};
+    let setup = LatticeSetup {
+        size: 64,
+        order: Order::Checkerboard,
+        dynamics: Dynamics::Single(Rule::HeatBath),
+        ..LatticeSetup::default()
+    };
+    let mut lab = LatticeLab::new(setup).unwrap();
+    assert!(lab.sampler().lanes_apply());
+    lab.advance(5_000.0, false).unwrap();
+    let json = lab.export_state();
+    assert!(json.contains("\"lane_random_state\""));
+    let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
+    copy.import_state(&json).unwrap();
+    assert_eq!(copy.sampler().state(), lab.sampler().state());
+    for _ in 0..3 {
+        lab.advance(4_096.0, false).unwrap();
+        copy.advance(4_096.0, false).unwrap();
+        assert_eq!(copy.sampler().spins(), lab.sampler().spins());
+    }
+    // An old file: the same JSON without the lane streams.
+    let start = json.find(",\n  \"lane_random_state\"").unwrap();
+    let end = start + json[start..].find(']').unwrap() + 1;
+    let old = format!("{}{}", &json[..start], &json[end..]);
+    assert!(!old.contains("lane_random_state"));
+    let (mut a, mut b) = (copy.clone(), copy);
+    a.import_state(&old).unwrap();
+    b.import_state(&old).unwrap();
+    assert!(a.sampler().lanes_apply());
+    for _ in 0..3 {
+        a.advance(4_096.0, false).unwrap();
+        b.advance(4_096.0, false).unwrap();
+        assert_eq!(a.sampler().spins(), b.sampler().spins());
+    }
+    // A damaged lane state is refused by name and changes nothing.
+    let before = a.export_state();
+    let damaged = json.replacen("\"lane_random_state\": [", "\"lane_random_state\": [1, ", 1);
+    let error = a.import_state(&damaged).unwrap_err();
+    assert!(error.to_string().contains("lane random state"), "{error}");
+    assert_eq!(a.export_state(), before);
+}

@@ -418,3 +418,12 @@ fn every_facade_call_refuses_bad_values_naming_the_field_and_range_and_changes_n
 fn web_sys_log(text: &str) {
     wasm_bindgen_test::console_log!("{text}");
 }
+
+#[wasm_bindgen_test]
+fn wasm_follows_the_same_sampler_lanes_trajectories_as_native() {
+    // The page's sampler with checkerboard lanes on: SIMD128 here, SSE2 natively.
+    assert_eq!(
+        fingerprint::sampler_lanes_fingerprint(),
+        fingerprint::EXPECTED_SAMPLER_LANES
+    );
+}

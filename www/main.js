@@ -206,6 +206,7 @@ async function start() {
     $('phase-shown').textContent = lab.clamps_on() ? `clamped (${lab.clamped_count()})` : 'free';
   };
 
+  let chunkTicks = CHUNK;
   const frame = (now) => {
     if (window.boltzlabStopped) return; // after a panic the engine is not called again
     try {
@@ -218,9 +219,15 @@ async function start() {
           const begin = performance.now();
           let done = 0;
           while (done < want) {
-            const chunk = Math.min(CHUNK, want - done);
+            const chunk = Math.min(chunkTicks, want - done);
+            const t0 = performance.now();
             advance(chunk, false);
             done += chunk;
+            // Calls of at most ~1/8 of the budget, so the budget is overrun by little
+            // (slow kernels: random order, real bonds); back up to CHUNK when fast.
+            const took = performance.now() - t0;
+            if (took > FRAME_BUDGET_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
+            else if (took < FRAME_BUDGET_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
             if (performance.now() - begin > FRAME_BUDGET_MS) break;
           }
         }

@@ -8,6 +8,7 @@
 
 use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
+use super::lanes::{self, LaneChange, LaneStreams, LaneTable};
 use super::rules::threshold;
 use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng, uniform};
 use crate::error::ParamError;
@@ -129,6 +130,9 @@ pub struct SamplerState {
     pub next_site: usize,
     /// The Xoshiro128++ state words (never all zero).
     pub random_state: [u32; 4],
+    /// With checkerboard lanes on (see [`LatticeSampler::set_lanes`]): the 16 lane
+    /// streams' state, 64 words ([`LaneStreams::to_words`]).
+    pub lane_random_state: Option<Vec<u32>>,
 }
 
 /// The next site a tick visits, as (x, y), index and checkerboard colour.
@@ -163,6 +167,15 @@ pub struct LatticeSampler {
     /// Σ c_b s_i s_j for real couplings (kept incrementally in floating point).
     real_bond_sum: f64,
     wolff: WolffClusters,
+    /// Checkerboard lanes, when switched on: their streams and decision table.
+    lanes: Option<Box<Lanes>>,
+}
+
+/// The state of the checkerboard-lanes path of [`LatticeSampler`].
+#[derive(Debug, Clone)]
+struct Lanes {
+    streams: LaneStreams,
+    table: LaneTable,
 }
 
 impl LatticeSampler {
@@ -197,6 +210,7 @@ impl LatticeSampler {
             magnetization: 0,
             real_bond_sum: 0.0,
             wolff: WolffClusters::new(n),
+            lanes: None,
         };
         sampler.recount();
         sampler.rebuild_tables();
@@ -224,6 +238,9 @@ impl LatticeSampler {
             Dynamics::Wolff => Rule::HeatBath,
         };
         self.table = acceptance_table(rule, j, h, t);
+        if let Some(lanes) = &mut self.lanes {
+            lanes.table = LaneTable::new(rule, j, h, t);
+        }
         self.wolff.set_temperature(j, t);
     }
 
@@ -654,6 +671,50 @@ impl LatticeSampler {
         self.magnetization += change.magnetization;
     }
 
+    /// [`Self::run_uniform_periodic_rows`] with the lanes kernel for the whole rows of the
+    /// checkerboard order (see [`Self::set_lanes`]); ticks inside a row are general ticks.
+    fn run_lanes_rows(&mut self, mut ticks: u64) {
+        let (w, h) = (self.lattice.width(), self.lattice.height());
+        let row_ticks = (w / 2) as u64;
+        let mut lanes = self.lanes.take().expect("lanes_apply checked");
+        let mut change = LaneChange::default();
+        while ticks > 0 {
+            let Cursor { x, y, colour, .. } = self.cursor;
+            let first = (colour + y) & 1;
+            if x != first || ticks < row_ticks {
+                self.tick_integer();
+                ticks -= 1;
+                continue;
+            }
+            lanes::update_row(
+                &mut self.spins,
+                (w, h),
+                y,
+                first,
+                &lanes.table,
+                &mut lanes.streams,
+                &mut change,
+            );
+            ticks -= row_ticks;
+            self.ticks += row_ticks;
+            let (mut y, mut colour) = (y + 1, colour);
+            if y == h {
+                y = 0;
+                colour ^= 1;
+            }
+            let x = (colour + y) & 1;
+            self.cursor = Cursor {
+                x,
+                y,
+                index: x + w * y,
+                colour,
+            };
+        }
+        self.lanes = Some(lanes);
+        self.bond_sum += change.bond_sum;
+        self.magnetization += change.magnetization;
+    }
+
     /// One single-spin tick, explained: does exactly what [`Self::tick`] does (same site,
     /// same random number, same decision, so the chain is unchanged) and reports why.
     /// `None` (and no tick) for Wolff dynamics, whose moves are clusters, not ticks.
@@ -732,6 +793,7 @@ impl LatticeSampler {
             ticks: self.ticks,
             next_site: self.cursor.index,
             random_state: [word(0), word(1), word(2), word(3)],
+            lane_random_state: self.lanes.as_ref().map(|l| l.streams.to_words()),
         }
     }
 
@@ -791,8 +853,56 @@ impl LatticeSampler {
             chunk.copy_from_slice(&word.to_le_bytes());
         }
         sampler.rng = SpinRng::from_seed(bytes);
+        if let Some(words) = &state.lane_random_state {
+            sampler.set_lanes(true);
+            if let Some(lanes) = &mut sampler.lanes {
+                lanes.streams = LaneStreams::from_words(words)?;
+            }
+        }
         sampler.recount();
         Ok(sampler)
+    }
+
+    /// Switches checkerboard lanes on or off. With them on, whole rows of the checkerboard
+    /// order on a uniform periodic lattice of even width and height with nothing clamped
+    /// go through the SIMD lanes kernel ([`super::lanes`]): the same update of the same
+    /// sites in the same order, with the random numbers from 16 independent lane streams
+    /// instead of the sampler's stream (which the ticks inside a row, the explained tick
+    /// and every other case keep using). Each tick still uses a fresh uniform number
+    /// independent of the past, so the transition kernel, and the chain's law, is that of
+    /// the checkerboard order; the realisation differs from the one with lanes off.
+    /// Switched on, the lane streams are seeded from the sampler's stream state (without
+    /// advancing it), so a state with lanes off continues deterministically.
+    pub fn set_lanes(&mut self, on: bool) {
+        if !on {
+            self.lanes = None;
+        } else if self.lanes.is_none() {
+            let bytes = self.rng.state();
+            let seed = u64::from_le_bytes(bytes[..8].try_into().unwrap())
+                ^ u64::from_le_bytes(bytes[8..].try_into().unwrap()).rotate_left(32)
+                ^ 0x6c61_6e65_735f_3136; // "lanes_16": another stream than the sampler's
+            self.lanes = Some(Box::new(Lanes {
+                streams: LaneStreams::new(seed),
+                table: LaneTable::new(Rule::HeatBath, 0.0, 0.0, 1.0),
+            }));
+            self.rebuild_tables();
+        }
+    }
+
+    /// Whether checkerboard lanes are switched on ([`Self::set_lanes`]).
+    pub fn lanes_on(&self) -> bool {
+        self.lanes.is_some()
+    }
+
+    /// Whether the next whole rows would go through the lanes kernel (lanes on,
+    /// checkerboard order, a single-spin rule, uniform periodic lattice of even width and
+    /// height, nothing clamped).
+    pub fn lanes_apply(&self) -> bool {
+        self.lanes.is_some()
+            && self.order == Order::Checkerboard
+            && matches!(self.dynamics, Dynamics::Single(_))
+            && lanes::check_lattice(&self.lattice).is_ok()
+            && (!self.clamps_on || self.clamped_sites == 0)
     }
 
     /// One tick (for Wolff dynamics: one cluster move).
@@ -818,6 +928,7 @@ impl LatticeSampler {
                     self.wolff_move();
                 }
             }
+            Dynamics::Single(_) if self.lanes_apply() => self.run_lanes_rows(ticks),
             Dynamics::Single(rule) => {
                 let unclamped = !self.clamps_on || self.clamped_sites == 0;
                 if matches!(self.lattice.couplings(), Couplings::Uniform)

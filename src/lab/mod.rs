@@ -191,7 +191,9 @@ impl LatticeLab {
         Ok(sampler)
     }
 
-    fn around(setup: LatticeSetup, sampler: LatticeSampler) -> LatticeLab {
+    fn around(setup: LatticeSetup, mut sampler: LatticeSampler) -> LatticeLab {
+        // The page runs the checkerboard order in SIMD lanes where they apply.
+        sampler.set_lanes(true);
         let mut lab = LatticeLab {
             window: BondWindow::of(sampler.lattice()),
             setup,

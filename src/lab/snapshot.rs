@@ -10,7 +10,8 @@
 //!   "bonds": ["+-++-+--", "…"],
 //!   "spins": ["+--+", "++-+", "…"],
 //!   "clamped": [0, 5], "phase": "clamped",
-//!   "ticks": 1234, "next_site": 2, "random_state": [1, 2, 3, 4]
+//!   "ticks": 1234, "next_site": 2, "random_state": [1, 2, 3, 4],
+//!   "lane_random_state": [5, 6, 7, …]
 //! }
 //! ```
 //!
@@ -18,8 +19,11 @@
 //! the spin glasses only: one entry per row y holding the 2L bond factors c_b of its sites in
 //! the order (right of x = 0, below x = 0, right of x = 1, …): a string of `+`/`-` for the ±J
 //! glass, an array of numbers for the Gaussian glass. `clamped` lists the clamped sites
-//! (x + L·y); `phase` is `clamped` (clamps hold) or `free`. [`Snapshot::from_json`] checks
-//! every field and names the first bad one; on error nothing is built.
+//! (x + L·y); `phase` is `clamped` (clamps hold) or `free`. `lane_random_state` (optional,
+//! 64 words) is the state of the checkerboard-lane streams (`LatticeSampler::set_lanes`);
+//! a file without it imports with lane streams seeded from `random_state`.
+//! [`Snapshot::from_json`] checks every field and names the first bad one; on error nothing
+//! is built.
 
 use super::setup::{
     LatticeModel, LatticeSetup, check_field, check_page_temperature, check_seed, check_size,
@@ -60,6 +64,10 @@ struct SnapshotFile {
     ticks: u64,
     next_site: usize,
     random_state: [u32; 4],
+    /// The 16 checkerboard-lane streams (64 words), when lanes are on; absent in files
+    /// from before lanes existed (then they are seeded from `random_state`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lane_random_state: Option<Vec<u32>>,
 }
 
 /// A checked lattice state: the setup it was started from, its lattice (with the bonds
@@ -136,6 +144,13 @@ impl SnapshotFile {
                 Some(serde_json::from_value(rows).map_err(|e| invalid("bonds", reason(e)))?)
             }
         };
+        let lane_random_state = match map.remove("lane_random_state") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(words) => Some(
+                serde_json::from_value(words)
+                    .map_err(|e| invalid("lane_random_state", reason(e)))?,
+            ),
+        };
         let file = SnapshotFile {
             format,
             version,
@@ -154,6 +169,7 @@ impl SnapshotFile {
             ticks: take(&mut map, "ticks")?,
             next_site: take(&mut map, "next_site")?,
             random_state: take(&mut map, "random_state")?,
+            lane_random_state,
         };
         if let Some(key) = map.keys().next() {
             return Err(ParamError::UnknownChoice {
@@ -161,7 +177,7 @@ impl SnapshotFile {
                 value: key.clone(),
                 allowed: "format, version, model, size, temperature, field, rule, order, \
                           boundary, seed, bonds, spins, clamped, phase, ticks, next_site, \
-                          random_state",
+                          random_state, lane_random_state",
             });
         }
         Ok(file)
@@ -250,6 +266,7 @@ impl Snapshot {
             ticks: self.state.ticks,
             next_site: self.state.next_site,
             random_state: self.state.random_state,
+            lane_random_state: self.state.lane_random_state.clone(),
         };
         let mut text = serde_json::to_string_pretty(&file).expect("a snapshot serialises");
         text.push('\n');
@@ -359,6 +376,7 @@ impl Snapshot {
             ticks: file.ticks,
             next_site: file.next_site,
             random_state: file.random_state,
+            lane_random_state: file.lane_random_state,
         };
         let snapshot = Snapshot {
             setup: LatticeSetup {

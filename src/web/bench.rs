@@ -40,6 +40,12 @@ impl BenchLattice {
         Ok(BenchLattice { sampler })
     }
 
+    /// Checkerboard lanes on or off (the app's lattice has them on; see
+    /// `LatticeSampler::set_lanes`).
+    pub fn set_lanes(&mut self, on: bool) {
+        self.sampler.set_lanes(on);
+    }
+
     /// Runs `ticks` single-spin ticks (keep it bounded: the page calls this in chunks).
     pub fn run(&mut self, ticks: u32) {
         self.sampler.run(u64::from(ticks));

@@ -38,8 +38,11 @@ const scale = (figure, factor) => ({
   max: figure.max * factor,
 });
 
-function wasmTicks(bindings, rule, order) {
+// Ticks as the app runs them: chunks of CHUNK ticks; with `lanes`, the app's checkerboard
+// (SIMD lanes), without, the sampler's single stream.
+function wasmTicks(bindings, rule, order, lanes) {
   const lattice = new bindings.BenchLattice(SIDE, CRITICAL_TEMPERATURE, rule, order, 1);
+  lattice.set_lanes(lanes);
   return async () => {
     const figure = await timed(() => {
       for (let done = 0; done < SWEEPS_PER_REPEAT * N; done += CHUNK) lattice.run(CHUNK);
@@ -103,20 +106,43 @@ async function main() {
     lines.push(row(label, figure, unit, digits));
     document.getElementById('results').textContent = lines.join('\n');
   };
-  for (const rule of RULES) {
-    for (const order of ORDERS) {
+  // ?quick: only the heat-bath checkerboard kernels (for trying variants), then stop.
+  const quick = new URLSearchParams(location.search).has('quick');
+  for (const rule of quick ? ['heat-bath'] : RULES) {
+    for (const order of quick ? ['checkerboard'] : ORDERS) {
       const id = `${rule.replace('-', '_')}_${order}`;
       status.textContent = `ticks: ${rule}, ${order}…`;
       await pause();
-      record(`wasm_${id}_ns_per_tick`, `wasm ${rule} ${order}`, await wasmTicks(bindings, rule, order)(), 'ns/tick');
+      const lanes = order === 'checkerboard';
+      record(
+        `wasm_${id}_ns_per_tick`,
+        `wasm ${rule} ${order}`,
+        await wasmTicks(bindings, rule, order, lanes)(),
+        'ns/tick',
+      );
+      if (lanes) {
+        const label = `wasm ${rule} ${order}, one stream`;
+        record(`wasm_${id}_one_stream_ns_per_tick`, label, await wasmTicks(bindings, rule, order, false)(), 'ns/tick');
+      }
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
     }
   }
-  for (const rule of RULES) {
+  for (const rule of quick ? ['heat-bath'] : RULES) {
     status.textContent = `ticks: ${rule}, checkerboard lanes…`;
     await pause();
     const id = `${rule.replace('-', '_')}_checkerboard_lanes`;
-    record(`wasm_${id}_ns_per_tick`, `wasm ${rule} checkerboard lanes`, await wasmLanes(bindings, rule)(), 'ns/tick');
+    record(
+      `wasm_${id}_ns_per_tick`,
+      `wasm ${rule} lanes kernel, whole sweeps`,
+      await wasmLanes(bindings, rule)(),
+      'ns/tick',
+    );
+  }
+  if (quick) {
+    results.user_agent = navigator.userAgent;
+    status.textContent = 'done';
+    window.benchResults = results;
+    return;
   }
   status.textContent = 'drawing…';
   await pause();
