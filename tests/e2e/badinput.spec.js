@@ -641,7 +641,8 @@ function badFiles(good, gauss) {
   for (const k of [1, 10, 100, Math.floor(good.length / 4), Math.floor(good.length / 2), good.length - 3]) {
     files.push([`truncated-${k}.json`, good.slice(0, k), /not a boltzlab lattice state/]);
   }
-  for (const key of Object.keys(g)) {
+  // lane_random_state is optional: files from before the lane kernel import without it.
+  for (const key of Object.keys(g).filter((k) => k !== 'lane_random_state')) {
     const missing = { ...g };
     delete missing[key];
     files.push([
@@ -704,6 +705,9 @@ function badFiles(good, gauss) {
     ['random-3.json', edit({ random_state: [1, 2, 3] }), /random_state/],
     ['random-zero.json', edit({ random_state: [0, 0, 0, 0] }), /random/],
     ['random-neg.json', edit({ random_state: [1, 2, 3, -4] }), /random_state/],
+    ['lanes-short.json', edit({ lane_random_state: [1, 2, 3] }), /lane/],
+    ['lanes-zero.json', edit({ lane_random_state: Array(64).fill(0) }), /lane/],
+    ['lanes-neg.json', edit({ lane_random_state: Array(64).fill(-1) }), /lane_random_state/],
     ['bonds-rows.json', edit({ bonds: g.bonds.slice(1) }), /bonds: need 16 rows, got 15/],
     [
       'bonds-row.json',
