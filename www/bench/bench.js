@@ -18,9 +18,19 @@ const ORDERS = ['sequential', 'checkerboard'];
 const status = document.getElementById('status');
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** { median, min, max } of `repeats` timings (ms) of `run`, after `warmups` untimed calls. */
+// Untimed calls before timing: at least 2, and for at least this long. V8 compiles a hot
+// wasm function with its optimising tier in the background after some calls; a fixed
+// count of 2 left the first kernel timed (heat-bath sequential) partly unoptimised, with
+// a spread of 7–11 ns/tick against 5.7 in a later run of the same code.
+const WARM_UP_MS = 400;
+
+/** { median, min, max } of `repeats` timings (ms) of `run`, after a warm-up of untimed calls. */
 async function timed(run, repeats = REPEATS, warmups = 2) {
-  for (let k = 0; k < warmups; k++) run();
+  const until = performance.now() + WARM_UP_MS;
+  for (let k = 0; k < warmups || performance.now() < until; k++) {
+    run();
+    await pause();
+  }
   const samples = [];
   for (let k = 0; k < repeats; k++) {
     const start = performance.now();
