@@ -17,8 +17,11 @@ import { HeatMapView } from './views/heatmap.js';
 import { DivergingScale, drawLegend } from './views/colour.js';
 import { startPersistence } from './persist.js';
 
-// Wall time per frame the engine may use, so that the page keeps 60 frames per second.
+// Wall time per frame the engine may use, so that the page keeps 60 frames per second:
+// at most FRAME_BUDGET_MS, less when frames come later than SLOW_FRAME_MS apart.
 const FRAME_BUDGET_MS = 10;
+const MIN_BUDGET_MS = 2;
+const SLOW_FRAME_MS = 17.5;
 // Largest chunk of ticks per engine call: small enough to check the budget often.
 const CHUNK = 1 << 16;
 // At this many ticks per frame or fewer the tick inspector follows the run.
@@ -207,10 +210,25 @@ async function start() {
   };
 
   let chunkTicks = CHUNK;
+  // The engine's share of a frame adapts to what the rest of the frame costs here (drawing,
+  // compositing, a slow machine): when frames come slower than 60 per second it shrinks,
+  // when they come on time it grows back to FRAME_BUDGET_MS.
+  let budget = FRAME_BUDGET_MS;
+  let lastFrame = null;
+  const adaptBudget = (now) => {
+    if (lastFrame !== null) {
+      const interval = now - lastFrame;
+      if (interval > SLOW_FRAME_MS) budget = Math.max(MIN_BUDGET_MS, budget * 0.85);
+      else budget = Math.min(FRAME_BUDGET_MS, budget + 0.1);
+    }
+    lastFrame = now;
+  };
+  window.boltzlabFrameBudget = () => budget; // for tests and the console
   const frame = (now) => {
     if (window.boltzlabStopped) return; // after a panic the engine is not called again
     try {
-      experiment.step(FRAME_BUDGET_MS);
+      adaptBudget(now);
+      experiment.step(budget);
       if (running) {
         const want = speed().ticks;
         if (want <= INSPECT_MAX) {
@@ -226,9 +244,9 @@ async function start() {
             // Calls of at most ~1/8 of the budget, so the budget is overrun by little
             // (slow kernels: random order, real bonds); back up to CHUNK when fast.
             const took = performance.now() - t0;
-            if (took > FRAME_BUDGET_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
-            else if (took < FRAME_BUDGET_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
-            if (performance.now() - begin > FRAME_BUDGET_MS) break;
+            if (took > budget / 8 && chunkTicks > 1024) chunkTicks >>= 1;
+            else if (took < budget / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
+            if (performance.now() - begin > budget) break;
           }
         }
       }
