@@ -5,18 +5,10 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 /// Runs `boltzlab` → (exit status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boltzlab"))
-        .args(args)
-        .output()
-        .expect("the boltzlab binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::boltzlab as run;
 
 /// Asserts the contract for a refused command line; `needles` must all be in the message.
 fn refused(args: &[&str], needles: &[&str]) {

@@ -144,6 +144,26 @@ struct Cursor {
     colour: usize,
 }
 
+impl Cursor {
+    /// The first site of the row after row `y` of a W×H lattice, in an order that visits
+    /// every `step`-th site of a row: 1 for sequential, 2 for checkerboard (whose colour
+    /// changes after the last row).
+    fn next_row(y: usize, colour: usize, step: usize, (w, h): (usize, usize)) -> Cursor {
+        let (mut y, mut colour) = (y + 1, colour);
+        if y == h {
+            y = 0;
+            colour ^= step - 1;
+        }
+        let x = if step == 2 { (colour + y) & 1 } else { 0 };
+        Cursor {
+            x,
+            y,
+            index: x + w * y,
+            colour,
+        }
+    }
+}
+
 /// A lattice, its spins, the temperature and the random stream: everything a tick needs.
 #[derive(Debug, Clone)]
 pub struct LatticeSampler {
@@ -652,19 +672,7 @@ impl LatticeSampler {
             );
             ticks -= row_ticks;
             self.ticks += row_ticks;
-            // The cursor moves to the first site of the next row of the order.
-            let (mut y, mut colour) = (y + 1, colour);
-            if y == h {
-                y = 0;
-                colour ^= step - 1;
-            }
-            let x = if step == 2 { (colour + y) & 1 } else { 0 };
-            self.cursor = Cursor {
-                x,
-                y,
-                index: x + w * y,
-                colour,
-            };
+            self.cursor = Cursor::next_row(y, colour, step, (w, h));
         }
         self.rng = rng;
         self.bond_sum += change.bond_sum;
@@ -697,18 +705,7 @@ impl LatticeSampler {
             );
             ticks -= row_ticks;
             self.ticks += row_ticks;
-            let (mut y, mut colour) = (y + 1, colour);
-            if y == h {
-                y = 0;
-                colour ^= 1;
-            }
-            let x = (colour + y) & 1;
-            self.cursor = Cursor {
-                x,
-                y,
-                index: x + w * y,
-                colour,
-            };
+            self.cursor = Cursor::next_row(y, colour, 2, (w, h));
         }
         self.lanes = Some(lanes);
         self.bond_sum += change.bond_sum;
