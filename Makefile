@@ -2,6 +2,7 @@
 #   make serve   set up what is missing, then serve the app (release build) at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
 #   make bench   speed figures, native and in headless Chromium, medians of repeated runs
+#   make soak    the page left at max speed for 2 × 10 minutes: memory must stay flat
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
