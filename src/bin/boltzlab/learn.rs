@@ -20,7 +20,16 @@ pub struct Batch {
 impl Batch {
     /// Cycles to solution of the solved runs, sorted.
     pub fn solved_cycles(&self) -> Vec<u64> {
-        let mut cycles: Vec<u64> = self.outcomes.iter().filter_map(|o| o.solved_at).collect();
+        self.sorted_cycles(|o| o.solved_at)
+    }
+
+    /// Cycles to seven distinct codes (8-3-8) of the runs that got there, sorted.
+    pub fn seven_codes_cycles(&self) -> Vec<u64> {
+        self.sorted_cycles(|o| o.seven_codes_at)
+    }
+
+    fn sorted_cycles(&self, at: impl Fn(&RunOutcome) -> Option<u64>) -> Vec<u64> {
+        let mut cycles: Vec<u64> = self.outcomes.iter().filter_map(at).collect();
         cycles.sort_unstable();
         cycles
     }
@@ -149,12 +158,7 @@ pub fn summary(protocol: &Protocol, batch: &Batch, seed: u64) -> Value {
         "nonconverged_solves": batch.outcomes.iter().map(|o| o.nonconverged).sum::<u64>(),
     });
     if protocol.problem == Problem::Encoder8x3 {
-        let mut seven: Vec<u64> = batch
-            .outcomes
-            .iter()
-            .filter_map(|o| o.seven_codes_at)
-            .collect();
-        seven.sort_unstable();
+        let seven = batch.seven_codes_cycles();
         v["seven_codes"] = json!(seven.len());
         v["median_cycles_to_seven"] = json!(median(&seven));
     }

@@ -47,12 +47,7 @@ fn ours(problem: Problem, batch: &Batch) -> String {
             show(solved.last().map(|&c| c as f64))
         ),
         Problem::Encoder8x3 => {
-            let mut seven: Vec<u64> = batch
-                .outcomes
-                .iter()
-                .filter_map(|o| o.seven_codes_at)
-                .collect();
-            seven.sort_unstable();
+            let seven = batch.seven_codes_cycles();
             format!(
                 "8 codes {}/{n}, ≥ 7 codes {}/{n}; median {} to 7, {} to 8",
                 solved.len(),
