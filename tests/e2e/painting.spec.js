@@ -1,15 +1,5 @@
 // Painting on the spin canvas, the clamp brush and the phase switch.
-import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps } from './fixtures.js';
-
-// Drags the mouse across the spin canvas from (x0, y0) to (x1, y1), in lattice units.
-async function drag(page, side, [x0, y0], [x1, y1]) {
-  const box = await page.locator('#spins-box').boundingBox();
-  const at = (x, y) => [box.x + ((x + 0.5) / side) * box.width, box.y + ((y + 0.5) / side) * box.height];
-  await page.mouse.move(...at(x0, y0));
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(...at(x0 + ((x1 - x0) * k) / 8, y0 + ((y1 - y0) * k) / 8));
-  await page.mouse.up();
-}
+import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps, drag } from './fixtures.js';
 
 test('painted clamped spins stay fixed while the phase is clamped and move once it is free', async ({ page }) => {
   await openApp(page);

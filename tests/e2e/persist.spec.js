@@ -1,6 +1,6 @@
 // Nothing lost: the session is kept in localStorage and offered back on reload; a stored
 // session that cannot be read is reported and set aside; no storage or a full one is a note.
-import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps } from './fixtures.js';
+import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps, drag } from './fixtures.js';
 
 // Opens the page in Boltzmann-machine mode.
 async function openMachine(page) {
@@ -23,15 +23,6 @@ async function savedAfterNow(page) {
   const before = await saves(page);
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));
   await expect.poll(() => saves(page)).toBeGreaterThan(before);
-}
-
-async function drag(page, side, [x0, y0], [x1, y1]) {
-  const box = await page.locator('#spins-box').boundingBox();
-  const at = (x, y) => [box.x + ((x + 0.5) / side) * box.width, box.y + ((y + 0.5) / side) * box.height];
-  await page.mouse.move(...at(x0, y0));
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(...at(x0 + ((x1 - x0) * k) / 8, y0 + ((y1 - y0) * k) / 8));
-  await page.mouse.up();
 }
 
 // Reloads and waits for the page (and its machine mode) to be running again.
