@@ -186,6 +186,97 @@ pub fn whole_in(field: &'static str, value: f64, min: u64, max: u64) -> Result<u
     finite_in(field, value, min as f64, max as f64).map(|v| v as u64)
 }
 
+/// The temperatures a computation accepts, each with the reason for its bounds. Every
+/// temperature that enters from outside is checked by [`check_temperature`] against one of
+/// these; a refusal names the field `temperature`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TemperatureDomain {
+    /// 0 ≤ T ≤ ∞, the samplers' and schedules' range: T = 0 is energy descent, T = ∞ a
+    /// coin flip. NaN is [`ParamError::NotFinite`], T < 0 [`ParamError::OutOfRange`].
+    Sampling,
+    /// 0 < T ≤ ∞, exact enumeration: at T = 0 the weights e^{−E/T} have no finite sum; at
+    /// T = ∞ every state has weight 1. As [`Self::Sampling`], and T = 0 is
+    /// [`ParamError::Invalid`].
+    Enumeration,
+    /// 0 < T < ∞, the estimates of ln Z (at T = ∞, ln Z = n ln 2 needs no estimator). NaN
+    /// and ±∞ are [`ParamError::NotFinite`], T ≤ 0 is [`ParamError::Invalid`].
+    LogZ,
+    /// 0 < T < ∞, the mean-field equations q_i = σ((s_high − s_low) h_i / T): every
+    /// refusal is [`ParamError::OutOfRange`] over [f64::MIN_POSITIVE, f64::MAX].
+    MeanField,
+    /// 0 ≤ T ≤ `max`, finite: a control's range (the page's slider, its links and files),
+    /// as [`finite_in`] checks it.
+    Control { max: f64 },
+}
+
+/// Checks a temperature against its domain (see [`TemperatureDomain`] for each domain's
+/// bounds and errors) and returns it unchanged.
+pub fn check_temperature(temperature: f64, domain: TemperatureDomain) -> Result<f64, ParamError> {
+    const FIELD: &str = "temperature";
+    let (min, max) = (0.0, f64::INFINITY);
+    match domain {
+        TemperatureDomain::Sampling | TemperatureDomain::Enumeration => {
+            if temperature.is_nan() {
+                return Err(ParamError::NotFinite {
+                    field: FIELD,
+                    value: temperature,
+                    min,
+                    max,
+                });
+            }
+            if temperature < 0.0 {
+                return Err(ParamError::OutOfRange {
+                    field: FIELD,
+                    value: temperature,
+                    min,
+                    max,
+                });
+            }
+            if domain == TemperatureDomain::Enumeration && temperature == 0.0 {
+                return Err(ParamError::Invalid {
+                    field: FIELD,
+                    reason: "exact enumeration needs 0 < T ≤ ∞: at T = 0 the Boltzmann weights \
+                             e^{−E/T} have no finite sum"
+                        .into(),
+                });
+            }
+        }
+        TemperatureDomain::LogZ => {
+            if !temperature.is_finite() {
+                return Err(ParamError::NotFinite {
+                    field: FIELD,
+                    value: temperature,
+                    min,
+                    max,
+                });
+            }
+            if temperature <= 0.0 {
+                return Err(ParamError::Invalid {
+                    field: FIELD,
+                    reason: format!(
+                        "ln Z needs a finite temperature above 0 (at T = 0 the weights \
+                         e^{{−E/T}} have no finite sum), got {temperature}"
+                    ),
+                });
+            }
+        }
+        TemperatureDomain::MeanField => {
+            if temperature.is_nan() || temperature <= 0.0 || !temperature.is_finite() {
+                return Err(ParamError::OutOfRange {
+                    field: FIELD,
+                    value: temperature,
+                    min: f64::MIN_POSITIVE,
+                    max: f64::MAX,
+                });
+            }
+        }
+        TemperatureDomain::Control { max } => {
+            finite_in(FIELD, temperature, 0.0, max)?;
+        }
+    }
+    Ok(temperature)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,12 +31,14 @@ pub mod mean_field;
 pub mod measure;
 pub mod model;
 pub mod partition;
+pub mod rng;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
 pub use dynamics::lattice_sampler::Dynamics;
-pub use dynamics::{LatticeSampler, NetworkOrder, NetworkSampler, Order, Rule, SpinRng};
+pub use dynamics::{LatticeSampler, NetworkOrder, NetworkSampler, Order, Rule};
 pub use error::ParamError;
 pub use measure::Correlations;
 pub use model::{Boundary, Couplings, Lattice, Network, SpinKind};
+pub use rng::SpinRng;

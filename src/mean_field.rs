@@ -17,7 +17,7 @@
 //! q_i ← (1 − d)·q_i + d·σ(…); it can anneal through a list of temperatures, and it always
 //! reports whether it converged: a result that did not is marked, never passed off.
 
-use crate::error::{ParamError, finite_in, whole_in};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, finite_in, whole_in};
 use crate::model::Network;
 
 /// How the mean-field equations are solved.
@@ -59,7 +59,7 @@ impl MeanFieldOptions {
         finite_in("tolerance", self.tolerance, 1e-15, 1.0)?;
         whole_in("max passes", self.max_passes as f64, 1, 10_000_000)?;
         for &t in &self.anneal {
-            check_mean_field_temperature(t)?;
+            check_temperature(t, TemperatureDomain::MeanField)?;
         }
         Ok(())
     }
@@ -91,19 +91,6 @@ impl MeanField {
     }
 }
 
-/// Mean-field temperatures must be finite and above zero.
-fn check_mean_field_temperature(t: f64) -> Result<f64, ParamError> {
-    if t.is_nan() || t <= 0.0 || !t.is_finite() {
-        return Err(ParamError::OutOfRange {
-            field: "temperature",
-            value: t,
-            min: f64::MIN_POSITIVE,
-            max: f64::MAX,
-        });
-    }
-    Ok(t)
-}
-
 /// σ(x) = 1/(1 + e^{−x}), computed without overflow for large |x|.
 fn logistic(x: f64) -> f64 {
     if x >= 0.0 {
@@ -133,7 +120,7 @@ pub fn solve(
     options: &MeanFieldOptions,
 ) -> Result<MeanField, ParamError> {
     let n = network.len();
-    let temperature = check_mean_field_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::MeanField)?;
     options.check()?;
     if clamp.len() != n {
         return Err(ParamError::Invalid {

@@ -23,7 +23,7 @@
 //! [`LogZ::seconds`], the wall-clock time, which is measured natively only.
 
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
-use crate::error::ParamError;
+use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
 use crate::exact::tabled;
 use crate::mean_field::{self, MeanFieldOptions};
@@ -53,7 +53,7 @@ const MEAN_FIELD_ANNEAL_STEPS: usize = 10;
 /// How ln Z was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Method {
+pub enum LogZMethod {
     /// Enumeration of all 2^n states.
     Exact,
     /// The sum over the distinct states visited by heat-bath dynamics.
@@ -64,28 +64,28 @@ pub enum Method {
     Ais,
 }
 
-impl Method {
+impl LogZMethod {
     /// All four, in the order of the command line's list.
-    pub const ALL: [Method; 4] = [
-        Method::Exact,
-        Method::Ais,
-        Method::MeanField,
-        Method::Sampled,
+    pub const ALL: [LogZMethod; 4] = [
+        LogZMethod::Exact,
+        LogZMethod::Ais,
+        LogZMethod::MeanField,
+        LogZMethod::Sampled,
     ];
 
     /// The name on the command line and in JSON: `exact`, `sampled`, `mean-field`, `ais`.
     pub fn name(self) -> &'static str {
         match self {
-            Method::Exact => "exact",
-            Method::Sampled => "sampled",
-            Method::MeanField => "mean-field",
-            Method::Ais => "ais",
+            LogZMethod::Exact => "exact",
+            LogZMethod::Sampled => "sampled",
+            LogZMethod::MeanField => "mean-field",
+            LogZMethod::Ais => "ais",
         }
     }
 
     /// Parses a method name; the error names the field `method` and the allowed values.
-    pub fn parse(name: &str) -> Result<Method, ParamError> {
-        Method::ALL
+    pub fn parse(name: &str) -> Result<LogZMethod, ParamError> {
+        LogZMethod::ALL
             .into_iter()
             .find(|m| m.name() == name)
             .ok_or_else(|| ParamError::UnknownChoice {
@@ -157,12 +157,12 @@ pub enum Facts {
     },
 }
 
-/// ln Z of a network at one temperature by one [`Method`], with what the method knows about
+/// ln Z of a network at one temperature by one [`LogZMethod`], with what the method knows about
 /// its own accuracy.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct LogZ {
     /// The method.
-    pub method: Method,
+    pub method: LogZMethod,
     /// The estimate of ln Z = ln Σ_s e^{−E(s)/T}.
     pub log_z: f64,
     /// The standard error of `log_z` where the method has one (AIS), else `None`.
@@ -184,34 +184,11 @@ pub struct LogZ {
     pub seconds: Option<f64>,
 }
 
-/// Checks a temperature for ln Z: finite and above zero. NaN and ±∞ give
-/// [`ParamError::NotFinite`], T ≤ 0 gives [`ParamError::Invalid`]; both name `temperature`.
-pub fn check_temperature(temperature: f64) -> Result<f64, ParamError> {
-    if !temperature.is_finite() {
-        return Err(ParamError::NotFinite {
-            field: "temperature",
-            value: temperature,
-            min: 0.0,
-            max: f64::INFINITY,
-        });
-    }
-    if temperature <= 0.0 {
-        return Err(ParamError::Invalid {
-            field: "temperature",
-            reason: format!(
-                "ln Z needs a finite temperature above 0 (at T = 0 the weights e^{{−E/T}} have \
-                 no finite sum), got {temperature}"
-            ),
-        });
-    }
-    Ok(temperature)
-}
-
 /// Exact ln Z = ln Σ_s e^{−E(s)/T} by enumerating all 2^n states
 /// ([`crate::exact::enumeration::enumerate`]; n ≤ [`MAX_ENUMERATION_UNITS`] = 30, finite
 /// T > 0). Cost O(n 2^n). More than 30 units is refused with an error naming `units`.
 pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamError> {
-    let temperature = check_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let n = network.len();
     if n > MAX_ENUMERATION_UNITS {
         return Err(ParamError::Invalid {
@@ -225,7 +202,7 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamErr
     let clock = Stopwatch::start();
     let log_z = tabled::log_z(network, temperature)?;
     finite(LogZ {
-        method: Method::Exact,
+        method: LogZMethod::Exact,
         log_z,
         stderr: None,
         bound: Bound::Exact,
@@ -261,7 +238,7 @@ pub fn sampled_log_z(
     sweeps: u64,
     seed: u64,
 ) -> Result<LogZ, ParamError> {
-    let temperature = check_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let n = network.len();
     let max_sweeps = MAX_SAMPLED_SWEEPS.min(work_limit(n));
     check_count("sweeps", sweeps, 1, max_sweeps)?;
@@ -299,7 +276,7 @@ pub fn sampled_log_z(
     }
     let distinct = visited.len() as u64;
     finite(LogZ {
-        method: Method::Sampled,
+        method: LogZMethod::Sampled,
         log_z: sum.value(),
         stderr: None,
         bound: Bound::Lower,
@@ -349,7 +326,7 @@ pub fn mean_field_options(temperature: f64) -> MeanFieldOptions {
 /// direct start, nudged off ½ by 10⁻³, descends to a minimum of F. `annealed` says which
 /// was reported, `converged` whether it converged. Finite T > 0.
 pub fn mean_field_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamError> {
-    let temperature = check_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let clock = Stopwatch::start();
     let annealed = mean_field_result(network, temperature, &mean_field_options(temperature))?;
     let direct = mean_field_result(network, temperature, &MeanFieldOptions::default())?;
@@ -369,7 +346,7 @@ pub fn mean_field_log_z_with(
     temperature: f64,
     options: &MeanFieldOptions,
 ) -> Result<LogZ, ParamError> {
-    let temperature = check_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let clock = Stopwatch::start();
     let mut result = mean_field_result(network, temperature, options)?;
     result.seconds = clock.seconds();
@@ -384,7 +361,7 @@ fn mean_field_result(
     let n = network.len();
     let solution = mean_field::solve(network, temperature, &vec![None; n], None, options)?;
     Ok(LogZ {
-        method: Method::MeanField,
+        method: LogZMethod::MeanField,
         log_z: solution.log_z,
         stderr: None,
         bound: Bound::Lower,
@@ -437,7 +414,7 @@ pub fn ais_log_z(
     steps: u64,
     seed: u64,
 ) -> Result<LogZ, ParamError> {
-    let temperature = check_temperature(temperature)?;
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
     check_count("runs", runs, MIN_AIS_RUNS, MAX_AIS_RUNS)?;
     check_count("steps", steps, 1, MAX_AIS_STEPS)?;
     let n = network.len();
@@ -479,7 +456,7 @@ pub fn ais_log_z(
     }
     let (log_mean, relative_sd, effective_runs) = log_mean_and_spread(&log_weights);
     finite(LogZ {
-        method: Method::Ais,
+        method: LogZMethod::Ais,
         log_z: n as f64 * core::f64::consts::LN_2 + log_mean,
         stderr: Some(relative_sd / libm::sqrt(runs as f64)),
         bound: Bound::None,

@@ -3,7 +3,7 @@
 //! Runs the JS table builder in node.
 
 use boltzlab::Rule;
-use boltzlab::dynamics::lattice_sampler::acceptance_table;
+use boltzlab::dynamics::rules::acceptance_table;
 use std::process::Command;
 
 const CASES: [(f64, f64, f64); 6] = [

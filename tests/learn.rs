@@ -10,7 +10,7 @@ use common::boltzlab;
 
 use boltzlab::dynamics::Schedule;
 use boltzlab::learn::deterministic::{MeanFieldLearner, MeanFieldSettings};
-use boltzlab::learn::experiment::{Method, Protocol, random_weights, run};
+use boltzlab::learn::experiment::{LearningMethod, Protocol, random_weights, run};
 use boltzlab::learn::likelihood::{
     exact_gradient, exact_statistics, kl_divergence, log_z, mean_log_likelihood,
     visible_distribution,
@@ -203,7 +203,7 @@ fn learning_bars_and_stripes_3x3_lowers_the_exact_kl_below_half_a_nat() {
     // rule driven by the exact statistics (the stochastic rule's expectation); the
     // sampled runs must get there too.
     let dataset = Problem::Bars3.dataset();
-    let protocol = Protocol::standard(Problem::Bars3, Method::Stochastic);
+    let protocol = Protocol::standard(Problem::Bars3, LearningMethod::Stochastic);
     let start = kl_divergence(&dataset.network(SpinKind::Binary), 1.0, dataset.patterns()).unwrap();
     assert!((start - (512.0f64 / 14.0).ln()).abs() < 1e-12);
     let target = 0.5;
@@ -274,7 +274,7 @@ fn masked_weights_stay_exactly_zero_through_learning() {
         stochastic.cycle().unwrap();
     }
     check(stochastic.network(), "stochastic");
-    let protocol = Protocol::standard(Problem::Encoder4x2, Method::MeanField);
+    let protocol = Protocol::standard(Problem::Encoder4x2, LearningMethod::MeanField);
     let start = random_weights(dataset.network(SpinKind::Ising), 1.0, 2).unwrap();
     let mut mean_field = MeanFieldLearner::new(
         start,
@@ -361,7 +361,7 @@ fn the_mean_field_machine_solves_the_4_2_4_encoder_within_200_cycles() {
     // Seed 1 of the mean-field protocol (±1 units, weights from U[−1, 1], the paper's
     // sign rule, schedule, noise and settlings). Over seeds 1–100 the median is about
     // 20 cycles; 200 is a bound with room, not a tuned value.
-    let mut protocol = Protocol::standard(Problem::Encoder4x2, Method::MeanField);
+    let mut protocol = Protocol::standard(Problem::Encoder4x2, LearningMethod::MeanField);
     protocol.max_cycles = 200;
     let outcome = run(&protocol, 1, |_| {}).unwrap();
     let solved = outcome.solved_at.expect("solved within 200 cycles");
@@ -401,7 +401,7 @@ fn samples_of_the_trained_pixel_machine_match_its_exact_probabilities() {
     // B = 100, 0.013 at 200, 2e-7 at 400 for N = 2·10⁴), so Pearson's χ² against the exact
     // p(v) must stay below its 10⁻⁶ quantile.
     let dataset = Problem::Pixels10.dataset();
-    let protocol = Protocol::standard(Problem::Pixels10, Method::Stochastic);
+    let protocol = Protocol::standard(Problem::Pixels10, LearningMethod::Stochastic);
     let mut learner = StochasticLearner::new(
         dataset.network(SpinKind::Binary),
         dataset.patterns(),
@@ -627,7 +627,10 @@ fn bad_patterns_and_options_get_typed_errors_naming_the_field() {
         "patterns"
     );
     assert_eq!(field_of(Problem::parse("xor").unwrap_err()), "problem");
-    assert_eq!(field_of(Method::parse("annealing").unwrap_err()), "method");
+    assert_eq!(
+        field_of(LearningMethod::parse("annealing").unwrap_err()),
+        "method"
+    );
 }
 
 #[test]

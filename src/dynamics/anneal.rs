@@ -5,8 +5,7 @@
 //! Sejnowski's Boltzmann machine settles with 2 sweeps at T = 20, 2 at 15, 2 at 12 and 4 at
 //! 10. A schedule is validated once, when it is made, so running it cannot fail.
 
-use super::check_temperature;
-use crate::error::{ParamError, whole_in};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, whole_in};
 
 /// Longest schedule: 1024 steps.
 pub const MAX_SCHEDULE_STEPS: usize = 1024;
@@ -45,7 +44,8 @@ impl Schedule {
                 field: "schedule",
                 reason: format!("step {}: {e}", k + 1),
             };
-            let temperature = check_temperature(temperature).map_err(step_error)?;
+            let temperature =
+                check_temperature(temperature, TemperatureDomain::Sampling).map_err(step_error)?;
             let sweeps = whole_in("sweeps", sweeps, 0, MAX_SCHEDULE_SWEEPS).map_err(step_error)?;
             total += sweeps;
             checked.push((temperature, sweeps));

@@ -8,9 +8,9 @@
 //! bookkeeping is updated at each flip with the neighbour sum at that moment.
 
 use super::rules::threshold;
-use super::{SpinRng, random_index};
 use crate::model::Lattice;
 use crate::model::lattice::Neighbour;
+use crate::rng::{SpinRng, random_index};
 use rand::Rng;
 
 /// Reusable work space for Wolff moves: the cluster stack and the per-site stamp of the

@@ -23,10 +23,11 @@
 //! with the periodic neighbours filled in; a last partial group (W/2 not a multiple of
 //! 16) and targets without SIMD use the scalar group with the same decisions.
 
-use super::lattice_sampler::acceptance_table;
-use super::{Rule, check_temperature, seeded_rng};
-use crate::error::ParamError;
+use super::Rule;
+use super::rules::acceptance_table;
+use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::{Boundary, Couplings, Lattice};
+use crate::rng::seeded_rng;
 use rand::Rng;
 
 /// Sites updated together: one random stream each.
@@ -838,7 +839,7 @@ impl CheckerboardLanes {
         rule: Rule,
         seed: u64,
     ) -> Result<CheckerboardLanes, ParamError> {
-        let temperature = check_temperature(temperature)?;
+        let temperature = check_temperature(temperature, TemperatureDomain::Sampling)?;
         check_lattice(&lattice)?;
         let mut streams = LaneStreams::new(seed);
         // Site i's initial spin: the top bit of lane i mod LANES of a fresh draw.

@@ -9,11 +9,12 @@
 use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
 use super::lanes::{self, LaneChange, LaneStreams, LaneTable};
-use super::rules::threshold;
-use super::{Order, Rule, SpinRng, check_temperature, random_index, seeded_rng, uniform};
-use crate::error::ParamError;
+use super::rules::{acceptance_table, threshold};
+use super::{Order, Rule};
+use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::Lattice;
 use crate::model::lattice::{Boundary, Couplings, Neighbour};
+use crate::rng::{SpinRng, random_index, seeded_rng, uniform};
 use rand::{Rng, SeedableRng};
 
 /// How a lattice state changes: single-spin updates by a rule, or Wolff cluster flips.
@@ -92,23 +93,6 @@ pub struct TickExplanation {
     /// The random number drawn, u = r / 2^32 ∈ [0, 1); `None` for a clamped spin.
     pub random: Option<f64>,
     pub spin_after: i8,
-}
-
-/// The integer thresholds of a lattice tick, indexed by [current spin is +1][S + 4] for
-/// the integer neighbour sum S = Σ_{b∋i} c_b s_j ∈ −4..=4: the tick sets s_i' = +1
-/// exactly when its 32-bit random number r satisfies r < t, with t = round(P · 2^32) and
-/// P = P(s_i' = +1) from the rule of the gap Δ = 2 h_i = 2 (J S + h) at temperature T.
-/// (The JavaScript reference sampler of the benchmark page builds the same table.)
-pub fn acceptance_table(rule: Rule, coupling: f64, field: f64, temperature: f64) -> [[u64; 9]; 2] {
-    let mut table = [[0; 9]; 2];
-    for (current, row) in table.iter_mut().enumerate() {
-        for (k, slot) in row.iter_mut().enumerate() {
-            let sum = k as f64 - 4.0;
-            let gap = 2.0 * (coupling * sum + field);
-            *slot = threshold(rule.probability_high(current == 1, gap, temperature));
-        }
-    }
-    table
 }
 
 /// Everything that fixes a sampler's future besides its lattice: saved in snapshots and
@@ -202,7 +186,7 @@ impl LatticeSampler {
     /// A sampler with independent random spins (each ±1 with probability ½) drawn from
     /// `seed`, at `temperature` (0 ≤ T ≤ ∞), heat-bath rule, sequential order.
     pub fn new(lattice: Lattice, temperature: f64, seed: u64) -> Result<Self, ParamError> {
-        let temperature = check_temperature(temperature)?;
+        let temperature = check_temperature(temperature, TemperatureDomain::Sampling)?;
         let mut rng = seeded_rng(seed);
         let spins: Vec<i8> = (0..lattice.len())
             .map(|_| if rng.next_u32() >> 31 == 1 { 1 } else { -1 })
@@ -266,7 +250,7 @@ impl LatticeSampler {
 
     /// Sets the temperature (0 ≤ T ≤ ∞); on error nothing changes.
     pub fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
-        self.temperature = check_temperature(temperature)?;
+        self.temperature = check_temperature(temperature, TemperatureDomain::Sampling)?;
         self.rebuild_tables();
         Ok(())
     }

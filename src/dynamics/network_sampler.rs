@@ -16,9 +16,9 @@
 
 use super::anneal::{Schedule, Thermal};
 use super::rules::{Rule, threshold};
-use super::{SpinRng, check_temperature, random_index, seeded_rng};
-use crate::error::ParamError;
+use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::Network;
+use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::Rng;
 
 /// The order in which ticks visit the free units.
@@ -85,7 +85,7 @@ impl NetworkSampler {
         order: NetworkOrder,
         seed: u64,
     ) -> Result<Self, ParamError> {
-        let temperature = check_temperature(temperature)?;
+        let temperature = check_temperature(temperature, TemperatureDomain::Sampling)?;
         let n = network.len();
         let mut sampler = NetworkSampler {
             state: vec![network.kind().low(); n],
@@ -149,7 +149,7 @@ impl NetworkSampler {
 
     /// Sets the temperature (0 ≤ T ≤ ∞); on error nothing changes.
     pub fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
-        self.temperature = check_temperature(temperature)?;
+        self.temperature = check_temperature(temperature, TemperatureDomain::Sampling)?;
         Ok(())
     }
 

@@ -104,6 +104,23 @@ pub fn threshold(probability: f64) -> u64 {
     libm::round(p * ALWAYS as f64) as u64
 }
 
+/// The integer thresholds of a lattice tick, indexed by [current spin is +1][S + 4] for
+/// the integer neighbour sum S = Σ_{b∋i} c_b s_j ∈ −4..=4: the tick sets s_i' = +1
+/// exactly when its 32-bit random number r satisfies r < t, with t = round(P · 2^32) and
+/// P = P(s_i' = +1) from the rule of the gap Δ = 2 h_i = 2 (J S + h) at temperature T.
+/// (The JavaScript reference sampler of the benchmark page builds the same table.)
+pub fn acceptance_table(rule: Rule, coupling: f64, field: f64, temperature: f64) -> [[u64; 9]; 2] {
+    let mut table = [[0; 9]; 2];
+    for (current, row) in table.iter_mut().enumerate() {
+        for (k, slot) in row.iter_mut().enumerate() {
+            let sum = k as f64 - 4.0;
+            let gap = 2.0 * (coupling * sum + field);
+            *slot = threshold(rule.probability_high(current == 1, gap, temperature));
+        }
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

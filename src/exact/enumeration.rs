@@ -13,8 +13,7 @@
 //! Temperature: 0 < T ≤ ∞. At T = ∞ (β = 0) every state has weight 1 and ln Z = n ln 2.
 //! T = 0 is refused: e^{−E/T} has no finite limit (ln Z → −E_min/T diverges).
 
-use crate::dynamics::check_temperature;
-use crate::error::ParamError;
+use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::network::{Network, SpinKind, pair_count};
 
 /// Most units [`enumerate`] accepts: 30 (2^30 ≈ 10⁹ states, about 30·10⁹ multiply-adds).
@@ -197,15 +196,7 @@ pub(crate) fn inverse_temperature(
             ),
         });
     }
-    let temperature = check_temperature(temperature)?;
-    if temperature == 0.0 {
-        return Err(ParamError::Invalid {
-            field: "temperature",
-            reason: "exact enumeration needs 0 < T ≤ ∞: at T = 0 the Boltzmann weights \
-                     e^{−E/T} have no finite sum"
-                .into(),
-        });
-    }
+    let temperature = check_temperature(temperature, TemperatureDomain::Enumeration)?;
     let beta = 1.0 / temperature;
     // |E(s)| ≤ Σ_{i<j} |w_ij| + Σ_i |θ_i| (|s_i| ≤ 1 in both conventions); if β times that
     // is not comfortably representable, ln Z = −β E_min + ln Σ e^{−β(E − E_min)} overflows.

@@ -11,7 +11,7 @@
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::learn::encoder::{mean_field_codes, sampled_codes};
-use crate::learn::experiment::{Method, Protocol, random_weights};
+use crate::learn::experiment::{LearningMethod, Protocol, random_weights};
 use crate::learn::likelihood::kl_divergence;
 use crate::learn::stochastic::generate;
 use crate::learn::{
@@ -97,7 +97,7 @@ impl KlEstimate {
         seed: u64,
         cycle: u64,
     ) -> Result<KlEstimate, ParamError> {
-        partition::check_temperature(temperature)?;
+        crate::error::check_temperature(temperature, crate::error::TemperatureDomain::LogZ)?;
         whole_in("chunks", chunks as f64, 2, 1_000_000)?;
         crate::learn::check_patterns(patterns, network.visible())?;
         let mut data_term = 0.0;
@@ -174,7 +174,8 @@ impl KlEstimate {
 /// hidden units summed over all 2^hidden states (hidden ≤ [`MAX_KL_HIDDEN`]) by a Gray-code
 /// walk, one flip and one local field per state, as a running log-sum-exp.
 pub fn log_z_clamped(network: &Network, temperature: f64, v: &[u8]) -> Result<f64, ParamError> {
-    let temperature = partition::check_temperature(temperature)?;
+    let temperature =
+        crate::error::check_temperature(temperature, crate::error::TemperatureDomain::LogZ)?;
     crate::learn::check_patterns(&[v.to_vec()], network.visible())?;
     let hidden = network.hidden();
     if hidden > MAX_KL_HIDDEN {
@@ -225,12 +226,14 @@ pub fn page_log_z(
     temperature: f64,
     seed: u64,
 ) -> Result<LogZ, ParamError> {
-    let method = partition::Method::parse(method)?;
+    let method = partition::LogZMethod::parse(method)?;
     match method {
-        partition::Method::Exact => partition::exact_log_z(network, temperature),
-        partition::Method::Sampled => partition::sampled_log_z(network, temperature, 2000, seed),
-        partition::Method::MeanField => partition::mean_field_log_z(network, temperature),
-        partition::Method::Ais => partition::ais_log_z(network, temperature, 64, 1000, seed),
+        partition::LogZMethod::Exact => partition::exact_log_z(network, temperature),
+        partition::LogZMethod::Sampled => {
+            partition::sampled_log_z(network, temperature, 2000, seed)
+        }
+        partition::LogZMethod::MeanField => partition::mean_field_log_z(network, temperature),
+        partition::LogZMethod::Ais => partition::ais_log_z(network, temperature, 64, 1000, seed),
     }
 }
 
@@ -274,7 +277,7 @@ impl MachineLab {
     /// or `mean-field`), the protocol of [`Protocol::standard`], from `seed`.
     pub fn new(problem: &str, method: &str, seed: u64) -> Result<MachineLab, ParamError> {
         let problem = Problem::parse(problem)?;
-        let method = Method::parse(method)?;
+        let method = LearningMethod::parse(method)?;
         let mut protocol = Protocol::standard(problem, method);
         protocol.options.seed = seed;
         MachineLab::build(problem.dataset(), protocol, seed, None)
@@ -287,7 +290,7 @@ impl MachineLab {
         method: &str,
         seed: u64,
     ) -> Result<MachineLab, ParamError> {
-        let method = Method::parse(method)?;
+        let method = LearningMethod::parse(method)?;
         whole_in("hidden units", hidden as f64, 0, 64)?;
         let visible = patterns.first().map_or(0, Vec::len);
         let dataset = Dataset::custom(visible, hidden, patterns)?;
@@ -313,12 +316,12 @@ impl MachineLab {
         };
         let options = protocol.options.clone();
         let machine = match protocol.method {
-            Method::Stochastic => Machine::Stochastic(StochasticLearner::new(
+            LearningMethod::Stochastic => Machine::Stochastic(StochasticLearner::new(
                 network,
                 dataset.patterns(),
                 options,
             )?),
-            Method::MeanField => Machine::MeanField(MeanFieldLearner::new(
+            LearningMethod::MeanField => Machine::MeanField(MeanFieldLearner::new(
                 network,
                 dataset.patterns(),
                 options,
@@ -892,14 +895,14 @@ impl MachineLab {
         };
         let settling = &self.protocol.options.settling;
         let codes = match self.protocol.method {
-            Method::Stochastic => sampled_codes(
+            LearningMethod::Stochastic => sampled_codes(
                 self.network(),
                 encoder,
                 settling,
                 self.protocol.code_trials,
                 self.seed ^ self.cycles(),
             )?,
-            Method::MeanField => {
+            LearningMethod::MeanField => {
                 mean_field_codes(self.network(), encoder, settling, &self.protocol.settings)?.0
             }
         };

@@ -21,7 +21,7 @@ pub use snapshot::Snapshot;
 
 use crate::dynamics::lattice_sampler::TickExplanation;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
-use crate::error::{ParamError, whole_in};
+use crate::error::{ParamError, check_temperature, whole_in};
 use crate::measure::Trace;
 use crate::model::{Boundary, Lattice};
 
@@ -282,7 +282,7 @@ impl LatticeLab {
     }
 
     pub fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
-        let temperature = setup::check_page_temperature(temperature)?;
+        let temperature = check_temperature(temperature, setup::PAGE_TEMPERATURE)?;
         self.sampler.set_temperature(temperature)
     }
 

@@ -7,7 +7,9 @@
 //! [`LatticeSetup::from_fragment`] checks every value and names the first bad one.
 
 use crate::dynamics::{Dynamics, Order};
-use crate::error::{ParamError, finite_in, shorten, whole_in};
+use crate::error::{
+    ParamError, TemperatureDomain, check_temperature, finite_in, shorten, whole_in,
+};
 use crate::model::{Boundary, Lattice};
 
 /// The energy models the page offers on the square lattice.
@@ -131,10 +133,10 @@ pub fn check_size(size: f64) -> Result<usize, ParamError> {
     whole_in("size", size, MIN_SIZE as u64, MAX_SIZE as u64).map(|s| s as usize)
 }
 
-/// Checks a temperature from outside: 0 ≤ T ≤ [`MAX_TEMPERATURE`].
-pub fn check_page_temperature(temperature: f64) -> Result<f64, ParamError> {
-    finite_in("temperature", temperature, 0.0, MAX_TEMPERATURE)
-}
+/// The page's temperatures: 0 ≤ T ≤ [`MAX_TEMPERATURE`], finite.
+pub const PAGE_TEMPERATURE: TemperatureDomain = TemperatureDomain::Control {
+    max: MAX_TEMPERATURE,
+};
 
 /// Checks a field from outside: |h| ≤ [`MAX_FIELD`].
 pub fn check_field(field: f64) -> Result<f64, ParamError> {
@@ -150,7 +152,7 @@ impl LatticeSetup {
     /// Checks every value against the page's ranges.
     pub fn check(self) -> Result<Self, ParamError> {
         check_size(self.size as f64)?;
-        check_page_temperature(self.temperature)?;
+        check_temperature(self.temperature, PAGE_TEMPERATURE)?;
         check_field(self.field)?;
         check_seed(self.seed as f64)?;
         Ok(self)
@@ -205,7 +207,9 @@ impl LatticeSetup {
             match key {
                 "model" => setup.model = LatticeModel::parse(value)?,
                 "size" => setup.size = check_size(number("size")?)?,
-                "T" => setup.temperature = check_page_temperature(number("temperature")?)?,
+                "T" => {
+                    setup.temperature = check_temperature(number("temperature")?, PAGE_TEMPERATURE)?
+                }
                 "h" => setup.field = check_field(number("field h")?)?,
                 "rule" => setup.dynamics = Dynamics::parse(value)?,
                 "order" => setup.order = Order::parse(value)?,

@@ -26,11 +26,11 @@
 //! is built.
 
 use super::setup::{
-    LatticeModel, LatticeSetup, check_field, check_page_temperature, check_seed, check_size,
+    LatticeModel, LatticeSetup, PAGE_TEMPERATURE, check_field, check_seed, check_size,
 };
 use crate::dynamics::lattice_sampler::SamplerState;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
-use crate::error::ParamError;
+use crate::error::{ParamError, check_temperature};
 use crate::model::{Boundary, Couplings, Lattice};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -280,7 +280,7 @@ impl Snapshot {
         let model = LatticeModel::parse(&file.model)?;
         let number = |n: &serde_json::Number| n.as_f64().unwrap_or(f64::NAN);
         let size = check_size(number(&file.size))?;
-        let temperature = check_page_temperature(file.temperature)?;
+        let temperature = check_temperature(file.temperature, PAGE_TEMPERATURE)?;
         let field = check_field(file.field)?;
         let dynamics = Dynamics::parse(&file.rule)?;
         let order = Order::parse(&file.order)?;

@@ -27,10 +27,10 @@ use super::{
     ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
     Progress, Updater, check_patterns, split_seed, to_kind,
 };
-use crate::dynamics::{SpinRng, seeded_rng, uniform};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::mean_field::{MeanField, MeanFieldOptions, solve};
 use crate::model::Network;
+use crate::rng::{SpinRng, seeded_rng, uniform};
 
 /// One annealed mean-field solution for a settling: for each anneal step (T, s) of the
 /// schedule in turn, at most s passes at T (stopping early if converged), each step

@@ -60,28 +60,28 @@ pub const KL_REPORT_UNITS: usize = 24;
 /// The two machines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Method {
+pub enum LearningMethod {
     /// Sampled statistics (Ackley, Hinton & Sejnowski 1985).
     Stochastic,
     /// Mean-field statistics (Peterson & Anderson 1987).
     MeanField,
 }
 
-impl Method {
+impl LearningMethod {
     /// Both methods.
-    pub const ALL: [Method; 2] = [Method::Stochastic, Method::MeanField];
+    pub const ALL: [LearningMethod; 2] = [LearningMethod::Stochastic, LearningMethod::MeanField];
 
     /// `stochastic` or `mean-field`.
     pub fn name(self) -> &'static str {
         match self {
-            Method::Stochastic => "stochastic",
-            Method::MeanField => "mean-field",
+            LearningMethod::Stochastic => "stochastic",
+            LearningMethod::MeanField => "mean-field",
         }
     }
 
     /// Parses a method name; the error names the field `method`.
-    pub fn parse(name: &str) -> Result<Method, ParamError> {
-        Method::ALL
+    pub fn parse(name: &str) -> Result<LearningMethod, ParamError> {
+        LearningMethod::ALL
             .into_iter()
             .find(|m| m.name() == name)
             .ok_or_else(|| ParamError::UnknownChoice {
@@ -111,7 +111,7 @@ pub struct Protocol {
     /// The training set.
     pub problem: Problem,
     /// The machine.
-    pub method: Method,
+    pub method: LearningMethod,
     /// The kind of units.
     pub kind: SpinKind,
     /// The learning options (the seed is replaced by each run's).
@@ -139,7 +139,7 @@ pub struct Protocol {
 
 impl Protocol {
     /// The protocol for `problem` and `method` described in the module docs.
-    pub fn standard(problem: Problem, method: Method) -> Protocol {
+    pub fn standard(problem: Problem, method: LearningMethod) -> Protocol {
         let encoder = problem.encoder();
         let mut options = LearningOptions::ackley1985(1);
         let mut settings = MeanFieldSettings::default();
@@ -198,7 +198,7 @@ impl Protocol {
             }
         }
         let (mut kind, mut initial_weights) = (SpinKind::Binary, 0.0);
-        if let (Some(e), Method::MeanField) = (encoder, method) {
+        if let (Some(e), LearningMethod::MeanField) = (encoder, method) {
             kind = SpinKind::Ising;
             initial_weights = 1.0;
             options.free_phase = FreePhase::Inputs(e.group);
@@ -267,12 +267,12 @@ pub fn run(
     let mut options = protocol.options.clone();
     options.seed = seed;
     let mut learner: Box<dyn Learner> = match protocol.method {
-        Method::Stochastic => Box::new(StochasticLearner::new(
+        LearningMethod::Stochastic => Box::new(StochasticLearner::new(
             network,
             dataset.patterns(),
             options.clone(),
         )?),
-        Method::MeanField => Box::new(MeanFieldLearner::new(
+        LearningMethod::MeanField => Box::new(MeanFieldLearner::new(
             network,
             dataset.patterns(),
             options.clone(),
@@ -303,7 +303,7 @@ pub fn run(
         let solved = match dataset.encoder() {
             Some(e) => {
                 let (codes, bad) = match protocol.method {
-                    Method::Stochastic => (
+                    LearningMethod::Stochastic => (
                         encoder::sampled_codes(
                             learner.network(),
                             e,
@@ -313,7 +313,7 @@ pub fn run(
                         )?,
                         0,
                     ),
-                    Method::MeanField => encoder::mean_field_codes(
+                    LearningMethod::MeanField => encoder::mean_field_codes(
                         learner.network(),
                         e,
                         &options.settling,
@@ -328,7 +328,7 @@ pub fn run(
                 }
                 if protocol.accuracy_trials > 0 && cycle >= protocol.accuracy_from {
                     let fraction = match protocol.method {
-                        Method::Stochastic => encoder::sampled_accuracy(
+                        LearningMethod::Stochastic => encoder::sampled_accuracy(
                             learner.network(),
                             e,
                             &options.settling,
@@ -336,7 +336,7 @@ pub fn run(
                             check_seed.rotate_left(17),
                         )?
                         .fraction(),
-                        Method::MeanField => {
+                        LearningMethod::MeanField => {
                             let (a, bad) = encoder::mean_field_accuracy(
                                 learner.network(),
                                 e,
@@ -413,12 +413,12 @@ pub fn ranks_training_set_first(
 /// for this purpose, pairs in the order (0,1), (0,2), …
 pub fn random_weights(network: Network, scale: f64, seed: u64) -> Result<Network, ParamError> {
     crate::error::finite_in("initial weights", scale, 0.0, Network::MAX_PARAMETER)?;
-    let mut rng = crate::dynamics::seeded_rng(seed ^ 0x5EED_0F3E_1641_7500);
+    let mut rng = crate::rng::seeded_rng(seed ^ 0x5EED_0F3E_1641_7500);
     let mut network = network;
     let n = network.len();
     for i in 0..n {
         for j in i + 1..n {
-            let u = crate::dynamics::uniform(&mut rng);
+            let u = crate::rng::uniform(&mut rng);
             if network.is_allowed(i, j) {
                 network.set_weight(i, j, scale * (2.0 * u - 1.0))?;
             }

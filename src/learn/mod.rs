@@ -48,11 +48,11 @@ pub use deterministic::{MeanFieldLearner, MeanFieldStart};
 pub use stochastic::StochasticLearner;
 
 use crate::dynamics::Schedule;
-use crate::dynamics::SpinRng;
 use crate::dynamics::rules::threshold;
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::model::Network;
 use crate::model::network::{pair_count, pair_index};
+use crate::rng::SpinRng;
 use rand::Rng;
 
 /// The two phases of a learning cycle.
@@ -624,7 +624,7 @@ pub fn diverged(cycle: u64, parameter: String, value: f64) -> ParamError {
 
 /// Two independent seeds for a run's streams, drawn from `seed` by SplitMix64.
 pub(crate) fn split_seed(seed: u64) -> (u64, u64) {
-    let mut rng = crate::dynamics::seeded_rng(seed);
+    let mut rng = crate::rng::seeded_rng(seed);
     (rng.next_u64(), rng.next_u64())
 }
 
@@ -636,7 +636,7 @@ pub(crate) fn to_kind(kind: crate::model::SpinKind, pattern: &[u8]) -> Vec<i8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::seeded_rng;
+    use crate::rng::seeded_rng;
 
     #[test]
     fn sign_rule_steps_by_k_and_stands_still_on_ties() {

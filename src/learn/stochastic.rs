@@ -19,10 +19,11 @@ use super::{
     ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
     Progress, Updater, check_patterns, split_seed, to_kind,
 };
-use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule, SpinRng, seeded_rng};
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule};
 use crate::error::{ParamError, whole_in};
 use crate::measure::Correlations;
 use crate::model::Network;
+use crate::rng::{SpinRng, seeded_rng};
 
 /// A network learning from training vectors by the stochastic two-phase rule.
 #[derive(Debug, Clone)]

@@ -15,9 +15,9 @@
 //! The local field on site i is h_i = J Σ_{b∋i} c_b s_{j(b)} + h (border spins included),
 //! so that setting s_i from s to s' changes the energy by ΔE = −(s' − s)·h_i.
 
-use crate::dynamics::{SpinRng, seeded_rng, standard_normal_pair};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::model::{Network, SpinKind};
+use crate::rng::{SpinRng, seeded_rng, standard_normal_pair};
 use rand::Rng;
 
 /// What the bonds leaving the lattice's last column and row do.

@@ -19,8 +19,8 @@
 //! The two conventions describe the same family of distributions: see
 //! [`Network::to_kind`] for the exact mapping.
 
-use crate::dynamics::{seeded_rng, standard_normal_pair};
 use crate::error::{ParamError, finite_in};
+use crate::rng::{seeded_rng, standard_normal_pair};
 use rand::Rng;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;

@@ -3,10 +3,10 @@
 //! so V8 tiers the kernels up before the timed runs; nothing here reads a clock.
 
 use crate::dynamics::lanes::CheckerboardLanes;
-use crate::dynamics::lattice_sampler::acceptance_table;
+use crate::dynamics::rules::acceptance_table;
 use crate::exact::tabled;
 use crate::learn::Problem;
-use crate::learn::experiment::{self, Method, Protocol};
+use crate::learn::experiment::{self, LearningMethod, Protocol};
 use crate::{Dynamics, Lattice, LatticeSampler, Network, Order, Rule, SpinKind};
 use wasm_bindgen::prelude::*;
 
@@ -122,7 +122,7 @@ pub fn bench_exact_log_z(units: usize) -> Result<f64, JsError> {
 /// "stochastic" | "mean-field"); returns the cycle it was solved at (0 if never).
 #[wasm_bindgen]
 pub fn bench_learn_424(method: &str, seed: f64) -> Result<f64, JsError> {
-    let method = Method::parse(method).map_err(thrown)?;
+    let method = LearningMethod::parse(method).map_err(thrown)?;
     let protocol = Protocol::standard(Problem::Encoder4x2, method);
     let outcome = experiment::run(&protocol, seed as u64, |_| {}).map_err(thrown)?;
     Ok(outcome.solved_at.unwrap_or(0) as f64)

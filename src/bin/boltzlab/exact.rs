@@ -40,7 +40,8 @@ pub fn exact(raw: &[String]) -> Result<(), String> {
     let lattice = Lattice::new(size, height, coupling, field)
         .and_then(|l| l.with_boundary(boundary))
         .map_err(engine)?;
-    boltzlab::partition::check_temperature(temperature).map_err(engine)?;
+    boltzlab::error::check_temperature(temperature, boltzlab::error::TemperatureDomain::LogZ)
+        .map_err(engine)?;
     let (w, h) = (lattice.width(), lattice.height());
     let n = lattice.len() as f64;
     let beta = 1.0 / temperature;

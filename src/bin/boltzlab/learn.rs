@@ -2,7 +2,7 @@
 
 use crate::args::Args;
 use boltzlab::learn::Problem;
-use boltzlab::learn::experiment::{Method, Protocol, RunOutcome, run};
+use boltzlab::learn::experiment::{LearningMethod, Protocol, RunOutcome, run};
 use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -205,7 +205,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         ],
     )?;
     let problem = Problem::parse(&problem_name).map_err(|e| e.to_string())?;
-    let method = Method::parse(&args.choice("method", &["stochastic", "mean-field"])?)
+    let method = LearningMethod::parse(&args.choice("method", &["stochastic", "mean-field"])?)
         .map_err(|e| e.to_string())?;
     let mut protocol = Protocol::standard(problem, method);
     let runs = args.count("runs", 10, 1, 100_000)?;
@@ -268,7 +268,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
             kl.as_f64().unwrap_or(f64::NAN)
         );
     }
-    if method == Method::MeanField {
+    if method == LearningMethod::MeanField {
         println!(
             "{:<24} {}",
             "non-converged solves", v["nonconverged_solves"]

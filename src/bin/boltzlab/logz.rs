@@ -3,8 +3,10 @@
 
 use crate::args::Args;
 use boltzlab::Network;
+use boltzlab::error::{TemperatureDomain, check_temperature};
 use boltzlab::partition::{
-    self, Bound, Facts, LogZ, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS, MIN_AIS_RUNS, Method,
+    self, Bound, Facts, LogZ, LogZMethod, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS,
+    MIN_AIS_RUNS,
 };
 use std::io::Read;
 
@@ -28,18 +30,18 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
         ],
         &["json"],
     )?;
-    let allowed: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    let allowed: Vec<&str> = LogZMethod::ALL.iter().map(|m| m.name()).collect();
     if !args.has("method") {
         return Err(format!(
             "--method is required: one of {}",
             allowed.join(", ")
         ));
     }
-    let method = Method::parse(&args.choice("method", &allowed)?).map_err(|e| e.to_string())?;
+    let method = LogZMethod::parse(&args.choice("method", &allowed)?).map_err(|e| e.to_string())?;
     for (option, owner) in [
-        ("runs", Method::Ais),
-        ("steps", Method::Ais),
-        ("sweeps", Method::Sampled),
+        ("runs", LogZMethod::Ais),
+        ("steps", LogZMethod::Ais),
+        ("sweeps", LogZMethod::Sampled),
     ] {
         if args.has(option) && method != owner {
             return Err(format!(
@@ -49,7 +51,7 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
             ));
         }
     }
-    if args.has("seed") && !matches!(method, Method::Ais | Method::Sampled) {
+    if args.has("seed") && !matches!(method, LogZMethod::Ais | LogZMethod::Sampled) {
         return Err(format!(
             "--seed applies to --method ais and sampled only, not {}",
             method.name()
@@ -59,17 +61,18 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
         .text("network")
         .ok_or("--network is required: a network JSON file")?;
     let temperature = args.required("temperature")?;
-    partition::check_temperature(temperature).map_err(|e| args.refused("temperature", e))?;
+    check_temperature(temperature, TemperatureDomain::LogZ)
+        .map_err(|e| args.refused("temperature", e))?;
     let runs = args.count("runs", DEFAULT_RUNS, MIN_AIS_RUNS, MAX_AIS_RUNS)?;
     let steps = args.count("steps", DEFAULT_STEPS, 1, MAX_AIS_STEPS)?;
     let sweeps = args.count("sweeps", DEFAULT_SWEEPS, 1, MAX_SAMPLED_SWEEPS)?;
     let seed = args.count("seed", DEFAULT_SEED, 0, u64::MAX)?;
     let network = read_network(path)?;
     let result = match method {
-        Method::Exact => partition::exact_log_z(&network, temperature),
-        Method::Ais => partition::ais_log_z(&network, temperature, runs, steps, seed),
-        Method::MeanField => partition::mean_field_log_z(&network, temperature),
-        Method::Sampled => partition::sampled_log_z(&network, temperature, sweeps, seed),
+        LogZMethod::Exact => partition::exact_log_z(&network, temperature),
+        LogZMethod::Ais => partition::ais_log_z(&network, temperature, runs, steps, seed),
+        LogZMethod::MeanField => partition::mean_field_log_z(&network, temperature),
+        LogZMethod::Sampled => partition::sampled_log_z(&network, temperature, sweeps, seed),
     }
     .map_err(|e| format!("--method {}: {e}", method.name()))?;
     if args.flag("json") {

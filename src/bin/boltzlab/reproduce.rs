@@ -4,7 +4,7 @@
 
 use crate::args::Args;
 use crate::learn::{Batch, median, run_batch, summary, threads};
-use boltzlab::learn::experiment::{Method, Protocol, RunOutcome};
+use boltzlab::learn::experiment::{LearningMethod, Protocol, RunOutcome};
 use boltzlab::learn::{FreePhase, Problem};
 use serde_json::{Value, json};
 
@@ -127,11 +127,11 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             })
             .collect::<Result<_, String>>()?,
     };
-    let methods: Vec<Method> = match value_of(raw, "methods") {
-        None => Method::ALL.to_vec(),
+    let methods: Vec<LearningMethod> = match value_of(raw, "methods") {
+        None => LearningMethod::ALL.to_vec(),
         Some(list) => list
             .split(',')
-            .map(|name| Method::parse(name.trim()).map_err(|e| format!("--methods: {e}")))
+            .map(|name| LearningMethod::parse(name.trim()).map_err(|e| format!("--methods: {e}")))
             .collect::<Result<_, String>>()?,
     };
     let runs_override = value_of(raw, "runs")
@@ -196,8 +196,8 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             let mut result = ours(problem, &batch);
             let mut speedup = Value::Null;
             match method {
-                Method::Stochastic => stochastic_pace = Some((per_run, per_cycle)),
-                Method::MeanField => {
+                LearningMethod::Stochastic => stochastic_pace = Some((per_run, per_cycle)),
+                LearningMethod::MeanField => {
                     if let Some((run_s, cycle_s)) = stochastic_pace {
                         result.push_str(&format!(
                             "; {:.1}× faster per run, {:.1}× per cycle",
@@ -212,8 +212,8 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
                 }
             }
             let paper_text = match method {
-                Method::Stochastic => paper_result,
-                Method::MeanField => MEAN_FIELD_CLAIM,
+                LearningMethod::Stochastic => paper_result,
+                LearningMethod::MeanField => MEAN_FIELD_CLAIM,
             };
             lines.push(format!(
                 "{:<9} {:<11} {:>5}  {:<58} {}  [{:.4} s/run]",
