@@ -7,30 +7,29 @@
 //! Conventions (see REFERENCES.md): J = k_B = 1, β = 1/T, Ising spins s = ±1, energy
 //! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.
 //!
-//! Module map:
-//! - [`model`]: energy models (what E(s) and the local fields are);
-//! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a time;
-//! - [`measure`]: observables and bounded traces for the views;
-//! - [`exact`]: closed forms (Onsager, Kaufman) and exact enumeration;
-//! - [`lab`]: the lattice laboratory the page drives: setups and share links, JSON
-//!   snapshots, the temperature-sweep experiment;
-//! - [`mean_field`]: the deterministic (mean-field) machine and its free energy;
-//! - [`partition`]: ln Z four ways: exact enumeration, the sampled lower bound, mean field
-//!   and annealed importance sampling;
+//! Module map, bottom to top; a module imports only from the layers below its own:
+//! - [`error`], [`rng`] (leaves): the typed error every boundary returns for bad input and
+//!   the one temperature check; the random stream, seeding, uniforms and normals;
+//! - [`model`]: energy models (what E(s) and the local fields are), training patterns;
+//! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a
+//!   time: the rules and their acceptance tables, orders, annealing, Wolff clusters, lanes;
+//! - [`exact`]: closed forms (Onsager, Kaufman, Beale) and enumeration of small networks;
+//! - [`estimate`]: ln Z every way (log-sum-exp once; exact with or without clamps, the
+//!   sampled bound, mean field, AIS), the KL estimate, observables with error bars (one
+//!   c/χ accumulator, one Wolff calibration), correlations, bounded traces;
 //! - [`learn`]: Boltzmann learning: two-phase stochastic and mean-field rules, datasets,
 //!   exact likelihood, encoder tests and the published protocols;
-//! - [`error`]: the typed error every boundary returns for bad input;
+//! - [`lab`]: what the page drives: the lattice laboratory (setups and share links, JSON
+//!   snapshots, the temperature sweep), the machine laboratory, the text parsers;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
 pub mod dynamics;
 pub mod error;
+pub mod estimate;
 pub mod exact;
 pub mod lab;
 pub mod learn;
-pub mod mean_field;
-pub mod measure;
 pub mod model;
-pub mod partition;
 pub mod rng;
 
 #[cfg(target_arch = "wasm32")]
@@ -39,6 +38,6 @@ pub mod web;
 pub use dynamics::lattice_sampler::Dynamics;
 pub use dynamics::{LatticeSampler, NetworkOrder, NetworkSampler, Order, Rule};
 pub use error::ParamError;
-pub use measure::Correlations;
+pub use estimate::Correlations;
 pub use model::{Boundary, Couplings, Lattice, Network, SpinKind};
 pub use rng::SpinRng;

@@ -1,10 +1,10 @@
 //! The page's "normalising constant" panel for lattices: ln Z of the lattice model through
 //! its dense network ([`Lattice::to_network`]) and the page's effort
-//! ([`boltzlab::lab::machine::page_log_z`]) against Kaufman's exact finite-lattice formula
+//! ([`boltzlab::estimate::log_z::page_log_z`]) against Kaufman's exact finite-lattice formula
 //! and against a sum over every state of the lattice's own energy.
 
+use boltzlab::estimate::log_z::page_log_z;
 use boltzlab::exact::kaufman_log_z;
-use boltzlab::lab::machine::page_log_z;
 use boltzlab::model::Boundary;
 use boltzlab::{Lattice, ParamError};
 

@@ -4,7 +4,7 @@
 //!
 //! Each 10^9-tick run is a few seconds in release mode (make test runs these in release).
 
-use boltzlab::measure::Trace;
+use boltzlab::estimate::trace::Trace;
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order, Rule};
 
 const SIDE: usize = 256;

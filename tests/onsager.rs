@@ -7,11 +7,11 @@
 //! magnetisation of a 64×64 lattice (L ≫ ξ) is Gaussian around 0, so ⟨|m|⟩ = √(2⟨m²⟩/π).
 //! Tolerances: 4.5 standard errors from 32-bin binning (jackknife for fluctuations).
 
+use boltzlab::estimate::observables::{Estimate, Series, variance};
 use boltzlab::exact::{
     kaufman_energy_per_spin, kaufman_specific_heat_per_spin, onsager_energy_per_spin,
     onsager_magnetization_per_spin,
 };
-use boltzlab::measure::{Estimate, Series, variance};
 use boltzlab::{Dynamics, Lattice, LatticeSampler, Order, Rule};
 
 const L: usize = 64;

@@ -1,4 +1,4 @@
-//! ln Z four ways (src/partition.rs) against exact enumeration: the exact route equals a
+//! ln Z four ways (src/estimate/log_z.rs) against exact enumeration: the exact route equals a
 //! naive sum, AIS is within its error bar and its error bar is real, the sampled and
 //! mean-field routes never exceed ln Z, and the `boltzlab logz` command reports the same
 //! numbers.
@@ -7,11 +7,11 @@ mod common;
 
 use common::{boltzlab, boltzlab_json as json};
 
-use boltzlab::exact::enumeration::state_of_index;
-use boltzlab::partition::{
+use boltzlab::estimate::log_z::{
     Bound, Facts, LogZ, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_STATES, MAX_SAMPLED_SWEEPS,
     ais_log_z, exact_log_z, mean_field_log_z, sampled_log_z,
 };
+use boltzlab::exact::enumeration::state_of_index;
 use boltzlab::{Lattice, Network, ParamError, SpinKind};
 use common::Z_ONE_IN_A_MILLION;
 

@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use boltzlab::dynamics::anneal::Schedule;
+use boltzlab::estimate::mean_field::{MeanFieldOptions, solve};
 use boltzlab::exact::enumeration::enumerate;
-use boltzlab::mean_field::{MeanFieldOptions, solve};
 use boltzlab::{
     Boundary, Couplings, Dynamics, Lattice, LatticeSampler, Network, NetworkOrder, NetworkSampler,
     Order, Rule, SpinKind,
@@ -56,7 +56,7 @@ fn side() -> impl Strategy<Value = f64> {
 /// A count: the refusal boundaries (0, 1, the limits and beyond) or a small valid value,
 /// so that every accepted call stays cheap.
 fn count() -> impl Strategy<Value = u64> {
-    use boltzlab::partition::{MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS};
+    use boltzlab::estimate::log_z::{MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS};
     prop_oneof![
         1 => prop::sample::select(vec![
             0,
@@ -229,7 +229,7 @@ proptest! {
     fn every_log_z_method_returns_a_finite_estimate_or_a_typed_error(
         t in number(), runs in count(), steps in count(), sweeps in count(), seed in any::<u64>(),
     ) {
-        use boltzlab::partition::{ais_log_z, exact_log_z, mean_field_log_z, sampled_log_z};
+        use boltzlab::estimate::log_z::{ais_log_z, exact_log_z, mean_field_log_z, sampled_log_z};
         let network = Network::random(5, SpinKind::Ising, 1.0, 0.5, seed).unwrap();
         for estimate in [
             exact_log_z(&network, t),

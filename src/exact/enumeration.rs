@@ -180,7 +180,7 @@ pub(crate) fn add_weighted_products(
     flush(&mut block_pairs, pairs);
 }
 
-/// β = 1/T after checking n ≤ `max_units` and 0 < T ≤ ∞.
+/// β = 1/T after checking n ≤ `max_units` and 0 < T ≤ ∞ (see [`checked_beta`]).
 pub(crate) fn inverse_temperature(
     network: &Network,
     temperature: f64,
@@ -196,6 +196,12 @@ pub(crate) fn inverse_temperature(
             ),
         });
     }
+    checked_beta(network, temperature)
+}
+
+/// β = 1/T after checking 0 < T ≤ ∞ and that β times the largest possible |E| stays
+/// representable.
+pub(crate) fn checked_beta(network: &Network, temperature: f64) -> Result<f64, ParamError> {
     let temperature = check_temperature(temperature, TemperatureDomain::Enumeration)?;
     let beta = 1.0 / temperature;
     // |E(s)| ≤ Σ_{i<j} |w_ij| + Σ_i |θ_i| (|s_i| ≤ 1 in both conventions); if β times that

@@ -8,8 +8,12 @@
 //! machine can be enumerated, the fraction of encoder inputs with their own code).
 //! Every method that takes a value from outside checks it and, on error, changes nothing.
 
+use super::parse::parse_schedule;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, finite_in, whole_in};
+use crate::estimate::kl::{AIS_KL_RUNS_PER_CHUNK, AIS_KL_STEPS, KlEstimate, MAX_KL_HIDDEN};
+use crate::estimate::log_z::{LogZ, page_log_z};
+use crate::estimate::trace::{Eviction, History};
 use crate::learn::encoder::{mean_field_codes, sampled_codes};
 use crate::learn::experiment::{LearningMethod, Protocol, random_weights};
 use crate::learn::likelihood::kl_divergence;
@@ -19,7 +23,6 @@ use crate::learn::{
     StochasticLearner, Update,
 };
 use crate::model::Network;
-use crate::partition::{self, LogZ};
 
 /// The exact KL curve is kept when (distinct training vectors + 1) · 2^n, the states it
 /// enumerates per point, is at most this.
@@ -52,190 +55,14 @@ impl Machine {
     }
 }
 
-/// AIS runs per chunk of the KL estimate (the engine's minimum).
-pub const AIS_KL_RUNS_PER_CHUNK: u64 = partition::MIN_AIS_RUNS;
 /// Chunks per KL estimate (so 2 × 48 = 96 AIS runs in all).
 pub const AIS_KL_CHUNKS: usize = 48;
-/// Intermediate temperatures per AIS run of the KL estimate (few, so that one chunk of
-/// 40-10-40, 50 units, takes a few milliseconds in the page).
-pub const AIS_KL_STEPS: u64 = 250;
-/// Most hidden units whose 2^hidden states the KL estimate sums per pattern.
-pub const MAX_KL_HIDDEN: usize = 16;
 /// An AIS estimate of KL starts at most every this many cycles.
 pub const AIS_KL_EVERY: u64 = 10;
 /// Most multiply-adds one step of the KL estimate may take: the hidden sums
 /// (patterns × 2^hidden × n, done when the estimate starts) and one chunk of AIS runs
 /// (2 × 250 × n², so n ≤ 256), so that no frame freezes.
 pub const MAX_KL_STEP_WORK: f64 = (1u64 << 25) as f64;
-
-/// An AIS estimate of KL(data ‖ model) for a network too big to enumerate, done a chunk
-/// of AIS runs at a time so that the page stays smooth.
-///
-/// KL = Σ_v P(v) ln P(v) − Σ_v P(v) ln Z(v) + ln Z, where P is the training set's
-/// distribution, Z(v) = Σ_h e^{−E(v,h)/T} sums the 2^hidden hidden states exactly
-/// ([`log_z_clamped`]), and ln Z is estimated by [`partition::ais_log_z`]. The data terms
-/// are exact, so the standard error of the KL estimate is that of ln Ẑ.
-#[derive(Debug, Clone)]
-pub struct KlEstimate {
-    network: Network,
-    temperature: f64,
-    cycle: u64,
-    data_term: f64,
-    seed: u64,
-    chunks: usize,
-    chunk_log_z: Vec<f64>,
-}
-
-impl KlEstimate {
-    /// Starts an estimate for `network` (hidden ≤ [`MAX_KL_HIDDEN`]) at `temperature` on
-    /// `patterns`, with `chunks` chunks of AIS runs, from `seed`; `cycle` labels it.
-    pub fn new(
-        network: &Network,
-        temperature: f64,
-        patterns: &[Vec<u8>],
-        chunks: usize,
-        seed: u64,
-        cycle: u64,
-    ) -> Result<KlEstimate, ParamError> {
-        crate::error::check_temperature(temperature, crate::error::TemperatureDomain::LogZ)?;
-        whole_in("chunks", chunks as f64, 2, 1_000_000)?;
-        crate::learn::check_patterns(patterns, network.visible())?;
-        let mut data_term = 0.0;
-        for (v, p) in crate::learn::likelihood::data_distribution(patterns) {
-            data_term += p * (p.ln() - log_z_clamped(network, temperature, &v)?);
-        }
-        Ok(KlEstimate {
-            network: network.clone(),
-            temperature,
-            cycle,
-            data_term,
-            seed,
-            chunks,
-            chunk_log_z: Vec::with_capacity(chunks),
-        })
-    }
-
-    /// Runs up to `chunks` more chunks; returns whether the estimate is complete.
-    pub fn advance(&mut self, chunks: usize) -> Result<bool, ParamError> {
-        for _ in 0..chunks {
-            if self.done() {
-                break;
-            }
-            let k = self.chunk_log_z.len() as u64;
-            let seed = self.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let chunk = partition::ais_log_z(
-                &self.network,
-                self.temperature,
-                AIS_KL_RUNS_PER_CHUNK,
-                AIS_KL_STEPS,
-                seed,
-            )?;
-            self.chunk_log_z.push(chunk.log_z);
-        }
-        Ok(self.done())
-    }
-
-    /// Whether every chunk has run.
-    pub fn done(&self) -> bool {
-        self.chunk_log_z.len() >= self.chunks
-    }
-
-    /// The learning cycle the estimate belongs to.
-    pub fn cycle(&self) -> u64 {
-        self.cycle
-    }
-
-    /// (KL estimate, its standard error) from the chunks run so far (at least two).
-    ///
-    /// Each chunk's Ẑ_c is the mean of its runs' importance weights, so the Ẑ_c are
-    /// independent and identically distributed with mean Z: ln Ẑ = ln mean_c Ẑ_c, with
-    /// standard error sd(Ẑ_c) / (√C · mean(Ẑ_c)) (the delta method, as in
-    /// [`partition::ais_log_z`]), computed relative to the largest Ẑ_c.
-    pub fn value(&self) -> Option<(f64, f64)> {
-        let c = self.chunk_log_z.len();
-        if c < 2 {
-            return None;
-        }
-        let top = self
-            .chunk_log_z
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
-        let ratios: Vec<f64> = self.chunk_log_z.iter().map(|l| (l - top).exp()).collect();
-        let mean = ratios.iter().sum::<f64>() / c as f64;
-        let variance = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (c - 1) as f64;
-        let log_z = top + mean.ln();
-        let stderr = variance.sqrt() / ((c as f64).sqrt() * mean);
-        Some((self.data_term + log_z, stderr))
-    }
-}
-
-/// ln Z(v) = ln Σ_h e^{−E(v,h)/T}: the visible units held at the 0/1 vector `v`, the
-/// hidden units summed over all 2^hidden states (hidden ≤ [`MAX_KL_HIDDEN`]) by a Gray-code
-/// walk, one flip and one local field per state, as a running log-sum-exp.
-pub fn log_z_clamped(network: &Network, temperature: f64, v: &[u8]) -> Result<f64, ParamError> {
-    let temperature =
-        crate::error::check_temperature(temperature, crate::error::TemperatureDomain::LogZ)?;
-    crate::learn::check_patterns(&[v.to_vec()], network.visible())?;
-    let hidden = network.hidden();
-    if hidden > MAX_KL_HIDDEN {
-        return Err(ParamError::Invalid {
-            field: "hidden units",
-            reason: format!(
-                "the KL estimate sums all 2^hidden hidden states per pattern and handles at \
-                 most {MAX_KL_HIDDEN} hidden units, got {hidden}"
-            ),
-        });
-    }
-    let kind = network.kind();
-    let visible = network.visible();
-    let mut state: Vec<i8> = v.iter().map(|&b| kind.value(b == 1)).collect();
-    state.resize(network.len(), kind.low());
-    let beta = 1.0 / temperature;
-    let mut exponent = -beta * network.energy(&state);
-    // Running Σ e^{x − top}.
-    let mut top = exponent;
-    let mut sum = 1.0;
-    for k in 1u64..(1u64 << hidden) {
-        let j = visible + k.trailing_zeros() as usize;
-        let field = network.local_field(&state, j);
-        let next = if state[j] == kind.high() {
-            kind.low()
-        } else {
-            kind.high()
-        };
-        // E changes by −(s'_j − s_j) h_j.
-        exponent += beta * f64::from(next - state[j]) * field;
-        state[j] = next;
-        if exponent > top {
-            sum = sum * (top - exponent).exp() + 1.0;
-            top = exponent;
-        } else {
-            sum += (exponent - top).exp();
-        }
-    }
-    Ok(top + sum.ln())
-}
-
-/// ln Z of `network` at `temperature` by `method` (`exact`, `sampled`, `mean-field`,
-/// `ais`) with the page's fixed effort: 2000 sweeps for the sampled bound, 64 AIS runs of
-/// 1000 steps.
-pub fn page_log_z(
-    network: &Network,
-    method: &str,
-    temperature: f64,
-    seed: u64,
-) -> Result<LogZ, ParamError> {
-    let method = partition::LogZMethod::parse(method)?;
-    match method {
-        partition::LogZMethod::Exact => partition::exact_log_z(network, temperature),
-        partition::LogZMethod::Sampled => {
-            partition::sampled_log_z(network, temperature, 2000, seed)
-        }
-        partition::LogZMethod::MeanField => partition::mean_field_log_z(network, temperature),
-        partition::LogZMethod::Ais => partition::ais_log_z(network, temperature, 64, 1000, seed),
-    }
-}
 
 /// One learning run of a Boltzmann machine on a training set.
 #[derive(Debug, Clone)]
@@ -250,12 +77,10 @@ pub struct MachineLab {
     clamped_pairs: Vec<f64>,
     free_pairs: Vec<f64>,
     pair_difference: Vec<f64>,
-    curve_cycles: Vec<f64>,
-    curve_kl: Vec<f64>,
-    curve_solved: Vec<f64>,
-    curve_ais_cycles: Vec<f64>,
-    curve_ais_kl: Vec<f64>,
-    curve_ais_stderr: Vec<f64>,
+    /// The learning curve: (cycle, exact KL or NaN, solved fraction or NaN).
+    curve: History<3>,
+    /// The AIS curve: (cycle, KL estimate, its standard error).
+    ais_curve: History<3>,
     /// The AIS estimate of KL under way (machines too big to enumerate).
     estimate: Option<KlEstimate>,
     /// The cycle the last AIS estimate started at.
@@ -340,12 +165,8 @@ impl MachineLab {
             clamped_pairs: vec![0.0; n * n],
             free_pairs: vec![0.0; n * n],
             pair_difference: vec![0.0; n * n],
-            curve_cycles: Vec::new(),
-            curve_kl: Vec::new(),
-            curve_solved: Vec::new(),
-            curve_ais_cycles: Vec::new(),
-            curve_ais_kl: Vec::new(),
-            curve_ais_stderr: Vec::new(),
+            curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
+            ais_curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
             estimate: None,
             estimate_started: None,
             cycle_offset: 0,
@@ -368,12 +189,8 @@ impl MachineLab {
         next.cycle_offset = self.cycles();
         next.apply_stage()?;
         // build recorded a point at the new learner's cycle 0: keep the old curves instead.
-        next.curve_cycles = std::mem::take(&mut self.curve_cycles);
-        next.curve_kl = std::mem::take(&mut self.curve_kl);
-        next.curve_solved = std::mem::take(&mut self.curve_solved);
-        next.curve_ais_cycles = std::mem::take(&mut self.curve_ais_cycles);
-        next.curve_ais_kl = std::mem::take(&mut self.curve_ais_kl);
-        next.curve_ais_stderr = std::mem::take(&mut self.curve_ais_stderr);
+        std::mem::swap(&mut next.curve, &mut self.curve);
+        std::mem::swap(&mut next.ais_curve, &mut self.ais_curve);
         next.estimate = self.estimate.take();
         next.estimate_started = self.estimate_started;
         next.version = self.version + 1;
@@ -786,14 +603,7 @@ impl MachineLab {
             self.start_estimate()?;
         }
         let solved = self.solved_fraction()?;
-        if self.curve_cycles.len() == CURVE_CAPACITY {
-            self.curve_cycles.remove(0);
-            self.curve_kl.remove(0);
-            self.curve_solved.remove(0);
-        }
-        self.curve_cycles.push(cycle as f64);
-        self.curve_kl.push(kl);
-        self.curve_solved.push(solved);
+        self.curve.push_point([cycle as f64, kl, solved]);
         Ok(())
     }
 
@@ -860,31 +670,24 @@ impl MachineLab {
             .expect("a complete estimate has its chunks");
         let cycle = estimate.cycle();
         self.estimate = None;
-        if self.curve_ais_cycles.len() == CURVE_CAPACITY {
-            self.curve_ais_cycles.remove(0);
-            self.curve_ais_kl.remove(0);
-            self.curve_ais_stderr.remove(0);
-        }
-        self.curve_ais_cycles.push(cycle as f64);
-        self.curve_ais_kl.push(kl);
-        self.curve_ais_stderr.push(stderr);
+        self.ais_curve.push_point([cycle as f64, kl, stderr]);
         self.version += 1;
         Ok(true)
     }
 
     /// Cycles of the AIS KL points.
     pub fn curve_ais_cycles(&self) -> &[f64] {
-        &self.curve_ais_cycles
+        self.ais_curve.column(0)
     }
 
     /// AIS estimates of KL(data ‖ model).
     pub fn curve_ais_kl(&self) -> &[f64] {
-        &self.curve_ais_kl
+        self.ais_curve.column(1)
     }
 
     /// Their standard errors.
     pub fn curve_ais_stderr(&self) -> &[f64] {
-        &self.curve_ais_stderr
+        self.ais_curve.column(2)
     }
 
     /// The fraction of encoder inputs whose hidden code is their own (decided and shared
@@ -967,17 +770,17 @@ impl MachineLab {
 
     /// Learning-curve cycles.
     pub fn curve_cycles(&self) -> &[f64] {
-        &self.curve_cycles
+        self.curve.column(0)
     }
 
     /// Exact KL per curve point (NaN when not enumerable).
     pub fn curve_kl(&self) -> &[f64] {
-        &self.curve_kl
+        self.curve.column(1)
     }
 
     /// Encoder solved fraction per curve point (NaN when not an encoder).
     pub fn curve_solved(&self) -> &[f64] {
-        &self.curve_solved
+        self.curve.column(2)
     }
 
     /// Changes whenever the weights change (for redrawing only then).
@@ -1083,82 +886,12 @@ fn fill_pairs(matrix: &mut [f64], statistics: &PhaseStatistics) {
     }
 }
 
-/// Patterns from text: one per line, of 0s and 1s (spaces ignored, blank lines skipped),
-/// all of the same length. Errors name `patterns` and the line.
-pub fn parse_patterns(text: &str) -> Result<Vec<Vec<u8>>, ParamError> {
-    let mut patterns: Vec<Vec<u8>> = Vec::new();
-    for (line, row) in text.lines().enumerate() {
-        let bits: String = row.chars().filter(|c| !c.is_whitespace()).collect();
-        if bits.is_empty() {
-            continue;
-        }
-        let pattern: Vec<u8> = bits
-            .chars()
-            .map(|c| match c {
-                '0' => Ok(0),
-                '1' => Ok(1),
-                other => Err(ParamError::Invalid {
-                    field: "patterns",
-                    reason: format!("line {}: \"{other}\" is not 0 or 1", line + 1),
-                }),
-            })
-            .collect::<Result<_, _>>()?;
-        if let Some(first) = patterns.first()
-            && first.len() != pattern.len()
-        {
-            return Err(ParamError::Invalid {
-                field: "patterns",
-                reason: format!(
-                    "line {} has {} values, but the first pattern has {}: every pattern needs the same length",
-                    line + 1,
-                    pattern.len(),
-                    first.len()
-                ),
-            });
-        }
-        patterns.push(pattern);
-    }
-    if patterns.is_empty() {
-        return Err(ParamError::Invalid {
-            field: "patterns",
-            reason: "draw or type at least one pattern".into(),
-        });
-    }
-    Ok(patterns)
-}
-
-/// "T:sweeps, T:sweeps" → steps; errors name `schedule`.
-fn parse_schedule(text: &str) -> Result<Vec<(f64, f64)>, ParamError> {
-    let bad = |reason: String| ParamError::Invalid {
-        field: "schedule",
-        reason,
-    };
-    let mut steps = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (t, s) = part
-            .split_once(':')
-            .ok_or_else(|| bad(format!("write each step as T:sweeps, got \"{part}\"")))?;
-        let t: f64 = t
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("\"{t}\" is not a temperature")))?;
-        let s: f64 = s
-            .trim()
-            .parse()
-            .map_err(|_| bad(format!("\"{s}\" is not a number of sweeps")))?;
-        finite_in("schedule temperature", t, f64::MIN_POSITIVE, 1000.0)?;
-        whole_in("schedule sweeps", s, 0, 100_000)?;
-        steps.push((t, s));
-    }
-    if steps.is_empty() {
-        return Err(bad("needs at least one step T:sweeps".into()));
-    }
-    Ok(steps)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate::kl::visible_log_z;
+    use crate::estimate::log_sum_exp::log_sum_exp;
+    use crate::lab::parse::parse_patterns;
 
     #[test]
     fn clamped_phase_holds_the_visible_units_at_the_pattern() {
@@ -1235,11 +968,12 @@ mod tests {
             let v: Vec<u8> = (0..network.visible())
                 .map(|i| ((code >> i) & 1) as u8)
                 .collect();
-            terms.push(log_z_clamped(&network, t, &v).unwrap());
+            terms.push(visible_log_z(&network, t, &v).unwrap());
         }
-        let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let total = top + terms.iter().map(|x| (x - top).exp()).sum::<f64>().ln();
-        let exact = partition::exact_log_z(&network, t).unwrap().log_z;
+        let total = log_sum_exp(terms);
+        let exact = crate::estimate::log_z::exact_log_z(&network, t)
+            .unwrap()
+            .log_z;
         assert!((total - exact).abs() < 1e-9, "{total} vs {exact}");
     }
 

@@ -10,6 +10,7 @@
 //! - [`scan`]: the temperature-sweep experiment.
 
 pub mod machine;
+pub mod parse;
 pub mod scan;
 pub mod setup;
 pub mod snapshot;
@@ -22,7 +23,7 @@ pub use snapshot::Snapshot;
 use crate::dynamics::lattice_sampler::TickExplanation;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
 use crate::error::{ParamError, check_temperature, whole_in};
-use crate::measure::Trace;
+use crate::estimate::trace::Trace;
 use crate::model::{Boundary, Lattice};
 
 /// Points kept in the trace.

@@ -20,7 +20,7 @@
 
 use crate::dynamics::{Dynamics, LatticeSampler};
 use crate::error::{ParamError, finite_in, whole_in};
-use crate::measure::{Estimate, Series, variance};
+use crate::estimate::observables::{Estimate, Series, variance};
 
 /// Lowest temperature a scan may visit (c and χ need β = 1/T).
 pub const MIN_SCAN_TEMPERATURE: f64 = 0.01;

@@ -4,7 +4,7 @@
 //!
 //! A settling is one annealed solution of the mean-field equations
 //! m_i = s_low + (s_high − s_low)·σ((s_high − s_low)·h_i/T), h_i = Σ_j w_ij m_j + θ_i
-//! ([`crate::mean_field::solve`]), with the same clamps as the stochastic machine's
+//! ([`crate::estimate::mean_field::solve`]), with the same clamps as the stochastic machine's
 //! settling (noisy training vector in the clamped phase; nothing, or the inputs, in the
 //! free phase), annealed by the same schedule with one pass over the free units (one
 //! sequential update of each q_i) in place of each time unit: s passes at each anneal
@@ -28,7 +28,7 @@ use super::{
     Progress, Updater, check_patterns, split_seed, to_kind,
 };
 use crate::error::{ParamError, finite_in, whole_in};
-use crate::mean_field::{MeanField, MeanFieldOptions, solve};
+use crate::estimate::mean_field::{MeanField, MeanFieldOptions, solve};
 use crate::model::Network;
 use crate::rng::{SpinRng, seeded_rng, uniform};
 
@@ -36,7 +36,7 @@ use crate::rng::{SpinRng, seeded_rng, uniform};
 /// schedule in turn, at most s passes at T (stopping early if converged), each step
 /// starting from the last one's q; then passes at the learning temperature until
 /// max |Δq| < tolerance or `max_passes`. `converged` and `passes` of the result describe
-/// the final temperature. `start` as in [`crate::mean_field::solve`] (`None`: ½ nudged).
+/// the final temperature. `start` as in [`crate::estimate::mean_field::solve`] (`None`: ½ nudged).
 pub fn annealed_solve(
     network: &Network,
     settling: &Settling,
@@ -76,7 +76,7 @@ pub fn annealed_solve(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MeanFieldStart {
-    /// q_i = ½ nudged by a fixed ±10⁻³ pattern ([`crate::mean_field::solve`]'s default):
+    /// q_i = ½ nudged by a fixed ±10⁻³ pattern ([`crate::estimate::mean_field::solve`]'s default):
     /// deterministic.
     Symmetric,
     /// q_i uniform on [0, 1) from the run's seed, afresh for every settling: the analogue

@@ -18,14 +18,16 @@
 //! States are visited in Gray-code order over the units being summed, so each step flips
 //! one unit t: ΔE = −(s_new − s_old)·h_t and every local field moves by w_jt (s_new − s_old),
 //! O(n) per state (fields and energy are recomputed from scratch every 4096 states so
-//! rounding cannot drift). Sums are log-sum-exp (no overflow), and expectations are
-//! summed in blocks of 4096 states.
+//! rounding cannot drift). Sums are log-sum-exp (no overflow; ln Z itself is
+//! [`crate::estimate::exact_log_z`]), and expectations are summed in blocks of 4096 states.
 //!
 //! Cost: ln Z and the free statistics take 2^n states (O(n 2^n) and O(n² 2^n)); each
 //! training vector 2^h. Beyond 30 units the functions refuse with an error naming `units`.
 
 use super::{FreePhase, PhaseStatistics, check_patterns, to_kind};
 use crate::error::ParamError;
+use crate::estimate::exact_log_z;
+use crate::estimate::kl::data_distribution;
 use crate::exact::enumeration;
 use crate::model::Network;
 
@@ -66,19 +68,9 @@ fn gray_walk(network: &Network, clamp: &[Option<i8>], mut visit: impl FnMut(&[i8
     });
 }
 
-/// ln Σ e^{−βE} over the free units' states, by streaming log-sum-exp.
+/// ln Σ e^{−βE} over the free units' states ([`exact_log_z::log_z_at`]).
 fn log_partition(network: &Network, beta: f64, clamp: &[Option<i8>]) -> f64 {
-    let (mut max, mut sum) = (f64::NEG_INFINITY, 0.0);
-    gray_walk(network, clamp, |_, energy| {
-        let x = -beta * energy;
-        if x > max {
-            sum = sum * (max - x).exp() + 1.0;
-            max = x;
-        } else {
-            sum += (x - max).exp();
-        }
-    });
-    max + sum.ln()
+    exact_log_z::log_z_at(network, beta, clamp)
 }
 
 /// Exact ⟨s_i⟩ and ⟨s_i s_j⟩ over the free units' states (clamped units fixed), weighted
@@ -139,23 +131,6 @@ pub fn mean_log_likelihood(
 ) -> Result<f64, ParamError> {
     let logs = log_probabilities(network, temperature, patterns)?;
     Ok(logs.iter().sum::<f64>() / logs.len() as f64)
-}
-
-/// The empirical distribution of the training vectors: each distinct vector once, with
-/// its frequency (in order of first appearance).
-pub fn data_distribution(patterns: &[Vec<u8>]) -> Vec<(Vec<u8>, f64)> {
-    let mut distinct: Vec<(Vec<u8>, usize)> = Vec::new();
-    for p in patterns {
-        match distinct.iter_mut().find(|(v, _)| v == p) {
-            Some((_, count)) => *count += 1,
-            None => distinct.push((p.clone(), 1)),
-        }
-    }
-    let total = patterns.len() as f64;
-    distinct
-        .into_iter()
-        .map(|(v, c)| (v, c as f64 / total))
-        .collect()
 }
 
 /// KL(data ‖ model) = Σ_v p_data(v) ln(p_data(v)/p(v)) in nats (≥ 0, zero exactly when

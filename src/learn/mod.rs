@@ -30,7 +30,7 @@
 //! - [`stochastic`]: the stochastic machine (sampled statistics), step by step, and
 //!   free-running samples from a trained machine;
 //! - [`deterministic`]: the mean-field machine (statistics m_i, m_i m_j from
-//!   [`crate::mean_field::solve`]);
+//!   [`crate::estimate::mean_field::solve`]);
 //! - [`likelihood`]: exact p(v), KL(data ‖ model), log-likelihood and its exact gradient
 //!   for machines small enough to enumerate;
 //! - [`encoder`]: the encoder tests (hidden codes, well-spaced codes, the 40-10-40 test);
@@ -52,6 +52,7 @@ use crate::dynamics::rules::threshold;
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::model::Network;
 use crate::model::network::{pair_count, pair_index};
+pub use crate::model::patterns::{MAX_PATTERNS, check_patterns};
 use crate::rng::SpinRng;
 use rand::Rng;
 
@@ -470,49 +471,6 @@ pub trait Learner {
     /// weights.
     fn diverged(&self) -> Option<&ParamError>;
 }
-
-/// Checks training vectors against the number of visible units: at least one vector,
-/// each of length `visible`, each value 0 (off) or 1 (on). Errors name `patterns`.
-pub fn check_patterns(patterns: &[Vec<u8>], visible: usize) -> Result<(), ParamError> {
-    if patterns.is_empty() {
-        return Err(ParamError::Invalid {
-            field: "patterns",
-            reason: "need at least one training vector".into(),
-        });
-    }
-    if patterns.len() > MAX_PATTERNS {
-        return Err(ParamError::OutOfRange {
-            field: "patterns",
-            value: patterns.len() as f64,
-            min: 1.0,
-            max: MAX_PATTERNS as f64,
-        });
-    }
-    for (k, pattern) in patterns.iter().enumerate() {
-        if pattern.len() != visible {
-            return Err(ParamError::Invalid {
-                field: "patterns",
-                reason: format!(
-                    "vector {k} has {} values, but there are {visible} visible units",
-                    pattern.len()
-                ),
-            });
-        }
-        if let Some(i) = pattern.iter().position(|&b| b > 1) {
-            return Err(ParamError::Invalid {
-                field: "patterns",
-                reason: format!(
-                    "vector {k}, value {i} is {}: values are 0 (off) or 1 (on)",
-                    pattern[i]
-                ),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Most training vectors a learner accepts: 65 536.
-pub const MAX_PATTERNS: usize = 1 << 16;
 
 /// The weight changes of the rule with momentum and decay, over allowed pairs only.
 #[derive(Debug, Clone)]

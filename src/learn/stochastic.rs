@@ -21,7 +21,7 @@ use super::{
 };
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule};
 use crate::error::{ParamError, whole_in};
-use crate::measure::Correlations;
+use crate::estimate::Correlations;
 use crate::model::Network;
 use crate::rng::{SpinRng, seeded_rng};
 

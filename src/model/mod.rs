@@ -4,6 +4,7 @@
 
 pub mod lattice;
 pub mod network;
+pub mod patterns;
 
 pub use lattice::{Boundary, Couplings, Lattice};
 pub use network::{Network, SpinKind};

@@ -90,7 +90,7 @@ impl SpinKind {
 }
 
 /// The index of the pair (i, j), i ≠ j, in the upper-triangle order used by pair-indexed
-/// arrays ([`Network::add_to_weights`], [`crate::measure::Correlations`]): (0,1), (0,2), …,
+/// arrays ([`Network::add_to_weights`], [`crate::estimate::Correlations`]): (0,1), (0,2), …,
 /// (0,n−1), (1,2), …, (n−2,n−1). For i < j the index is i·n − i(i+1)/2 + (j − i − 1);
 /// (j, i) has the same index as (i, j).
 pub fn pair_index(units: usize, i: usize, j: usize) -> usize {

@@ -4,7 +4,7 @@
 
 use crate::dynamics::lanes::CheckerboardLanes;
 use crate::dynamics::rules::acceptance_table;
-use crate::exact::tabled;
+use crate::estimate::exact_log_z;
 use crate::learn::Problem;
 use crate::learn::experiment::{self, LearningMethod, Protocol};
 use crate::{Dynamics, Lattice, LatticeSampler, Network, Order, Rule, SpinKind};
@@ -115,7 +115,7 @@ pub fn bench_acceptance_table(
 #[wasm_bindgen]
 pub fn bench_exact_log_z(units: usize) -> Result<f64, JsError> {
     let network = Network::random(units, SpinKind::Ising, 1.0, 0.5, 1).map_err(thrown)?;
-    tabled::log_z(&network, 1.0).map_err(thrown)
+    exact_log_z::log_z(&network, 1.0, None).map_err(thrown)
 }
 
 /// One seeded 4-2-4 encoder learning run by the standard protocol (`method`:

@@ -5,7 +5,7 @@
 //! network ([`crate::model::Lattice::to_network`], E_network = E_lattice for every
 //! state), whose ln Z at the current T the engine computes by exact enumeration (at most
 //! 30 spins), the sampled lower bound, mean field and AIS, with the page's fixed effort
-//! ([`crate::lab::machine::page_log_z`]).
+//! ([`crate::estimate::log_z::page_log_z`]).
 
 use super::{IsingLab, js_error};
 use crate::error::ParamError;
@@ -33,7 +33,7 @@ impl IsingLab {
             }));
         }
         let network = lattice.to_network().map_err(js_error)?;
-        let result = crate::lab::machine::page_log_z(
+        let result = crate::estimate::log_z::page_log_z(
             &network,
             method,
             sampler.temperature(),

@@ -22,7 +22,7 @@ pub fn check_pattern_length(length: f64) -> Result<f64, JsError> {
 /// length); returns the number of patterns.
 #[wasm_bindgen]
 pub fn check_patterns(text: &str) -> Result<f64, JsError> {
-    crate::lab::machine::parse_patterns(text)
+    crate::lab::parse::parse_patterns(text)
         .map(|p| p.len() as f64)
         .map_err(js_error)
 }
@@ -55,7 +55,7 @@ impl WebMachineLab {
     ) -> Result<WebMachineLab, JsError> {
         let seed = crate::lab::setup::check_seed(seed).map_err(js_error)?;
         let hidden = crate::error::whole_in("hidden units", hidden, 0, 64).map_err(js_error)?;
-        let patterns = crate::lab::machine::parse_patterns(text).map_err(js_error)?;
+        let patterns = crate::lab::parse::parse_patterns(text).map_err(js_error)?;
         let lab = MachineLab::custom(patterns, hidden as usize, method, seed).map_err(js_error)?;
         Ok(WebMachineLab { lab })
     }

@@ -1,7 +1,7 @@
 //! `boltzlab ising`: sample a lattice and report observables with error bars.
 
 use crate::args::Args;
-use boltzlab::measure::{Estimate, Series, variance};
+use boltzlab::estimate::observables::{Estimate, Series, variance};
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order};
 use serde_json::json;
 use std::time::Instant;

@@ -4,7 +4,7 @@
 use crate::args::Args;
 use boltzlab::Network;
 use boltzlab::error::{TemperatureDomain, check_temperature};
-use boltzlab::partition::{
+use boltzlab::estimate::log_z::{
     self, Bound, Facts, LogZ, LogZMethod, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS,
     MIN_AIS_RUNS,
 };
@@ -69,10 +69,10 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
     let seed = args.count("seed", DEFAULT_SEED, 0, u64::MAX)?;
     let network = read_network(path)?;
     let result = match method {
-        LogZMethod::Exact => partition::exact_log_z(&network, temperature),
-        LogZMethod::Ais => partition::ais_log_z(&network, temperature, runs, steps, seed),
-        LogZMethod::MeanField => partition::mean_field_log_z(&network, temperature),
-        LogZMethod::Sampled => partition::sampled_log_z(&network, temperature, sweeps, seed),
+        LogZMethod::Exact => log_z::exact_log_z(&network, temperature),
+        LogZMethod::Ais => log_z::ais_log_z(&network, temperature, runs, steps, seed),
+        LogZMethod::MeanField => log_z::mean_field_log_z(&network, temperature),
+        LogZMethod::Sampled => log_z::sampled_log_z(&network, temperature, sweeps, seed),
     }
     .map_err(|e| format!("--method {}: {e}", method.name()))?;
     if args.flag("json") {

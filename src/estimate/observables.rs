@@ -1,83 +1,9 @@
-//! Observables and traces.
-//!
-//! [`Trace`] keeps the history the energy view draws: (sweeps, E/N, M/N) points in three
-//! contiguous arrays, so the page can read them as typed-array views over wasm memory.
-//! It is bounded: when full, the older half is dropped.
+//! Observables with error bars.
 //!
 //! [`Series`] turns a time series of measurements (one per sweep, correlated) into a mean
 //! with an honest standard error by binning: the series is cut into [`Series::BINS`]
 //! consecutive blocks, and the error is the spread of the block means. Blocks much longer
 //! than the autocorrelation time are independent, so the error includes the correlations.
-
-pub mod correlations;
-
-pub use correlations::Correlations;
-
-/// A bounded history of (sweeps, E/N, M/N).
-#[derive(Debug, Clone)]
-pub struct Trace {
-    capacity: usize,
-    sweeps: Vec<f64>,
-    energy: Vec<f64>,
-    magnetization: Vec<f64>,
-}
-
-impl Trace {
-    /// A trace that holds at most `capacity` points (at least 2).
-    pub fn new(capacity: usize) -> Self {
-        let capacity = capacity.max(2);
-        Trace {
-            capacity,
-            sweeps: Vec::with_capacity(capacity),
-            energy: Vec::with_capacity(capacity),
-            magnetization: Vec::with_capacity(capacity),
-        }
-    }
-
-    /// Appends a point, first dropping the older half if the trace is full. Never
-    /// reallocates after creation.
-    pub fn push(&mut self, sweeps: f64, energy: f64, magnetization: f64) {
-        if self.sweeps.len() == self.capacity {
-            let keep = self.capacity / 2;
-            for column in [&mut self.sweeps, &mut self.energy, &mut self.magnetization] {
-                column.drain(..column.len() - keep);
-            }
-        }
-        self.sweeps.push(sweeps);
-        self.energy.push(energy);
-        self.magnetization.push(magnetization);
-    }
-
-    pub fn clear(&mut self) {
-        self.sweeps.clear();
-        self.energy.clear();
-        self.magnetization.clear();
-    }
-
-    pub fn len(&self) -> usize {
-        self.sweeps.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sweeps.is_empty()
-    }
-
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    pub fn sweeps(&self) -> &[f64] {
-        &self.sweeps
-    }
-
-    pub fn energy(&self) -> &[f64] {
-        &self.energy
-    }
-
-    pub fn magnetization(&self) -> &[f64] {
-        &self.magnetization
-    }
-}
 
 /// A mean and its standard error, as the CLI reports them: `{"mean": x, "stderr": e}`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -229,17 +155,5 @@ mod tests {
         let truth = (1.0 / 12.0 / 1024.0_f64).sqrt();
         let estimate = series.mean();
         assert!(estimate.stderr > 0.5 * truth && estimate.stderr < 1.6 * truth);
-    }
-
-    #[test]
-    fn trace_stays_bounded_and_keeps_the_newest_points_in_order() {
-        let mut trace = Trace::new(8);
-        for k in 0..1000 {
-            trace.push(k as f64, -(k as f64), 0.0);
-            assert!(trace.len() <= 8);
-        }
-        assert_eq!(trace.sweeps().last(), Some(&999.0));
-        assert!(trace.sweeps().windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(trace.energy().last(), Some(&-999.0));
     }
 }

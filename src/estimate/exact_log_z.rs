@@ -1,6 +1,16 @@
-//! Exact ln Z at a few arithmetic operations per state: enumeration with a tabled suffix.
+//! Exact ln Z by enumeration, with or without clamped units: the one place the engine sums
+//! e^{−E(s)/T} over every state (n ≤ 30 free units).
 //!
-//! Split the units into a prefix a (the first p) and a suffix b (the last k ≤ 14). Then
+//!   ln Z_c = ln Σ_{s: s_i = c_i where clamped} e^{−E(s)/T}
+//!
+//! [`log_z`] is the entry point (it checks its input); [`log_z_at`] is the same sum for a
+//! β its caller has checked. With nothing clamped the sum takes the tabled route below, a
+//! few arithmetic operations per state; with clamps it walks the free units' states in
+//! Gray-code order, one flip and O(n) field updates per state
+//! ([`crate::exact::enumeration::gray_walk_clamped`]), summed by [`LogSumExp`].
+//!
+//! The tabled route: split the units into a prefix a (the first p) and a suffix b (the
+//! last k ≤ 14). Then
 //!
 //!   E(a, b) = E_P(a) + E_S(b) − Σ_j b_j f_j(a),   f_j(a) = Σ_{i<p} w_{i,j} a_i,
 //!
@@ -18,8 +28,11 @@
 //! goes into the prefix's log weight), so nothing overflows; prefixes are combined by a
 //! streaming log-sum-exp.
 
-use super::enumeration::{MAX_ENUMERATION_UNITS, inverse_temperature};
+use super::log_sum_exp::LogSumExp;
 use crate::error::ParamError;
+use crate::exact::enumeration::{
+    MAX_ENUMERATION_UNITS, checked_beta, gray_walk_clamped, inverse_temperature,
+};
 use crate::model::Network;
 
 /// Units in the tabled suffix (2^14 entries: 128 KiB per table, in cache).
@@ -27,11 +40,73 @@ const SUFFIX_UNITS: usize = 14;
 /// Prefix steps between recomputations of the incremental sums from scratch.
 const RECOMPUTE_EVERY: u64 = 1 << 12;
 
-/// Exact ln Z = ln Σ_s e^{−E(s)/T} of a network of up to 30 units, by enumeration with a
-/// tabled suffix (see the module docs); agrees with [`super::enumeration::enumerate`] to
-/// rounding. 0 < T ≤ ∞.
-pub fn log_z(network: &Network, temperature: f64) -> Result<f64, ParamError> {
-    let beta = inverse_temperature(network, temperature, MAX_ENUMERATION_UNITS, "ln Z")?;
+/// Exact ln Z = ln Σ_s e^{−E(s)/T} of a network, or with `clamp` the sum over the states
+/// of the units with `clamp[i] = None`, the others held at their value (±1 or 0/1 as the
+/// network's kind). Checks: at most 30 free units (30 units when nothing is clamped, an
+/// error naming `units`), a clamp of n entries each a value of the network's kind
+/// (`clamp`), 0 < T ≤ ∞ with β|E| representable (`temperature`). Unclamped, it agrees with
+/// [`crate::exact::enumeration::enumerate`] to rounding.
+pub fn log_z(
+    network: &Network,
+    temperature: f64,
+    clamp: Option<&[Option<i8>]>,
+) -> Result<f64, ParamError> {
+    let Some(clamp) = clamp else {
+        let beta = inverse_temperature(network, temperature, MAX_ENUMERATION_UNITS, "ln Z")?;
+        return Ok(tabled_log_z(network, beta));
+    };
+    let n = network.len();
+    if clamp.len() != n {
+        return Err(ParamError::Invalid {
+            field: "clamp",
+            reason: format!("needs one entry per unit ({n}), got {}", clamp.len()),
+        });
+    }
+    let kind = network.kind();
+    if let Some(i) = clamp
+        .iter()
+        .position(|c| c.is_some_and(|v| v != kind.low() && v != kind.high()))
+    {
+        return Err(ParamError::Invalid {
+            field: "clamp",
+            reason: format!(
+                "unit {i} is clamped to {}, not a value of {} units",
+                clamp[i].unwrap_or_default(),
+                kind.name()
+            ),
+        });
+    }
+    let free = clamp.iter().filter(|c| c.is_none()).count();
+    if free > MAX_ENUMERATION_UNITS {
+        return Err(ParamError::Invalid {
+            field: "units",
+            reason: format!(
+                "ln Z by enumeration handles at most {MAX_ENUMERATION_UNITS} free units \
+                 (2^{MAX_ENUMERATION_UNITS} states), got {free}"
+            ),
+        });
+    }
+    let beta = checked_beta(network, temperature)?;
+    Ok(log_z_at(network, beta, clamp))
+}
+
+/// [`log_z`] at β = 1/T for a caller that has checked β (0 ≤ β < ∞, β|E| representable),
+/// the clamp (n entries) and the number of free units: nothing clamped takes the tabled
+/// route, otherwise the free units' states are walked in Gray-code order and summed by
+/// [`LogSumExp`].
+pub fn log_z_at(network: &Network, beta: f64, clamp: &[Option<i8>]) -> f64 {
+    if clamp.iter().all(Option::is_none) {
+        return tabled_log_z(network, beta);
+    }
+    let mut sum = LogSumExp::new();
+    gray_walk_clamped(network, clamp, |_, _, _, energy, _| {
+        sum.push(-beta * energy)
+    });
+    sum.value()
+}
+
+/// The tabled route for β (module docs).
+fn tabled_log_z(network: &Network, beta: f64) -> f64 {
     let n = network.len();
     let k = n.min(SUFFIX_UNITS);
     let p = n - k;
@@ -85,7 +160,8 @@ pub fn log_z(network: &Network, temperature: f64) -> Result<f64, ParamError> {
     };
 
     let mut products = vec![0.0; 1 << k];
-    let (mut largest, mut scaled_sum) = (f64::NEG_INFINITY, 0.0);
+    // Σ over prefixes of e^{ln weight + ln inner sum}.
+    let mut prefixes = LogSumExp::new();
     for step in 0..1u64 << p {
         if step > 0 {
             let i = step.trailing_zeros() as usize;
@@ -122,16 +198,9 @@ pub fn log_z(network: &Network, temperature: f64) -> Result<f64, ParamError> {
             size *= 2;
         }
         let inner = dot(&products, &table);
-        let l = log_weight + libm::log(inner);
-        // Streaming log-sum-exp: Σ e^{l} = e^{largest} · scaled_sum.
-        if l > largest {
-            scaled_sum = scaled_sum * libm::exp(largest - l) + 1.0;
-            largest = l;
-        } else {
-            scaled_sum += libm::exp(l - largest);
-        }
+        prefixes.push(log_weight + libm::log(inner));
     }
-    Ok(largest + libm::log(scaled_sum))
+    prefixes.value()
 }
 
 /// Σ x_i y_i with four partial sums (so the compiler can use vector lanes).
@@ -165,7 +234,7 @@ mod tests {
                 for (seed, t) in [(1, 0.3), (2, 1.0), (3, 5.0), (4, f64::INFINITY)] {
                     let network = Network::random(n, kind, 1.0, 0.7, seed).unwrap();
                     let plain = enumerate(&network, t).unwrap().log_z;
-                    let tabled = log_z(&network, t).unwrap();
+                    let tabled = log_z(&network, t, None).unwrap();
                     let scale = plain.abs().max(1.0);
                     assert!(
                         (plain - tabled).abs() < 1e-9 * scale,
@@ -182,7 +251,7 @@ mod tests {
         let network = Network::sherrington_kirkpatrick(18, 5).unwrap();
         for t in [0.02, 0.05] {
             let plain = enumerate(&network, t).unwrap().log_z;
-            let tabled = log_z(&network, t).unwrap();
+            let tabled = log_z(&network, t, None).unwrap();
             assert!(
                 (plain - tabled).abs() < 1e-9 * plain.abs(),
                 "{plain} {tabled}"
@@ -193,10 +262,10 @@ mod tests {
     #[test]
     fn tabled_log_z_refuses_what_enumeration_refuses() {
         let network = Network::random(31, SpinKind::Ising, 1.0, 0.0, 1).unwrap();
-        assert!(log_z(&network, 1.0).is_err());
+        assert!(log_z(&network, 1.0, None).is_err());
         let small = Network::random(4, SpinKind::Ising, 1.0, 0.0, 1).unwrap();
         for t in [0.0, -1.0, f64::NAN] {
-            assert!(log_z(&small, t).is_err());
+            assert!(log_z(&small, t, None).is_err());
         }
     }
 }

@@ -22,11 +22,12 @@
 //! result uses `libm`, so the numbers are the same natively and in WebAssembly — except
 //! [`LogZ::seconds`], the wall-clock time, which is measured natively only.
 
+use super::exact_log_z;
+use super::log_sum_exp::{LogSumExp, log_mean_and_spread};
+use super::mean_field::{self, MeanFieldOptions};
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
-use crate::exact::tabled;
-use crate::mean_field::{self, MeanFieldOptions};
 use crate::model::{Network, SpinKind};
 use std::collections::HashSet;
 
@@ -200,7 +201,7 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamErr
         });
     }
     let clock = Stopwatch::start();
-    let log_z = tabled::log_z(network, temperature)?;
+    let log_z = exact_log_z::log_z(network, temperature, None)?;
     finite(LogZ {
         method: LogZMethod::Exact,
         log_z,
@@ -314,7 +315,7 @@ pub fn mean_field_options(temperature: f64) -> MeanFieldOptions {
 
 /// The mean-field estimate ln Z ≈ −F(q)/T, F(q) = E(m) − T S(q) (REFERENCES.md §4), at a
 /// solution q of the mean-field equations q_i = σ((s_high − s_low) h_i / T),
-/// h_i = Σ_j w_ij m_j + θ_i, found by [`crate::mean_field::solve`].
+/// h_i = Σ_j w_ij m_j + θ_i, found by [`super::mean_field::solve`].
 ///
 /// For every product distribution q, ln Z ≥ −F(q)/T (Gibbs–Bogoliubov), so any q gives a
 /// lower bound, converged or not, and the larger of two is the better one. Two solutions
@@ -473,23 +474,6 @@ pub fn ais_log_z(
     })
 }
 
-/// For log weights ln w_r: (ln mean(w), sd(w)/mean(w), (Σ w)²/Σ w²), all from
-/// r_r = e^{ln w_r − max ln w} ∈ (0, 1], so nothing overflows.
-fn log_mean_and_spread(log_weights: &[f64]) -> (f64, f64, f64) {
-    let m = log_weights.len() as f64;
-    let max = log_weights
-        .iter()
-        .copied()
-        .fold(f64::NEG_INFINITY, f64::max);
-    let ratios: Vec<f64> = log_weights.iter().map(|&l| libm::exp(l - max)).collect();
-    let sum: f64 = ratios.iter().sum();
-    let mean = sum / m;
-    let squares: f64 = ratios.iter().map(|r| (r - mean) * (r - mean)).sum();
-    let sd = libm::sqrt(squares / (m - 1.0));
-    let sum_of_squares: f64 = ratios.iter().map(|r| r * r).sum();
-    (max + libm::log(mean), sd / mean, sum * sum / sum_of_squares)
-}
-
 /// Refuses a result that overflowed: a temperature so low for these weights that −E/T
 /// leaves the range of an f64 (|E|/T > ~10³⁰⁸) gives an error naming `temperature`.
 fn finite(result: LogZ) -> Result<LogZ, ParamError> {
@@ -584,42 +568,21 @@ impl Visited {
     }
 }
 
-/// ln Σ_k e^{x_k}, one term at a time: the sum is kept relative to the largest exponent so
-/// far (rescaled when a larger one arrives), with Neumaier's compensation.
-struct LogSumExp {
-    max: f64,
-    sum: f64,
-    compensation: f64,
-}
-
-impl LogSumExp {
-    fn new() -> LogSumExp {
-        LogSumExp {
-            max: f64::NEG_INFINITY,
-            sum: 0.0,
-            compensation: 0.0,
-        }
-    }
-
-    fn push(&mut self, exponent: f64) {
-        if exponent > self.max {
-            let scale = libm::exp(self.max - exponent);
-            self.sum *= scale;
-            self.compensation *= scale;
-            self.max = exponent;
-        }
-        let x = libm::exp(exponent - self.max);
-        let t = self.sum + x;
-        self.compensation += if self.sum.abs() >= x {
-            (self.sum - t) + x
-        } else {
-            (x - t) + self.sum
-        };
-        self.sum = t;
-    }
-
-    fn value(&self) -> f64 {
-        self.max + libm::log(self.sum + self.compensation)
+/// ln Z of `network` at `temperature` by `method` (`exact`, `sampled`, `mean-field`,
+/// `ais`) with the page's fixed effort: 2000 sweeps for the sampled bound, 64 AIS runs of
+/// 1000 steps. The machine's Z panel and the lattice's ln Z card both call this.
+pub fn page_log_z(
+    network: &Network,
+    method: &str,
+    temperature: f64,
+    seed: u64,
+) -> Result<LogZ, ParamError> {
+    let method = LogZMethod::parse(method)?;
+    match method {
+        LogZMethod::Exact => exact_log_z(network, temperature),
+        LogZMethod::Sampled => sampled_log_z(network, temperature, 2000, seed),
+        LogZMethod::MeanField => mean_field_log_z(network, temperature),
+        LogZMethod::Ais => ais_log_z(network, temperature, 64, 1000, seed),
     }
 }
 
@@ -653,32 +616,6 @@ impl Stopwatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn log_sum_exp_is_stable_far_beyond_the_range_of_f64() {
-        let mut sum = LogSumExp::new();
-        for x in [1000.0, 1001.0, -5.0, 1002.0] {
-            sum.push(x);
-        }
-        let expected = 1002.0 + (1.0 + (-1.0f64).exp() + (-2.0f64).exp()).ln();
-        assert!((sum.value() - expected).abs() < 1e-12);
-        assert_eq!(LogSumExp::new().value(), f64::NEG_INFINITY);
-    }
-
-    #[test]
-    fn log_mean_and_spread_match_the_direct_formulas() {
-        let log_w: [f64; 4] = [0.1, -0.3, 0.7, 0.2];
-        let w: Vec<f64> = log_w.iter().map(|l| l.exp()).collect();
-        let mean = w.iter().sum::<f64>() / 4.0;
-        let sd = (w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
-        let ess = w.iter().sum::<f64>().powi(2) / w.iter().map(|x| x * x).sum::<f64>();
-        // Shifting every log weight by 800 (e^800 overflows) changes only ln mean.
-        let shifted: Vec<f64> = log_w.iter().map(|l| l + 800.0).collect();
-        let (log_mean, relative_sd, effective) = log_mean_and_spread(&shifted);
-        assert!((log_mean - 800.0 - mean.ln()).abs() < 1e-12);
-        assert!((relative_sd - sd / mean).abs() < 1e-12);
-        assert!((effective - ess).abs() < 1e-12);
-    }
 
     #[test]
     fn wide_and_narrow_keys_tell_states_apart() {
