@@ -218,3 +218,62 @@ fn bad_input_gets_a_message_naming_the_option_and_exit_status_2() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_cli_and_the_pages_sweep_measure_c_and_chi_alike() {
+    // One accumulator and one Wolff calibration: for the same lattice, seed, dynamics,
+    // burn-in and measurement, `boltzlab ising` at T reports exactly the first point of a
+    // sweep that starts at T_high = T (to the last bit: JSON numbers round-trip).
+    use boltzlab::lab::{ScanPlan, TemperatureScan};
+    use boltzlab::{Dynamics, LatticeSampler};
+    for dynamics in ["heat-bath", "wolff"] {
+        let (size, t, burn_in, measure, seed) = (8, 2.5, 50, 64, 3);
+        let v = json(&[
+            "ising",
+            "--size",
+            &size.to_string(),
+            "--temperature",
+            &t.to_string(),
+            "--dynamics",
+            dynamics,
+            "--burn-in",
+            &burn_in.to_string(),
+            "--sweeps",
+            &measure.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ]);
+        let mut sampler = LatticeSampler::new(Lattice::square(size).unwrap(), t, seed).unwrap();
+        sampler
+            .set_dynamics(Dynamics::parse(dynamics).unwrap())
+            .unwrap();
+        let plan = ScanPlan::new(t, 1.5, 2.0, burn_in as f64, measure as f64).unwrap();
+        let mut scan = TemperatureScan::new(plan, sampler);
+        scan.advance(plan.sweeps_per_point());
+        let r = scan.results();
+        assert_eq!(r.len(), 1);
+        let cli = |name: &str, key: &str| v[name][key].as_f64().unwrap();
+        for (name, mean, stderr) in [
+            ("energy_per_spin", r.energy[0], r.energy_error[0]),
+            (
+                "abs_magnetization_per_spin",
+                r.abs_magnetization[0],
+                r.abs_magnetization_error[0],
+            ),
+            (
+                "specific_heat_per_spin",
+                r.specific_heat[0],
+                r.specific_heat_error[0],
+            ),
+            (
+                "susceptibility_per_spin",
+                r.susceptibility[0],
+                r.susceptibility_error[0],
+            ),
+        ] {
+            assert_eq!(cli(name, "mean"), mean, "{dynamics} {name}");
+            assert_eq!(cli(name, "stderr"), stderr, "{dynamics} {name}");
+        }
+    }
+}

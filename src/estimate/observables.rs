@@ -1,9 +1,24 @@
-//! Observables with error bars.
+//! Observables with error bars, and the one c/χ accumulator the page's sweep and the CLI's
+//! `ising` share.
 //!
 //! [`Series`] turns a time series of measurements (one per sweep, correlated) into a mean
 //! with an honest standard error by binning: the series is cut into [`Series::BINS`]
 //! consecutive blocks, and the error is the spread of the block means. Blocks much longer
 //! than the autocorrelation time are independent, so the error includes the correlations.
+//!
+//! [`ThermalSeries`] collects e = E/N, m = M/N and |m| once per sweep at one temperature and
+//! gives, per spin (β = 1/T, N spins),
+//!
+//! - ⟨e⟩, ⟨m⟩ and ⟨|m|⟩ with binned standard errors ([`Series::mean`]);
+//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors
+//!   ([`Series::jackknife`]).
+//!
+//! [`WolffCalibration`] says what a "sweep" is with Wolff dynamics: a number of cluster
+//! moves that flips about N spins, re-estimated from the cluster sizes seen in the burn-in
+//! and then fixed for the whole measurement (stopping at a flip-count target would bias
+//! the measured states; see [`LatticeSampler::wolff_moves`]).
+
+use crate::dynamics::{Dynamics, LatticeSampler};
 
 /// A mean and its standard error, as the CLI reports them: `{"mean": x, "stderr": e}`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -116,6 +131,140 @@ pub fn variance(values: &[f64]) -> f64 {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
     values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n
+}
+
+/// One temperature's measurements (one per sweep) and what they give: ⟨e⟩, ⟨m⟩, ⟨|m|⟩,
+/// c and χ per spin (module docs).
+#[derive(Debug, Clone, Default)]
+pub struct ThermalSeries {
+    energy: Series,
+    magnetization: Series,
+    abs_magnetization: Series,
+}
+
+/// The estimates of a [`ThermalSeries`], per spin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThermalEstimates {
+    /// ⟨e⟩, e = E/N.
+    pub energy: Estimate,
+    /// ⟨m⟩, m = M/N.
+    pub magnetization: Estimate,
+    /// ⟨|m|⟩.
+    pub abs_magnetization: Estimate,
+    /// c = β² N (⟨e²⟩ − ⟨e⟩²).
+    pub specific_heat: Estimate,
+    /// χ = β N (⟨m²⟩ − ⟨|m|⟩²).
+    pub susceptibility: Estimate,
+}
+
+impl ThermalSeries {
+    pub fn new() -> Self {
+        ThermalSeries::default()
+    }
+
+    /// Records the sampler's e and m now.
+    pub fn push(&mut self, sampler: &LatticeSampler) {
+        let m = sampler.magnetization_per_spin();
+        self.energy.push(sampler.energy_per_spin());
+        self.magnetization.push(m);
+        self.abs_magnetization.push(m.abs());
+    }
+
+    pub fn len(&self) -> usize {
+        self.energy.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.energy.is_empty()
+    }
+
+    /// The estimates at temperature T for N = `spins` spins.
+    pub fn estimates(&self, temperature: f64, spins: usize) -> ThermalEstimates {
+        let n = spins as f64;
+        let beta = 1.0 / temperature;
+        let scaled = |e: Estimate, k: f64| Estimate {
+            mean: e.mean * k,
+            stderr: e.stderr * k,
+        };
+        ThermalEstimates {
+            energy: self.energy.mean(),
+            magnetization: self.magnetization.mean(),
+            abs_magnetization: self.abs_magnetization.mean(),
+            specific_heat: scaled(self.energy.jackknife(variance), beta * beta * n),
+            susceptibility: scaled(self.abs_magnetization.jackknife(variance), beta * n),
+        }
+    }
+}
+
+/// Cluster moves per "sweep" with Wolff dynamics (module docs); with any other dynamics a
+/// sweep is N single-spin ticks and the calibration does nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WolffCalibration {
+    moves_per_sweep: u64,
+    moves_seen: u64,
+    flips_seen: u64,
+}
+
+impl Default for WolffCalibration {
+    fn default() -> Self {
+        WolffCalibration::new()
+    }
+}
+
+impl WolffCalibration {
+    /// One move per sweep until cluster sizes have been seen.
+    pub fn new() -> Self {
+        WolffCalibration {
+            moves_per_sweep: 1,
+            moves_seen: 0,
+            flips_seen: 0,
+        }
+    }
+
+    /// At a new temperature: forget the cluster sizes seen (the moves per sweep carry over
+    /// as the first guess).
+    pub fn restart(&mut self) {
+        self.moves_seen = 0;
+        self.flips_seen = 0;
+    }
+
+    /// One sweep of `sampler`: N single-spin ticks, or with Wolff dynamics
+    /// M = ⌈N · moves seen / flips seen⌉ cluster moves. In the burn-in (`measuring` false)
+    /// M is re-estimated after every sweep; the first measured sweep fixes it for the rest
+    /// of the measurement (with no burn-in, from a 16-move trial).
+    pub fn sweep(&mut self, sampler: &mut LatticeSampler, measuring: bool) {
+        if sampler.dynamics() != Dynamics::Wolff {
+            sampler.sweep();
+            return;
+        }
+        let n = sampler.lattice().len() as u64;
+        if measuring && self.flips_seen == 0 {
+            // No burn-in at this temperature: estimate the cluster size from a short trial.
+            self.count(sampler, 16);
+        }
+        if measuring {
+            if self.moves_seen > 0 {
+                self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
+                self.moves_seen = 0; // freeze: the measurement uses one fixed count
+            }
+            wolff(sampler, self.moves_per_sweep);
+        } else {
+            self.count(sampler, self.moves_per_sweep);
+            self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
+        }
+    }
+
+    fn count(&mut self, sampler: &mut LatticeSampler, moves: u64) {
+        let flips = wolff(sampler, moves);
+        self.moves_seen += moves;
+        self.flips_seen += flips;
+    }
+}
+
+fn wolff(sampler: &mut LatticeSampler, moves: u64) -> u64 {
+    sampler
+        .wolff_moves(moves)
+        .expect("the sampler accepted Wolff dynamics")
 }
 
 #[cfg(test)]

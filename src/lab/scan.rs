@@ -5,22 +5,19 @@
 //! `burn_in` sweeps unmeasured, then `measure` sweeps with one measurement after each, and
 //! reports, per spin (e = E/N, m = M/N, β = 1/T):
 //!
-//! - ⟨|m|⟩ and u = ⟨e⟩, with binned standard errors ([`Series::mean`]);
-//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors
-//!   ([`Series::jackknife`]) — the same estimators as `boltzlab ising`.
+//! - ⟨|m|⟩ and u = ⟨e⟩, with binned standard errors;
+//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors,
 //!
-//! With Wolff dynamics a "sweep" of the burn-in is a fixed number of cluster moves, re-estimated
-//! from the cluster sizes seen so far so that they flip about N spins; the measurements use
-//! the number of moves reached at the end of the burn-in, fixed for the whole temperature
-//! (stopping at a flip-count target would bias the measured states; see
-//! [`LatticeSampler::wolff_moves`]).
+//! from the one accumulator `boltzlab ising` uses too ([`ThermalSeries`]). With Wolff
+//! dynamics a "sweep" is a number of cluster moves that flips about N spins, calibrated in
+//! the burn-in and fixed for the measurement ([`WolffCalibration`], also the CLI's).
 //!
 //! The work is cut into [`TemperatureScan::advance`] calls of a bounded number of sweeps, so
 //! a page can run a scan a little per animation frame and cancel it at any time.
 
-use crate::dynamics::{Dynamics, LatticeSampler};
+use crate::dynamics::LatticeSampler;
 use crate::error::{ParamError, finite_in, whole_in};
-use crate::estimate::observables::{Estimate, Series, variance};
+use crate::estimate::observables::{Estimate, ThermalSeries, WolffCalibration};
 
 /// Lowest temperature a scan may visit (c and χ need β = 1/T).
 pub const MIN_SCAN_TEMPERATURE: f64 = 0.01;
@@ -160,12 +157,10 @@ pub struct TemperatureScan {
     point: usize,
     /// Sweeps done at this temperature.
     sweeps_here: u64,
-    energy: Series,
-    abs_magnetization: Series,
-    /// Wolff only: cluster moves per sweep, and moves and flips seen in this burn-in.
-    moves_per_sweep: u64,
-    moves_seen: u64,
-    flips_seen: u64,
+    /// This temperature's measurements.
+    series: ThermalSeries,
+    /// Wolff only: cluster moves per sweep.
+    calibration: WolffCalibration,
     results: ScanResults,
     cancelled: bool,
 }
@@ -179,11 +174,8 @@ impl TemperatureScan {
             sampler,
             point: 0,
             sweeps_here: 0,
-            energy: Series::new(),
-            abs_magnetization: Series::new(),
-            moves_per_sweep: 1,
-            moves_seen: 0,
-            flips_seen: 0,
+            series: ThermalSeries::new(),
+            calibration: WolffCalibration::new(),
             results: ScanResults::default(),
             cancelled: false,
         }
@@ -234,17 +226,13 @@ impl TemperatureScan {
                 self.sampler
                     .set_temperature(self.temperatures[self.point])
                     .expect("scan temperatures were checked");
-                self.energy = Series::new();
-                self.abs_magnetization = Series::new();
-                self.moves_seen = 0;
-                self.flips_seen = 0;
+                self.series = ThermalSeries::new();
+                self.calibration.restart();
             }
             let measuring = self.sweeps_here >= self.plan.burn_in;
-            self.sweep(measuring);
+            self.calibration.sweep(&mut self.sampler, measuring);
             if measuring {
-                self.energy.push(self.sampler.energy_per_spin());
-                self.abs_magnetization
-                    .push(self.sampler.magnetization_per_spin().abs());
+                self.series.push(&self.sampler);
             }
             self.sweeps_here += 1;
             done += 1;
@@ -255,55 +243,15 @@ impl TemperatureScan {
         done
     }
 
-    /// One sweep: N single-spin ticks, or a number of Wolff moves (see the module docs).
-    fn sweep(&mut self, measuring: bool) {
-        if self.sampler.dynamics() != Dynamics::Wolff {
-            self.sampler.sweep();
-            return;
-        }
-        let n = self.sampler.lattice().len() as u64;
-        if measuring && self.flips_seen == 0 {
-            // No burn-in at this temperature: estimate the cluster size from a short trial.
-            self.count_wolff(16);
-        }
-        if measuring {
-            if self.moves_seen > 0 {
-                self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
-                self.moves_seen = 0; // freeze: the measurement uses one fixed count
-            }
-            self.wolff(self.moves_per_sweep);
-        } else {
-            self.count_wolff(self.moves_per_sweep);
-            self.moves_per_sweep = (n * self.moves_seen).div_ceil(self.flips_seen).max(1);
-        }
-    }
-
-    fn wolff(&mut self, moves: u64) -> u64 {
-        self.sampler
-            .wolff_moves(moves)
-            .expect("the live sampler accepted Wolff dynamics")
-    }
-
-    fn count_wolff(&mut self, moves: u64) {
-        let flips = self.wolff(moves);
-        self.moves_seen += moves;
-        self.flips_seen += flips;
-    }
-
     fn finish_point(&mut self) {
         let t = self.temperatures[self.point];
-        let n = self.sampler.lattice().len() as f64;
-        let beta = 1.0 / t;
-        let scaled = |e: Estimate, k: f64| Estimate {
-            mean: e.mean * k,
-            stderr: e.stderr * k,
-        };
+        let e = self.series.estimates(t, self.sampler.lattice().len());
         self.results.push(
             t,
-            self.abs_magnetization.mean(),
-            self.energy.mean(),
-            scaled(self.energy.jackknife(variance), beta * beta * n),
-            scaled(self.abs_magnetization.jackknife(variance), beta * n),
+            e.abs_magnetization,
+            e.energy,
+            e.specific_heat,
+            e.susceptibility,
         );
         self.point += 1;
         self.sweeps_here = 0;
@@ -313,6 +261,7 @@ impl TemperatureScan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dynamics::Dynamics;
     use crate::exact::closed_form::CRITICAL_TEMPERATURE;
     use crate::model::Lattice;
 

@@ -1,7 +1,9 @@
 //! `boltzlab ising`: sample a lattice and report observables with error bars.
 
 use crate::args::Args;
-use boltzlab::estimate::observables::{Estimate, Series, variance};
+use boltzlab::estimate::observables::{
+    Estimate, ThermalEstimates, ThermalSeries, WolffCalibration,
+};
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order};
 use serde_json::json;
 use std::time::Instant;
@@ -56,51 +58,33 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
     let lattice = Lattice::new(size, height, coupling, field)
         .and_then(|l| l.with_boundary(boundary))
         .map_err(engine)?;
-    let n = lattice.len() as f64;
+    let spins = lattice.len();
     let mut sampler = LatticeSampler::new(lattice, temperature, seed).map_err(engine)?;
     sampler.set_dynamics(dynamics).map_err(engine)?;
     sampler.set_order(order);
     let started = Instant::now();
-    // Wolff: measure after a fixed number of moves (stopping at a flip-count target would
-    // bias the measured states), chosen from the mean cluster size in a trial run.
-    let mut moves_per_sweep = 0;
-    if dynamics == Dynamics::Wolff {
-        let trial = 1_000;
-        let flipped = sampler.wolff_moves(trial).map_err(engine)?;
-        moves_per_sweep = ((n * trial as f64 / flipped as f64).ceil() as u64).max(1);
-    }
-    let sweep = |s: &mut LatticeSampler| {
-        if moves_per_sweep > 0 {
-            let _ = s.wolff_moves(moves_per_sweep);
-        } else {
-            s.sweep();
-        }
-    };
+    // The page's sweep measures the same way: one accumulator, one Wolff calibration.
+    let mut calibration = WolffCalibration::new();
     for _ in 0..burn_in {
-        sweep(&mut sampler);
+        calibration.sweep(&mut sampler, false);
     }
-    let (mut energy, mut magnetization, mut abs_magnetization) =
-        (Series::new(), Series::new(), Series::new());
+    let mut series = ThermalSeries::new();
     for _ in 0..sweeps {
-        sweep(&mut sampler);
-        let m = sampler.magnetization_per_spin();
-        energy.push(sampler.energy_per_spin());
-        magnetization.push(m);
-        abs_magnetization.push(m.abs());
+        calibration.sweep(&mut sampler, true);
+        series.push(&sampler);
     }
     let seconds = started.elapsed().as_secs_f64();
-    let beta = 1.0 / temperature;
-    // c = β² N (⟨e²⟩ − ⟨e⟩²), χ = β N (⟨m²⟩ − ⟨|m|⟩²), e = E/N, m = M/N (per spin).
-    let scaled = |e: Estimate, k: f64| Estimate {
-        mean: e.mean * k,
-        stderr: e.stderr * k,
-    };
-    let specific_heat = scaled(energy.jackknife(variance), beta * beta * n);
-    let susceptibility = scaled(abs_magnetization.jackknife(variance), beta * n);
+    let ThermalEstimates {
+        energy,
+        magnetization,
+        abs_magnetization,
+        specific_heat,
+        susceptibility,
+    } = series.estimates(temperature, spins);
     let report = json!({
-        "energy_per_spin": energy.mean(),
-        "magnetization_per_spin": magnetization.mean(),
-        "abs_magnetization_per_spin": abs_magnetization.mean(),
+        "energy_per_spin": energy,
+        "magnetization_per_spin": magnetization,
+        "abs_magnetization_per_spin": abs_magnetization,
         "specific_heat_per_spin": specific_heat,
         "susceptibility_per_spin": susceptibility,
         "sweeps": sweeps,
@@ -121,9 +105,9 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
             dynamics.name(),
             order.name()
         );
-        line("energy per spin", energy.mean());
-        line("magnetization per spin", magnetization.mean());
-        line("|magnetization| per spin", abs_magnetization.mean());
+        line("energy per spin", energy);
+        line("magnetization per spin", magnetization);
+        line("|magnetization| per spin", abs_magnetization);
         line("specific heat per spin", specific_heat);
         line("susceptibility per spin", susceptibility);
         println!(
