@@ -7,9 +7,11 @@
 //!
 //! - [`setup`]: the parameters, and the URL fragment that carries them;
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
+//! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
 //! - [`scan`]: the temperature-sweep experiment.
 
 pub mod machine;
+pub mod machine_snapshot;
 pub mod scan;
 pub mod setup;
 pub mod snapshot;
