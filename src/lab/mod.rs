@@ -493,7 +493,7 @@ impl LatticeLab {
     /// The full state as compact session text ([`session`]): what [`Self::export_state`]
     /// writes, with spins, clamps and bonds packed as base64.
     pub fn session(&self) -> String {
-        session::LatticeSession::to_text(&Snapshot::of(&self.setup(), &self.sampler))
+        session::LatticeSession::to_text(&self.setup(), &self.sampler)
     }
 
     /// Replaces the run by the state in a session text, which then continues exactly as

@@ -11,21 +11,39 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// `bytes` as base64 text.
 pub fn to_base64(bytes: &[u8]) -> String {
-    let mut text = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let word = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        let sextet = |k: u32| ALPHABET[(word >> (18 - 6 * k) & 63) as usize];
-        text.push(sextet(0));
-        text.push(sextet(1));
-        text.push(if chunk.len() > 1 { sextet(2) } else { b'=' });
-        text.push(if chunk.len() > 2 { sextet(3) } else { b'=' });
-    }
+    let mut text = Vec::new();
+    push_base64(&mut text, bytes);
     String::from_utf8(text).expect("base64 is ASCII")
+}
+
+/// Appends `bytes` as base64 (ASCII) to the UTF-8 bytes `out`.
+pub fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    let start = out.len();
+    out.resize(start + bytes.len().div_ceil(3) * 4, 0);
+    let sextet = |word: u32, k: u32| ALPHABET[(word >> (18 - 6 * k) & 63) as usize];
+    let whole = bytes.len() / 3;
+    for (chunk, four) in bytes.chunks_exact(3).zip(out[start..].chunks_exact_mut(4)) {
+        let word = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
+        four.copy_from_slice(&[
+            sextet(word, 0),
+            sextet(word, 1),
+            sextet(word, 2),
+            sextet(word, 3),
+        ]);
+    }
+    let rest = &bytes[3 * whole..];
+    if !rest.is_empty() {
+        let word = u32::from(rest[0]) << 16 | u32::from(rest.get(1).copied().unwrap_or(0)) << 8;
+        let four = &mut out[start + 4 * whole..];
+        four[0] = sextet(word, 0);
+        four[1] = sextet(word, 1);
+        four[2] = if rest.len() > 1 {
+            sextet(word, 2)
+        } else {
+            b'='
+        };
+        four[3] = b'=';
+    }
 }
 
 /// The bytes of base64 `text` (padded, no whitespace); errors name `field`.
@@ -80,13 +98,20 @@ pub fn from_base64(field: &'static str, text: &str) -> Result<Vec<u8>, ParamErro
     Ok(bytes)
 }
 
-/// `bits` packed lowest first, as base64.
-pub fn pack_bits(bits: impl ExactSizeIterator<Item = bool>) -> String {
-    let mut bytes = vec![0u8; bits.len().div_ceil(8)];
-    for (k, bit) in bits.enumerate() {
-        bytes[k >> 3] |= u8::from(bit) << (k & 7);
-    }
-    to_base64(&bytes)
+/// One bit per value (`bit(value)`), packed lowest first: ⌈n/8⌉ bytes.
+pub fn bit_bytes<T>(values: &[T], bit: impl Fn(&T) -> bool) -> Vec<u8> {
+    let byte = |eight: &[T]| {
+        eight
+            .iter()
+            .enumerate()
+            .fold(0u8, |b, (k, v)| b | u8::from(bit(v)) << k)
+    };
+    values.chunks(8).map(byte).collect()
+}
+
+/// [`bit_bytes`] as base64.
+pub fn pack_bits<T>(values: &[T], bit: impl Fn(&T) -> bool) -> String {
+    to_base64(&bit_bytes(values, bit))
 }
 
 /// `count` bits from base64 `text` written by [`pack_bits`]: exactly ⌈count/8⌉ bytes, the
@@ -115,10 +140,14 @@ pub fn unpack_bits(field: &'static str, text: &str, count: usize) -> Result<Vec<
         .collect())
 }
 
-/// Numbers as 8 little-endian bytes each, base64.
+/// Numbers as 8 little-endian bytes each.
+pub fn number_bytes(values: &[f64]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// [`number_bytes`] as base64.
 pub fn pack_numbers(values: &[f64]) -> String {
-    let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
-    to_base64(&bytes)
+    to_base64(&number_bytes(values))
 }
 
 /// `count` numbers from base64 `text` written by [`pack_numbers`]; errors name `field`.
@@ -174,11 +203,11 @@ mod tests {
     #[test]
     fn bits_and_numbers_read_back_exactly() {
         let bits: Vec<bool> = (0..21).map(|k| k % 3 == 0 || k == 20).collect();
-        let text = pack_bits(bits.iter().copied());
+        let text = pack_bits(&bits, |&b| b);
         assert_eq!(unpack_bits("spins", &text, 21).unwrap(), bits);
         assert!(unpack_bits("spins", &text, 16).is_err());
         // A stray bit beyond the count is refused.
-        assert!(unpack_bits("spins", &pack_bits([true; 24].into_iter()), 21).is_err());
+        assert!(unpack_bits("spins", &pack_bits(&[true; 24], |&b| b), 21).is_err());
         let values = [0.1, -0.0, f64::MIN_POSITIVE, 1e300, -7.25];
         let back = unpack_numbers("bonds", &pack_numbers(&values), 5).unwrap();
         assert_eq!(

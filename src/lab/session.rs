@@ -22,9 +22,10 @@
 //! same way; [`LatticeSession::from_text`] names the first bad field and builds nothing on
 //! error.
 
-use super::packing::{pack_bits, pack_numbers, unpack_bits, unpack_numbers};
-use super::setup::LatticeModel;
+use super::packing::{bit_bytes, number_bytes, push_base64, unpack_bits, unpack_numbers};
+use super::setup::{LatticeModel, LatticeSetup};
 use super::snapshot::{Snapshot, StateHead, invalid, take};
+use crate::dynamics::LatticeSampler;
 use crate::error::{ParamError, shorten};
 use crate::model::Couplings;
 use serde_json::{Map, Value, json};
@@ -41,45 +42,58 @@ pub const MAX_SESSION_BYTES: usize = 64 << 20;
 pub struct LatticeSession;
 
 impl LatticeSession {
-    /// The session text of `snapshot`.
-    pub fn to_text(snapshot: &Snapshot) -> String {
-        let setup = &snapshot.setup;
-        let state = &snapshot.state;
-        let mut file = Map::new();
+    /// The session text of a run started from `setup` (whose temperature, dynamics and
+    /// order are taken from the sampler, as the state file takes them), read straight from
+    /// the sampler without copying its sites.
+    pub fn to_text(setup: &LatticeSetup, sampler: &LatticeSampler) -> String {
+        let lattice = sampler.lattice();
+        let (random_state, lane_random_state) = sampler.random_state();
+        let mut head = Map::new();
         let mut put = |key: &str, value: Value| {
-            file.insert(key.into(), value);
+            head.insert(key.into(), value);
         };
         put("format", json!(FORMAT));
         put("version", json!(VERSION));
         put("model", json!(setup.model.name()));
         put("size", json!(setup.size));
-        put("temperature", json!(state.temperature));
-        put("field", json!(snapshot.lattice.field()));
-        put("rule", json!(state.dynamics.name()));
-        put("order", json!(state.order.name()));
-        put("boundary", json!(snapshot.lattice.boundary().name()));
+        put("temperature", json!(sampler.temperature()));
+        put("field", json!(lattice.field()));
+        put("rule", json!(sampler.dynamics().name()));
+        put("order", json!(sampler.order().name()));
+        put("boundary", json!(lattice.boundary().name()));
         put("seed", json!(setup.seed));
         put(
-            "spins",
-            json!(pack_bits(state.spins.iter().map(|&s| s > 0))),
-        );
-        put("clamped", json!(pack_bits(state.clamp.iter().copied())));
-        match snapshot.lattice.couplings() {
-            Couplings::Uniform => {}
-            Couplings::PlusMinus(c) => put("bonds", json!(pack_bits(c.iter().map(|&b| b > 0)))),
-            Couplings::Real(c) => put("bonds", json!(pack_numbers(c))),
-        }
-        put(
             "phase",
-            json!(if state.clamps_on { "clamped" } else { "free" }),
+            json!(if sampler.clamps_on() {
+                "clamped"
+            } else {
+                "free"
+            }),
         );
-        put("ticks", json!(state.ticks));
-        put("next_site", json!(state.next_site));
-        put("random_state", json!(state.random_state));
-        if let Some(words) = &state.lane_random_state {
+        put("ticks", json!(sampler.ticks()));
+        put("next_site", json!(sampler.next_site()));
+        put("random_state", json!(random_state));
+        if let Some(words) = lane_random_state {
             put("lane_random_state", json!(words));
         }
-        serde_json::to_string(&Value::Object(file)).expect("a session serialises")
+        // The small fields through serde; the packed ones (base64 needs no escaping)
+        // written straight after them.
+        let mut text = serde_json::to_vec(&Value::Object(head)).expect("a session serialises");
+        text.pop(); // the closing brace
+        let mut packed = |key: &str, bytes: &[u8]| {
+            text.extend_from_slice(format!(",\"{key}\":\"").as_bytes());
+            push_base64(&mut text, bytes);
+            text.push(b'"');
+        };
+        packed("spins", &bit_bytes(sampler.spins(), |&s| s > 0));
+        packed("clamped", &bit_bytes(sampler.clamp_mask(), |&c| c));
+        match lattice.couplings() {
+            Couplings::Uniform => {}
+            Couplings::PlusMinus(c) => packed("bonds", &bit_bytes(c, |&b| b > 0)),
+            Couplings::Real(c) => packed("bonds", &number_bytes(c)),
+        }
+        text.push(b'}');
+        String::from_utf8(text).expect("JSON is UTF-8")
     }
 
     /// Reads and checks a session text written by [`LatticeSession::to_text`].
