@@ -77,6 +77,23 @@ fn a_stochastic_run_saved_mid_cycle_continues_bit_identically() {
     }
 }
 
+/// The report: a 4-2-4 trained to cycle 48, saved and restored, came back at
+/// cycle 0 with the same weights. Now it comes back at cycle 48 with its curves.
+#[test]
+fn a_4_2_4_trained_to_cycle_48_comes_back_at_cycle_48_with_its_curves() {
+    let mut lab = MachineLab::new("4-2-4", "stochastic", 1).unwrap();
+    while lab.cycles() < 48 {
+        lab.step_cycle().unwrap();
+    }
+    let restored = MachineLab::from_session(&lab.session()).unwrap();
+    assert_eq!(restored.cycles(), 48);
+    assert_eq!(restored.curve_cycles().len(), 49);
+    assert_eq!(restored.curve_cycles()[48], 48.0);
+    assert_eq!(restored.curve_kl(), lab.curve_kl());
+    assert_eq!(restored.network(), lab.network());
+    continues_exactly(lab, 10, 300.0);
+}
+
 #[test]
 fn a_mean_field_run_saved_mid_cycle_continues_bit_identically() {
     for (problem, rounds) in [("4-2-4", 40), ("bars-4x4", 20), ("pixels-10", 20)] {
@@ -159,6 +176,7 @@ fn a_40_10_40_run_saved_at_cycle_900_resumes_in_stage_3_at_cycle_900() {
         "reaching cycle 900 took {seconds:.1} s (release mode expected)"
     );
     let text = lab.session();
+    println!("its session: {} characters", text.len());
     let session: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         (session["cycles"].as_u64(), session["stage"].as_u64()),
@@ -333,6 +351,25 @@ fn damaged_sessions_are_refused_naming_the_field_and_change_nothing() {
         v["curves"]["cycles"] = json!(vec![0; 5000])
     });
     refused(&text, "explore", |v| v["explore"] = json!(3));
+    refused(&text, "shown", |v| v["shown"]["pattern"] = json!(4));
+    refused(&text, "shown", |v| v["shown"]["phase"] = json!(1));
+
+    // A run on the user's patterns: the patterns and the hidden count.
+    let patterns = parse_patterns("1100\n0110").unwrap();
+    let custom = MachineLab::custom(patterns, 2, "stochastic", 1).unwrap();
+    let text = custom.session();
+    refused(&text, "hidden", |v| v["hidden"] = json!(1e9));
+    refused(&text, "hidden", |v| v["hidden"] = json!(-1));
+    refused(&text, "patterns", |v| {
+        v["patterns"] = json!(["1100", "011"])
+    });
+    refused(&text, "patterns", |v| {
+        v["patterns"] = json!(["1102", "0110"])
+    });
+    refused(&text, "patterns", |v| v["patterns"] = json!([]));
+    refused(&text, "patterns", |v| {
+        v.as_object_mut().unwrap().remove("patterns");
+    });
 }
 
 #[test]
@@ -358,7 +395,7 @@ fn a_damaged_mean_field_or_estimate_session_is_refused_naming_the_field() {
     big.step_cycle().unwrap();
     big.estimate_step(4.0).unwrap();
     let text = big.session();
-    refused(&text, "estimate chunks", |v| {
+    refused(&text, "estimate.chunk_log_z", |v| {
         v["estimate"]["chunk_log_z"] = json!(vec![0.0; 48])
     });
     refused(&text, "estimate.chunk_log_z", |v| {

@@ -1055,6 +1055,51 @@ fn machine_position(machine: &Machine) -> Position {
     machine.learner().position()
 }
 
+// The session's hooks for the estimate under way (they belong beside `KlEstimate`).
+impl KlEstimate {
+    /// What the estimate started from and the chunks done, for a session.
+    pub(crate) fn saved(&self) -> EstimateParts {
+        EstimateParts {
+            network: self.network.clone(),
+            temperature: self.temperature,
+            seed: self.seed,
+            chunks: self.chunks,
+            cycle: self.cycle,
+            chunk_log_z: self.chunk_log_z.clone(),
+        }
+    }
+
+    /// The estimate `saved` describes on `patterns`, continuing exactly: started again by
+    /// [`KlEstimate::new`] (which checks it and recomputes the data terms), with fewer
+    /// than `chunks` finite chunk results (field `estimate.chunk_log_z`).
+    pub(crate) fn resumed(
+        saved: EstimateParts,
+        patterns: &[Vec<u8>],
+    ) -> Result<KlEstimate, ParamError> {
+        let mut estimate = KlEstimate::new(
+            &saved.network,
+            saved.temperature,
+            patterns,
+            saved.chunks,
+            saved.seed,
+            saved.cycle,
+        )?;
+        let done = &saved.chunk_log_z;
+        if done.len() >= saved.chunks || !done.iter().all(|l| l.is_finite()) {
+            return Err(ParamError::Invalid {
+                field: "estimate.chunk_log_z",
+                reason: format!(
+                    "need fewer than {} finite ln Z of the chunks done, got {}",
+                    saved.chunks,
+                    done.len()
+                ),
+            });
+        }
+        estimate.chunk_log_z = saved.chunk_log_z;
+        Ok(estimate)
+    }
+}
+
 // The session's hooks: src/lab/machine_snapshot.rs writes and reads a run through these.
 impl MachineLab {
     /// Everything the run is, for its session.
@@ -1077,14 +1122,7 @@ impl MachineLab {
                 ais_kl: self.curve_ais_kl.clone(),
                 ais_stderr: self.curve_ais_stderr.clone(),
             },
-            estimate: self.estimate.as_ref().map(|e| EstimateParts {
-                network: e.network.clone(),
-                temperature: e.temperature,
-                seed: e.seed,
-                chunks: e.chunks,
-                cycle: e.cycle,
-                chunk_log_z: e.chunk_log_z.clone(),
-            }),
+            estimate: self.estimate.as_ref().map(KlEstimate::saved),
             estimate_started: self.estimate_started,
             cycle_offset: self.cycle_offset,
             version: self.version,
@@ -1137,31 +1175,9 @@ impl MachineLab {
                 });
             }
         };
-        let estimate = match estimate {
-            None => None,
-            Some(e) => {
-                let mut resumed = KlEstimate::new(
-                    &e.network,
-                    e.temperature,
-                    patterns,
-                    e.chunks,
-                    e.seed,
-                    e.cycle,
-                )?;
-                if e.chunk_log_z.len() >= e.chunks || !e.chunk_log_z.iter().all(|l| l.is_finite()) {
-                    return Err(ParamError::Invalid {
-                        field: "estimate chunks",
-                        reason: format!(
-                            "need fewer than {} finite ln Z of the chunks done, got {}",
-                            e.chunks,
-                            e.chunk_log_z.len()
-                        ),
-                    });
-                }
-                resumed.chunk_log_z = e.chunk_log_z;
-                Some(resumed)
-            }
-        };
+        let estimate = estimate
+            .map(|e| KlEstimate::resumed(e, patterns))
+            .transpose()?;
         let (explore, explored) = match explore {
             None => (None, None),
             Some((state, explored)) => {

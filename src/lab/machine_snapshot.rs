@@ -645,6 +645,9 @@ fn read_options(f: &mut Fields) -> Result<(Dataset, Protocol, u64), ParamError> 
             .iter()
             .map(|r| pattern_of("patterns", r))
             .collect::<Result<_, _>>()?;
+        if patterns.is_empty() {
+            return Err(invalid("patterns", "need at least one training vector"));
+        }
         let hidden: f64 = f.take("hidden")?;
         let hidden = whole_in("hidden", hidden, 0, 64)? as usize;
         let visible = patterns.first().map_or(0, Vec::len);
@@ -750,8 +753,12 @@ fn read(text: &str) -> Result<SessionParts, ParamError> {
         ));
     }
     let shown: Position = f.take("shown")?;
-    if shown.cycle > learner_cycles {
-        return Err(invalid("shown", "a position after the learner's"));
+    if shown.cycle > learner_cycles || shown.pattern.is_some_and(|k| k >= dataset.patterns().len())
+    {
+        return Err(invalid(
+            "shown",
+            "a position after the learner's, or a pattern the run does not have",
+        ));
     }
     let activations: Vec<f64> = f.take("activations")?;
     if activations.len() != dataset.units() || !activations.iter().all(|q| (0.0..=1.0).contains(q))
