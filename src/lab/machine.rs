@@ -21,7 +21,7 @@ use crate::learn::{
 use crate::model::Network;
 use crate::partition::{self, LogZ};
 
-use super::machine_snapshot::{Curves, EstimateParts, LearnerState, SessionParts};
+use super::machine_snapshot::{Curves, LearnerState, SessionParts};
 
 /// The exact KL curve is kept when (distinct training vectors + 1) · 2^n, the states it
 /// enumerates per point, is at most this.
@@ -1056,10 +1056,24 @@ fn machine_position(machine: &Machine) -> Position {
 }
 
 // The session's hooks for the estimate under way (they belong beside `KlEstimate`).
+
+/// What a [`KlEstimate`] under way started from and the chunks it has done: for a saved
+/// run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KlEstimateState {
+    pub network: Network,
+    pub temperature: f64,
+    pub seed: u64,
+    pub chunks: usize,
+    pub cycle: u64,
+    /// ln Ẑ_c of each chunk done.
+    pub chunk_log_z: Vec<f64>,
+}
+
 impl KlEstimate {
     /// What the estimate started from and the chunks done, for a session.
-    pub(crate) fn saved(&self) -> EstimateParts {
-        EstimateParts {
+    pub fn saved(&self) -> KlEstimateState {
+        KlEstimateState {
             network: self.network.clone(),
             temperature: self.temperature,
             seed: self.seed,
@@ -1072,10 +1086,7 @@ impl KlEstimate {
     /// The estimate `saved` describes on `patterns`, continuing exactly: started again by
     /// [`KlEstimate::new`] (which checks it and recomputes the data terms), with fewer
     /// than `chunks` finite chunk results (field `estimate.chunk_log_z`).
-    pub(crate) fn resumed(
-        saved: EstimateParts,
-        patterns: &[Vec<u8>],
-    ) -> Result<KlEstimate, ParamError> {
+    pub fn resumed(saved: KlEstimateState, patterns: &[Vec<u8>]) -> Result<KlEstimate, ParamError> {
         let mut estimate = KlEstimate::new(
             &saved.network,
             saved.temperature,

@@ -30,7 +30,7 @@
 //! nothing on error.
 
 use super::MachineLab;
-use super::machine::CURVE_CAPACITY;
+use super::machine::{CURVE_CAPACITY, KlEstimateState};
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, Rule};
 use crate::error::{ParamError, finite_in, shorten, shorten_to, whole_in};
@@ -68,7 +68,7 @@ pub(super) struct SessionParts {
     pub learner: LearnerState,
     pub activations: Vec<f64>,
     pub curves: Curves,
-    pub estimate: Option<EstimateParts>,
+    pub estimate: Option<KlEstimateState>,
     pub estimate_started: Option<u64>,
     pub cycle_offset: u64,
     pub version: u64,
@@ -90,16 +90,6 @@ pub(super) struct Curves {
     pub ais_cycles: Vec<f64>,
     pub ais_kl: Vec<f64>,
     pub ais_stderr: Vec<f64>,
-}
-
-/// An AIS estimate of KL under way: what it started from and the chunks done.
-pub(super) struct EstimateParts {
-    pub network: Network,
-    pub temperature: f64,
-    pub seed: u64,
-    pub chunks: usize,
-    pub cycle: u64,
-    pub chunk_log_z: Vec<f64>,
 }
 
 impl MachineLab {
@@ -779,7 +769,7 @@ fn read(text: &str) -> Result<SessionParts, ParamError> {
             let network = read_network(e.value("estimate.network")?, "estimate.network")?;
             check_network("estimate.network", &network, &dataset, &protocol)?;
             let chunks: f64 = e.take("estimate.chunks")?;
-            let parts = EstimateParts {
+            let parts = KlEstimateState {
                 network,
                 temperature: e.take("estimate.temperature")?,
                 seed: e.take("estimate.seed")?,
