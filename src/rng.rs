@@ -3,8 +3,9 @@
 //! [`SpinRng`] is a 32-bit generator whose output is the same on every platform; every
 //! draw here is made from its 32-bit words with integer arithmetic or `libm`, so a seed
 //! fixes the whole trajectory natively and in WebAssembly alike. A leaf: it imports
-//! nothing from the crate, and the model, the dynamics and the learners all draw through it.
+//! only the typed error from the crate, and the model, the dynamics and the learners all draw through it.
 
+use crate::error::ParamError;
 use rand::{Rng, SeedableRng};
 
 /// The generator behind every trajectory: Xoshiro128++ (32-bit words, fast in wasm, no
@@ -51,6 +52,29 @@ pub fn standard_normal_pair(rng: &mut SpinRng) -> [f64; 2] {
     let radius = libm::sqrt(-2.0 * libm::log(u1));
     let angle = 2.0 * std::f64::consts::PI * u2;
     [radius * libm::cos(angle), radius * libm::sin(angle)]
+}
+
+/// The generator's state as four 32-bit words (Xoshiro128++'s s₀…s₃), for a saved run.
+pub fn random_words(rng: &SpinRng) -> [u32; 4] {
+    let bytes = rng.state();
+    let word = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+    [word(0), word(1), word(2), word(3)]
+}
+
+/// The generator whose state is `words` (from [`random_words`]); refuses all zeros (the
+/// generator's fixed point), naming `field`.
+pub fn rng_from_words(field: &'static str, words: [u32; 4]) -> Result<SpinRng, ParamError> {
+    if words == [0; 4] {
+        return Err(ParamError::Invalid {
+            field,
+            reason: "the generator's state must not be all zero".into(),
+        });
+    }
+    let mut bytes = [0u8; 16];
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    Ok(SpinRng::from_seed(bytes))
 }
 
 #[cfg(test)]

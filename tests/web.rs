@@ -149,6 +149,65 @@ fn wasm_follows_the_same_trajectories_as_native() {
     );
 }
 
+#[wasm_bindgen_test]
+fn lattice_sessions_round_trip_and_bad_ones_throw_naming_the_field() {
+    let mut lab = IsingLab::new(37.0, 1.8, 5.0).unwrap();
+    lab.set_model("spin-glass-pm").unwrap();
+    lab.paint(2.0, 2.0, 9.0, 4.0, 1.0, "clamp").unwrap();
+    lab.advance(5000.0).unwrap();
+    let text = lab.session();
+    let mut copy = IsingLab::new(8.0, 1.0, 1.0).unwrap();
+    copy.restore_session(&text).unwrap();
+    assert_eq!(copy.session(), text);
+    assert_eq!(copy.export_state(), lab.export_state());
+    lab.advance(3000.0).unwrap();
+    copy.advance(3000.0).unwrap();
+    assert_eq!(copy.session(), lab.session());
+    let damaged = text.replacen("\"spins\":\"", "\"spins\":\"!", 1);
+    let message = thrown(copy.restore_session(&damaged).unwrap_err());
+    assert!(message.starts_with("spins"), "{message}");
+    let message = thrown(copy.restore_session(&lab.export_state()).unwrap_err());
+    assert!(message.starts_with("format"), "{message}");
+    assert_eq!(copy.session(), lab.session());
+}
+
+#[wasm_bindgen_test]
+fn machine_sessions_round_trip_and_bad_ones_throw_naming_the_field() {
+    use boltzlab::web::WebMachineLab;
+    for (problem, method) in [("4-2-4", "stochastic"), ("bars-3x3", "mean-field")] {
+        let mut lab = WebMachineLab::new(problem, method, 3.0).unwrap();
+        for _ in 0..6 {
+            lab.advance(37.0).unwrap();
+        }
+        let text = lab.session();
+        let mut copy = WebMachineLab::from_session(&text).unwrap();
+        assert_eq!(copy.session(), text);
+        assert_eq!(
+            (copy.cycles(), copy.version()),
+            (lab.cycles(), lab.version())
+        );
+        for _ in 0..4 {
+            lab.advance(37.0).unwrap();
+            copy.advance(37.0).unwrap();
+        }
+        assert!(lab.cycles() > 0.0);
+        assert_eq!(copy.session(), lab.session(), "{problem} {method}");
+        let damaged = text.replacen("\"stage\":", "\"stage\":9", 1);
+        let message = thrown(WebMachineLab::from_session(&damaged).err().unwrap());
+        assert!(message.starts_with("stage"), "{message}");
+        let message = thrown(
+            WebMachineLab::from_session(&text[..text.len() / 2])
+                .err()
+                .unwrap(),
+        );
+        assert!(message.starts_with("session"), "{message}");
+    }
+    let custom = WebMachineLab::custom("1100\n0110\n0011", 2.0, "stochastic", 1.0).unwrap();
+    let restored = WebMachineLab::from_session(&custom.session()).unwrap();
+    assert_eq!(restored.dataset(), "patterns");
+    assert_eq!(restored.patterns_flat(), custom.patterns_flat());
+}
+
 /// The message of an error thrown to JavaScript.
 fn thrown(err: wasm_bindgen::JsError) -> String {
     let value: wasm_bindgen::JsValue = err.into();

@@ -492,6 +492,15 @@ impl LatticeSampler {
         self.clamps_on
     }
 
+    /// The random streams' state as [`Self::state`] gives it (the Xoshiro128++ words, and
+    /// the 64 lane words with lanes on), without copying the spins.
+    pub fn random_state(&self) -> ([u32; 4], Option<Vec<u32>>) {
+        (
+            crate::rng::random_words(&self.rng),
+            self.lanes.as_ref().map(|l| l.streams.to_words()),
+        )
+    }
+
     /// Sets s_i to `new`, keeping the bookkeeping exact.
     #[inline]
     fn flip_to(&mut self, i: usize, new: i8) {

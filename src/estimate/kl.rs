@@ -114,6 +114,60 @@ impl KlEstimate {
     }
 }
 
+/// What a [`KlEstimate`] under way started from and the chunks it has done: for a saved
+/// run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KlEstimateState {
+    pub network: Network,
+    pub temperature: f64,
+    pub seed: u64,
+    pub chunks: usize,
+    pub cycle: u64,
+    /// ln Ẑ_c of each chunk done.
+    pub chunk_log_z: Vec<f64>,
+}
+
+impl KlEstimate {
+    /// What the estimate started from and the chunks done, for a session.
+    pub fn saved(&self) -> KlEstimateState {
+        KlEstimateState {
+            network: self.network.clone(),
+            temperature: self.temperature,
+            seed: self.seed,
+            chunks: self.chunks,
+            cycle: self.cycle,
+            chunk_log_z: self.chunk_log_z.clone(),
+        }
+    }
+
+    /// The estimate `saved` describes on `patterns`, continuing exactly: started again by
+    /// [`KlEstimate::new`] (which checks it and recomputes the data terms), with fewer
+    /// than `chunks` finite chunk results (field `estimate.chunk_log_z`).
+    pub fn resumed(saved: KlEstimateState, patterns: &[Vec<u8>]) -> Result<KlEstimate, ParamError> {
+        let mut estimate = KlEstimate::new(
+            &saved.network,
+            saved.temperature,
+            patterns,
+            saved.chunks,
+            saved.seed,
+            saved.cycle,
+        )?;
+        let done = &saved.chunk_log_z;
+        if done.len() >= saved.chunks || !done.iter().all(|l| l.is_finite()) {
+            return Err(ParamError::Invalid {
+                field: "estimate.chunk_log_z",
+                reason: format!(
+                    "need fewer than {} finite ln Z of the chunks done, got {}",
+                    saved.chunks,
+                    done.len()
+                ),
+            });
+        }
+        estimate.chunk_log_z = saved.chunk_log_z;
+        Ok(estimate)
+    }
+}
+
 /// ln Z(v) = ln Σ_h e^{−E(v,h)/T}: the visible units held at the 0/1 vector `v`, the
 /// hidden units summed over all 2^hidden states (hidden ≤ [`MAX_KL_HIDDEN`]) by the one
 /// exact ln Z ([`exact_log_z::log_z_at`]). Finite T > 0.

@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 mod fault;
 mod lattice_z;
 mod machine;
+pub use machine::WebMachineLab;
 
 /// Installs the panic hook: a panic is printed to the console and handed to the page's
 /// `globalThis.boltzlabReportPanic(message)` (if defined), which shows it to the user.
@@ -392,6 +393,19 @@ impl IsingLab {
     /// Replaces the run by a JSON state; on error nothing changes.
     pub fn import_state(&mut self, json: &str) -> Result<(), JsError> {
         self.lab.import_state(json).map_err(js_error)
+    }
+
+    /// The full state as compact session text (what `export_state` carries, with spins,
+    /// clamps and ±J bonds packed as base64 bits by the engine): for the page's saved
+    /// session, stored as opaque text.
+    pub fn session(&self) -> String {
+        self.lab.session()
+    }
+
+    /// Replaces the run by a session text from `session()`, which continues exactly;
+    /// every field is checked and on error (thrown naming the field) nothing changes.
+    pub fn restore_session(&mut self, text: &str) -> Result<(), JsError> {
+        self.lab.restore_session(text).map_err(js_error)
     }
 
     /// The trace as CSV.
