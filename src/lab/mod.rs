@@ -7,7 +7,9 @@
 //!
 //! - [`setup`]: the parameters, and the URL fragment that carries them;
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
-//! - [`scan`]: the temperature-sweep experiment.
+//! - [`scan`]: the temperature-sweep experiment;
+//! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
+//! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod machine;
 pub mod parse;
