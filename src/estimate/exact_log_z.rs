@@ -7,7 +7,7 @@
 //! β its caller has checked. With nothing clamped the sum takes the tabled route below, a
 //! few arithmetic operations per state; with clamps it walks the free units' states in
 //! Gray-code order, one flip and O(n) field updates per state
-//! ([`crate::exact::enumeration::gray_walk_clamped`]), summed by [`LogSumExp`].
+//! (`crate::exact::enumeration::gray_walk_clamped`), summed by [`LogSumExp`].
 //!
 //! The tabled route: split the units into a prefix a (the first p) and a suffix b (the
 //! last k ≤ 14). Then

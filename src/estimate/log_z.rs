@@ -6,7 +6,7 @@
 //!
 //! summed over all 2^n states. Four routes, each returning a [`LogZ`]:
 //!
-//! - [`exact_log_z`]: brute force over all 2^n states (n ≤ 30), ln Z itself;
+//! - [`exact_log_z`](fn@exact_log_z): brute force over all 2^n states (n ≤ 30), ln Z itself;
 //! - [`sampled_log_z`]: the seeds' sequential dynamics: run heat-bath sweeps at T, keep each
 //!   distinct state visited once, and sum their Boltzmann weights. Every term is a term of
 //!   Z, so ln Σ_{visited} e^{−E(s)/T} ≤ ln Z: a lower bound by construction;
@@ -113,7 +113,7 @@ pub enum Bound {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Facts {
-    /// [`exact_log_z`]: every state was visited.
+    /// [`exact_log_z`](fn@exact_log_z): every state was visited.
     Exact {
         /// 2^n.
         states: u64,

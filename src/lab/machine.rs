@@ -5,8 +5,9 @@
 //! the units' activations q_i = P(s_i = high) (0/1 when sampling), the clamp flags, the
 //! full weight matrix w_ij and the biases θ_i, the clamped and free statistics
 //! ⟨s_i s_j⟩ as n×n matrices, and the learning curves (exact KL(data ‖ model) when the
-//! machine can be enumerated, the fraction of encoder inputs with their own code).
-//! Every method that takes a value from outside checks it and, on error, changes nothing.
+//! machine can be enumerated, the fraction of encoder inputs with their own code), kept as
+//! bounded [`History`]s. Too big to enumerate, KL is estimated a chunk at a time by
+//! [`KlEstimate`] (AIS). Every method that takes a value from outside checks it and, on error, changes nothing.
 
 use super::parse::parse_schedule;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};

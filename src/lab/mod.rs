@@ -9,9 +9,10 @@
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
 //! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
 //! - [`packing`]: bits and numbers as base64, for sessions;
+//! - [`scan`]: the temperature-sweep experiment;
+//! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
 //! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
-//! - [`parse`]: the text the page's editors take (patterns, annealing schedules);
-//! - [`scan`]: the temperature-sweep experiment.
+//! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod machine;
 pub mod machine_snapshot;

@@ -255,7 +255,7 @@ impl Network {
 
     /// The Sherrington–Kirkpatrick spin glass: Ising units, w_ij = w_ji ~ N(0, 1/n)
     /// independently for i < j, θ_i = 0, all units visible. The Gaussians come from
-    /// [`standard_normal_pair`] on the [`SpinRng`] stream of `seed`, pairs in the order
+    /// [`standard_normal_pair`] on the [`SpinRng`](crate::rng::SpinRng) stream of `seed`, pairs in the order
     /// (0,1), (0,2), …, so the weights are the same on every platform.
     pub fn sherrington_kirkpatrick(units: usize, seed: u64) -> Result<Self, ParamError> {
         let n = check_units(units)?;
