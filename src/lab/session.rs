@@ -80,6 +80,16 @@ impl LatticeSession {
         // written straight after them.
         let mut text = serde_json::to_vec(&Value::Object(head)).expect("a session serialises");
         text.pop(); // the closing brace
+        // Room for every packed field at once (no regrowth: in wasm, no copies of megabytes
+        // and fewer memory.grow calls): 1 bit per spin and per clamp, 2 bonds per site.
+        let sites = sampler.spins().len();
+        let bond_bytes = match lattice.couplings() {
+            Couplings::Uniform => 0,
+            Couplings::PlusMinus(c) => c.len().div_ceil(8),
+            Couplings::Real(c) => 8 * c.len(),
+        };
+        let base64 = |bytes: usize| bytes.div_ceil(3) * 4 + 16;
+        text.reserve(2 * base64(sites.div_ceil(8)) + base64(bond_bytes) + 2);
         let mut packed = |key: &str, bytes: &[u8]| {
             text.extend_from_slice(format!(",\"{key}\":\"").as_bytes());
             push_base64(&mut text, bytes);
