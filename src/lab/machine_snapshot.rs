@@ -110,8 +110,9 @@ impl Curves {
 /// have one length, at most [`CURVE_CAPACITY`]).
 fn history(columns: [&[f64]; 3]) -> History<3> {
     let mut history = History::with_eviction(CURVE_CAPACITY, Eviction::Oldest);
-    for k in 0..columns[0].len() {
-        history.push_point([columns[0][k], columns[1][k], columns[2][k]]);
+    let [a, b, c] = columns;
+    for ((&x, &y), &z) in a.iter().zip(b).zip(c) {
+        history.push_point([x, y, z]);
     }
     history
 }
