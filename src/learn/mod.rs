@@ -38,6 +38,7 @@
 
 pub mod datasets;
 pub mod deterministic;
+pub mod digits;
 pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
