@@ -498,7 +498,7 @@ pub fn ais_log_z(
 
 /// For log weights ln w_r: (ln mean(w), sd(w)/mean(w), (Σ w)²/Σ w²), all from
 /// r_r = e^{ln w_r − max ln w} ∈ (0, 1], so nothing overflows.
-fn log_mean_and_spread(log_weights: &[f64]) -> (f64, f64, f64) {
+pub fn log_mean_and_spread(log_weights: &[f64]) -> (f64, f64, f64) {
     let m = log_weights.len() as f64;
     let max = log_weights
         .iter()
@@ -609,14 +609,15 @@ impl Visited {
 
 /// ln Σ_k e^{x_k}, one term at a time: the sum is kept relative to the largest exponent so
 /// far (rescaled when a larger one arrives), with Neumaier's compensation.
-struct LogSumExp {
+pub struct LogSumExp {
     max: f64,
     sum: f64,
     compensation: f64,
 }
 
 impl LogSumExp {
-    fn new() -> LogSumExp {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> LogSumExp {
         LogSumExp {
             max: f64::NEG_INFINITY,
             sum: 0.0,
@@ -624,7 +625,7 @@ impl LogSumExp {
         }
     }
 
-    fn push(&mut self, exponent: f64) {
+    pub fn push(&mut self, exponent: f64) {
         if exponent > self.max {
             let scale = libm::exp(self.max - exponent);
             self.sum *= scale;
@@ -641,7 +642,7 @@ impl LogSumExp {
         self.sum = t;
     }
 
-    fn value(&self) -> f64 {
+    pub fn value(&self) -> f64 {
         self.max + libm::log(self.sum + self.compensation)
     }
 }

@@ -42,6 +42,7 @@ pub mod digits;
 pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
+pub mod rbm;
 pub mod stochastic;
 
 pub use datasets::{Dataset, Encoder, Problem};

@@ -1,0 +1,174 @@
+//! Exact conditionals and block Gibbs sampling of a restricted machine.
+//!
+//! With no visible–visible and no hidden–hidden connections, the units of one layer are
+//! independent given the other, and each conditional is a product of sigmoids:
+//!
+//!   p(h_j = 1 | v) = σ(b_j + (vW)_j),   p(v_i = 1 | h) = σ(a_i + (W h)_i),
+//!   σ(x) = 1/(1 + e^{−x}).
+//!
+//! A block Gibbs step draws the whole hidden layer from p(h | v), then the whole visible
+//! layer from p(v | h): it leaves p(v, h) invariant, and if (v, h) is a sample of p, so is
+//! (v′, h) after the step. A bit is drawn from one 32-bit number r: on when
+//! r < round(p·2^32) (as [`crate::dynamics::rules::threshold`]), so a seed fixes the
+//! trajectory natively and in WebAssembly alike.
+
+use super::model::Rbm;
+use crate::dynamics::SpinRng;
+use crate::dynamics::rules::threshold;
+use rand::Rng;
+
+/// σ(x) = 1/(1 + e^{−x}).
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + libm::exp(-x))
+}
+
+/// softplus(x) = ln(1 + e^x), as max(x, 0) + ln(1 + e^{−|x|}) so it never overflows.
+#[inline]
+pub fn softplus(x: f64) -> f64 {
+    x.max(0.0) + libm::log1p(libm::exp(-x.abs()))
+}
+
+/// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
+/// the visible units that are on, added to b.
+pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
+    out.copy_from_slice(rbm.hidden_biases());
+    for (i, &vi) in v.iter().enumerate() {
+        if vi == 1 {
+            for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
+                *c += w;
+            }
+        }
+    }
+}
+
+/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V).
+pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
+    for (i, (x, &a)) in out.iter_mut().zip(rbm.visible_biases()).enumerate() {
+        let row = rbm.weight_row(i);
+        *x = a + row
+            .iter()
+            .zip(h)
+            .map(|(&w, &hj)| w * f64::from(hj))
+            .sum::<f64>();
+    }
+}
+
+/// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
+pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
+    hidden_input(rbm, v, out);
+    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+}
+
+/// p(v_i = 1 | h) = σ(a_i + (W h)_i), into `out` (length V).
+pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
+    visible_input(rbm, h, out);
+    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+}
+
+/// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
+/// 32-bit draw r_k per bit.
+pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
+    for (s, &p) in out.iter_mut().zip(probabilities) {
+        *s = u8::from(u64::from(rng.next_u32()) < threshold(p));
+    }
+}
+
+/// K persistent chains ("fantasy particles"): their visible and hidden states and
+/// p(h | v) at their visible state, flat (K × V, K × H, K × H), with scratch for one
+/// visible probability vector. Advancing them allocates nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Particles {
+    count: usize,
+    visible: Vec<u8>,
+    hidden: Vec<u8>,
+    hidden_probabilities: Vec<f64>,
+    visible_scratch: Vec<f64>,
+}
+
+impl Particles {
+    /// K particles of a V-H machine, each visible unit on with probability ½ (one 32-bit
+    /// draw per unit from `rng`, particle by particle), hidden units off. The caller checks
+    /// K (see [`super::MAX_PARTICLES`]).
+    pub fn random(count: usize, visible: usize, hidden: usize, rng: &mut SpinRng) -> Particles {
+        let v = (0..count * visible)
+            .map(|_| u8::from(rng.next_u32() >> 31 == 1))
+            .collect();
+        Particles {
+            count,
+            visible: v,
+            hidden: vec![0; count * hidden],
+            hidden_probabilities: vec![0.0; count * hidden],
+            visible_scratch: vec![0.0; visible],
+        }
+    }
+
+    /// K.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// All visible states, K × V (particle k at `k·V..(k + 1)·V`): what the page draws.
+    pub fn visible_states(&self) -> &[u8] {
+        &self.visible
+    }
+
+    /// All hidden states, K × H: the h each particle's visible state was last drawn from.
+    pub fn hidden_states(&self) -> &[u8] {
+        &self.hidden
+    }
+
+    /// p(h | v) at each particle's visible state, K × H (as of the last [`advance`]).
+    ///
+    /// [`advance`]: Particles::advance
+    pub fn hidden_probabilities(&self) -> &[f64] {
+        &self.hidden_probabilities
+    }
+
+    /// Particle k's visible state.
+    pub fn visible_state(&self, k: usize) -> &[u8] {
+        let v = self.visible_scratch.len();
+        &self.visible[k * v..(k + 1) * v]
+    }
+
+    /// Advances every particle by `steps` block Gibbs steps of `rbm` (h ~ p(h | v), then
+    /// v ~ p(v | h)), particle by particle, and leaves p(h | v) at the final v in
+    /// [`Particles::hidden_probabilities`] (so a caller averages v_i p(h_j | v), which has
+    /// the same mean as v_i h_j and less noise). The machine must have this V and H.
+    pub fn advance(&mut self, rbm: &Rbm, steps: usize, rng: &mut SpinRng) {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        debug_assert_eq!(self.visible_scratch.len(), nv);
+        for k in 0..self.count {
+            gibbs_chain(
+                rbm,
+                steps,
+                &mut self.visible[k * nv..(k + 1) * nv],
+                &mut self.hidden[k * nh..(k + 1) * nh],
+                &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
+                &mut self.visible_scratch,
+                rng,
+            );
+        }
+    }
+}
+
+/// `steps` block Gibbs steps of one chain from visible state `v`: p_h ← p(h | v); then
+/// `steps` times h ~ p_h, v ~ p(v | h), p_h ← p(h | v). On return `v`, `h` hold the last
+/// states and `p_h` holds p(h | v) at the last v. `p_v` is scratch of length V.
+pub fn gibbs_chain(
+    rbm: &Rbm,
+    steps: usize,
+    v: &mut [u8],
+    h: &mut [u8],
+    p_h: &mut [f64],
+    p_v: &mut [f64],
+    rng: &mut SpinRng,
+) {
+    hidden_probabilities(rbm, v, p_h);
+    for _ in 0..steps {
+        sample_bits(p_h, h, rng);
+        visible_probabilities(rbm, h, p_v);
+        sample_bits(p_v, v, rng);
+        hidden_probabilities(rbm, v, p_h);
+    }
+}
