@@ -22,10 +22,14 @@ pub mod ais;
 pub mod exact;
 pub mod model;
 pub mod sampling;
+pub mod statistics;
+pub mod training;
 
 pub use ais::{AisEstimate, AisSchedule, ais_log_z};
 pub use model::{Rbm, base_rate_biases};
 pub use sampling::Particles;
+pub use statistics::{FreeChains, Gradient, Statistics};
+pub use training::{RateSchedule, RbmTrainer, TrainingOptions};
 
 /// Most units in one layer: 4096.
 pub const MAX_LAYER_UNITS: usize = 4096;
