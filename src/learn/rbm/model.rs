@@ -15,11 +15,15 @@ use crate::model::{Network, SpinKind};
 ///   F(v) = −ln Σ_h e^{−E(v, h)} = −a·v − Σ_j ln(1 + e^{b_j + (vW)_j}),
 ///
 /// so p(v) = e^{−F(v)} / Z. Every parameter is finite with |x| ≤ [`Network::MAX_PARAMETER`].
+///
+/// A copy of W by hidden unit (H × V) is kept beside it, so that both conditionals add
+/// contiguous rows of the units that are on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rbm {
     visible: usize,
     hidden: usize,
     weights: Vec<f64>,
+    weights_by_hidden: Vec<f64>,
     visible_biases: Vec<f64>,
     hidden_biases: Vec<f64>,
 }
@@ -75,6 +79,7 @@ impl Rbm {
             visible,
             hidden,
             weights: vec![0.0; visible * hidden],
+            weights_by_hidden: vec![0.0; visible * hidden],
             visible_biases: vec![0.0; visible],
             hidden_biases: vec![0.0; hidden],
         })
@@ -93,13 +98,16 @@ impl Rbm {
         check_values("weights", &weights, visible * hidden)?;
         check_values("visible biases", &visible_biases, visible)?;
         check_values("hidden biases", &hidden_biases, hidden)?;
-        Ok(Rbm {
+        let mut rbm = Rbm {
             visible,
             hidden,
             weights,
+            weights_by_hidden: vec![0.0; visible * hidden],
             visible_biases,
             hidden_biases,
-        })
+        };
+        rbm.refresh_weights_by_hidden();
+        Ok(rbm)
     }
 
     /// The usual start of training: W_ij ~ N(0, σ²) with σ = `weight_scale` (Hinton's
@@ -120,6 +128,7 @@ impl Rbm {
                 *w = scale * z;
             }
         }
+        rbm.refresh_weights_by_hidden();
         Ok(rbm)
     }
 
@@ -152,10 +161,15 @@ impl Rbm {
         self.weights[i * self.hidden + j]
     }
 
-    /// Row i of W: the weights from visible unit i to every hidden unit (its filter, read
-    /// column-wise, is `weight(·, j)`).
+    /// Row i of W: the weights from visible unit i to every hidden unit.
     pub fn weight_row(&self, i: usize) -> &[f64] {
         &self.weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// Column j of W: the weights from hidden unit j to every visible unit (its filter,
+    /// drawn as an image of the visible layer).
+    pub fn weight_column(&self, j: usize) -> &[f64] {
+        &self.weights_by_hidden[j * self.visible..(j + 1) * self.visible]
     }
 
     /// a.
@@ -168,13 +182,24 @@ impl Rbm {
         &self.hidden_biases
     }
 
-    /// All three parameter arrays, mutable (for the trainer, which keeps them finite).
+    /// All three parameter arrays, mutable (for the trainer, which keeps them finite and
+    /// calls [`Rbm::refresh_weights_by_hidden`] after changing W).
     pub(crate) fn parameters_mut(&mut self) -> (&mut [f64], &mut [f64], &mut [f64]) {
         (
             &mut self.weights,
             &mut self.visible_biases,
             &mut self.hidden_biases,
         )
+    }
+
+    /// Copies W into its by-hidden-unit form (after W changed).
+    pub(crate) fn refresh_weights_by_hidden(&mut self) {
+        let (nv, nh) = (self.visible, self.hidden);
+        for i in 0..nv {
+            for j in 0..nh {
+                self.weights_by_hidden[j * nv + i] = self.weights[i * nh + j];
+            }
+        }
     }
 
     /// Checks a visible vector: V values, each 0 or 1; errors name `field`.

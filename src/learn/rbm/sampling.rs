@@ -42,15 +42,16 @@ pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
     }
 }
 
-/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V).
+/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
+/// hidden units that are on, added to a.
 pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
-    for (i, (x, &a)) in out.iter_mut().zip(rbm.visible_biases()).enumerate() {
-        let row = rbm.weight_row(i);
-        *x = a + row
-            .iter()
-            .zip(h)
-            .map(|(&w, &hj)| w * f64::from(hj))
-            .sum::<f64>();
+    out.copy_from_slice(rbm.visible_biases());
+    for (j, &hj) in h.iter().enumerate() {
+        if hj == 1 {
+            for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
+                *x += w;
+            }
+        }
     }
 }
 

@@ -297,6 +297,7 @@ impl RbmTrainer {
                 *x += *uk;
             }
         }
+        self.rbm.refresh_weights_by_hidden();
         self.updates = number;
         Ok(())
     }
