@@ -169,3 +169,23 @@ pub fn ais_log_z(
         log_z_base,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedules_rise_from_0_to_1_with_the_papers_spacing() {
+        for (schedule, steps) in [
+            (AisSchedule::SALAKHUTDINOV_MURRAY, 14_500),
+            (AisSchedule::PAGE, 1_450),
+        ] {
+            let betas = schedule.betas();
+            assert_eq!(betas.len(), steps + 1);
+            assert_eq!((betas[0], betas[steps]), (0.0, 1.0));
+            assert!(betas.windows(2).all(|w| w[1] > w[0]));
+        }
+        let page = AisSchedule::PAGE.betas();
+        assert!((page[50] - 0.5).abs() < 1e-15 && (page[450] - 0.9).abs() < 1e-15);
+    }
+}

@@ -173,3 +173,61 @@ pub fn gibbs_chain(
         hidden_probabilities(rbm, v, p_h);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::seeded_rng;
+
+    #[test]
+    fn softplus_and_sigmoid_stay_finite_far_out() {
+        assert_eq!(softplus(1000.0), 1000.0);
+        assert_eq!(softplus(-1000.0), 0.0);
+        assert!((softplus(0.0) - 2f64.ln()).abs() < 1e-15);
+        assert!((softplus(3.0) - (1.0 + 3f64.exp()).ln()).abs() < 1e-14);
+        assert_eq!(sigmoid(-1000.0), 0.0);
+        assert_eq!(sigmoid(1000.0), 1.0);
+        // σ(x) = e^{softplus(x) − softplus(−x) − x}·… : σ(x)/σ(−x) = e^x.
+        assert!((sigmoid(1.3) / sigmoid(-1.3) - 1.3f64.exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sampled_bits_are_on_at_their_probability() {
+        // 10⁵ draws per bit: binomial standard error ≤ 1.6·10⁻³; 6σ bands.
+        let p = [0.0, 0.1, 0.5, 0.9, 1.0];
+        let mut rng = seeded_rng(4);
+        let mut on = [0u32; 5];
+        let mut bits = [0u8; 5];
+        for _ in 0..100_000 {
+            sample_bits(&p, &mut bits, &mut rng);
+            on.iter_mut()
+                .zip(bits)
+                .for_each(|(n, b)| *n += u32::from(b));
+        }
+        assert_eq!((on[0], on[4]), (0, 100_000));
+        for k in 1..4 {
+            let f = f64::from(on[k]) / 1e5;
+            assert!(
+                (f - p[k]).abs() < 6.0 * (p[k] * (1.0 - p[k]) / 1e5).sqrt(),
+                "{k}: {f}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_inputs_agree_with_the_weights_entry_by_entry() {
+        let rbm = Rbm::random(5, 3, 1.0, 9).unwrap();
+        let (v, h) = ([1u8, 0, 1, 1, 0], [0u8, 1, 1]);
+        let (mut c, mut x) = ([0.0; 3], [0.0; 5]);
+        hidden_input(&rbm, &v, &mut c);
+        visible_input(&rbm, &h, &mut x);
+        for j in 0..3 {
+            let direct: f64 = (0..5).map(|i| f64::from(v[i]) * rbm.weight(i, j)).sum();
+            assert!((c[j] - direct).abs() < 1e-14);
+        }
+        for i in 0..5 {
+            let direct: f64 = (0..3).map(|j| f64::from(h[j]) * rbm.weight(i, j)).sum();
+            assert!((x[i] - direct).abs() < 1e-14);
+        }
+    }
+}

@@ -325,3 +325,51 @@ impl RbmTrainer {
 fn within_limit(x: f64) -> bool {
     x.is_finite() && x.abs() <= DIVERGENCE_LIMIT
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_decay_reaches_zero_and_stays_there() {
+        let s = RateSchedule::LinearDecay { updates: 4 };
+        let rates: Vec<f64> = (0..6).map(|t| s.rate(0.2, t)).collect();
+        assert_eq!(rates, vec![0.2, 0.15000000000000002, 0.1, 0.05, 0.0, 0.0]);
+        assert_eq!(RateSchedule::Constant.rate(0.2, 1_000_000), 0.2);
+    }
+
+    #[test]
+    fn mini_batches_cover_every_vector_once_per_epoch() {
+        // 7 vectors, batch 3: batches of 3, 3, 1 per epoch; each vector once (its clamped
+        // statistic ⟨v_i⟩ sums to 1 over the epoch when only vector k has unit k on).
+        let patterns: Vec<Vec<u8>> = (0..7)
+            .map(|k| (0..7).map(|i| u8::from(i == k)).collect())
+            .collect();
+        let options = TrainingOptions {
+            statistics: Statistics::Persistent {
+                particles: 1,
+                steps: 1,
+            },
+            batch: 3,
+            rate: 0.1,
+            schedule: RateSchedule::Constant,
+            momentum: 0.0,
+            weight_decay: 0.0,
+            seed: 3,
+        };
+        let mut trainer = RbmTrainer::new(Rbm::zeros(7, 2).unwrap(), &patterns, options).unwrap();
+        assert_eq!(trainer.updates_per_epoch(), 3);
+        for _ in 0..2 {
+            let mut seen = [0.0; 7];
+            for size in [3.0, 3.0, 1.0] {
+                trainer.estimate_gradient();
+                // The data part of Δa_i is v_i / B; the particle part is −v_i / K.
+                let particle = trainer.particles().unwrap().visible_state(0).to_vec();
+                for (i, s) in seen.iter_mut().enumerate() {
+                    *s += (trainer.gradient.visible[i] + f64::from(particle[i])) * size;
+                }
+            }
+            assert!(seen.iter().all(|&s| (s - 1.0).abs() < 1e-12), "{seen:?}");
+        }
+    }
+}
