@@ -221,13 +221,13 @@ mod tests {
         let (mut c, mut x) = ([0.0; 3], [0.0; 5]);
         hidden_input(&rbm, &v, &mut c);
         visible_input(&rbm, &h, &mut x);
-        for j in 0..3 {
+        for (j, &cj) in c.iter().enumerate() {
             let direct: f64 = (0..5).map(|i| f64::from(v[i]) * rbm.weight(i, j)).sum();
-            assert!((c[j] - direct).abs() < 1e-14);
+            assert!((cj - rbm.hidden_biases()[j] - direct).abs() < 1e-14);
         }
-        for i in 0..5 {
+        for (i, &xi) in x.iter().enumerate() {
             let direct: f64 = (0..3).map(|j| f64::from(h[j]) * rbm.weight(i, j)).sum();
-            assert!((x[i] - direct).abs() < 1e-14);
+            assert!((xi - rbm.visible_biases()[i] - direct).abs() < 1e-14);
         }
     }
 }
