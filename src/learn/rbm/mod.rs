@@ -11,7 +11,9 @@
 //! - [`sampling`]: the exact conditionals, block Gibbs steps and persistent
 //!   [`Particles`];
 //! - [`statistics`]: the ways of getting the learning statistics ([`Statistics`]: CD-k,
-//!   persistent particles), each with its formula and its failure mode;
+//!   persistent particles, parallel tempering), each with its formula and its failure
+//!   mode;
+//! - [`tempering`]: replicas of the particles at falling β, with swaps ([`Replicas`]);
 //! - [`training`]: mini-batches, the rate schedule, momentum and weight decay
 //!   ([`RbmTrainer`]);
 //! - [`exact`]: exact ln Z and log-likelihood by enumerating the smaller layer (≤ 24 units);
@@ -23,12 +25,14 @@ pub mod exact;
 pub mod model;
 pub mod sampling;
 pub mod statistics;
+pub mod tempering;
 pub mod training;
 
 pub use ais::{AisEstimate, AisSchedule, ais_log_z};
 pub use model::{Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{FreeChains, Gradient, Statistics};
+pub use tempering::Replicas;
 pub use training::{RateSchedule, RbmTrainer, TrainingOptions};
 
 /// Most units in one layer: 4096.
@@ -37,6 +41,8 @@ pub const MAX_LAYER_UNITS: usize = 4096;
 pub const MAX_WEIGHTS: usize = 1 << 22;
 /// Most persistent particles: 10 000.
 pub const MAX_PARTICLES: usize = 10_000;
+/// Most tempered replicas: 64.
+pub const MAX_REPLICAS: usize = 64;
 /// Most block Gibbs steps per update: 1000.
 pub const MAX_GIBBS_STEPS: usize = 1000;
 /// Most multiply-adds one update may cost: 2^32 (a few seconds at most natively).

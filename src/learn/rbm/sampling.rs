@@ -132,16 +132,45 @@ impl Particles {
         &self.visible[k * v..(k + 1) * v]
     }
 
+    /// Particle k's hidden state.
+    pub fn hidden_state(&self, k: usize) -> &[u8] {
+        let h = self.hidden.len() / self.count;
+        &self.hidden[k * h..(k + 1) * h]
+    }
+
+    /// E(v, h) of particle k under `rbm`.
+    pub fn energy(&self, rbm: &Rbm, k: usize) -> f64 {
+        rbm.energy(self.visible_state(k), self.hidden_state(k))
+    }
+
+    /// Exchanges the states (v, h and the cached p(h | v)) of particle k here and in
+    /// `other` (a set of the same shape).
+    pub fn exchange(&mut self, other: &mut Particles, k: usize) {
+        let (nv, nh) = (self.visible_scratch.len(), self.hidden.len() / self.count);
+        self.visible[k * nv..(k + 1) * nv]
+            .swap_with_slice(&mut other.visible[k * nv..(k + 1) * nv]);
+        self.hidden[k * nh..(k + 1) * nh].swap_with_slice(&mut other.hidden[k * nh..(k + 1) * nh]);
+        self.hidden_probabilities[k * nh..(k + 1) * nh]
+            .swap_with_slice(&mut other.hidden_probabilities[k * nh..(k + 1) * nh]);
+    }
+
     /// Advances every particle by `steps` block Gibbs steps of `rbm` (h ~ p(h | v), then
     /// v ~ p(v | h)), particle by particle, and leaves p(h | v) at the final v in
     /// [`Particles::hidden_probabilities`] (so a caller averages v_i p(h_j | v), which has
     /// the same mean as v_i h_j and less noise). The machine must have this V and H.
     pub fn advance(&mut self, rbm: &Rbm, steps: usize, rng: &mut SpinRng) {
+        self.advance_at(rbm, 1.0, steps, rng);
+    }
+
+    /// [`Particles::advance`] for the machine at inverse temperature β, p ∝ e^{−βE}
+    /// ([`gibbs_chain_at`]).
+    pub fn advance_at(&mut self, rbm: &Rbm, beta: f64, steps: usize, rng: &mut SpinRng) {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
         debug_assert_eq!(self.visible_scratch.len(), nv);
         for k in 0..self.count {
-            gibbs_chain(
+            gibbs_chain_at(
                 rbm,
+                beta,
                 steps,
                 &mut self.visible[k * nv..(k + 1) * nv],
                 &mut self.hidden[k * nh..(k + 1) * nh],
@@ -165,12 +194,33 @@ pub fn gibbs_chain(
     p_v: &mut [f64],
     rng: &mut SpinRng,
 ) {
-    hidden_probabilities(rbm, v, p_h);
+    gibbs_chain_at(rbm, 1.0, steps, v, h, p_h, p_v, rng);
+}
+
+/// [`gibbs_chain`] for the machine at inverse temperature β, p_β(v, h) ∝ e^{−β E(v, h)}:
+/// p_β(h_j = 1 | v) = σ(β (b_j + (vW)_j)), p_β(v_i = 1 | h) = σ(β (a_i + (W h)_i)). At
+/// β = 1 it is [`gibbs_chain`] bit for bit (β·x = x).
+#[allow(clippy::too_many_arguments)]
+pub fn gibbs_chain_at(
+    rbm: &Rbm,
+    beta: f64,
+    steps: usize,
+    v: &mut [u8],
+    h: &mut [u8],
+    p_h: &mut [f64],
+    p_v: &mut [f64],
+    rng: &mut SpinRng,
+) {
+    let tempered = |p: &mut [f64]| p.iter_mut().for_each(|x| *x = sigmoid(beta * *x));
+    hidden_input(rbm, v, p_h);
+    tempered(p_h);
     for _ in 0..steps {
         sample_bits(p_h, h, rng);
-        visible_probabilities(rbm, h, p_v);
+        visible_input(rbm, h, p_v);
+        tempered(p_v);
         sample_bits(p_v, v, rng);
-        hidden_probabilities(rbm, v, p_h);
+        hidden_input(rbm, v, p_h);
+        tempered(p_h);
     }
 }
 

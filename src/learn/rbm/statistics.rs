@@ -14,7 +14,8 @@
 
 use super::model::Rbm;
 use super::sampling::{Particles, gibbs_chain, hidden_probabilities};
-use super::{MAX_GIBBS_STEPS, MAX_PARTICLES};
+use super::tempering::Replicas;
+use super::{MAX_GIBBS_STEPS, MAX_PARTICLES, MAX_REPLICAS};
 use crate::dynamics::SpinRng;
 use crate::error::{ParamError, whole_in};
 
@@ -54,28 +55,47 @@ pub enum Statistics {
         /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
         steps: usize,
     },
+    /// Parallel tempering for the free phase ([`super::tempering`]): R replicas of K
+    /// persistent particles at β_r = 1 − r/R, each advanced k block Gibbs steps per update,
+    /// then swaps between neighbouring replicas; the statistics are those of the β = 1
+    /// particles, as for [`Statistics::Persistent`].
+    ///
+    /// Failure mode: it costs R times as much per update as persistent chains with the
+    /// same K, and it helps only if neighbouring replicas overlap (swaps are accepted):
+    /// with too few replicas for the machine's energy range, the acceptance falls towards
+    /// zero and it is R independent persistent runs of which one is used. It still needs a
+    /// small learning rate, like any persistent method.
+    ParallelTempering {
+        /// K, the particles per replica (1 ≤ K ≤ [`MAX_PARTICLES`]).
+        particles: usize,
+        /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
+        steps: usize,
+        /// R, the replicas (2 ≤ R ≤ [`MAX_REPLICAS`]).
+        replicas: usize,
+    },
 }
 
 impl Statistics {
-    /// The command line's names: `cd` and `persistent`.
+    /// The command line's names: `cd`, `persistent` and `tempering`.
     pub fn name(self) -> &'static str {
         match self {
             Statistics::ContrastiveDivergence { .. } => "cd",
             Statistics::Persistent { .. } => "persistent",
+            Statistics::ParallelTempering { .. } => "tempering",
         }
     }
 
     /// k, block Gibbs steps per update.
     pub fn steps(self) -> usize {
         match self {
-            Statistics::ContrastiveDivergence { steps } | Statistics::Persistent { steps, .. } => {
-                steps
-            }
+            Statistics::ContrastiveDivergence { steps }
+            | Statistics::Persistent { steps, .. }
+            | Statistics::ParallelTempering { steps, .. } => steps,
         }
     }
 
-    /// Checks 1 ≤ k ≤ [`MAX_GIBBS_STEPS`] (`gibbs steps`) and 1 ≤ K ≤ [`MAX_PARTICLES`]
-    /// (`particles`).
+    /// Checks 1 ≤ k ≤ [`MAX_GIBBS_STEPS`] (`gibbs steps`), 1 ≤ K ≤ [`MAX_PARTICLES`]
+    /// (`particles`) and 2 ≤ R ≤ [`MAX_REPLICAS`] (`replicas`).
     pub fn check(self) -> Result<(), ParamError> {
         whole_in(
             "gibbs steps",
@@ -83,17 +103,34 @@ impl Statistics {
             1,
             MAX_GIBBS_STEPS as u64,
         )?;
-        if let Statistics::Persistent { particles, .. } = self {
-            whole_in("particles", particles as f64, 1, MAX_PARTICLES as u64)?;
+        match self {
+            Statistics::ContrastiveDivergence { .. } => {}
+            Statistics::Persistent { particles, .. } => {
+                whole_in("particles", particles as f64, 1, MAX_PARTICLES as u64)?;
+            }
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => {
+                whole_in("particles", particles as f64, 1, MAX_PARTICLES as u64)?;
+                whole_in("replicas", replicas as f64, 2, MAX_REPLICAS as u64)?;
+            }
         }
         Ok(())
     }
 
-    /// Free-phase chains per update: K for persistent, the batch size B for CD-k.
+    /// Free-phase chains per update: K for persistent, R·K for tempering, the batch size
+    /// B for CD-k.
     pub fn chains(self, batch: usize) -> usize {
         match self {
             Statistics::ContrastiveDivergence { .. } => batch,
             Statistics::Persistent { particles, .. } => particles,
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => particles * replicas,
         }
     }
 }
@@ -159,12 +196,14 @@ pub fn add_clamped<'a>(
     }
 }
 
-/// The running state of a [`Statistics`] choice: the persistent particles, or the scratch
-/// of CD-k's one chain at a time. Allocated once; an update allocates nothing.
+/// The running state of a [`Statistics`] choice: the persistent particles, the tempered
+/// replicas, or the scratch of CD-k's one chain at a time. Allocated once; an update
+/// allocates nothing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FreeChains {
     statistics: Statistics,
     particles: Option<Particles>,
+    replicas: Option<Replicas>,
     v: Vec<u8>,
     h: Vec<u8>,
     p_h: Vec<f64>,
@@ -173,18 +212,24 @@ pub struct FreeChains {
 
 impl FreeChains {
     /// The state for `statistics` (checked by the caller) on a V-H machine; persistent
-    /// particles start uniformly random (from `rng`).
+    /// particles and replicas start uniformly random (from `rng`).
     pub fn new(statistics: Statistics, rbm: &Rbm, rng: &mut SpinRng) -> FreeChains {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
-        let particles = match statistics {
+        let (particles, replicas) = match statistics {
             Statistics::Persistent { particles, .. } => {
-                Some(Particles::random(particles, nv, nh, rng))
+                (Some(Particles::random(particles, nv, nh, rng)), None)
             }
-            Statistics::ContrastiveDivergence { .. } => None,
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => (None, Some(Replicas::random(replicas, particles, rbm, rng))),
+            Statistics::ContrastiveDivergence { .. } => (None, None),
         };
         FreeChains {
             statistics,
             particles,
+            replicas,
             v: vec![0; nv],
             h: vec![0; nh],
             p_h: vec![0.0; nh],
@@ -197,9 +242,16 @@ impl FreeChains {
         self.statistics
     }
 
-    /// The persistent particles (none for CD-k).
+    /// The persistent particles (the β = 1 replica for tempering; none for CD-k).
     pub fn particles(&self) -> Option<&Particles> {
-        self.particles.as_ref()
+        self.particles
+            .as_ref()
+            .or(self.replicas.as_ref().map(Replicas::coldest))
+    }
+
+    /// The tempered replicas (tempering only).
+    pub fn replicas(&self) -> Option<&Replicas> {
+        self.replicas.as_ref()
     }
 
     /// Changes k (the particles are kept).
@@ -207,6 +259,15 @@ impl FreeChains {
         self.statistics = match self.statistics {
             Statistics::ContrastiveDivergence { .. } => Statistics::ContrastiveDivergence { steps },
             Statistics::Persistent { particles, .. } => Statistics::Persistent { particles, steps },
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => Statistics::ParallelTempering {
+                particles,
+                steps,
+                replicas,
+            },
         };
     }
 
@@ -221,18 +282,16 @@ impl FreeChains {
         rng: &mut SpinRng,
     ) {
         let steps = self.statistics.steps();
+        if let Some(replicas) = &mut self.replicas {
+            replicas.advance(rbm, steps, rng);
+            subtract_particles(rbm, replicas.coldest(), gradient);
+            replicas.swap(rbm, rng);
+            return;
+        }
         match &mut self.particles {
             Some(particles) => {
                 particles.advance(rbm, steps, rng);
-                let scale = -1.0 / particles.count() as f64;
-                let nh = rbm.hidden();
-                for k in 0..particles.count() {
-                    gradient.add(
-                        particles.visible_state(k),
-                        &particles.hidden_probabilities()[k * nh..(k + 1) * nh],
-                        scale,
-                    );
-                }
+                subtract_particles(rbm, particles, gradient);
             }
             None => {
                 let scale = -1.0 / batch.len() as f64;
@@ -251,5 +310,18 @@ impl FreeChains {
                 }
             }
         }
+    }
+}
+
+/// Subtracts (1/K) Σ_p v⁽ᵖ⁾ ⊗ p(h | v⁽ᵖ⁾) (and the means) of K particles just advanced.
+fn subtract_particles(rbm: &Rbm, particles: &Particles, gradient: &mut Gradient) {
+    let scale = -1.0 / particles.count() as f64;
+    let nh = rbm.hidden();
+    for k in 0..particles.count() {
+        gradient.add(
+            particles.visible_state(k),
+            &particles.hidden_probabilities()[k * nh..(k + 1) * nh],
+            scale,
+        );
     }
 }

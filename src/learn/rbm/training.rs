@@ -170,9 +170,14 @@ impl RbmTrainer {
         self.patterns().div_ceil(self.options.batch)
     }
 
-    /// The persistent particles (none for CD-k).
+    /// The persistent particles (the β = 1 replica for tempering; none for CD-k).
     pub fn particles(&self) -> Option<&Particles> {
         self.chains.particles()
+    }
+
+    /// The free-phase state: particles, replicas and the choice they serve.
+    pub fn chains(&self) -> &FreeChains {
+        &self.chains
     }
 
     /// The divergence that stopped learning, if any: once set, [`RbmTrainer::update`]
