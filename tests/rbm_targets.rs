@@ -198,3 +198,124 @@ fn time_per_update_of_a_64_16_machine() {
         );
     }
 }
+
+#[test]
+#[ignore = "a measurement: run by hand in release mode"]
+fn bars_and_stripes_pcd_over_seeds() {
+    // The PCD protocol of the first measurement, with five seeds (of the run and of the
+    // initial weights): the spread of the final exact NLL.
+    let bas = Dataset::bars_and_stripes(4, 16).patterns().to_vec();
+    let mut finals = Vec::new();
+    for seed in 1..=5 {
+        let pcd = TrainingOptions {
+            momentum: 0.5,
+            schedule: RateSchedule::LinearDecay { updates: 50_000 },
+            seed,
+            ..options(
+                Statistics::Persistent {
+                    particles: 100,
+                    steps: 1,
+                },
+                30,
+                0.02,
+            )
+        };
+        let mut trainer = RbmTrainer::new(start(16, 16, &bas, seed), &bas, pcd).unwrap();
+        trainer.run(50_000).unwrap();
+        let m = trainer.rbm();
+        finals.push(mean_free_energy(m, &bas).unwrap() + log_z(m).unwrap());
+    }
+    eprintln!("target: BAS PCD-1 final NLL over seeds 1–5: {finals:.3?}");
+}
+
+#[test]
+#[ignore = "a measurement: run by hand in release mode"]
+fn ais_on_the_trained_digits_machine() {
+    // AIS (page schedule and the paper's, 100 runs) against exact ln Z on the 64-16
+    // machine after 1000 epochs of CD-1.
+    use boltzlab::learn::rbm::{AisSchedule, ais_log_z, base_rate_biases};
+    let (train, _) = digits::split();
+    let train = train.images();
+    let cd1 = TrainingOptions {
+        momentum: 0.5,
+        ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 0.05)
+    };
+    let mut trainer = RbmTrainer::new(start(64, 16, train, 1), train, cd1).unwrap();
+    trainer.run(15_000).unwrap();
+    let m = trainer.rbm();
+    let rms = (m.weights().iter().map(|w| w * w).sum::<f64>() / 1024.0).sqrt();
+    let exact = log_z(m).unwrap();
+    let base = base_rate_biases(train, 64).unwrap();
+    for (name, schedule) in [
+        ("page (1450 steps)", AisSchedule::PAGE),
+        (
+            "Salakhutdinov & Murray (14500 steps)",
+            AisSchedule::SALAKHUTDINOV_MURRAY,
+        ),
+    ] {
+        let clock = Instant::now();
+        let e = ais_log_z(m, &base, &schedule, 100, 7).unwrap();
+        eprintln!(
+            "target: AIS {name}, 100 runs, trained 64-16 (rms weight {rms:.3}): exact ln Z {exact:.4}, \
+             AIS {:.4} ± {:.4} ({:+.2}σ), effective runs {:.1}, {:.2} s",
+            e.log_z,
+            e.stderr,
+            (e.log_z - exact) / e.stderr,
+            e.effective_runs,
+            clock.elapsed().as_secs_f64()
+        );
+    }
+}
+
+#[test]
+#[ignore = "a measurement: run by hand in release mode"]
+fn bars_and_stripes_variants_over_seeds() {
+    // Variants of the PCD protocol on BAS 4×4 (16 hidden, rate 0.02, momentum 0.5, linear
+    // decay over 50k full-batch updates), seeds 1–3: zero initial biases instead of base
+    // rates, and parallel tempering (4 replicas of 100 particles) instead of PCD.
+    let bas = Dataset::bars_and_stripes(4, 16).patterns().to_vec();
+    let variants: [(&str, Statistics, bool); 2] = [
+        (
+            "PCD-1, zero initial biases",
+            Statistics::Persistent {
+                particles: 100,
+                steps: 1,
+            },
+            false,
+        ),
+        (
+            "tempering (4 replicas × 100 particles), base-rate biases",
+            Statistics::ParallelTempering {
+                particles: 100,
+                steps: 1,
+                replicas: 4,
+            },
+            true,
+        ),
+    ];
+    for (name, statistics, base_rates) in variants {
+        let clock = Instant::now();
+        let mut finals = Vec::new();
+        for seed in 1..=3 {
+            let o = TrainingOptions {
+                momentum: 0.5,
+                schedule: RateSchedule::LinearDecay { updates: 50_000 },
+                seed,
+                ..options(statistics, 30, 0.02)
+            };
+            let m = if base_rates {
+                start(16, 16, &bas, seed)
+            } else {
+                Rbm::random(16, 16, 0.01, seed).unwrap()
+            };
+            let mut trainer = RbmTrainer::new(m, &bas, o).unwrap();
+            trainer.run(50_000).unwrap();
+            let m = trainer.rbm();
+            finals.push(mean_free_energy(m, &bas).unwrap() + log_z(m).unwrap());
+        }
+        eprintln!(
+            "target: BAS {name}: final NLL over seeds 1–3 {finals:.3?} ({:.0} s)",
+            clock.elapsed().as_secs_f64()
+        );
+    }
+}
