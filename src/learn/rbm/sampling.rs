@@ -81,6 +81,7 @@ pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Particles {
     count: usize,
+    hidden_units: usize,
     visible: Vec<u8>,
     hidden: Vec<u8>,
     hidden_probabilities: Vec<f64>,
@@ -97,6 +98,7 @@ impl Particles {
             .collect();
         Particles {
             count,
+            hidden_units: hidden,
             visible: v,
             hidden: vec![0; count * hidden],
             hidden_probabilities: vec![0.0; count * hidden],
@@ -134,7 +136,7 @@ impl Particles {
 
     /// Particle k's hidden state.
     pub fn hidden_state(&self, k: usize) -> &[u8] {
-        let h = self.hidden.len() / self.count;
+        let h = self.hidden_units;
         &self.hidden[k * h..(k + 1) * h]
     }
 
@@ -146,7 +148,7 @@ impl Particles {
     /// Exchanges the states (v, h and the cached p(h | v)) of particle k here and in
     /// `other` (a set of the same shape).
     pub fn exchange(&mut self, other: &mut Particles, k: usize) {
-        let (nv, nh) = (self.visible_scratch.len(), self.hidden.len() / self.count);
+        let (nv, nh) = (self.visible_scratch.len(), self.hidden_units);
         self.visible[k * nv..(k + 1) * nv]
             .swap_with_slice(&mut other.visible[k * nv..(k + 1) * nv]);
         self.hidden[k * nh..(k + 1) * nh].swap_with_slice(&mut other.hidden[k * nh..(k + 1) * nh]);
