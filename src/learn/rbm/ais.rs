@@ -14,7 +14,7 @@
 //! is Z_B. One run draws v_1 ~ p_A
 //! exactly and, for k = 1 … K, adds ln p*_{β_k}(v_k) − ln p*_{β_{k−1}}(v_k) to its log
 //! weight and (for k < K) moves v_k → v_{k+1} by one block Gibbs step of the machine at
-//! β_k, which leaves p_{β_k} invariant. Then E[w] = Z_B/Z_A, and over M runs
+//! β_k, which leaves p_{β_k} invariant. Then E\[w\] = Z_B/Z_A, and over M runs
 //!
 //!   ln Ẑ_B = ln Z_A + ln((1/M) Σ_r w_r),
 //!
