@@ -851,3 +851,28 @@ fn tempered_replicas_sample_the_exact_joint_distribution_at_beta_1() {
     assert!(chi2 < threshold, "χ² = {chi2} ≥ {threshold} ({df} df)");
     assert!(replicas.acceptance() > 0.1);
 }
+
+#[test]
+fn a_diverging_update_changes_no_parameter_and_stops_learning() {
+    // W_00 = 999 999 with rate 100 and weight decay 0.5: the decay term alone moves it by
+    // −50·W_00, far beyond the limit ±10⁶.
+    let mut weights = vec![0.0; 6];
+    weights[0] = 999_999.0;
+    let m = Rbm::new(3, 2, weights, vec![0.0; 3], vec![0.0; 2]).unwrap();
+    let o = TrainingOptions {
+        rate: 100.0,
+        weight_decay: 0.5,
+        ..options(Statistics::ContrastiveDivergence { steps: 1 }, 3)
+    };
+    let mut trainer = RbmTrainer::new(m.clone(), &tiny_patterns(), o).unwrap();
+    let e = trainer.update().unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("learning: diverged at cycle 1: weight W[0][0] = -4899"),
+        "{e}"
+    );
+    assert_eq!(trainer.rbm(), &m);
+    assert_eq!(trainer.updates(), 0);
+    assert_eq!(trainer.update().unwrap_err(), e);
+    assert_eq!(trainer.diverged(), Some(&e));
+}
