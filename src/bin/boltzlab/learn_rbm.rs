@@ -228,11 +228,24 @@ fn print_row(row: &Value) {
         Some(t) => format!("{t:.3}"),
         None => "—".into(),
     };
+    // The lowest point of the curve, if any: where CD's NLL turns and rises again.
+    let best = row["curve"]
+        .as_array()
+        .and_then(|curve| {
+            curve
+                .iter()
+                .filter_map(|p| Some((p[0].as_u64()?, p[1].as_f64()?)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+        })
+        .map_or(String::new(), |(at, nll)| {
+            format!("  (lowest {nll:.3} at {at})")
+        });
     println!(
-        "{:<10} rbm {:>3} hidden  {:<10} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>7.1} s",
+        "{:<9} rbm {:>2} hidden  {:<10} k={:<2} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>6.1} s{best}",
         row["problem"].as_str().unwrap_or(""),
         row["hidden"],
         row["statistics"].as_str().unwrap_or(""),
+        row["gibbs_steps"],
         row["train_nll_per_pattern"].as_f64().unwrap_or(f64::NAN),
         test,
         if row["exact"] == json!(true) {
