@@ -503,12 +503,13 @@ fn an_update_is_rate_times_the_estimate_with_momentum_and_decay() {
 
 #[test]
 fn ais_is_within_three_standard_errors_of_exact_ln_z_on_a_64_16_machine_trained_on_digits() {
-    // 300 CD-1 updates on the digits (batch 100, rate 0.05, momentum 0.5) give trained-like
-    // weights; exact ln Z enumerates 2^16 hidden states. AIS with the page schedule (1 450
-    // steps) and 100 runs, from the data's base rates. The seed is fixed, so the test is
-    // deterministic; the criterion is |ln Ẑ − ln Z| < 3 standard errors. Then 8
-    // more estimates (different seeds, 100 runs each): the spread of the 9 should agree
-    // with the reported standard error (ratio between 1/3 and 3).
+    // 1500 CD-1 updates (100 epochs) on the digits (batch 100, rate 0.05, momentum 0.5)
+    // give trained-like weights (rms 0.61); exact ln Z enumerates 2^16 hidden states. AIS
+    // with the page schedule (1 450 steps) and 100 runs, from the data's base rates. The
+    // seed is fixed, so the test is deterministic; the criterion is
+    // |ln Ẑ − ln Z| < 3 standard errors (measured: −0.8σ). Then 8 more estimates (other
+    // seeds, 100 runs each): the spread of the 9 should agree with the reported standard
+    // error (ratio between 1/3 and 3; measured 0.74).
     let (train, _) = digits::split();
     let images = train.images();
     let mut m = Rbm::random(64, 16, 0.01, 3).unwrap();
@@ -519,7 +520,7 @@ fn ais_is_within_three_standard_errors_of_exact_ln_z_on_a_64_16_machine_trained_
         ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100)
     };
     let mut trainer = RbmTrainer::new(m, images, o).unwrap();
-    trainer.run(300).unwrap();
+    trainer.run(1500).unwrap();
     let m = trainer.rbm().clone();
     let norm = (m.weights().iter().map(|w| w * w).sum::<f64>() / 1024.0).sqrt();
     let exact = log_z(&m).unwrap();
