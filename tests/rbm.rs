@@ -877,3 +877,36 @@ fn a_diverging_update_changes_no_parameter_and_stops_learning() {
     assert_eq!(trainer.update().unwrap_err(), e);
     assert_eq!(trainer.diverged(), Some(&e));
 }
+
+#[test]
+fn fifty_pcd_updates_on_digits_give_the_pinned_machine() {
+    // The same run in WebAssembly (tests/web_rbm.rs) must give these bits too.
+    let (train, _) = digits::split();
+    let mut m = Rbm::random(64, 16, 0.01, 1).unwrap();
+    m.set_base_rate_biases(train.images()).unwrap();
+    let o = TrainingOptions {
+        momentum: 0.5,
+        rate: 0.02,
+        ..options(
+            Statistics::Persistent {
+                particles: 100,
+                steps: 1,
+            },
+            100,
+        )
+    };
+    let mut t = RbmTrainer::new(m, train.images(), o).unwrap();
+    t.run(50).unwrap();
+    let m = t.rbm();
+    let bytes: Vec<u8> = m
+        .weights()
+        .iter()
+        .chain(m.visible_biases())
+        .chain(m.hidden_biases())
+        .flat_map(|x| x.to_bits().to_le_bytes())
+        .collect();
+    assert_eq!(digits::fnv1a32(&bytes), PINNED_MACHINE);
+}
+
+/// FNV-1a of the machine's bits after the 50 updates above.
+const PINNED_MACHINE: u32 = 1_192_079_894;
