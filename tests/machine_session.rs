@@ -5,8 +5,8 @@
 //! changes.
 
 use boltzlab::lab::MachineLab;
-use boltzlab::lab::parse::parse_patterns;
 use boltzlab::lab::machine_snapshot::MAX_SESSION_BYTES;
+use boltzlab::lab::parse::parse_patterns;
 use serde_json::{Value, json};
 use std::time::Instant;
 

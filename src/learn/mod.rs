@@ -38,9 +38,11 @@
 
 pub mod datasets;
 pub mod deterministic;
+pub mod digits;
 pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
+pub mod rbm;
 pub mod stochastic;
 
 pub use datasets::{Dataset, Encoder, Problem};

@@ -1,0 +1,360 @@
+//! `boltzlab learn --machine rbm …` and `boltzlab reproduce statistics`: restricted
+//! machines trained on bars and stripes or the 8×8 digits with a chosen way of getting the
+//! statistics, scored by the exact log-likelihood (AIS where the smaller layer is beyond
+//! 24 units).
+
+use crate::args::Args;
+use boltzlab::ParamError;
+use boltzlab::learn::Dataset;
+use boltzlab::learn::digits;
+use boltzlab::learn::rbm::exact::{log_z, mean_free_energy};
+use boltzlab::learn::rbm::{
+    AisSchedule, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions, ais_log_z,
+    base_rate_biases,
+};
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// One training run: the problem, the machine's size and the options.
+struct Run {
+    problem: &'static str,
+    hidden: usize,
+    options: TrainingOptions,
+    updates: u64,
+    /// Exact train NLL every this many updates (0: only at the end).
+    every: u64,
+}
+
+/// The training and test vectors of `problem`: `bars-4x4` (30 patterns, no test set) or
+/// `digits8` (the fixed 1500/297 split).
+fn data(problem: &str) -> (Vec<Vec<u8>>, Option<Vec<Vec<u8>>>) {
+    match problem {
+        "digits8" => {
+            let (train, test) = digits::split();
+            (train.images().to_vec(), Some(test.images().to_vec()))
+        }
+        _ => (Dataset::bars_and_stripes(4, 0).patterns().to_vec(), None),
+    }
+}
+
+/// ln Z, exact where the smaller layer has at most 24 units, else AIS (page schedule, 100
+/// runs, from the data's base rates): (ln Z, exact?).
+fn log_partition(m: &Rbm, train: &[Vec<u8>]) -> Result<(f64, bool), ParamError> {
+    match log_z(m) {
+        Ok(z) => Ok((z, true)),
+        Err(_) => {
+            let base = base_rate_biases(train, m.visible())?;
+            Ok((
+                ais_log_z(m, &base, &AisSchedule::PAGE, 100, 1)?.log_z,
+                false,
+            ))
+        }
+    }
+}
+
+/// Trains as `run` says; returns the row of `reproduce statistics` and the machine.
+fn train(run: &Run) -> Result<(Value, Rbm), ParamError> {
+    let (train, test) = data(run.problem);
+    let mut start = Rbm::random(train[0].len(), run.hidden, 0.01, run.options.seed)?;
+    start.set_base_rate_biases(&train)?;
+    let clock = Instant::now();
+    let mut trainer = RbmTrainer::new(start, &train, run.options)?;
+    let mut curve = Vec::new();
+    while trainer.updates() < run.updates {
+        let chunk = if run.every == 0 {
+            run.updates
+        } else {
+            run.every
+        };
+        trainer.run(chunk.min(run.updates - trainer.updates()))?;
+        if run.every > 0 {
+            let m = trainer.rbm();
+            let nll = mean_free_energy(m, &train)? + log_partition(m, &train)?.0;
+            curve.push(json!([trainer.updates(), nll]));
+        }
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let m = trainer.rbm();
+    let (z, exact) = log_partition(m, &train)?;
+    let test_ll = match &test {
+        Some(t) => Some(-mean_free_energy(m, t)? - z),
+        None => None,
+    };
+    let s = run.options.statistics;
+    let mut row = json!({
+        "problem": run.problem,
+        "machine": "rbm",
+        "hidden": run.hidden,
+        "statistics": s.name(),
+        "gibbs_steps": s.steps(),
+        "train_nll_per_pattern": mean_free_energy(m, &train)? + z,
+        "test_log_likelihood": test_ll,
+        "exact": exact,
+        "updates": trainer.updates(),
+        "seconds": seconds,
+        "rate": run.options.rate,
+        "momentum": run.options.momentum,
+        "batch": run.options.batch,
+        "seed": run.options.seed,
+    });
+    match s {
+        Statistics::Persistent { particles, .. } => row["particles"] = json!(particles),
+        Statistics::ParallelTempering {
+            particles,
+            replicas,
+            ..
+        } => {
+            row["particles"] = json!(particles);
+            row["replicas"] = json!(replicas);
+        }
+        Statistics::ContrastiveDivergence { .. } => {}
+    }
+    if !curve.is_empty() {
+        row["curve"] = json!(curve);
+    }
+    Ok((row, trainer.rbm().clone()))
+}
+
+/// Engine field → option, for error messages.
+const FIELDS: &[(&str, &str)] = &[
+    ("hidden", "hidden"),
+    ("particles", "particles"),
+    ("gibbs steps", "gibbs-steps"),
+    ("replicas", "replicas"),
+    ("batch", "batch"),
+    ("learning rate", "rate"),
+    ("momentum", "momentum"),
+    ("weight decay", "weight-decay"),
+    ("decay updates", "updates"),
+    ("particles × gibbs steps", "particles"),
+];
+
+/// `boltzlab learn --machine rbm …`.
+pub fn learn(raw: &[String]) -> Result<(), String> {
+    let args = Args::parse(
+        raw,
+        &[
+            "machine",
+            "dataset",
+            "hidden",
+            "statistics",
+            "particles",
+            "gibbs-steps",
+            "replicas",
+            "batch",
+            "rate",
+            "momentum",
+            "weight-decay",
+            "decay",
+            "updates",
+            "every",
+            "seed",
+            "save",
+        ],
+        &["json"],
+    )?;
+    let machine = args.choice("machine", &["rbm", "full"])?;
+    if machine == "full" {
+        return Err(
+            "--machine full: the general machine's new ways of getting statistics are not \
+             here yet; use boltzlab learn --problem … for its annealed protocol"
+                .into(),
+        );
+    }
+    let problem: &'static str = match args.choice("dataset", &["bars-4x4", "digits8"])?.as_str() {
+        "digits8" => "digits8",
+        _ => "bars-4x4",
+    };
+    let digits = problem == "digits8";
+    let hidden = args.count("hidden", 16, 0, u64::MAX)? as usize;
+    let steps = args.count("gibbs-steps", 1, 0, u64::MAX)? as usize;
+    let particles = args.count("particles", 100, 0, u64::MAX)? as usize;
+    let replicas = args.count("replicas", 4, 0, u64::MAX)? as usize;
+    let statistics = match args
+        .choice("statistics", &["persistent", "cd", "tempering"])?
+        .as_str()
+    {
+        "cd" => Statistics::ContrastiveDivergence { steps },
+        "tempering" => Statistics::ParallelTempering {
+            particles,
+            steps,
+            replicas,
+        },
+        _ => Statistics::Persistent { particles, steps },
+    };
+    let updates = args.count(
+        "updates",
+        if digits { 15_000 } else { 50_000 },
+        1,
+        1_000_000_000,
+    )?;
+    let schedule = match args.choice("decay", &["linear", "none"])?.as_str() {
+        "linear" => RateSchedule::LinearDecay { updates },
+        _ => RateSchedule::Constant,
+    };
+    let number = |name: &str, default: f64| args.number(name).unwrap_or(default);
+    let options = TrainingOptions {
+        statistics,
+        batch: args.count("batch", if digits { 100 } else { 30 }, 0, u64::MAX)? as usize,
+        rate: number("rate", 0.02),
+        schedule,
+        momentum: number("momentum", 0.5),
+        weight_decay: number("weight-decay", 0.0),
+        seed: args.count("seed", 1, 0, u64::MAX)?,
+    };
+    let run = Run {
+        problem,
+        hidden,
+        options,
+        updates,
+        every: args.count("every", 0, 0, 1_000_000_000)?,
+    };
+    let (row, m) = train(&run).map_err(|e| args.engine_error(e, FIELDS))?;
+    if let Some(file) = args.text("save") {
+        // The trained machine as the page's network JSON (with its bipartite mask).
+        let network = m.to_network().map_err(|e| e.to_string())?;
+        std::fs::write(file, network.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
+    }
+    if args.flag("json") {
+        println!("{row}");
+    } else {
+        print_row(&row);
+    }
+    Ok(())
+}
+
+fn print_row(row: &Value) {
+    let test = match row["test_log_likelihood"].as_f64() {
+        Some(t) => format!("{t:.3}"),
+        None => "—".into(),
+    };
+    // The lowest point of the curve, if any: where CD's NLL turns and rises again.
+    let best = row["curve"]
+        .as_array()
+        .and_then(|curve| {
+            curve
+                .iter()
+                .filter_map(|p| Some((p[0].as_u64()?, p[1].as_f64()?)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+        })
+        .map_or(String::new(), |(at, nll)| {
+            format!("  (lowest {nll:.3} at {at})")
+        });
+    println!(
+        "{:<9} rbm {:>2} hidden  {:<10} k={:<2} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>6.1} s{best}",
+        row["problem"].as_str().unwrap_or(""),
+        row["hidden"],
+        row["statistics"].as_str().unwrap_or(""),
+        row["gibbs_steps"],
+        row["train_nll_per_pattern"].as_f64().unwrap_or(f64::NAN),
+        test,
+        if row["exact"] == json!(true) {
+            "exact"
+        } else {
+            "AIS  "
+        },
+        row["updates"],
+        row["seconds"].as_f64().unwrap_or(f64::NAN),
+    );
+}
+
+/// `boltzlab reproduce statistics [--json] [--quick]`: one table, every row one seeded
+/// run. `--quick` divides every run's updates by 100 (for tests).
+pub fn reproduce(raw: &[String]) -> Result<(), String> {
+    let args = Args::parse(raw, &["seed"], &["json", "quick"])?;
+    let seed = args.count("seed", 1, 0, u64::MAX)?;
+    let scale = if args.flag("quick") { 100 } else { 1 };
+    let options = |statistics, batch, rate, momentum, schedule| TrainingOptions {
+        statistics,
+        batch,
+        rate,
+        schedule,
+        momentum,
+        weight_decay: 0.0,
+        seed,
+    };
+    let pcd = Statistics::Persistent {
+        particles: 100,
+        steps: 1,
+    };
+    let cd = |steps| Statistics::ContrastiveDivergence { steps };
+    let linear = |updates: u64| RateSchedule::LinearDecay {
+        updates: updates / scale,
+    };
+    let constant = RateSchedule::Constant;
+    let mut runs = vec![
+        (
+            "bars-4x4",
+            16,
+            options(cd(1), 30, 0.1, 0.0, constant),
+            20_000,
+            1_000,
+        ),
+        (
+            "bars-4x4",
+            16,
+            options(cd(10), 30, 0.1, 0.0, constant),
+            20_000,
+            2_000,
+        ),
+        (
+            "bars-4x4",
+            16,
+            options(pcd, 30, 0.02, 0.5, linear(50_000)),
+            50_000,
+            5_000,
+        ),
+        (
+            "bars-4x4",
+            16,
+            options(
+                Statistics::ParallelTempering {
+                    particles: 100,
+                    steps: 1,
+                    replicas: 4,
+                },
+                30,
+                0.02,
+                0.5,
+                linear(50_000),
+            ),
+            50_000,
+            5_000,
+        ),
+    ];
+    for hidden in [16, 20] {
+        runs.push((
+            "digits8",
+            hidden,
+            options(cd(1), 100, 0.05, 0.5, constant),
+            15_000,
+            0,
+        ));
+        runs.push((
+            "digits8",
+            hidden,
+            options(pcd, 100, 0.02, 0.5, linear(15_000)),
+            15_000,
+            0,
+        ));
+    }
+    let mut rows = Vec::new();
+    for (problem, hidden, options, updates, every) in runs {
+        let run = Run {
+            problem,
+            hidden,
+            options,
+            updates: updates / scale,
+            every: every / scale,
+        };
+        let (row, _) = train(&run).map_err(|e| e.to_string())?;
+        if !args.flag("json") {
+            print_row(&row);
+        }
+        rows.push(row);
+    }
+    if args.flag("json") {
+        println!("{}", json!({ "rows": rows }));
+    }
+    Ok(())
+}

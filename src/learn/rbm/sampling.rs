@@ -1,0 +1,285 @@
+//! Exact conditionals and block Gibbs sampling of a restricted machine.
+//!
+//! With no visible–visible and no hidden–hidden connections, the units of one layer are
+//! independent given the other, and each conditional is a product of sigmoids:
+//!
+//!   p(h_j = 1 | v) = σ(b_j + (vW)_j),   p(v_i = 1 | h) = σ(a_i + (W h)_i),
+//!   σ(x) = 1/(1 + e^{−x}).
+//!
+//! A block Gibbs step draws the whole hidden layer from p(h | v), then the whole visible
+//! layer from p(v | h): it leaves p(v, h) invariant, and if (v, h) is a sample of p, so is
+//! (v′, h) after the step. A bit is drawn from one 32-bit number r: on when
+//! r < round(p·2^32) (as [`crate::dynamics::rules::threshold`]), so a seed fixes the
+//! trajectory natively and in WebAssembly alike.
+
+use super::model::Rbm;
+use crate::dynamics::rules::threshold;
+use crate::rng::SpinRng;
+use rand::Rng;
+
+/// σ(x) = 1/(1 + e^{−x}).
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + libm::exp(-x))
+}
+
+/// softplus(x) = ln(1 + e^x), as max(x, 0) + ln(1 + e^{−|x|}) so it never overflows.
+#[inline]
+pub fn softplus(x: f64) -> f64 {
+    x.max(0.0) + libm::log1p(libm::exp(-x.abs()))
+}
+
+/// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
+/// the visible units that are on, added to b.
+pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
+    out.copy_from_slice(rbm.hidden_biases());
+    for (i, &vi) in v.iter().enumerate() {
+        if vi == 1 {
+            for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
+                *c += w;
+            }
+        }
+    }
+}
+
+/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
+/// hidden units that are on, added to a.
+pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
+    out.copy_from_slice(rbm.visible_biases());
+    for (j, &hj) in h.iter().enumerate() {
+        if hj == 1 {
+            for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
+                *x += w;
+            }
+        }
+    }
+}
+
+/// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
+pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
+    hidden_input(rbm, v, out);
+    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+}
+
+/// p(v_i = 1 | h) = σ(a_i + (W h)_i), into `out` (length V).
+pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
+    visible_input(rbm, h, out);
+    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+}
+
+/// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
+/// 32-bit draw r_k per bit.
+pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
+    for (s, &p) in out.iter_mut().zip(probabilities) {
+        *s = u8::from(u64::from(rng.next_u32()) < threshold(p));
+    }
+}
+
+/// K persistent chains ("fantasy particles"): their visible and hidden states and
+/// p(h | v) at their visible state, flat (K × V, K × H, K × H), with scratch for one
+/// visible probability vector. Advancing them allocates nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Particles {
+    count: usize,
+    hidden_units: usize,
+    visible: Vec<u8>,
+    hidden: Vec<u8>,
+    hidden_probabilities: Vec<f64>,
+    visible_scratch: Vec<f64>,
+}
+
+impl Particles {
+    /// K particles of a V-H machine, each visible unit on with probability ½ (one 32-bit
+    /// draw per unit from `rng`, particle by particle), hidden units off. The caller checks
+    /// K (see [`super::MAX_PARTICLES`]).
+    pub fn random(count: usize, visible: usize, hidden: usize, rng: &mut SpinRng) -> Particles {
+        let v = (0..count * visible)
+            .map(|_| u8::from(rng.next_u32() >> 31 == 1))
+            .collect();
+        Particles {
+            count,
+            hidden_units: hidden,
+            visible: v,
+            hidden: vec![0; count * hidden],
+            hidden_probabilities: vec![0.0; count * hidden],
+            visible_scratch: vec![0.0; visible],
+        }
+    }
+
+    /// K.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// All visible states, K × V (particle k at `k·V..(k + 1)·V`): what the page draws.
+    pub fn visible_states(&self) -> &[u8] {
+        &self.visible
+    }
+
+    /// All hidden states, K × H: the h each particle's visible state was last drawn from.
+    pub fn hidden_states(&self) -> &[u8] {
+        &self.hidden
+    }
+
+    /// p(h | v) at each particle's visible state, K × H (as of the last [`advance`]).
+    ///
+    /// [`advance`]: Particles::advance
+    pub fn hidden_probabilities(&self) -> &[f64] {
+        &self.hidden_probabilities
+    }
+
+    /// Particle k's visible state.
+    pub fn visible_state(&self, k: usize) -> &[u8] {
+        let v = self.visible_scratch.len();
+        &self.visible[k * v..(k + 1) * v]
+    }
+
+    /// Particle k's hidden state.
+    pub fn hidden_state(&self, k: usize) -> &[u8] {
+        let h = self.hidden_units;
+        &self.hidden[k * h..(k + 1) * h]
+    }
+
+    /// E(v, h) of particle k under `rbm`.
+    pub fn energy(&self, rbm: &Rbm, k: usize) -> f64 {
+        rbm.energy(self.visible_state(k), self.hidden_state(k))
+    }
+
+    /// Exchanges the states (v, h and the cached p(h | v)) of particle k here and in
+    /// `other` (a set of the same shape).
+    pub fn exchange(&mut self, other: &mut Particles, k: usize) {
+        let (nv, nh) = (self.visible_scratch.len(), self.hidden_units);
+        self.visible[k * nv..(k + 1) * nv]
+            .swap_with_slice(&mut other.visible[k * nv..(k + 1) * nv]);
+        self.hidden[k * nh..(k + 1) * nh].swap_with_slice(&mut other.hidden[k * nh..(k + 1) * nh]);
+        self.hidden_probabilities[k * nh..(k + 1) * nh]
+            .swap_with_slice(&mut other.hidden_probabilities[k * nh..(k + 1) * nh]);
+    }
+
+    /// Advances every particle by `steps` block Gibbs steps of `rbm` (h ~ p(h | v), then
+    /// v ~ p(v | h)), particle by particle, and leaves p(h | v) at the final v in
+    /// [`Particles::hidden_probabilities`] (so a caller averages v_i p(h_j | v), which has
+    /// the same mean as v_i h_j and less noise). The machine must have this V and H.
+    pub fn advance(&mut self, rbm: &Rbm, steps: usize, rng: &mut SpinRng) {
+        self.advance_at(rbm, 1.0, steps, rng);
+    }
+
+    /// [`Particles::advance`] for the machine at inverse temperature β, p ∝ e^{−βE}
+    /// ([`gibbs_chain_at`]).
+    pub fn advance_at(&mut self, rbm: &Rbm, beta: f64, steps: usize, rng: &mut SpinRng) {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        debug_assert_eq!(self.visible_scratch.len(), nv);
+        for k in 0..self.count {
+            gibbs_chain_at(
+                rbm,
+                beta,
+                steps,
+                &mut self.visible[k * nv..(k + 1) * nv],
+                &mut self.hidden[k * nh..(k + 1) * nh],
+                &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
+                &mut self.visible_scratch,
+                rng,
+            );
+        }
+    }
+}
+
+/// `steps` block Gibbs steps of one chain from visible state `v`: p_h ← p(h | v); then
+/// `steps` times h ~ p_h, v ~ p(v | h), p_h ← p(h | v). On return `v`, `h` hold the last
+/// states and `p_h` holds p(h | v) at the last v. `p_v` is scratch of length V.
+pub fn gibbs_chain(
+    rbm: &Rbm,
+    steps: usize,
+    v: &mut [u8],
+    h: &mut [u8],
+    p_h: &mut [f64],
+    p_v: &mut [f64],
+    rng: &mut SpinRng,
+) {
+    gibbs_chain_at(rbm, 1.0, steps, v, h, p_h, p_v, rng);
+}
+
+/// [`gibbs_chain`] for the machine at inverse temperature β, p_β(v, h) ∝ e^{−β E(v, h)}:
+/// p_β(h_j = 1 | v) = σ(β (b_j + (vW)_j)), p_β(v_i = 1 | h) = σ(β (a_i + (W h)_i)). At
+/// β = 1 it is [`gibbs_chain`] bit for bit (β·x = x).
+#[allow(clippy::too_many_arguments)]
+pub fn gibbs_chain_at(
+    rbm: &Rbm,
+    beta: f64,
+    steps: usize,
+    v: &mut [u8],
+    h: &mut [u8],
+    p_h: &mut [f64],
+    p_v: &mut [f64],
+    rng: &mut SpinRng,
+) {
+    let tempered = |p: &mut [f64]| p.iter_mut().for_each(|x| *x = sigmoid(beta * *x));
+    hidden_input(rbm, v, p_h);
+    tempered(p_h);
+    for _ in 0..steps {
+        sample_bits(p_h, h, rng);
+        visible_input(rbm, h, p_v);
+        tempered(p_v);
+        sample_bits(p_v, v, rng);
+        hidden_input(rbm, v, p_h);
+        tempered(p_h);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded_rng;
+
+    #[test]
+    fn softplus_and_sigmoid_stay_finite_far_out() {
+        assert_eq!(softplus(1000.0), 1000.0);
+        assert_eq!(softplus(-1000.0), 0.0);
+        assert!((softplus(0.0) - 2f64.ln()).abs() < 1e-15);
+        assert!((softplus(3.0) - (1.0 + 3f64.exp()).ln()).abs() < 1e-14);
+        assert_eq!(sigmoid(-1000.0), 0.0);
+        assert_eq!(sigmoid(1000.0), 1.0);
+        // σ(x) = e^{softplus(x) − softplus(−x) − x}·… : σ(x)/σ(−x) = e^x.
+        assert!((sigmoid(1.3) / sigmoid(-1.3) - 1.3f64.exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sampled_bits_are_on_at_their_probability() {
+        // 10⁵ draws per bit: binomial standard error ≤ 1.6·10⁻³; 6σ bands.
+        let p = [0.0, 0.1, 0.5, 0.9, 1.0];
+        let mut rng = seeded_rng(4);
+        let mut on = [0u32; 5];
+        let mut bits = [0u8; 5];
+        for _ in 0..100_000 {
+            sample_bits(&p, &mut bits, &mut rng);
+            on.iter_mut()
+                .zip(bits)
+                .for_each(|(n, b)| *n += u32::from(b));
+        }
+        assert_eq!((on[0], on[4]), (0, 100_000));
+        for k in 1..4 {
+            let f = f64::from(on[k]) / 1e5;
+            assert!(
+                (f - p[k]).abs() < 6.0 * (p[k] * (1.0 - p[k]) / 1e5).sqrt(),
+                "{k}: {f}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_inputs_agree_with_the_weights_entry_by_entry() {
+        let rbm = Rbm::random(5, 3, 1.0, 9).unwrap();
+        let (v, h) = ([1u8, 0, 1, 1, 0], [0u8, 1, 1]);
+        let (mut c, mut x) = ([0.0; 3], [0.0; 5]);
+        hidden_input(&rbm, &v, &mut c);
+        visible_input(&rbm, &h, &mut x);
+        for (j, &cj) in c.iter().enumerate() {
+            let direct: f64 = (0..5).map(|i| f64::from(v[i]) * rbm.weight(i, j)).sum();
+            assert!((cj - rbm.hidden_biases()[j] - direct).abs() < 1e-14);
+        }
+        for (i, &xi) in x.iter().enumerate() {
+            let direct: f64 = (0..3).map(|j| f64::from(h[j]) * rbm.weight(i, j)).sum();
+            assert!((xi - rbm.visible_biases()[i] - direct).abs() < 1e-14);
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Ways to get the statistics of a restricted machine's learning rule.
+//!
+//! The gradient of the mean log-likelihood L = (1/N) Σ_d ln p(v⁽ᵈ⁾) is a difference of two
+//! phases' statistics (REFERENCES.md §5):
+//!
+//!   ∂L/∂W_ij = ⟨v_i h_j⟩_data − ⟨v_i h_j⟩_model,
+//!   ∂L/∂a_i = ⟨v_i⟩_data − ⟨v_i⟩_model,   ∂L/∂b_j = ⟨h_j⟩_data − ⟨h_j⟩_model.
+//!
+//! The *clamped* phase is exact for a restricted machine: p(h | v) factorises, so
+//! ⟨v_i h_j⟩_data = (1/B) Σ_d v_i⁽ᵈ⁾ σ(b_j + (v⁽ᵈ⁾W)_j) over a batch of B vectors, with no
+//! sampling and no failure mode ([`add_clamped`]). The *free* phase needs samples of the
+//! model, and [`Statistics`] says how to get them. Every free-phase sample v enters as
+//! v_i p(h_j | v) (the hidden layer summed out, same mean as v_i h_j, less noise).
+
+use super::model::Rbm;
+use super::sampling::{Particles, gibbs_chain, hidden_probabilities};
+use super::tempering::Replicas;
+use super::{MAX_GIBBS_STEPS, MAX_PARTICLES, MAX_REPLICAS};
+use crate::error::{ParamError, whole_in};
+use crate::rng::SpinRng;
+
+/// How the free phase is sampled: a choice independent of the data, the batch and the
+/// update rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "statistics")]
+pub enum Statistics {
+    /// CD-k (Hinton 2002): one chain per vector of the batch, started *at the data*
+    /// vector and run k block Gibbs steps; ⟨v_i h_j⟩_model ≈ (1/B) Σ_d v_i⁽ᵏ⁾ p(h_j | v⁽ᵏ⁾).
+    ///
+    /// Failure mode: the chain is far from equilibrium after k steps, so the update is
+    /// biased; it is not the gradient of the likelihood (nor of any function, Sutskever &
+    /// Tieleman 2010). Modes far from the data are never visited, so their probability is
+    /// never pushed down, and as the weights grow the chain mixes ever more slowly, so the
+    /// bias grows: the likelihood rises, then falls (Fischer & Igel 2010). With a large
+    /// rate CD-1 can diverge. On 4×4 bars and stripes (16 hidden, rate 0.1) CD-1 reached
+    /// 4.96 nats per pattern and rose again to 5.76 (REFERENCES.md §5); larger k shrinks
+    /// the bias at k times the cost.
+    ContrastiveDivergence {
+        /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
+        steps: usize,
+    },
+    /// Persistent contrastive divergence (Tieleman 2008; Neal 1992's persistent free
+    /// phase): K fantasy particles are kept from update to update, each advanced k block
+    /// Gibbs steps under the current weights; ⟨v_i h_j⟩_model ≈ (1/K) Σ_p v_i⁽ᵖ⁾ p(h_j | v⁽ᵖ⁾).
+    ///
+    /// Failure mode: the particles sample the model only while the weights change slowly
+    /// compared with the chains' mixing. With a large learning rate they lag behind the
+    /// model, the estimate is biased and learning oscillates or diverges; hence a small
+    /// rate, decayed to 0 (Tieleman & Hinton 2009). The interplay also helps: learning
+    /// raises the energy where the particles are, pushing them on to other modes. With few
+    /// particles the estimate is noisy (variance ∝ 1/K).
+    Persistent {
+        /// K, the fantasy particles (1 ≤ K ≤ [`MAX_PARTICLES`]).
+        particles: usize,
+        /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
+        steps: usize,
+    },
+    /// Parallel tempering for the free phase ([`super::tempering`]): R replicas of K
+    /// persistent particles at β_r = 1 − r/R, each advanced k block Gibbs steps per update,
+    /// then swaps between neighbouring replicas; the statistics are those of the β = 1
+    /// particles, as for [`Statistics::Persistent`].
+    ///
+    /// Failure mode: it costs R times as much per update as persistent chains with the
+    /// same K, and it helps only if neighbouring replicas overlap (swaps are accepted):
+    /// with too few replicas for the machine's energy range, the acceptance falls towards
+    /// zero and it is R independent persistent runs of which one is used. It still needs a
+    /// small learning rate, like any persistent method.
+    ParallelTempering {
+        /// K, the particles per replica (1 ≤ K ≤ [`MAX_PARTICLES`]).
+        particles: usize,
+        /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
+        steps: usize,
+        /// R, the replicas (2 ≤ R ≤ [`MAX_REPLICAS`]).
+        replicas: usize,
+    },
+}
+
+impl Statistics {
+    /// The command line's names: `cd`, `persistent` and `tempering`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Statistics::ContrastiveDivergence { .. } => "cd",
+            Statistics::Persistent { .. } => "persistent",
+            Statistics::ParallelTempering { .. } => "tempering",
+        }
+    }
+
+    /// k, block Gibbs steps per update.
+    pub fn steps(self) -> usize {
+        match self {
+            Statistics::ContrastiveDivergence { steps }
+            | Statistics::Persistent { steps, .. }
+            | Statistics::ParallelTempering { steps, .. } => steps,
+        }
+    }
+
+    /// Checks 1 ≤ k ≤ [`MAX_GIBBS_STEPS`] (`gibbs steps`), 1 ≤ K ≤ [`MAX_PARTICLES`]
+    /// (`particles`) and 2 ≤ R ≤ [`MAX_REPLICAS`] (`replicas`).
+    pub fn check(self) -> Result<(), ParamError> {
+        whole_in(
+            "gibbs steps",
+            self.steps() as f64,
+            1,
+            MAX_GIBBS_STEPS as u64,
+        )?;
+        match self {
+            Statistics::ContrastiveDivergence { .. } => {}
+            Statistics::Persistent { particles, .. } => {
+                whole_in("particles", particles as f64, 1, MAX_PARTICLES as u64)?;
+            }
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => {
+                whole_in("particles", particles as f64, 1, MAX_PARTICLES as u64)?;
+                whole_in("replicas", replicas as f64, 2, MAX_REPLICAS as u64)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Free-phase chains per update: K for persistent, R·K for tempering, the batch size
+    /// B for CD-k.
+    pub fn chains(self, batch: usize) -> usize {
+        match self {
+            Statistics::ContrastiveDivergence { .. } => batch,
+            Statistics::Persistent { particles, .. } => particles,
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => particles * replicas,
+        }
+    }
+}
+
+/// A gradient (or its statistics) in the machine's shape: ΔW (V × H, row-major), Δa, Δb.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gradient {
+    /// ∂L/∂W_ij at `i·H + j`.
+    pub weights: Vec<f64>,
+    /// ∂L/∂a_i.
+    pub visible: Vec<f64>,
+    /// ∂L/∂b_j.
+    pub hidden: Vec<f64>,
+}
+
+impl Gradient {
+    /// Zeros in the shape of a V-H machine.
+    pub fn zeros(visible: usize, hidden: usize) -> Gradient {
+        Gradient {
+            weights: vec![0.0; visible * hidden],
+            visible: vec![0.0; visible],
+            hidden: vec![0.0; hidden],
+        }
+    }
+
+    /// Sets every entry to 0.
+    pub fn clear(&mut self) {
+        self.weights.fill(0.0);
+        self.visible.fill(0.0);
+        self.hidden.fill(0.0);
+    }
+
+    /// Adds s·v ⊗ p_h to ΔW, s·v to Δa and s·p_h to Δb (only the rows of units that are
+    /// on are touched).
+    pub fn add(&mut self, v: &[u8], p_h: &[f64], scale: f64) {
+        let h = p_h.len();
+        for (i, &vi) in v.iter().enumerate() {
+            if vi == 1 {
+                self.visible[i] += scale;
+                for (g, &p) in self.weights[i * h..(i + 1) * h].iter_mut().zip(p_h) {
+                    *g += scale * p;
+                }
+            }
+        }
+        for (g, &p) in self.hidden.iter_mut().zip(p_h) {
+            *g += scale * p;
+        }
+    }
+}
+
+/// The clamped phase, exact: adds (1/B) Σ_d v⁽ᵈ⁾ ⊗ p(h | v⁽ᵈ⁾) (and the means) for the B
+/// vectors of `batch` to `gradient`; `p_h` is scratch of length H.
+pub fn add_clamped<'a>(
+    rbm: &Rbm,
+    batch: impl ExactSizeIterator<Item = &'a [u8]>,
+    gradient: &mut Gradient,
+    p_h: &mut [f64],
+) {
+    let scale = 1.0 / batch.len() as f64;
+    for v in batch {
+        hidden_probabilities(rbm, v, p_h);
+        gradient.add(v, p_h, scale);
+    }
+}
+
+/// The running state of a [`Statistics`] choice: the persistent particles, the tempered
+/// replicas, or the scratch of CD-k's one chain at a time. Allocated once; an update
+/// allocates nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeChains {
+    statistics: Statistics,
+    particles: Option<Particles>,
+    replicas: Option<Replicas>,
+    v: Vec<u8>,
+    h: Vec<u8>,
+    p_h: Vec<f64>,
+    p_v: Vec<f64>,
+}
+
+impl FreeChains {
+    /// The state for `statistics` (checked by the caller) on a V-H machine; persistent
+    /// particles and replicas start uniformly random (from `rng`).
+    pub fn new(statistics: Statistics, rbm: &Rbm, rng: &mut SpinRng) -> FreeChains {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        let (particles, replicas) = match statistics {
+            Statistics::Persistent { particles, .. } => {
+                (Some(Particles::random(particles, nv, nh, rng)), None)
+            }
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => (None, Some(Replicas::random(replicas, particles, rbm, rng))),
+            Statistics::ContrastiveDivergence { .. } => (None, None),
+        };
+        FreeChains {
+            statistics,
+            particles,
+            replicas,
+            v: vec![0; nv],
+            h: vec![0; nh],
+            p_h: vec![0.0; nh],
+            p_v: vec![0.0; nv],
+        }
+    }
+
+    /// The choice this state serves.
+    pub fn statistics(&self) -> Statistics {
+        self.statistics
+    }
+
+    /// The persistent particles (the β = 1 replica for tempering; none for CD-k).
+    pub fn particles(&self) -> Option<&Particles> {
+        self.particles
+            .as_ref()
+            .or(self.replicas.as_ref().map(Replicas::coldest))
+    }
+
+    /// The tempered replicas (tempering only).
+    pub fn replicas(&self) -> Option<&Replicas> {
+        self.replicas.as_ref()
+    }
+
+    /// Changes k (the particles are kept).
+    pub(crate) fn set_steps(&mut self, steps: usize) {
+        self.statistics = match self.statistics {
+            Statistics::ContrastiveDivergence { .. } => Statistics::ContrastiveDivergence { steps },
+            Statistics::Persistent { particles, .. } => Statistics::Persistent { particles, steps },
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => Statistics::ParallelTempering {
+                particles,
+                steps,
+                replicas,
+            },
+        };
+    }
+
+    /// The free phase: subtracts the model statistics, estimated as the choice says, from
+    /// `gradient`. CD-k starts one chain at each vector of `batch`; persistent chains
+    /// ignore the batch.
+    pub fn subtract_free<'a>(
+        &mut self,
+        rbm: &Rbm,
+        batch: impl ExactSizeIterator<Item = &'a [u8]>,
+        gradient: &mut Gradient,
+        rng: &mut SpinRng,
+    ) {
+        let steps = self.statistics.steps();
+        if let Some(replicas) = &mut self.replicas {
+            replicas.advance(rbm, steps, rng);
+            subtract_particles(rbm, replicas.coldest(), gradient);
+            replicas.swap(rbm, rng);
+            return;
+        }
+        match &mut self.particles {
+            Some(particles) => {
+                particles.advance(rbm, steps, rng);
+                subtract_particles(rbm, particles, gradient);
+            }
+            None => {
+                let scale = -1.0 / batch.len() as f64;
+                for data in batch {
+                    self.v.copy_from_slice(data);
+                    gibbs_chain(
+                        rbm,
+                        steps,
+                        &mut self.v,
+                        &mut self.h,
+                        &mut self.p_h,
+                        &mut self.p_v,
+                        rng,
+                    );
+                    gradient.add(&self.v, &self.p_h, scale);
+                }
+            }
+        }
+    }
+}
+
+/// Subtracts (1/K) Σ_p v⁽ᵖ⁾ ⊗ p(h | v⁽ᵖ⁾) (and the means) of K particles just advanced.
+fn subtract_particles(rbm: &Rbm, particles: &Particles, gradient: &mut Gradient) {
+    let scale = -1.0 / particles.count() as f64;
+    let nh = rbm.hidden();
+    for k in 0..particles.count() {
+        gradient.add(
+            particles.visible_state(k),
+            &particles.hidden_probabilities()[k * nh..(k + 1) * nh],
+            scale,
+        );
+    }
+}

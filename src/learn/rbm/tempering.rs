@@ -1,0 +1,103 @@
+//! Parallel tempering for the free phase: R replicas of the persistent particles at
+//! inverse temperatures 1 = β_0 > β_1 > … > β_{R−1} > 0, with swaps between neighbours.
+//!
+//! Replica r holds K particles of p_{β_r}(v, h) ∝ e^{−β_r E(v, h)}; each update advances
+//! every replica k block Gibbs steps at its own β ([`Particles::advance_at`]), and then,
+//! for each neighbouring pair (r, r + 1) in turn and each particle index, proposes to
+//! exchange the two states, accepted with probability
+//!
+//!   min(1, e^{(β_r − β_{r+1}) (E(x_r) − E(x_{r+1}))}),
+//!
+//! which keeps the product of the replicas' distributions invariant. Hot replicas cross
+//! energy barriers easily and hand their states down, so the β = 1 particles, the only
+//! ones whose statistics are used, move between modes that plain persistent chains leave
+//! only rarely (Desjardins et al. 2010). The spacing here is linear: β_r = 1 − r/R.
+
+use super::model::Rbm;
+use super::sampling::Particles;
+use crate::dynamics::rules::threshold;
+use crate::rng::SpinRng;
+use rand::Rng;
+
+/// Replicas of persistent particles at falling β, with their swap counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replicas {
+    betas: Vec<f64>,
+    replicas: Vec<Particles>,
+    proposed: u64,
+    accepted: u64,
+}
+
+impl Replicas {
+    /// R replicas (β_r = 1 − r/R) of K uniformly random particles each, drawn from `rng`
+    /// replica by replica. The caller checks R and K.
+    pub fn random(replicas: usize, particles: usize, rbm: &Rbm, rng: &mut SpinRng) -> Replicas {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        Replicas {
+            betas: (0..replicas)
+                .map(|r| 1.0 - r as f64 / replicas as f64)
+                .collect(),
+            replicas: (0..replicas)
+                .map(|_| Particles::random(particles, nv, nh, rng))
+                .collect(),
+            proposed: 0,
+            accepted: 0,
+        }
+    }
+
+    /// β_r of each replica.
+    pub fn betas(&self) -> &[f64] {
+        &self.betas
+    }
+
+    /// The β = 1 particles (what the statistics and the page use).
+    pub fn coldest(&self) -> &Particles {
+        &self.replicas[0]
+    }
+
+    /// Replica r's particles.
+    pub fn replica(&self, r: usize) -> &Particles {
+        &self.replicas[r]
+    }
+
+    /// The fraction of proposed swaps accepted so far (0 before any).
+    pub fn acceptance(&self) -> f64 {
+        if self.proposed == 0 {
+            0.0
+        } else {
+            self.accepted as f64 / self.proposed as f64
+        }
+    }
+
+    /// Advances every replica `steps` block Gibbs steps at its β (replica 0 first).
+    pub fn advance(&mut self, rbm: &Rbm, steps: usize, rng: &mut SpinRng) {
+        for (particles, &beta) in self.replicas.iter_mut().zip(&self.betas) {
+            particles.advance_at(rbm, beta, steps, rng);
+        }
+    }
+
+    /// One round of swaps: for r = 0 … R − 2 and each particle k, exchange the states of
+    /// replicas r and r + 1 with probability min(1, e^{(β_r − β_{r+1})(E_r − E_{r+1})}),
+    /// decided by one 32-bit draw as every other bit. An exchanged state keeps p(h | v) of
+    /// its old β; the next advance recomputes it.
+    pub fn swap(&mut self, rbm: &Rbm, rng: &mut SpinRng) {
+        for r in 0..self.replicas.len().saturating_sub(1) {
+            let gap = self.betas[r] - self.betas[r + 1];
+            let (low, high) = self.replicas.split_at_mut(r + 1);
+            let (cold, hot) = (&mut low[r], &mut high[0]);
+            for k in 0..cold.count() {
+                let difference = gap * (cold.energy(rbm, k) - hot.energy(rbm, k));
+                let p = if difference >= 0.0 {
+                    1.0
+                } else {
+                    libm::exp(difference)
+                };
+                self.proposed += 1;
+                if u64::from(rng.next_u32()) < threshold(p) {
+                    cold.exchange(hot, k);
+                    self.accepted += 1;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! Training a restricted machine: mini-batches, a decaying learning rate, momentum and
+//! weight decay, from one seed.
+//!
+//! Update t (t = 0, 1, …) takes the next mini-batch of B training vectors (the vectors
+//! are shuffled at the start of every epoch; the last batch of an epoch is shorter if B
+//! does not divide N; with B = N there is no shuffle), estimates the gradient g (the exact
+//! clamped phase minus the free phase of the chosen [`Statistics`]) and applies
+//!
+//!   u_W(t) = μ u_W(t − 1) + ε_t (g_W − λ W),   W ← W + u_W(t),
+//!   u_a(t) = μ u_a(t − 1) + ε_t g_a,           a ← a + u_a(t)   (and b likewise),
+//!
+//! with ε_t from the [`RateSchedule`], momentum μ and weight decay λ (on weights only).
+
+use super::model::Rbm;
+use super::statistics::{FreeChains, Gradient, Statistics, add_clamped};
+use super::{MAX_UPDATE_WORK, sampling::Particles};
+use crate::error::{ParamError, whole_in};
+use crate::learn::{DIVERGENCE_LIMIT, MAX_PATTERNS, below_one, check_patterns, diverged, positive};
+use crate::rng::{SpinRng, random_index, seeded_rng};
+
+/// How the learning rate changes over the run.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "schedule")]
+pub enum RateSchedule {
+    /// ε_t = ε.
+    Constant,
+    /// ε_t = ε (1 − t/T) for update t < T, then 0: linear decay to zero over T updates
+    /// (1 ≤ T ≤ 10⁹), which lets persistent chains catch up with the model at the end.
+    LinearDecay { updates: u64 },
+}
+
+impl RateSchedule {
+    /// ε_t for update t (0-based) with base rate ε.
+    pub fn rate(self, base: f64, update: u64) -> f64 {
+        match self {
+            RateSchedule::Constant => base,
+            RateSchedule::LinearDecay { updates } => {
+                base * (1.0 - update as f64 / updates as f64).max(0.0)
+            }
+        }
+    }
+}
+
+/// Everything a training run needs besides the machine and the data.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TrainingOptions {
+    /// How the free phase is sampled.
+    pub statistics: Statistics,
+    /// Mini-batch size B, 1 ≤ B ≤ N (B = N: full batch).
+    pub batch: usize,
+    /// Base learning rate ε, 0 < ε ≤ 100.
+    pub rate: f64,
+    /// How ε changes over the run.
+    pub schedule: RateSchedule,
+    /// Momentum μ, 0 ≤ μ < 1.
+    pub momentum: f64,
+    /// Weight decay λ, 0 ≤ λ < 1 (an L2 penalty λ|W|²/2 on the weights).
+    pub weight_decay: f64,
+    /// The seed that fixes the run (shuffles, particles and every sample).
+    pub seed: u64,
+}
+
+impl TrainingOptions {
+    /// Checks every option for `patterns` training vectors on a V-H machine; errors name
+    /// the field and its range. Beyond the single ranges, one update may cost at most
+    /// [`MAX_UPDATE_WORK`] multiply-adds: (B + chains·(2k + 1))·V·H, so that a step of the
+    /// page stays bounded (error names `particles × gibbs steps`).
+    pub fn check(&self, patterns: usize, visible: usize, hidden: usize) -> Result<(), ParamError> {
+        self.statistics.check()?;
+        whole_in(
+            "batch",
+            self.batch as f64,
+            1,
+            patterns.clamp(1, MAX_PATTERNS) as u64,
+        )?;
+        positive("learning rate", self.rate, 100.0)?;
+        below_one("momentum", self.momentum)?;
+        below_one("weight decay", self.weight_decay)?;
+        if let RateSchedule::LinearDecay { updates } = self.schedule {
+            whole_in("decay updates", updates as f64, 1, 1_000_000_000)?;
+        }
+        let chains = self.statistics.chains(self.batch) as u128;
+        let steps = self.statistics.steps() as u128;
+        let work = (self.batch as u128 + chains * (2 * steps + 1)) * (visible * hidden) as u128;
+        if work > MAX_UPDATE_WORK {
+            return Err(ParamError::Invalid {
+                field: "particles × gibbs steps",
+                reason: format!(
+                    "one update would cost about {work} multiply-adds, beyond the limit \
+                     {MAX_UPDATE_WORK} (2^32): use fewer particles, steps or hidden units"
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A restricted machine being trained on fixed data, one mini-batch update at a time.
+/// Nothing is allocated per update.
+#[derive(Debug, Clone)]
+pub struct RbmTrainer {
+    rbm: Rbm,
+    options: TrainingOptions,
+    data: Vec<u8>,
+    order: Vec<usize>,
+    cursor: usize,
+    chains: FreeChains,
+    gradient: Gradient,
+    velocity: Gradient,
+    p_h: Vec<f64>,
+    rng: SpinRng,
+    updates: u64,
+    diverged: Option<ParamError>,
+}
+
+impl RbmTrainer {
+    /// A trainer of `rbm` on `patterns` (each V values 0/1, 1 to 65 536 of them) with
+    /// `options` ([`TrainingOptions::check`]). The generator of `seed` first draws the
+    /// persistent particles (if any), then the first shuffle.
+    pub fn new(
+        rbm: Rbm,
+        patterns: &[Vec<u8>],
+        options: TrainingOptions,
+    ) -> Result<RbmTrainer, ParamError> {
+        check_patterns(patterns, rbm.visible())?;
+        options.check(patterns.len(), rbm.visible(), rbm.hidden())?;
+        let mut rng = seeded_rng(options.seed);
+        let chains = FreeChains::new(options.statistics, &rbm, &mut rng);
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        let mut trainer = RbmTrainer {
+            data: patterns.concat(),
+            order: (0..patterns.len()).collect(),
+            cursor: 0,
+            chains,
+            gradient: Gradient::zeros(nv, nh),
+            velocity: Gradient::zeros(nv, nh),
+            p_h: vec![0.0; nh],
+            rng,
+            updates: 0,
+            diverged: None,
+            options,
+            rbm,
+        };
+        trainer.shuffle();
+        Ok(trainer)
+    }
+
+    /// The machine as trained so far.
+    pub fn rbm(&self) -> &Rbm {
+        &self.rbm
+    }
+
+    /// The options.
+    pub fn options(&self) -> &TrainingOptions {
+        &self.options
+    }
+
+    /// Updates done.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Training vectors N.
+    pub fn patterns(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Updates per epoch: ⌈N / B⌉.
+    pub fn updates_per_epoch(&self) -> usize {
+        self.patterns().div_ceil(self.options.batch)
+    }
+
+    /// The persistent particles (the β = 1 replica for tempering; none for CD-k).
+    pub fn particles(&self) -> Option<&Particles> {
+        self.chains.particles()
+    }
+
+    /// The free-phase state: particles, replicas and the choice they serve.
+    pub fn chains(&self) -> &FreeChains {
+        &self.chains
+    }
+
+    /// The divergence that stopped learning, if any: once set, [`RbmTrainer::update`]
+    /// returns it and the machine keeps its last finite parameters.
+    pub fn diverged(&self) -> Option<&ParamError> {
+        self.diverged.as_ref()
+    }
+
+    /// Replaces the options from the next update on; refused (nothing changes) if they do
+    /// not pass [`TrainingOptions::check`]. Changing the kind of statistics or the number
+    /// of particles starts new particles (drawn from the run's generator); changing only k
+    /// keeps them. Changing the batch size or seed restarts the epoch; the velocities and
+    /// the update count (which drives the schedule) are kept.
+    pub fn set_options(&mut self, options: TrainingOptions) -> Result<(), ParamError> {
+        options.check(self.patterns(), self.rbm.visible(), self.rbm.hidden())?;
+        let old = self.options;
+        let same_chains = match (old.statistics, options.statistics) {
+            (
+                Statistics::ContrastiveDivergence { .. },
+                Statistics::ContrastiveDivergence { .. },
+            ) => true,
+            (
+                Statistics::Persistent { particles: a, .. },
+                Statistics::Persistent { particles: b, .. },
+            ) => a == b,
+            _ => false,
+        };
+        if options.seed != old.seed {
+            self.rng = seeded_rng(options.seed);
+        }
+        if same_chains {
+            self.chains.set_steps(options.statistics.steps());
+        } else {
+            self.chains = FreeChains::new(options.statistics, &self.rbm, &mut self.rng);
+        }
+        self.options = options;
+        if options.batch != old.batch || options.seed != old.seed {
+            self.cursor = 0;
+            self.shuffle();
+        }
+        Ok(())
+    }
+
+    /// Estimates the gradient for the next mini-batch (the exact clamped phase minus the
+    /// free phase) without changing the machine: it advances the batch position and the
+    /// free chains. [`RbmTrainer::update`] is this plus the parameter change.
+    pub fn estimate_gradient(&mut self) -> &Gradient {
+        let nv = self.rbm.visible();
+        let n = self.order.len();
+        let end = (self.cursor + self.options.batch).min(n);
+        let (start, data, order) = (self.cursor, &self.data, &self.order);
+        let batch = || {
+            order[start..end]
+                .iter()
+                .map(|&k| &data[k * nv..(k + 1) * nv])
+        };
+        self.gradient.clear();
+        add_clamped(&self.rbm, batch(), &mut self.gradient, &mut self.p_h);
+        self.chains
+            .subtract_free(&self.rbm, batch(), &mut self.gradient, &mut self.rng);
+        self.cursor = end;
+        if self.cursor == n {
+            self.cursor = 0;
+            self.shuffle();
+        }
+        &self.gradient
+    }
+
+    /// One mini-batch update (see the module's formulas). All-or-nothing: if a new weight
+    /// or bias would be non-finite or beyond ±[`DIVERGENCE_LIMIT`], the parameters and
+    /// velocities stay as they were (the chains and batch position have moved), the error
+    /// names the update and the parameter, and every later call returns it.
+    pub fn update(&mut self) -> Result<(), ParamError> {
+        if let Some(e) = &self.diverged {
+            return Err(e.clone());
+        }
+        self.estimate_gradient();
+        let TrainingOptions {
+            momentum,
+            weight_decay,
+            ..
+        } = self.options;
+        let rate = self.options.schedule.rate(self.options.rate, self.updates);
+        let number = self.updates + 1;
+        let nh = self.rbm.hidden();
+        let (g, u) = (&self.gradient, &mut self.velocity);
+        let (weights, visible, hidden) = self.rbm.parameters_mut();
+        // First pass: check every new value; second pass: apply.
+        let step_w =
+            |k: usize, w: f64| momentum * u.weights[k] + rate * (g.weights[k] - weight_decay * w);
+        for (k, &w) in weights.iter().enumerate() {
+            let new = w + step_w(k, w);
+            if !within_limit(new) {
+                let e = diverged(number, format!("weight W[{}][{}]", k / nh, k % nh), new);
+                self.diverged = Some(e.clone());
+                return Err(e);
+            }
+        }
+        for (name, params, grads, velocities) in [
+            ("visible bias a", &*visible, &g.visible, &u.visible),
+            ("hidden bias b", &*hidden, &g.hidden, &u.hidden),
+        ] {
+            for (k, &x) in params.iter().enumerate() {
+                let new = x + momentum * velocities[k] + rate * grads[k];
+                if !within_limit(new) {
+                    let e = diverged(number, format!("{name}[{k}]"), new);
+                    self.diverged = Some(e.clone());
+                    return Err(e);
+                }
+            }
+        }
+        for (k, w) in weights.iter_mut().enumerate() {
+            u.weights[k] = momentum * u.weights[k] + rate * (g.weights[k] - weight_decay * *w);
+            *w += u.weights[k];
+        }
+        for (params, grads, velocities) in [
+            (visible, &g.visible, &mut u.visible),
+            (hidden, &g.hidden, &mut u.hidden),
+        ] {
+            for ((x, &gk), uk) in params.iter_mut().zip(grads).zip(velocities.iter_mut()) {
+                *uk = momentum * *uk + rate * gk;
+                *x += *uk;
+            }
+        }
+        self.rbm.refresh_weights_by_hidden();
+        self.updates = number;
+        Ok(())
+    }
+
+    /// `count` updates (stops at the first error).
+    pub fn run(&mut self, count: u64) -> Result<(), ParamError> {
+        for _ in 0..count {
+            self.update()?;
+        }
+        Ok(())
+    }
+
+    /// A new epoch order (Fisher–Yates with the run's generator); none at full batch.
+    fn shuffle(&mut self) {
+        if self.options.batch >= self.order.len() {
+            return;
+        }
+        for i in (1..self.order.len()).rev() {
+            let j = random_index(&mut self.rng, (i + 1) as u32) as usize;
+            self.order.swap(i, j);
+        }
+    }
+}
+
+fn within_limit(x: f64) -> bool {
+    x.is_finite() && x.abs() <= DIVERGENCE_LIMIT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_decay_reaches_zero_and_stays_there() {
+        let s = RateSchedule::LinearDecay { updates: 4 };
+        let rates: Vec<f64> = (0..6).map(|t| s.rate(0.2, t)).collect();
+        assert_eq!(rates, vec![0.2, 0.15000000000000002, 0.1, 0.05, 0.0, 0.0]);
+        assert_eq!(RateSchedule::Constant.rate(0.2, 1_000_000), 0.2);
+    }
+
+    #[test]
+    fn mini_batches_cover_every_vector_once_per_epoch() {
+        // 7 vectors, batch 3: batches of 3, 3, 1 per epoch; each vector once (its clamped
+        // statistic ⟨v_i⟩ sums to 1 over the epoch when only vector k has unit k on).
+        let patterns: Vec<Vec<u8>> = (0..7)
+            .map(|k| (0..7).map(|i| u8::from(i == k)).collect())
+            .collect();
+        let options = TrainingOptions {
+            statistics: Statistics::Persistent {
+                particles: 1,
+                steps: 1,
+            },
+            batch: 3,
+            rate: 0.1,
+            schedule: RateSchedule::Constant,
+            momentum: 0.0,
+            weight_decay: 0.0,
+            seed: 3,
+        };
+        let mut trainer = RbmTrainer::new(Rbm::zeros(7, 2).unwrap(), &patterns, options).unwrap();
+        assert_eq!(trainer.updates_per_epoch(), 3);
+        for _ in 0..2 {
+            let mut seen = [0.0; 7];
+            for size in [3.0, 3.0, 1.0] {
+                trainer.estimate_gradient();
+                // The data part of Δa_i is v_i / B; the particle part is −v_i / K.
+                let particle = trainer.particles().unwrap().visible_state(0).to_vec();
+                for (i, s) in seen.iter_mut().enumerate() {
+                    *s += (trainer.gradient.visible[i] + f64::from(particle[i])) * size;
+                }
+            }
+            assert!(seen.iter().all(|&s| (s - 1.0).abs() < 1e-12), "{seen:?}");
+        }
+    }
+}
