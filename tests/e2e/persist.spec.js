@@ -72,7 +72,7 @@ test('Start fresh keeps the declined session aside, starts new spins and saves f
   await pause(page);
   await page.getByRole('button', { name: 'Step one sweep' }).click();
   const exported = await lab(page, 'export_state');
-  // The address bar follows the parameters 250 ms after a change (www/share.js): the
+  // The address bar follows the parameters 250 ms after a change (www/lattice/share.js): the
   // reload must load the link with size=64, as a person reloading later would.
   await expect(page).toHaveURL(/size=64/);
   await reload(page);

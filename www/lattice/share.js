@@ -2,13 +2,13 @@
 // its import), and the share link whose URL fragment carries the parameters. Imported
 // files and links are checked by the engine; a bad one is explained and changes nothing.
 
-import { engineReady } from './engine.js';
-import { $, attempt, showError, clearError, download, sentence } from './ui.js';
+import { $, attempt, showError, clearError, download, sentence } from '../ui.js';
 
 export class Sharing {
-  // onRestart: called after an import or a link replaced the run.
-  constructor(lab, onRestart) {
+  // engine: the wasm bindings (for the file-size check); onRestart: called after an import or a link replaced the run.
+  constructor(lab, engine, onRestart) {
     this.lab = lab;
+    this.engine = engine;
     this.onRestart = onRestart;
     $('download-png').addEventListener('click', () => this.downloadPng());
     $('download-trace').addEventListener('click', () => download('boltzlab-trace.csv', lab.trace_csv(), 'text/csv'));
@@ -67,7 +67,7 @@ export class Sharing {
     if (!file) return;
     $('import-done').hidden = true;
     // A file beyond the engine's limit is refused before it is read.
-    const engine = await engineReady();
+    const engine = this.engine;
     const small = attempt('import-error', () => {
       try {
         engine.check_state_file_size(file.size);
