@@ -122,6 +122,29 @@ pub fn check_temperature(temperature: f64) -> Result<f64, ParamError> {
     Ok(temperature)
 }
 
+/// The generator's state as four 32-bit words (Xoshiro128++'s s₀…s₃), for a saved run.
+pub fn random_words(rng: &SpinRng) -> [u32; 4] {
+    let bytes = rng.state();
+    let word = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+    [word(0), word(1), word(2), word(3)]
+}
+
+/// The generator whose state is `words` (from [`random_words`]); refuses all zeros (the
+/// generator's fixed point), naming `field`.
+pub fn rng_from_words(field: &'static str, words: [u32; 4]) -> Result<SpinRng, ParamError> {
+    if words == [0; 4] {
+        return Err(ParamError::Invalid {
+            field,
+            reason: "the generator's state must not be all zero".into(),
+        });
+    }
+    let mut bytes = [0u8; 16];
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    Ok(SpinRng::from_seed(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

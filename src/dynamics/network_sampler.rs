@@ -359,6 +359,88 @@ impl NetworkSampler {
     }
 }
 
+/// Everything that, with the network, fixes a [`NetworkSampler`]'s future: for a saved
+/// run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetworkSamplerState {
+    /// s_i per unit.
+    pub state: Vec<i8>,
+    /// The clamp flags.
+    pub clamped: Vec<bool>,
+    pub temperature: f64,
+    pub rule: Rule,
+    pub order: NetworkOrder,
+    /// The Xoshiro128++ state words ([`super::random_words`]).
+    pub random_state: [u32; 4],
+    /// Sequential order: the position in the free units of the next unit to visit.
+    pub cursor: usize,
+    pub ticks: u64,
+    /// The incrementally kept energy (kept as it is, bit for bit).
+    pub energy: f64,
+}
+
+impl NetworkSampler {
+    /// The state that, with the network, fixes the sampler's future.
+    pub fn saved_state(&self) -> NetworkSamplerState {
+        NetworkSamplerState {
+            state: self.state.clone(),
+            clamped: self.clamped.clone(),
+            temperature: self.temperature,
+            rule: self.rule,
+            order: self.order,
+            random_state: super::random_words(&self.rng),
+            cursor: self.cursor,
+            ticks: self.ticks,
+            energy: self.energy,
+        }
+    }
+
+    /// A sampler on `network` that continues exactly where the one that gave `saved`
+    /// left off. Checked: lengths, unit values, temperature, cursor, a finite energy and a
+    /// random state that is not all zero; errors name `sampler state`, `sampler clamps`,
+    /// `sampler cursor`, `sampler energy` or `sampler random state`.
+    pub fn from_saved_state(
+        network: Network,
+        saved: NetworkSamplerState,
+    ) -> Result<Self, ParamError> {
+        let n = network.len();
+        network.check_state("sampler state", &saved.state)?;
+        if saved.clamped.len() != n {
+            return Err(ParamError::Invalid {
+                field: "sampler clamps",
+                reason: format!("need {n} flags, got {}", saved.clamped.len()),
+            });
+        }
+        if !saved.energy.is_finite() {
+            return Err(ParamError::Invalid {
+                field: "sampler energy",
+                reason: format!("must be a finite number, got {}", saved.energy),
+            });
+        }
+        let rng = super::rng_from_words("sampler random state", saved.random_state)?;
+        let mut sampler =
+            NetworkSampler::new(network, saved.temperature, saved.rule, saved.order, 0)?;
+        sampler.state = saved.state;
+        sampler.clamped = saved.clamped;
+        sampler.free = (0..n as u32)
+            .filter(|&i| !sampler.clamped[i as usize])
+            .collect();
+        if saved.cursor > 0 && saved.cursor >= sampler.free.len() {
+            return Err(ParamError::OutOfRange {
+                field: "sampler cursor",
+                value: saved.cursor as f64,
+                min: 0.0,
+                max: sampler.free.len().saturating_sub(1) as f64,
+            });
+        }
+        sampler.cursor = saved.cursor;
+        sampler.rng = rng;
+        sampler.ticks = saved.ticks;
+        sampler.energy = saved.energy;
+        Ok(sampler)
+    }
+}
+
 impl Thermal for NetworkSampler {
     fn set_temperature(&mut self, temperature: f64) -> Result<(), ParamError> {
         NetworkSampler::set_temperature(self, temperature)

@@ -21,6 +21,8 @@ use crate::learn::{
 use crate::model::Network;
 use crate::partition::{self, LogZ};
 
+use super::machine_snapshot::{Curves, EstimateParts, LearnerState, SessionParts};
+
 /// The exact KL curve is kept when (distinct training vectors + 1) · 2^n, the states it
 /// enumerates per point, is at most this.
 pub const MAX_KL_STATES: f64 = (1u64 << 21) as f64;
@@ -1051,6 +1053,168 @@ impl MachineLab {
 
 fn machine_position(machine: &Machine) -> Position {
     machine.learner().position()
+}
+
+// The session's hooks: src/lab/machine_snapshot.rs writes and reads a run through these.
+impl MachineLab {
+    /// Everything the run is, for its session.
+    pub(super) fn session_parts(&self) -> SessionParts {
+        SessionParts {
+            dataset: self.dataset.clone(),
+            protocol: self.protocol.clone(),
+            seed: self.seed,
+            network: self.network().clone(),
+            learner: match &self.machine {
+                Machine::Stochastic(l) => LearnerState::Stochastic(l.saved_state()),
+                Machine::MeanField(l) => LearnerState::MeanField(l.saved_state()),
+            },
+            activations: self.activations.clone(),
+            curves: Curves {
+                cycles: self.curve_cycles.clone(),
+                kl: self.curve_kl.clone(),
+                solved: self.curve_solved.clone(),
+                ais_cycles: self.curve_ais_cycles.clone(),
+                ais_kl: self.curve_ais_kl.clone(),
+                ais_stderr: self.curve_ais_stderr.clone(),
+            },
+            estimate: self.estimate.as_ref().map(|e| EstimateParts {
+                network: e.network.clone(),
+                temperature: e.temperature,
+                seed: e.seed,
+                chunks: e.chunks,
+                cycle: e.cycle,
+                chunk_log_z: e.chunk_log_z.clone(),
+            }),
+            estimate_started: self.estimate_started,
+            cycle_offset: self.cycle_offset,
+            version: self.version,
+            explore: self
+                .explore
+                .as_ref()
+                .map(|sampler| (sampler.saved_state(), self.explored)),
+            shown: self.shown,
+        }
+    }
+
+    /// The run that `parts` describe, continuing exactly; every part is checked against
+    /// the rest (the learner's state by its learner, the estimate's by [`KlEstimate::new`])
+    /// and on error nothing is built.
+    pub(super) fn from_session_parts(parts: SessionParts) -> Result<MachineLab, ParamError> {
+        let SessionParts {
+            dataset,
+            protocol,
+            seed,
+            network,
+            learner,
+            activations,
+            curves,
+            estimate,
+            estimate_started,
+            cycle_offset,
+            version,
+            explore,
+            shown,
+        } = parts;
+        let patterns = dataset.patterns();
+        let options = protocol.options.clone();
+        let machine = match (learner, protocol.method) {
+            (LearnerState::Stochastic(state), Method::Stochastic) => Machine::Stochastic(
+                StochasticLearner::from_saved_state(network.clone(), patterns, options, state)?,
+            ),
+            (LearnerState::MeanField(state), Method::MeanField) => {
+                Machine::MeanField(MeanFieldLearner::from_saved_state(
+                    network.clone(),
+                    patterns,
+                    options,
+                    protocol.settings,
+                    state,
+                )?)
+            }
+            _ => {
+                return Err(ParamError::Invalid {
+                    field: "learner",
+                    reason: format!("not the state of a {} learner", protocol.method.name()),
+                });
+            }
+        };
+        let estimate = match estimate {
+            None => None,
+            Some(e) => {
+                let mut resumed = KlEstimate::new(
+                    &e.network,
+                    e.temperature,
+                    patterns,
+                    e.chunks,
+                    e.seed,
+                    e.cycle,
+                )?;
+                if e.chunk_log_z.len() >= e.chunks || !e.chunk_log_z.iter().all(|l| l.is_finite()) {
+                    return Err(ParamError::Invalid {
+                        field: "estimate chunks",
+                        reason: format!(
+                            "need fewer than {} finite ln Z of the chunks done, got {}",
+                            e.chunks,
+                            e.chunk_log_z.len()
+                        ),
+                    });
+                }
+                resumed.chunk_log_z = e.chunk_log_z;
+                Some(resumed)
+            }
+        };
+        let (explore, explored) = match explore {
+            None => (None, None),
+            Some((state, explored)) => {
+                if let Some(k) = explored
+                    && k >= patterns.len()
+                {
+                    return Err(ParamError::OutOfRange {
+                        field: "explore pattern",
+                        value: k as f64,
+                        min: 0.0,
+                        max: (patterns.len() - 1) as f64,
+                    });
+                }
+                let sampler = NetworkSampler::from_saved_state(network.clone(), state)?;
+                (Some(sampler), explored)
+            }
+        };
+        let n = dataset.units();
+        let mut lab = MachineLab {
+            dataset,
+            protocol,
+            seed,
+            machine,
+            activations,
+            clamps: vec![0; n],
+            weights: vec![0.0; n * n],
+            clamped_pairs: vec![0.0; n * n],
+            free_pairs: vec![0.0; n * n],
+            pair_difference: vec![0.0; n * n],
+            curve_cycles: curves.cycles,
+            curve_kl: curves.kl,
+            curve_solved: curves.solved,
+            curve_ais_cycles: curves.ais_cycles,
+            curve_ais_kl: curves.ais_kl,
+            curve_ais_stderr: curves.ais_stderr,
+            estimate,
+            estimate_started,
+            cycle_offset,
+            version,
+            explore: None,
+            explored: None,
+            shown,
+        };
+        lab.apply_stage()?;
+        // The views as learning left them, then the hand-run sampler over them.
+        lab.refresh();
+        if explore.is_some() {
+            lab.explore = explore;
+            lab.explored = explored;
+            lab.refresh();
+        }
+        Ok(lab)
+    }
 }
 
 /// One distinct sample of the gallery.

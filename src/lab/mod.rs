@@ -7,10 +7,16 @@
 //!
 //! - [`setup`]: the parameters, and the URL fragment that carries them;
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
+//! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
+//! - [`packing`]: bits and numbers as base64, for sessions;
+//! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
 //! - [`scan`]: the temperature-sweep experiment.
 
 pub mod machine;
+pub mod machine_snapshot;
+pub mod packing;
 pub mod scan;
+pub mod session;
 pub mod setup;
 pub mod snapshot;
 
@@ -479,6 +485,21 @@ impl LatticeLab {
     /// exported run would have; on error nothing changes.
     pub fn import_state(&mut self, json: &str) -> Result<(), ParamError> {
         let snapshot = Snapshot::from_json(json)?;
+        let sampler = snapshot.sampler()?;
+        self.replace(Self::around(snapshot.setup, sampler));
+        Ok(())
+    }
+
+    /// The full state as compact session text ([`session`]): what [`Self::export_state`]
+    /// writes, with spins, clamps and bonds packed as base64.
+    pub fn session(&self) -> String {
+        session::LatticeSession::to_text(&Snapshot::of(&self.setup(), &self.sampler))
+    }
+
+    /// Replaces the run by the state in a session text, which then continues exactly as
+    /// the saved run would have; on error nothing changes.
+    pub fn restore_session(&mut self, text: &str) -> Result<(), ParamError> {
+        let snapshot = session::LatticeSession::from_text(text)?;
         let sampler = snapshot.sampler()?;
         self.replace(Self::around(snapshot.setup, sampler));
         Ok(())

@@ -95,7 +95,7 @@ pub fn check_file_size(bytes: f64) -> Result<(), ParamError> {
 
 /// Takes the field `name` out of the file's object: missing or of the wrong type is an
 /// error naming the field.
-fn take<T: DeserializeOwned>(
+pub(super) fn take<T: DeserializeOwned>(
     map: &mut Map<String, Value>,
     name: &'static str,
 ) -> Result<T, ParamError> {
@@ -184,7 +184,7 @@ impl SnapshotFile {
     }
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> ParamError {
+pub(super) fn invalid(field: &'static str, reason: impl Into<String>) -> ParamError {
     ParamError::Invalid {
         field,
         reason: reason.into(),
@@ -277,35 +277,23 @@ impl Snapshot {
     pub fn from_json(text: &str) -> Result<Snapshot, ParamError> {
         check_file_size(text.len() as f64)?;
         let file = SnapshotFile::read(text)?;
-        let model = LatticeModel::parse(&file.model)?;
-        let number = |n: &serde_json::Number| n.as_f64().unwrap_or(f64::NAN);
-        let size = check_size(number(&file.size))?;
-        let temperature = check_page_temperature(file.temperature)?;
-        let field = check_field(file.field)?;
-        let dynamics = Dynamics::parse(&file.rule)?;
-        let order = Order::parse(&file.order)?;
-        let boundary = Boundary::parse(&file.boundary)?;
-        let seed = check_seed(number(&file.seed))?;
+        let head = StateHead::check(
+            &file.model,
+            &file.size,
+            file.temperature,
+            file.field,
+            &file.rule,
+            &file.order,
+            &file.boundary,
+            &file.seed,
+        )?;
+        let (model, size) = (head.model, head.size);
         let n = size * size;
-
-        let lattice = match (model, &file.bonds) {
-            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, None) => {
-                model.lattice(size, field, boundary, seed)?
-            }
-            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, Some(_)) => {
-                return Err(invalid(
-                    "bonds",
-                    format!("a {} has uniform bonds; leave 'bonds' out", file.model),
-                ));
-            }
-            (_, None) => return Err(invalid("bonds", "a spin glass needs its 'bonds'")),
-            (_, Some(rows)) => {
-                let couplings = read_bonds(model, rows, size)?;
-                Lattice::new(size as f64, size as f64, model.coupling(), field)?
-                    .with_boundary(boundary)?
-                    .with_couplings(couplings)?
-            }
-        };
+        let lattice = head.lattice(
+            file.bonds
+                .as_ref()
+                .map(|rows| move || read_bonds(model, rows, size)),
+        )?;
 
         if file.spins.len() != size {
             return Err(invalid(
@@ -347,7 +335,97 @@ impl Snapshot {
             }
             clamp[i] = true;
         }
-        let clamps_on = match file.phase.as_str() {
+        head.snapshot(
+            lattice,
+            spins,
+            clamp,
+            &file.phase,
+            file.ticks,
+            file.next_site,
+            file.random_state,
+            file.lane_random_state,
+        )
+    }
+}
+
+/// The checked parameters of a lattice state (a file or a session), before its bonds,
+/// spins and clamps.
+pub(super) struct StateHead {
+    pub model: LatticeModel,
+    pub size: usize,
+    temperature: f64,
+    field: f64,
+    dynamics: Dynamics,
+    order: Order,
+    boundary: Boundary,
+    seed: u64,
+}
+
+impl StateHead {
+    /// Checks the parameters as read; each error names its field.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check(
+        model: &str,
+        size: &serde_json::Number,
+        temperature: f64,
+        field: f64,
+        rule: &str,
+        order: &str,
+        boundary: &str,
+        seed: &serde_json::Number,
+    ) -> Result<StateHead, ParamError> {
+        let number = |n: &serde_json::Number| n.as_f64().unwrap_or(f64::NAN);
+        Ok(StateHead {
+            model: LatticeModel::parse(model)?,
+            size: check_size(number(size))?,
+            temperature: check_page_temperature(temperature)?,
+            field: check_field(field)?,
+            dynamics: Dynamics::parse(rule)?,
+            order: Order::parse(order)?,
+            boundary: Boundary::parse(boundary)?,
+            seed: check_seed(number(seed))?,
+        })
+    }
+
+    /// The lattice, with the bonds `bonds` reads (present for the spin glasses only).
+    pub(super) fn lattice(
+        &self,
+        bonds: Option<impl FnOnce() -> Result<Couplings, ParamError>>,
+    ) -> Result<Lattice, ParamError> {
+        let (model, size, field, boundary) = (self.model, self.size, self.field, self.boundary);
+        match (model, bonds) {
+            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, None) => {
+                model.lattice(size, field, boundary, self.seed)
+            }
+            (LatticeModel::Ferromagnet | LatticeModel::Antiferromagnet, Some(_)) => Err(invalid(
+                "bonds",
+                format!("a {} has uniform bonds; leave 'bonds' out", model.name()),
+            )),
+            (_, None) => Err(invalid("bonds", "a spin glass needs its 'bonds'")),
+            (_, Some(read)) => {
+                let couplings = read()?;
+                Lattice::new(size as f64, size as f64, model.coupling(), field)?
+                    .with_boundary(boundary)?
+                    .with_couplings(couplings)
+            }
+        }
+    }
+
+    /// The snapshot of these parameters with `lattice` and the sampler's state (spins and
+    /// clamps of the lattice's length), the whole checked by building its sampler once.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn snapshot(
+        self,
+        lattice: Lattice,
+        spins: Vec<i8>,
+        clamp: Vec<bool>,
+        phase: &str,
+        ticks: u64,
+        next_site: usize,
+        random_state: [u32; 4],
+        lane_random_state: Option<Vec<u32>>,
+    ) -> Result<Snapshot, ParamError> {
+        let clamps_on = match phase {
             "clamped" => true,
             "free" => false,
             other => {
@@ -358,36 +436,36 @@ impl Snapshot {
                 });
             }
         };
-        if file.ticks > 1 << 53 {
+        if ticks > 1 << 53 {
             return Err(ParamError::OutOfRange {
                 field: "ticks",
-                value: file.ticks as f64,
+                value: ticks as f64,
                 min: 0.0,
                 max: (1u64 << 53) as f64,
             });
         }
         let state = SamplerState {
-            temperature,
-            dynamics,
-            order,
+            temperature: self.temperature,
+            dynamics: self.dynamics,
+            order: self.order,
             spins,
             clamp,
             clamps_on,
-            ticks: file.ticks,
-            next_site: file.next_site,
-            random_state: file.random_state,
-            lane_random_state: file.lane_random_state,
+            ticks,
+            next_site,
+            random_state,
+            lane_random_state,
         };
         let snapshot = Snapshot {
             setup: LatticeSetup {
-                model,
-                size,
-                temperature,
-                field,
-                dynamics,
-                order,
-                boundary,
-                seed,
+                model: self.model,
+                size: self.size,
+                temperature: self.temperature,
+                field: self.field,
+                dynamics: self.dynamics,
+                order: self.order,
+                boundary: self.boundary,
+                seed: self.seed,
             },
             lattice,
             state,

@@ -24,8 +24,8 @@
 
 use super::Settling;
 use super::{
-    ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
-    Progress, Updater, check_patterns, split_seed, to_kind,
+    ClampNoise, CycleReport, FreePhase, Learner, LearnerCommonState, LearningOptions, Phase,
+    PhaseStatistics, Position, Progress, Updater, check_patterns, split_seed, to_kind,
 };
 use crate::dynamics::{SpinRng, seeded_rng, uniform};
 use crate::error::{ParamError, finite_in, whole_in};
@@ -369,6 +369,136 @@ fn average(sums: &PhaseStatistics) -> PhaseStatistics {
         samples: sums.samples,
         means: sums.means.iter().map(|s| s * scale).collect(),
         pairs: sums.pairs.iter().map(|s| s * scale).collect(),
+    }
+}
+
+/// Everything a [`MeanFieldLearner`] holds besides its network, training vectors, options
+/// and settings: for a saved run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeanFieldState {
+    /// The random-start stream's state words.
+    pub start_random_state: [u32; 4],
+    /// The running sums of m_i and m_i m_j of this cycle's phases.
+    pub clamped: PhaseStatistics,
+    pub free: PhaseStatistics,
+    /// The last solve of this cycle and its clamps.
+    pub last_solve: Option<(Vec<Option<i8>>, MeanField)>,
+    /// Solves that did not converge: in the whole run, in this cycle.
+    pub nonconverged: u64,
+    pub cycle_nonconverged: u64,
+    pub common: LearnerCommonState,
+}
+
+impl MeanFieldLearner {
+    /// The state that, with the network, the training vectors, the options and the
+    /// settings, fixes the learner's future.
+    pub fn saved_state(&self) -> MeanFieldState {
+        MeanFieldState {
+            start_random_state: crate::dynamics::random_words(&self.start_rng),
+            clamped: self.clamped.clone(),
+            free: self.free.clone(),
+            last_solve: self.last_solve.clone(),
+            nonconverged: self.nonconverged,
+            cycle_nonconverged: self.cycle_nonconverged,
+            common: LearnerCommonState {
+                noise_random_state: crate::dynamics::random_words(&self.noise_rng),
+                presented: self.presented.clone(),
+                position: self.position,
+                weight_velocity: self.updater.weight_velocity.clone(),
+                bias_velocity: self.updater.bias_velocity.clone(),
+                hidden_connected: self.updater.hidden_connected,
+                last: self.last.clone(),
+                diverged: self.diverged.as_ref().map(super::diverged_reason),
+            },
+        }
+    }
+
+    /// A learner that continues exactly where the one that gave `saved` left off, for the
+    /// arguments of [`MeanFieldLearner::new`] (checked as there); every part of `saved` is
+    /// checked against them and the error names the field.
+    pub fn from_saved_state(
+        network: Network,
+        patterns: &[Vec<u8>],
+        options: LearningOptions,
+        settings: MeanFieldSettings,
+        saved: MeanFieldState,
+    ) -> Result<Self, ParamError> {
+        let mut learner = MeanFieldLearner::new(network, patterns, options, settings)?;
+        let n = learner.network.len();
+        saved
+            .common
+            .check(&learner.network, patterns, &learner.options, 1, |p| {
+                p.settling as usize
+            })?;
+        let per_phase = learner.settlings_per_phase();
+        for (field, sums) in [
+            ("learner.clamped_sums", &saved.clamped),
+            ("learner.free_sums", &saved.free),
+        ] {
+            let fits = sums.means.len() == n
+                && sums.pairs.len() == super::pair_count(n)
+                && sums.means.iter().chain(&sums.pairs).all(|x| x.is_finite())
+                && sums.samples <= per_phase;
+            if !fits {
+                return Err(ParamError::Invalid {
+                    field,
+                    reason: format!(
+                        "need {n} finite mean sums and {} finite pair sums, over at most \
+                         the {per_phase} settlings of a phase",
+                        super::pair_count(n)
+                    ),
+                });
+            }
+        }
+        if let Some((clamp, solution)) = &saved.last_solve {
+            let kind = learner.network.kind();
+            let values_fit = clamp.len() == n && clamp.iter().flatten().all(|&v| kind.is_value(v));
+            let solution_fits = solution.probabilities.len() == n
+                && solution.means.len() == n
+                && solution
+                    .probabilities
+                    .iter()
+                    .all(|q| (0.0..=1.0).contains(q))
+                && solution.means.iter().all(|m| m.is_finite());
+            if !values_fit || !solution_fits {
+                return Err(ParamError::Invalid {
+                    field: "learner.last_solve",
+                    reason: format!(
+                        "need {n} clamps (empty or a {} value), {n} probabilities in [0, 1] \
+                         and {n} finite means",
+                        kind.name()
+                    ),
+                });
+            }
+        }
+        if saved.cycle_nonconverged > saved.nonconverged {
+            return Err(ParamError::Invalid {
+                field: "learner.cycle_nonconverged",
+                reason: "this cycle's count exceeds the run's".into(),
+            });
+        }
+        let common = saved.common;
+        learner.diverged = common.diverged_error();
+        learner.noise_rng = crate::dynamics::rng_from_words(
+            "learner.noise_random_state",
+            common.noise_random_state,
+        )?;
+        learner.start_rng = crate::dynamics::rng_from_words(
+            "learner.start_random_state",
+            saved.start_random_state,
+        )?;
+        learner.presented = common.presented;
+        learner.position = common.position;
+        learner.updater.weight_velocity = common.weight_velocity;
+        learner.updater.bias_velocity = common.bias_velocity;
+        learner.updater.hidden_connected = common.hidden_connected;
+        learner.last = common.last;
+        learner.clamped = saved.clamped;
+        learner.free = saved.free;
+        learner.last_solve = saved.last_solve;
+        learner.nonconverged = saved.nonconverged;
+        learner.cycle_nonconverged = saved.cycle_nonconverged;
+        Ok(learner)
     }
 }
 

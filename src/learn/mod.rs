@@ -367,7 +367,7 @@ impl LearningOptions {
 
 /// Averages over one phase: p_i = ⟨s_i⟩ and p_ij = ⟨s_i s_j⟩ (i < j, in
 /// [`pair_index`] order), over `samples` states (stochastic) or solutions (mean field).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PhaseStatistics {
     /// States or mean-field solutions averaged.
     pub samples: u64,
@@ -394,7 +394,7 @@ impl PhaseStatistics {
 }
 
 /// What one learning cycle measured.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CycleReport {
     /// Cycles completed, this one included.
     pub cycle: u64,
@@ -407,7 +407,7 @@ pub struct CycleReport {
 }
 
 /// Where a learner is inside its cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     /// Cycles completed.
     pub cycle: u64,
@@ -631,6 +631,137 @@ pub(crate) fn split_seed(seed: u64) -> (u64, u64) {
 /// The values of a 0/1 pattern in a network's kind: 1 → s_high, 0 → s_low.
 pub(crate) fn to_kind(kind: crate::model::SpinKind, pattern: &[u8]) -> Vec<i8> {
     pattern.iter().map(|&b| kind.value(b == 1)).collect()
+}
+
+/// The part of a learner's state that the options, the network and the training vectors
+/// do not fix, shared by both learners: for a saved run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnerCommonState {
+    /// The noisy-clamping stream's state words.
+    pub noise_random_state: [u32; 4],
+    /// The (noisy) vectors clamped so far in this cycle, one per clamped settling begun.
+    pub presented: Vec<Vec<u8>>,
+    pub position: Position,
+    /// The momentum terms v_ij (pairs i < j) and v_i.
+    pub weight_velocity: Vec<f64>,
+    pub bias_velocity: Vec<f64>,
+    /// Whether hidden units learn (see [`Learner::set_hidden_connected`]).
+    pub hidden_connected: bool,
+    /// The last completed cycle's report.
+    pub last: Option<CycleReport>,
+    /// The divergence message, if learning diverged ([`diverged`]).
+    pub diverged: Option<String>,
+}
+
+impl LearnerCommonState {
+    /// Checks the saved state against a learner of `network` on `patterns` with
+    /// `options`, whose settlings take `sweeps_per_settling` sweeps (1 for the mean-field
+    /// machine, whose position never counts sweeps), and where `presented_now` vectors
+    /// belong to a clamped-phase position (stochastic: the settling under way counts once
+    /// its first sweep is done). Errors name the field as a machine session does
+    /// (`learner.position`, `learner.presented`, `learner.weight_velocity`, …).
+    pub(crate) fn check(
+        &self,
+        network: &Network,
+        patterns: &[Vec<u8>],
+        options: &LearningOptions,
+        sweeps_per_settling: u64,
+        presented_now: impl Fn(&Position) -> usize,
+    ) -> Result<(), ParamError> {
+        let n = network.len();
+        let invalid = |field: &'static str, reason: String| ParamError::Invalid { field, reason };
+        let p = self.position;
+        let per_phase = patterns.len() as u64 * options.settlings;
+        let expected_pattern = match (p.phase, options.free_phase) {
+            (Phase::Free, FreePhase::Nothing) => None,
+            _ => Some((p.settling / options.settlings) as usize),
+        };
+        if p.settling >= per_phase || p.sweep >= sweeps_per_settling.max(1) {
+            return Err(invalid(
+                "learner.position",
+                format!(
+                    "settling {} and sweep {} are beyond the {per_phase} settlings of \
+                     {sweeps_per_settling} sweeps a phase has",
+                    p.settling, p.sweep
+                ),
+            ));
+        }
+        if p.pattern != expected_pattern || p.cycle > 1 << 53 {
+            return Err(invalid(
+                "learner.position",
+                format!(
+                    "pattern {:?} at settling {} of cycle {} does not fit the run",
+                    p.pattern, p.settling, p.cycle
+                ),
+            ));
+        }
+        let count = match p.phase {
+            Phase::Clamped => presented_now(&p),
+            Phase::Free => per_phase as usize,
+        };
+        if self.presented.len() != count {
+            return Err(invalid(
+                "learner.presented",
+                format!(
+                    "need {count} presented vectors at this position, got {}",
+                    self.presented.len()
+                ),
+            ));
+        }
+        if !self.presented.is_empty() {
+            check_patterns(&self.presented, network.visible())
+                .map_err(|e| invalid("learner.presented", e.to_string()))?;
+        }
+        for (field, velocity, count) in [
+            (
+                "learner.weight_velocity",
+                &self.weight_velocity,
+                pair_count(n),
+            ),
+            ("learner.bias_velocity", &self.bias_velocity, n),
+        ] {
+            if velocity.len() != count || !velocity.iter().all(|v| v.is_finite()) {
+                return Err(invalid(
+                    field,
+                    format!("need {count} finite numbers, got {}", velocity.len()),
+                ));
+            }
+        }
+        if let Some(last) = &self.last {
+            let fits = |s: &PhaseStatistics| {
+                s.means.len() == n
+                    && s.pairs.len() == pair_count(n)
+                    && s.means.iter().chain(&s.pairs).all(|x| x.is_finite())
+            };
+            if !fits(&last.clamped) || !fits(&last.free) || last.cycle > p.cycle {
+                return Err(invalid(
+                    "learner.last",
+                    format!(
+                        "need {n} finite means and {} finite pairs per phase, of a cycle \
+                         already done",
+                        pair_count(n)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The divergence error again.
+    pub(crate) fn diverged_error(&self) -> Option<ParamError> {
+        self.diverged.clone().map(|reason| ParamError::Invalid {
+            field: "learning",
+            reason,
+        })
+    }
+}
+
+/// The divergence message of a learner's error (its reason).
+pub(crate) fn diverged_reason(error: &ParamError) -> String {
+    match error {
+        ParamError::Invalid { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

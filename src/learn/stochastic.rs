@@ -16,12 +16,14 @@
 //! the sampler's random numbers.
 
 use super::{
-    ClampNoise, CycleReport, FreePhase, Learner, LearningOptions, Phase, PhaseStatistics, Position,
-    Progress, Updater, check_patterns, split_seed, to_kind,
+    ClampNoise, CycleReport, FreePhase, Learner, LearnerCommonState, LearningOptions, Phase,
+    PhaseStatistics, Position, Progress, Updater, check_patterns, split_seed, to_kind,
 };
+use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule, SpinRng, seeded_rng};
 use crate::error::{ParamError, whole_in};
 use crate::measure::Correlations;
+use crate::measure::correlations::CorrelationSums;
 use crate::model::Network;
 
 /// A network learning from training vectors by the stochastic two-phase rule.
@@ -244,6 +246,78 @@ impl StochasticLearner {
             count,
             seed,
         )
+    }
+}
+
+/// Everything a [`StochasticLearner`] holds besides its network, training vectors and
+/// options: for a saved run that continues exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StochasticState {
+    /// The sampler (state, clamps, temperature, random stream).
+    pub sampler: NetworkSamplerState,
+    /// The statistics gathered so far in this cycle.
+    pub clamped: CorrelationSums,
+    pub free: CorrelationSums,
+    pub common: LearnerCommonState,
+}
+
+impl StochasticLearner {
+    /// The state that, with the network, the training vectors and the options, fixes the
+    /// learner's future.
+    pub fn saved_state(&self) -> StochasticState {
+        StochasticState {
+            sampler: self.sampler.saved_state(),
+            clamped: self.clamped.to_sums(),
+            free: self.free.to_sums(),
+            common: LearnerCommonState {
+                noise_random_state: crate::dynamics::random_words(&self.noise_rng),
+                presented: self.presented.clone(),
+                position: self.position,
+                weight_velocity: self.updater.weight_velocity.clone(),
+                bias_velocity: self.updater.bias_velocity.clone(),
+                hidden_connected: self.updater.hidden_connected,
+                last: self.last.clone(),
+                diverged: self.diverged.as_ref().map(super::diverged_reason),
+            },
+        }
+    }
+
+    /// A learner that continues exactly where the one that gave `saved` left off, for
+    /// `network`, `patterns` and `options` as [`StochasticLearner::new`] checks them;
+    /// every part of `saved` is checked against them and the error names the field.
+    pub fn from_saved_state(
+        network: Network,
+        patterns: &[Vec<u8>],
+        options: LearningOptions,
+        saved: StochasticState,
+    ) -> Result<Self, ParamError> {
+        let mut learner = StochasticLearner::new(network, patterns, options)?;
+        let n = learner.sampler.network().len();
+        let sweeps = learner.plan.len() as u64;
+        saved.common.check(
+            learner.sampler.network(),
+            patterns,
+            &learner.options,
+            sweeps,
+            |p| p.settling as usize + usize::from(p.sweep > 0),
+        )?;
+        let network = learner.sampler.network().clone();
+        learner.sampler = NetworkSampler::from_saved_state(network, saved.sampler)?;
+        learner.clamped = Correlations::from_sums("learner.clamped_sums", n, saved.clamped)?;
+        learner.free = Correlations::from_sums("learner.free_sums", n, saved.free)?;
+        let common = saved.common;
+        learner.diverged = common.diverged_error();
+        learner.noise_rng = crate::dynamics::rng_from_words(
+            "learner.noise_random_state",
+            common.noise_random_state,
+        )?;
+        learner.presented = common.presented;
+        learner.position = common.position;
+        learner.updater.weight_velocity = common.weight_velocity;
+        learner.updater.bias_velocity = common.bias_velocity;
+        learner.updater.hidden_connected = common.hidden_connected;
+        learner.last = common.last;
+        Ok(learner)
     }
 }
 

@@ -101,6 +101,68 @@ impl Correlations {
     }
 }
 
+/// The running sums of a [`Correlations`], for a saved run: N, Σ s_i, Σ s_i², Σ s_i s_j.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorrelationSums {
+    pub count: u64,
+    pub sums: Vec<i64>,
+    pub square_sums: Vec<i64>,
+    pub pair_sums: Vec<i64>,
+}
+
+impl Correlations {
+    /// The running sums.
+    pub fn to_sums(&self) -> CorrelationSums {
+        CorrelationSums {
+            count: self.count,
+            sums: self.sums.clone(),
+            square_sums: self.square_sums.clone(),
+            pair_sums: self.pair_sums.clone(),
+        }
+    }
+
+    /// An accumulator of `units` units holding `saved`: checked against the shapes
+    /// (n, n, n(n − 1)/2) and the bounds of units valued in {−1, 0, 1}
+    /// (|Σ s_i|, Σ s_i², |Σ s_i s_j| ≤ N); errors name `field`.
+    pub fn from_sums(
+        field: &'static str,
+        units: usize,
+        saved: CorrelationSums,
+    ) -> Result<Correlations, crate::error::ParamError> {
+        let invalid = |reason: String| crate::error::ParamError::Invalid { field, reason };
+        if saved.sums.len() != units
+            || saved.square_sums.len() != units
+            || saved.pair_sums.len() != pair_count(units)
+        {
+            return Err(invalid(format!(
+                "need {units} sums, {units} square sums and {} pair sums, got {}, {} and {}",
+                pair_count(units),
+                saved.sums.len(),
+                saved.square_sums.len(),
+                saved.pair_sums.len()
+            )));
+        }
+        let count = i64::try_from(saved.count).unwrap_or(i64::MAX);
+        let within = |s: &i64| s.unsigned_abs() <= saved.count;
+        if !(saved.sums.iter().all(within)
+            && saved.pair_sums.iter().all(within)
+            && saved.square_sums.iter().all(|&s| (0..=count).contains(&s)))
+        {
+            return Err(invalid(format!(
+                "a sum is beyond what {} samples of units in {{−1, 0, 1}} can give",
+                saved.count
+            )));
+        }
+        Ok(Correlations {
+            units,
+            count: saved.count,
+            sums: saved.sums,
+            square_sums: saved.square_sums,
+            pair_sums: saved.pair_sums,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,19 @@ impl WebMachineLab {
         Ok(WebMachineLab { lab })
     }
 
+    /// The run restored from session text written by `session()`: it continues exactly
+    /// where it was saved (cycle, stage, curves, learner state, random streams). Every field
+    /// is checked; a bad or damaged text throws an Error naming the field.
+    pub fn from_session(text: &str) -> Result<WebMachineLab, JsError> {
+        let lab = MachineLab::from_session(text).map_err(js_error)?;
+        Ok(WebMachineLab { lab })
+    }
+
+    /// The whole run as versioned session text (JSON), for the page to store opaquely.
+    pub fn session(&self) -> String {
+        self.lab.session()
+    }
+
     /// Advances by up to `steps` sweeps (stochastic) or solves (mean field); returns the
     /// cycles completed.
     pub fn advance(&mut self, steps: f64) -> Result<f64, JsError> {

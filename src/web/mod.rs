@@ -394,6 +394,19 @@ impl IsingLab {
         self.lab.import_state(json).map_err(js_error)
     }
 
+    /// The full state as compact session text (what `export_state` carries, with spins,
+    /// clamps and ±J bonds packed as base64 bits by the engine): for the page's saved
+    /// session, stored as opaque text.
+    pub fn session(&self) -> String {
+        self.lab.session()
+    }
+
+    /// Replaces the run by a session text from `session()`, which continues exactly;
+    /// every field is checked and on error (thrown naming the field) nothing changes.
+    pub fn restore_session(&mut self, text: &str) -> Result<(), JsError> {
+        self.lab.restore_session(text).map_err(js_error)
+    }
+
     /// The trace as CSV.
     pub fn trace_csv(&self) -> String {
         self.lab.trace_csv()
