@@ -113,7 +113,10 @@ function exposeForTests(app) {
     boltzlabLab: { get: () => app.lattice.lab, configurable: true },
     boltzlabMachine: { get: () => app.machine.lab, configurable: true },
     boltzlabFrameBudget: { value: () => app.budget.ms, configurable: true },
-    boltzlabPersist: { value: { saveNow: (force) => app.session.saveNow(force) }, configurable: true },
+    boltzlabPersist: {
+      value: { saveNow: (force) => app.session.saveNow(force), timings: () => app.session.lastTimings },
+      configurable: true,
+    },
     boltzlabApp: { value: app, configurable: true },
   });
 }

@@ -4,6 +4,8 @@ import { test, expect, openApp, lab, pause, choose } from './fixtures.js';
 
 const KEY = 'boltzlab.session';
 const stored = (page, key = KEY) => page.evaluate((k) => window.localStorage.getItem(k), key);
+// The lattice side in a stored record (the engine's session text, parsed).
+const side = (text) => JSON.parse(JSON.parse(text).lattice).size;
 const saves = async (page) => Number((await page.locator('#persist-status').getAttribute('data-saves')) ?? 0);
 
 async function savedAfterNow(page) {
@@ -30,7 +32,7 @@ test('a second tab keeps its own session beside the first tab’s, and says so',
   await pause(page);
   await savedAfterNow(page);
   const first = await stored(page);
-  expect(JSON.parse(first).lattice.size).toBe(32);
+  expect(side(first)).toBe(32);
 
   const { page: other, problems } = await secondTab(context);
   await openApp(other);
@@ -45,13 +47,13 @@ test('a second tab keeps its own session beside the first tab’s, and says so',
 
   // The first tab's session is untouched; the second's is kept beside it.
   expect(await stored(page)).toBe(first);
-  expect(JSON.parse(await stored(page, `${KEY}.2`)).lattice.size).toBe(16);
+  expect(side(await stored(page, `${KEY}.2`))).toBe(16);
   // Both go on saving, each into its own.
   await choose(page, 'Size', '64');
   await savedAfterNow(page);
   await savedAfterNow(other);
-  expect(JSON.parse(await stored(page)).lattice.size).toBe(64);
-  expect(JSON.parse(await stored(page, `${KEY}.2`)).lattice.size).toBe(16);
+  expect(side(await stored(page))).toBe(64);
+  expect(side(await stored(page, `${KEY}.2`))).toBe(16);
 
   // A reloaded second tab takes its own session back, not the first tab's.
   await other.reload();
@@ -61,7 +63,7 @@ test('a second tab keeps its own session beside the first tab’s, and says so',
   await other.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(other.locator('#session')).toBeHidden();
   expect(await lab(other, 'side')).toBe(16);
-  expect(JSON.parse(await stored(page)).lattice.size).toBe(64);
+  expect(side(await stored(page))).toBe(64);
 
   // The first tab closes; its session is not lost: a new tab offers it, and offers the
   // second tab's as a choice once that tab has closed too.
@@ -81,7 +83,7 @@ test('a second tab keeps its own session beside the first tab’s, and says so',
   expect(await lab(later, 'side')).toBe(16);
   // The tab moved into the closed tab's slot; the other session is still kept.
   await savedAfterNow(later);
-  expect(JSON.parse(await stored(later, `${KEY}.2`)).lattice.size).toBe(16);
-  expect(JSON.parse(await stored(later)).lattice.size).toBe(64);
+  expect(side(await stored(later, `${KEY}.2`))).toBe(16);
+  expect(side(await stored(later))).toBe(64);
   expect([...problems, ...laterProblems]).toEqual([]);
 });

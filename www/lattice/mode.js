@@ -279,23 +279,38 @@ export class LatticeMode {
     return `${lab.lattice_version()} ${lab.ticks()} ${this.edits} ${lab.fragment()}`;
   }
 
-  exportState() {
-    return this.lab.export_state();
+  // The engine's session text of the run: opaque, compact, exact.
+  session() {
+    return this.lab.session();
   }
 
-  // Throws the engine's reason when `json` is not a lattice state it would import.
-  checkState(json) {
+  // What a lattice session or (version-1 record) state text holds, read by a throwaway
+  // engine object: {side, model, temperature, sweeps}; throws the engine's reason when it
+  // would not restore.
+  checkSession(text, { state = false } = {}) {
     const probe = new this.engine.IsingLab(4, 2.269, 1);
     try {
-      probe.import_state(json);
+      if (state) probe.import_state(text);
+      else probe.restore_session(text);
+      return { side: probe.side(), model: probe.model(), temperature: probe.temperature(), sweeps: probe.sweeps() };
     } finally {
       probe.free();
     }
   }
 
-  // A restored run starts paused, exactly where it was saved.
+  restoreSession(text) {
+    this.lab.restore_session(text);
+    this.restored();
+  }
+
+  // A version-1 record's lattice: the engine's state file.
   restoreState(json) {
     this.lab.import_state(json);
+    this.restored();
+  }
+
+  // A restored run starts paused, exactly where it was saved.
+  restored() {
     this.edits += 1;
     this.setRunning(false);
     this.restarted();

@@ -4,6 +4,9 @@
 
 import { $, attempt, showError, clearError, download, sentence } from '../ui.js';
 
+// The engine's lattice session text names its format in a field of its own.
+const SESSION_FORMAT = /"format"\s*:\s*"boltzlab-lattice-session"/;
+
 export class Sharing {
   // engine: the wasm bindings (for the file-size check); onRestart: called after an import or a link replaced the run.
   constructor(lab, engine, onRestart) {
@@ -90,7 +93,9 @@ export class Sharing {
     }
     const ok = attempt('import-error', () => {
       try {
-        this.lab.import_state(text);
+        // A session text (what the fault overlay exports after a panic) or a state file.
+        if (SESSION_FORMAT.test(text)) this.lab.restore_session(text);
+        else this.lab.import_state(text);
       } catch (err) {
         throw new Error(`Nothing was changed: ${file.name} could not be imported. ${sentence(err.message)}`);
       }

@@ -17,7 +17,7 @@ import { MachineOptions } from './options.js';
 import { PatternEditor } from './editor.js';
 import { Gallery } from './gallery.js';
 import { NetworkFiles } from './files.js';
-import { fromRecordV1, recordV1 } from './snapshot.js';
+import { fromRecordV1, shownDataset, shownOptions } from './snapshot.js';
 
 // Speed steps: sweeps (stochastic) or mean-field solves per frame.
 const SPEEDS = [1, 4, 16, 64, 256, 1024, 16384];
@@ -253,13 +253,15 @@ export class MachineMode {
   // --- The session (session/record.js) -------------------------------------------------------
 
   // Whether anything a session keeps may have changed: the engine's weight version, the
-  // cycle and the options.
+  // cycle, its phase and pattern, and the options.
   fingerprint() {
     const lab = this.lab;
     if (!lab) return 'none';
     return [
       lab.version(),
       lab.cycles(),
+      lab.phase(),
+      lab.pattern(),
       lab.rule(),
       lab.rule_size(),
       lab.weight_decay(),
@@ -268,12 +270,36 @@ export class MachineMode {
     ].join(' ');
   }
 
-  recordV1() {
-    return recordV1(this);
+  // The engine's session text of the run (opaque, exact), or null before the mode was
+  // first shown.
+  session() {
+    return this.lab ? this.lab.session() : null;
   }
 
+  // What a machine session holds, read by a throwaway engine object: {dataset, cycles};
+  // throws the engine's reason when it would not restore.
+  checkSession(text) {
+    const probe = this.engine.MachineLab.from_session(text);
+    try {
+      return { dataset: shownDataset(probe), cycles: probe.cycles() };
+    } finally {
+      probe.free();
+    }
+  }
+
+  // Restores a session: the run continues exactly where it stopped (cycle, stage, curves).
+  restoreSession(text) {
+    const lab = this.engine.MachineLab.from_session(text);
+    this.setRunning(false);
+    this.options.show(shownOptions(lab));
+    this.adopt(lab, shownDataset(lab));
+    this.draw();
+  }
+
+  // A version-1 record's machine: {dataset, cycles} when it would restore.
   checkV1(m) {
     fromRecordV1(this.engine, m).free();
+    return { dataset: m.dataset, cycles: Number(m.cycles) || 0 };
   }
 
   // Restores a version-1 record: its options and weights (its cycle count starts at 0).

@@ -1,32 +1,26 @@
-// The machine's part of the stored session. Version 1 kept its options and its network
-// JSON, rebuilt by the engine's constructor and importer.
+// The machine's part of the stored session. Since version 2 it is the engine's own session
+// text (MachineLab.session / from_session), restored exactly; version 1 kept the options and
+// the network JSON, rebuilt here by the engine's constructor and importer (its cycle count,
+// stage and curves were not kept).
 
-// The version-1 record of the mode's run, or null before the mode was first shown.
-export function recordV1(mode) {
-  const lab = mode.lab;
-  if (!lab) return null;
-  const record = {
-    dataset: mode.dataset,
-    method: lab.method(),
-    seed: lab.seed(),
-    rule: lab.rule(),
-    rate: lab.rule_size(),
-    decay: lab.weight_decay(),
-    schedule: lab.schedule(),
-    collect: lab.collect_sweeps(),
-    cycles: lab.cycles(),
-    network: lab.export_network(),
-  };
-  if (mode.dataset === 'custom') {
+// The dataset control's value for a run (the engine calls the user's own patterns
+// "patterns"; the control, "custom").
+export const shownDataset = (lab) => (lab.dataset() === 'patterns' ? 'custom' : lab.dataset());
+
+// What the dataset, method and seed controls (and the editor, for the user's own patterns)
+// show for a run.
+export function shownOptions(lab) {
+  const options = { dataset: shownDataset(lab), method: lab.method(), seed: lab.seed() };
+  if (options.dataset === 'custom') {
     const visible = lab.visible();
-    const flat = mode.patterns;
+    const flat = lab.patterns_flat();
     const rows = [];
     for (let k = 0; k < lab.pattern_count(); k++)
       rows.push(Array.from(flat.slice(k * visible, (k + 1) * visible)).join(''));
-    record.patterns = rows.join('\n');
-    record.hidden = lab.units() - visible;
+    options.patterns = rows.join('\n');
+    options.hidden = lab.units() - visible;
   }
-  return record;
+  return options;
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -70,7 +70,7 @@ export class Persistence {
     this.lastGood = null; // the last record text known good (written, or checked on load)
     this.offers = []; // checked stored sessions awaiting Restore / Start fresh: {slot, checked}
     this.saves = 0;
-    this.lastStall = 0; // ms the last save kept the page busy
+    this.lastTimings = null; // ms the last save spent making the record and writing it
     onEngineStop(() => (this.stopped = true));
     keepLastGood(() => this.lastGoodFiles());
   }
@@ -102,9 +102,11 @@ export class Persistence {
     setInterval(() => {
       if (performance.now() - this.lastSave >= this.interval) this.saveNow();
     }, 1000);
-    window.addEventListener('pagehide', () => this.saveNow());
+    // Leaving (or hiding) the page is the last chance: saved even when the counters say
+    // nothing changed (a machine part-way through a cycle has not moved them).
+    window.addEventListener('pagehide', () => this.saveNow(true));
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') this.saveNow();
+      if (document.visibilityState === 'hidden') this.saveNow(true);
     });
   }
 
@@ -160,10 +162,11 @@ export class Persistence {
       if (this.offers.length === 0) this.saving = true;
     } else if (this.offers.length > 0) {
       const first = this.offers[0];
-      const message =
+      let message =
         first.slot === this.slot.number
           ? `Restore the session saved at ${when(first.checked.record.saved)} (${first.checked.summary})?`
           : `A closed tab left a session saved at ${when(first.checked.record.saved)} (${first.checked.summary}). Restore it?`;
+      if (first.checked.note) message += ` ${first.checked.note}`;
       this.banner(message, { restore: true, fresh: own !== null, dismiss: own === null });
     } else {
       this.saving = true;
@@ -214,6 +217,7 @@ export class Persistence {
       );
       return;
     }
+    const encoded = performance.now();
     try {
       this.write(text);
     } catch (err) {
@@ -226,7 +230,8 @@ export class Persistence {
       );
       return;
     }
-    this.lastStall = performance.now() - begin;
+    const written = performance.now();
+    this.lastTimings = { encode: encoded - begin, write: written - encoded };
     this.lastFingerprint = fingerprint;
     this.lastGood = text;
     this.saves += 1;
