@@ -1,36 +1,36 @@
 // The page never dies silently: an engine panic (reported by the wasm panic hook through
 // window.boltzlabReportPanic) and any uncaught error or unhandled rejection are shown in an
-// overlay, with the last good saved session still exportable (it is kept in JavaScript and
-// localStorage, since the wasm instance cannot be trusted after a panic) and a reload that
-// offers it back.
+// overlay, with the last good saved session still exportable (the session module keeps it
+// in JavaScript and localStorage, since the wasm instance cannot be trusted after a panic)
+// and a reload that offers it back. The app stops its frame loop and the session stops
+// saving when told by onEngineStop.
 
 import { $, download } from './ui.js';
-import { KEY, lastGoodRecord, stopSaving, unpackLattice } from './persist.js';
 
 let panicked = false;
+// What the session module kept last (see keepLastGood), and who to tell when the engine stops.
+let lastGood = () => null;
+const stopListeners = [];
 
-// The last good session record: the one kept in memory, else the one in storage.
-function lastGood() {
-  let text = lastGoodRecord();
-  if (text === null) {
-    try {
-      text = window.localStorage.getItem(KEY);
-    } catch {
-      text = null;
-    }
-  }
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+// Whether the engine stopped after a panic: it is not called again.
+export const engineStopped = () => panicked;
+
+// Calls `callback` once the engine has stopped.
+export function onEngineStop(callback) {
+  stopListeners.push(callback);
+}
+
+// The session module tells the overlay where its last good session is: `source()` returns
+// null or {saved (ms), latticeFile() → text or throws, networkFile() → text or null}.
+export function keepLastGood(source) {
+  lastGood = source;
 }
 
 function exportState() {
-  const record = lastGood();
   try {
-    download('boltzlab-state.json', unpackLattice(record?.lattice), 'application/json');
+    const text = lastGood()?.latticeFile();
+    if (typeof text !== 'string') throw new Error('nothing saved');
+    download('boltzlab-state.json', text, 'application/json');
     $('fault-advice').textContent =
       'The lattice state was downloaded as boltzlab-state.json; Import state reads it back.';
   } catch {
@@ -38,8 +38,16 @@ function exportState() {
   }
 }
 
+const lastNetwork = () => {
+  try {
+    return lastGood()?.networkFile() ?? null;
+  } catch {
+    return null;
+  }
+};
+
 function exportNetwork() {
-  const network = lastGood()?.machine?.network;
+  const network = lastNetwork();
   if (typeof network === 'string') download('boltzlab-network.json', network, 'application/json');
 }
 
@@ -48,7 +56,7 @@ function show(title, message, advice, canDismiss) {
   $('fault-message').textContent = message;
   $('fault-advice').textContent = advice;
   $('fault-dismiss').hidden = !canDismiss;
-  $('fault-export-network').hidden = typeof lastGood()?.machine?.network !== 'string';
+  $('fault-export-network').hidden = typeof lastNetwork() !== 'string';
   $('fault').hidden = false;
   document.body.dataset.fault = panicked ? 'panic' : 'error';
   $('fault-reload').focus();
@@ -64,8 +72,7 @@ function savedAt() {
 // Called by the wasm panic hook (src/web/mod.rs) with the panic message.
 window.boltzlabReportPanic = (message) => {
   panicked = true;
-  window.boltzlabStopped = true;
-  stopSaving();
+  for (const callback of stopListeners) callback();
   show(
     'The engine stopped',
     String(message),

@@ -1,7 +1,8 @@
 // Keyboard shortcuts (listed in the help overlay): space play/pause, s step one tick,
 // Shift+s step one sweep, r/u/d reset, f phase switch, +/− speed, ? help. In Boltzmann-
 // machine mode the same keys act on the machine: space run/pause learning, s one learning
-// cycle, Shift+s one learning sweep, f clamped ⇄ free by hand, r reset weights.
+// cycle, Shift+s one learning sweep, f clamped ⇄ free by hand, r reset weights. Each mode
+// holds its own key map (its `shortcuts`); this module only decides when keys are ours.
 // They stay out of the way of text boxes and menus, and of buttons, radios and
 // checkboxes reached by keyboard (where space and Enter belong to the control).
 
@@ -30,17 +31,9 @@ function ownsKeys(element) {
   return false;
 }
 
-// The machine mode's actions: {playPause, stepCycle, stepSweep, togglePhase, reset,
-// faster, slower}, set by the machine page when it starts.
-let machineActions = null;
-export function setMachineShortcuts(actions) {
-  machineActions = actions;
-}
-
-const machineMode = () => machineActions !== null && !$('machine').hidden;
-
-// actions: {playPause, stepTick, stepSweep, reset(kind), togglePhase, faster, slower}.
-export function installShortcuts(actions) {
+// shortcuts(): the key map of the mode shown ({' ': playPause, s: …}), which each mode
+// defines; '?' (help) is the same in every mode.
+export function installShortcuts(shortcuts) {
   const help = $('help');
   $('help-open').addEventListener('click', () => help.showModal());
   document.addEventListener('keydown', (event) => {
@@ -53,32 +46,8 @@ export function installShortcuts(actions) {
     }
     if (ownsKeys(target)) return;
     const key = event.key;
-    const machine = machineMode() ? machineActions : null;
-    const run = machine
-      ? {
-          ' ': machine.playPause,
-          s: machine.stepCycle,
-          S: machine.stepSweep,
-          r: machine.reset,
-          f: machine.togglePhase,
-          '+': machine.faster,
-          '=': machine.faster,
-          '-': machine.slower,
-          '?': () => help.showModal(),
-        }[key]
-      : {
-          ' ': actions.playPause,
-          s: actions.stepTick,
-          S: actions.stepSweep,
-          r: () => actions.reset('random'),
-          u: () => actions.reset('up'),
-          d: () => actions.reset('down'),
-          f: actions.togglePhase,
-          '+': actions.faster,
-          '=': actions.faster,
-          '-': actions.slower,
-          '?': () => help.showModal(),
-        }[key];
+    const keys = shortcuts();
+    const run = key === '?' ? () => help.showModal() : Object.hasOwn(keys, key) ? keys[key] : null;
     if (!run) return;
     event.preventDefault();
     run();

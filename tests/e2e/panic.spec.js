@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { test, expect, openApp, lab, enter } from './fixtures.js';
 
 const stored = (page) => page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
+// The lattice of a stored session record: the engine's session text, parsed.
+const storedLattice = (text) => JSON.parse(JSON.parse(text).lattice);
 
 test.describe('an engine panic', () => {
   // console_error_panic_hook logs the panic: exactly that console error is expected.
@@ -19,8 +21,13 @@ test.describe('an engine panic', () => {
   }) => {
     await openApp(page);
     await enter(page, 'Temperature value', 1.5);
-    await expect.poll(async () => JSON.parse((await stored(page)) ?? 'null')?.lattice.temperature).toBe(1.5);
-    const savedTicks = JSON.parse(await stored(page)).lattice.ticks;
+    await expect
+      .poll(async () => {
+        const text = await stored(page);
+        return text === null ? null : storedLattice(text).temperature;
+      })
+      .toBe(1.5);
+    const savedTicks = storedLattice(await stored(page)).ticks;
 
     const thrown = await page.evaluate(() => {
       try {
@@ -48,10 +55,12 @@ test.describe('an engine panic', () => {
       page.getByRole('button', { name: 'Export last good state' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('boltzlab-state.json');
-    const state = JSON.parse(await readFile(await download.path(), 'utf8'));
-    expect(state.format).toBe('boltzlab-lattice');
+    const file = await download.path();
+    const state = JSON.parse(await readFile(file, 'utf8'));
+    // The engine's lattice session text, which Import state reads back.
+    expect(state.format).toBe('boltzlab-lattice-session');
     expect(state.temperature).toBe(1.5);
-    expect(state.ticks).toBe(JSON.parse(before).lattice.ticks);
+    expect(state.ticks).toBe(storedLattice(before).ticks);
     expect(state.ticks).toBeGreaterThanOrEqual(savedTicks);
 
     await page.getByRole('button', { name: 'Reload and restore' }).click();
@@ -62,7 +71,12 @@ test.describe('an engine panic', () => {
     expect(await lab(page, 'temperature')).toBe(1.5);
     expect(await lab(page, 'ticks')).toBe(state.ticks);
     // The restored state is the exported one, field for field.
-    expect(JSON.parse(await lab(page, 'export_state'))).toEqual(state);
+    expect(JSON.parse(await lab(page, 'session'))).toEqual(state);
+    // And Import state reads the exported file back.
+    await page.getByRole('button', { name: 'Step one sweep' }).click();
+    await page.locator('#import-state').setInputFiles(file);
+    await expect(page.locator('#import-done')).toBeVisible();
+    expect(JSON.parse(await lab(page, 'session'))).toEqual(state);
   });
 });
 

@@ -1,6 +1,15 @@
 // Nothing lost: the session is kept in localStorage and offered back on reload; a stored
 // session that cannot be read is reported and set aside; no storage or a full one is a note.
+import { readFileSync } from 'node:fs';
 import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps, drag } from './fixtures.js';
+
+// A version-1 record as the page wrote it before the engine kept sessions (a 16 × 16
+// lattice after one sweep, a 4-2-4 machine after 3 cycles), with its lattice's state file
+// and its network as the engine exported them then.
+const data = (name) => readFileSync(new URL(`data/${name}`, import.meta.url), 'utf8');
+const V1_RECORD = data('session-v1.json');
+const V1_STATE = data('session-v1.state.json');
+const V1_NETWORK = data('session-v1.network.json');
 
 // Opens the page in Boltzmann-machine mode.
 async function openMachine(page) {
@@ -72,12 +81,12 @@ test('Start fresh keeps the declined session aside, starts new spins and saves f
   await pause(page);
   await page.getByRole('button', { name: 'Step one sweep' }).click();
   const exported = await lab(page, 'export_state');
-  // The address bar follows the parameters 250 ms after a change (www/share.js): the
+  // The address bar follows the parameters 250 ms after a change (www/lattice/share.js): the
   // reload must load the link with size=64, as a person reloading later would.
   await expect(page).toHaveURL(/size=64/);
   await reload(page);
   const declined = await stored(page);
-  expect(JSON.parse(declined).lattice.ticks).toBe(JSON.parse(exported).ticks);
+  expect(JSON.parse(JSON.parse(declined).lattice).ticks).toBe(JSON.parse(exported).ticks);
   await page.getByRole('button', { name: 'Start fresh' }).click();
   await expect(page.locator('#session')).toBeHidden();
   // The address still carries the parameters (it is the share link); the run is new.
@@ -157,8 +166,9 @@ async function savedRecord(page) {
 
 const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
 
-// Each entry: a name, the stored text, and what the report must say.
-function corruptions(good) {
+// Each entry: a name, the stored text, and what the report must say. `good`: a version-1
+// record (still read).
+function corruptionsV1(good) {
   const text = JSON.stringify(good);
   const with_ = (change) => {
     const copy = structuredClone(good);
@@ -179,7 +189,7 @@ function corruptions(good) {
     ['truncated by one', text.slice(0, -1), /not valid JSON/],
     ['an array', '[1, 2, 3]', /not a session record/],
     ['another format', with_((r) => (r.format = PAYLOAD)), /not a boltzlab session/],
-    ['a newer version', with_((r) => (r.version = 2)), /version 2/],
+    ['a newer version', with_((r) => (r.version = 3)), /version 3/],
     ['no time stamp', with_((r) => delete r.saved), /time stamp/],
     ['an unknown mode', with_((r) => (r.mode = PAYLOAD)), /mode/],
     ['no lattice', with_((r) => delete r.lattice), /lattice: the lattice is missing/],
@@ -209,14 +219,64 @@ function corruptions(good) {
   ];
 }
 
+// The same for a version-2 record: the engine's lattice and machine session texts damaged
+// as a whole and field by field (the engine names the field).
+function corruptionsV2(good) {
+  const with_ = (change) => {
+    const copy = structuredClone(good);
+    change(copy);
+    return JSON.stringify(copy);
+  };
+  const withInner = (part, change) =>
+    with_((r) => {
+      const inner = JSON.parse(r[part]);
+      change(inner);
+      r[part] = JSON.stringify(inner);
+    });
+  const lattice = (change) => withInner('lattice', change);
+  const machine = (change) => withInner('machine', change);
+  return [
+    ['v2 truncated', JSON.stringify(good).slice(0, -1), /not valid JSON/],
+    ['v2 a newer version', with_((r) => (r.version = 3)), /version 3/],
+    ['v2 no time stamp', with_((r) => delete r.saved), /time stamp/],
+    ['v2 an unknown mode', with_((r) => (r.mode = PAYLOAD)), /mode/],
+    ['v2 no lattice', with_((r) => delete r.lattice), /lattice: the lattice is missing/],
+    ['v2 lattice not text', with_((r) => (r.lattice = { size: 16 })), /lattice: the lattice is missing/],
+    ['v2 lattice garbage', with_((r) => (r.lattice = `{${PAYLOAD}`)), /lattice: /],
+    ['v2 lattice truncated', with_((r) => (r.lattice = r.lattice.slice(0, r.lattice.length / 2))), /lattice: /],
+    ['v2 lattice another format', lattice((l) => (l.format = PAYLOAD)), /lattice: /],
+    ['v2 spins too short', lattice((l) => (l.spins = l.spins.slice(0, 8))), /lattice: .*spins/],
+    ['v2 spins not base64', lattice((l) => (l.spins = `!!${PAYLOAD}`)), /lattice: .*spins/],
+    ['v2 clamps missing', lattice((l) => delete l.clamped), /lattice: .*clamped/],
+    ['v2 size mismatch', lattice((l) => (l.size = 17)), /lattice: /],
+    ['v2 temperature negative', lattice((l) => (l.temperature = -1)), /lattice: .*temperature/i],
+    ['v2 unknown model', lattice((l) => (l.model = PAYLOAD)), /lattice: .*model/i],
+    ['v2 unknown field', lattice((l) => (l.extra = PAYLOAD)), /lattice: .*extra/],
+    ['v2 random state wrong', lattice((l) => (l.random_state = [1, 2])), /lattice: /],
+    ['v2 machine not text', with_((r) => (r.machine = { cycles: 1 })), /Boltzmann machine: not a machine session/],
+    ['v2 machine garbage', with_((r) => (r.machine = `{${PAYLOAD}`)), /Boltzmann machine: /],
+    ['v2 machine truncated', with_((r) => (r.machine = r.machine.slice(0, -2))), /Boltzmann machine: /],
+    ['v2 machine problem unknown', machine((m) => (m.problem = PAYLOAD)), /Boltzmann machine: /],
+    ['v2 machine seed a string', machine((m) => (m.seed = PAYLOAD)), /Boltzmann machine: .*seed/],
+    ['v2 machine cycles negative', machine((m) => (m.cycles = -1)), /Boltzmann machine: /],
+    ['v2 weight null (NaN)', machine((m) => (m.network.weights[0][1] = null)), /Boltzmann machine: /],
+    ['v2 weights of another shape', machine((m) => m.network.weights.pop()), /Boltzmann machine: /],
+    ['v2 a machine of more units', machine((m) => (m.network.units = 99)), /Boltzmann machine: /],
+  ];
+}
+
 test('a corrupted stored session is reported, set aside and never loaded; the page runs its defaults', async ({
   page,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(400_000);
   const good = await savedRecord(page);
   expect(good.format).toBe('boltzlab-session');
-  expect(good.machine.dataset).toBe('4-2-4');
-  const cases = corruptions(good);
+  expect(good.version).toBe(2);
+  expect(JSON.parse(good.machine).problem).toBe('4-2-4');
+  const old = JSON.parse(V1_RECORD);
+  expect(old.version).toBe(1);
+  expect(old.machine.dataset).toBe('4-2-4');
+  const cases = [...corruptionsV1(old), ...corruptionsV2(good)];
   for (const [name, text, pattern] of cases) {
     // Leave the app first (its pagehide save would write over the planted record).
     await page.goto('/www/ui.js');
@@ -247,6 +307,32 @@ test('a corrupted stored session is reported, set aside and never loaded; the pa
     await expect(page.locator('#session')).toBeHidden();
   }
   console.log(`corrupted stored sessions tried: ${cases.length}`);
+});
+
+test('a version-1 session (saved before the engine kept sessions) is still read, and says what it could not keep', async ({
+  page,
+}) => {
+  await page.goto('/www/ui.js');
+  await page.evaluate(([k, t]) => window.localStorage.setItem(k, t), [KEY, V1_RECORD]);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const message = page.locator('#session-message');
+  await expect(message).toContainText(
+    'lattice 16×16, ferromagnet, T = 2.269, 1.0 sweeps; Boltzmann machine on 4-2-4, 3 learning cycles',
+  );
+  await expect(message).toContainText('saved by an earlier version of this page');
+  await expect(message).toContainText('not its cycle count');
+  // Nothing is written over it before the choice.
+  expect(await stored(page)).toBe(V1_RECORD);
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.locator('#session')).toBeHidden();
+  await expect(page.locator('#persist-status')).toContainText('its cycle count, stage and curves could not be kept');
+  expect(JSON.parse(await lab(page, 'export_state'))).toEqual(JSON.parse(V1_STATE));
+  expect(JSON.parse(await machine(page, 'export_network'))).toEqual(JSON.parse(V1_NETWORK));
+  expect(await machine(page, 'cycles')).toBe(0);
+  // From now on the session is kept in the current version.
+  await savedAfterNow(page);
+  expect(JSON.parse(await stored(page)).version).toBe(2);
 });
 
 test('without localStorage the page runs and says sessions are not kept', async ({ page }) => {

@@ -2,7 +2,7 @@
 // temperature-sweep results.
 
 import { cssColour } from './colour.js';
-import { fitCanvas, ticks, tickLabel } from './trace.js';
+import { fitCanvas, ticks, tickLabel } from './canvas.js';
 
 export class ErrorBarPlot {
   constructor(canvas, { title, xLabel = 'T' }) {

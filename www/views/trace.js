@@ -1,37 +1,7 @@
 // The trace view: E/N and M/N against sweeps, with axes and labels.
 
 import { cssColour } from './colour.js';
-
-// A canvas sized to its CSS box at the screen's pixel ratio; returns the CSS width and
-// height, with the context scaled so that drawing is in CSS pixels.
-export function fitCanvas(canvas) {
-  const ratio = window.devicePixelRatio || 1;
-  const { width, height } = canvas.getBoundingClientRect();
-  const w = Math.max(1, Math.round(width * ratio));
-  const h = Math.max(1, Math.round(height * ratio));
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-  }
-  const c = canvas.getContext('2d');
-  c.setTransform(ratio, 0, 0, ratio, 0, 0);
-  c.clearRect(0, 0, width, height);
-  return { c, w: width, h: height };
-}
-
-// Round numbers for axis ticks between lo and hi, about `count` of them.
-export function ticks(lo, hi, count = 5) {
-  if (!(hi > lo) || !Number.isFinite(hi - lo)) return [lo];
-  const raw = (hi - lo) / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
-    out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  return out;
-}
-
-export const tickLabel = (v) => Number(v.toPrecision(4)).toString();
+import { fitCanvas, ticks, tickLabel } from './canvas.js';
 
 export class TraceView {
   constructor(canvas) {

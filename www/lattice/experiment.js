@@ -3,10 +3,10 @@
 // little every frame within a time budget, shows progress, and plots the results with
 // Onsager's exact curves for the zero-field ferromagnet.
 
-import { view } from './engine.js';
-import { $, attempt, download, readNumber } from './ui.js';
-import { ErrorBarPlot } from './views/plot.js';
-import { LatticeView } from './views/lattice.js';
+import { view } from '../engine.js';
+import { $, attempt, download, readNumber } from '../ui.js';
+import { ErrorBarPlot } from '../views/plot.js';
+import { LatticeView } from '../views/lattice.js';
 
 const CURVE_POINTS = 240;
 

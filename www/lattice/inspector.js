@@ -2,7 +2,7 @@
 // the engine's explained tick (the same arithmetic as the tick itself); this module only
 // formats it.
 
-import { $ } from './ui.js';
+import { $ } from '../ui.js';
 
 const arrow = (s) => (s > 0 ? '↑' : s < 0 ? '↓' : '·');
 const number = (x, digits = 4) => {

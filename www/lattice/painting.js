@@ -2,7 +2,7 @@
 // clamp, unclamp). The engine paints whole strokes (a line of round dabs), so the page
 // makes one call per pointer move, never one per spin.
 
-import { $, attempt, readNumber } from './ui.js';
+import { $, attempt, readNumber } from '../ui.js';
 
 export class Painter {
   // box: the element over the spin canvas that receives the pointer; onPaint: called after

@@ -1,38 +1,19 @@
-// Guided lessons: short sequences of cards with formulas in MathML, each with a "Set it up"
-// button that configures the simulator through its own controls (so every value still
-// goes through the engine's checks). A lesson is reachable by the link ?lesson=N.
-
-import { $ } from './ui.js';
+// The guided lessons: short sequences of cards with formulas in MathML, each with a
+// set-up that configures the simulator through the modes' own checked setters (so every
+// value still goes through the engine's checks). panel.js shows them.
 
 const m = (body) => `<math display="block">${body}</math>`;
 
-// Sets a control's value and tells its listeners, as a person changing it would.
-function set(id, value, event = 'change') {
-  const control = $(id);
-  control.value = String(value);
-  control.dispatchEvent(new Event(event, { bubbles: true }));
+// A running lattice of this model, side and temperature.
+function lattice(app, model, size, temperature) {
+  app.show('lattice');
+  app.lattice.setUp({ model, size, temperature });
 }
 
-function mode(name) {
-  const radio = $(name === 'machine' ? 'mode-machine' : 'mode-lattice');
-  if (!radio.checked) {
-    radio.checked = true;
-    radio.dispatchEvent(new Event('change', { bubbles: true }));
-  }
-}
-
-function lattice(model, size, temperature) {
-  mode('lattice');
-  set('model', model);
-  set('size', size);
-  set('temperature-value', temperature);
-  if ($('run').getAttribute('aria-pressed') !== 'true') $('run').click();
-}
-
-function machine(dataset, method) {
-  mode('machine');
-  $('bm-method').value = method;
-  set('bm-dataset', dataset);
+// A new machine run on this dataset and method.
+function machine(app, dataset, method) {
+  app.show('machine');
+  app.machine.setUp({ dataset, method });
 }
 
 export const LESSONS = [
@@ -44,7 +25,7 @@ export const LESSONS = [
       `At temperature T a state has probability${m('<mi>P</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>=</mo><mfrac><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>/</mo><mi>T</mi></mrow></msup><mi>Z</mi></mfrac>')}High T: disorder wins. Low T: the energy wins and the spins align.`,
       'Set it up, then drag the temperature slider down and watch E/N and M/N in the trace.',
     ],
-    setup: () => lattice('ferromagnet', 64, 3),
+    setup: (app) => lattice(app, 'ferromagnet', 64, 3),
   },
   {
     title: 'The critical point and Onsager',
@@ -53,7 +34,7 @@ export const LESSONS = [
       `Onsager solved the square lattice exactly (1944). The order vanishes at${m('<msub><mi>T</mi><mi>c</mi></msub><mo>=</mo><mfrac><mn>2</mn><mrow><mi>ln</mi><mo>(</mo><mn>1</mn><mo>+</mo><msqrt><mn>2</mn></msqrt><mo>)</mo></mrow></mfrac><mo>≈</mo><mn>2.269</mn>')}`,
       `Below T_c the magnetisation is${m('<mi>m</mi><mo>=</mo><msup><mrow><mo>(</mo><mn>1</mn><mo>−</mo><msup><mi>sinh</mi><mrow><mo>−</mo><mn>4</mn></mrow></msup><mn>2</mn><mi>K</mi><mo>)</mo></mrow><mrow><mn>1</mn><mo>/</mo><mn>8</mn></mrow></msup>')}At T_c clusters of every size appear. Run the temperature sweep to compare with Onsager's curves.`,
     ],
-    setup: () => lattice('ferromagnet', 128, 2.269),
+    setup: (app) => lattice(app, 'ferromagnet', 128, 2.269),
   },
   {
     title: 'Quench and coarsening',
@@ -62,9 +43,9 @@ export const LESSONS = [
       `A sudden cooling (a quench) from T = ∞ to T = 1 &lt; T_c: domains of up and down spins form and grow. Their size grows like${m('<mi>L</mi><mo>(</mo><mi>t</mi><mo>)</mo><mo>∼</mo><msup><mi>t</mi><mrow><mn>1</mn><mo>/</mo><mn>2</mn></mrow></msup>')}`,
       'The energy per spin falls as the walls between domains shorten.',
     ],
-    setup: () => {
-      lattice('ferromagnet', 256, 1);
-      $('reset-random').click();
+    setup: (app) => {
+      lattice(app, 'ferromagnet', 256, 1);
+      app.lattice.reset('random');
     },
   },
   {
@@ -74,7 +55,7 @@ export const LESSONS = [
       `With random couplings J<sub>ij</sub> = ±1 a plaquette whose product of bonds is negative cannot satisfy all four bonds:${m('<munder><mo>∏</mo><mi>□</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>&lt;</mo><mn>0</mn>')}`,
       'Frustrated plaquettes are drawn in yellow in the weights view. The ground state is highly degenerate, and the dynamics slow down.',
     ],
-    setup: () => lattice('spin-glass-pm', 16, 1),
+    setup: (app) => lattice(app, 'spin-glass-pm', 16, 1),
   },
   {
     title: 'Learning without hidden units: the 10-pixel images',
@@ -83,7 +64,7 @@ export const LESSONS = [
       `Boltzmann learning compares two phases:${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mi>ε</mi><mo>(</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>clamped</mtext></msub><mo>−</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>free</mtext></msub><mo>)</mo>')}`,
       'In the clamped phase the visible units show a training image; in the free phase the machine runs on its own. Watch the phase and the pattern in the status line, and the two correlation maps.',
     ],
-    setup: () => machine('pixels-10', 'stochastic'),
+    setup: (app) => machine(app, 'pixels-10', 'stochastic'),
   },
   {
     title: 'Hidden units: the 4-2-4 encoder',
@@ -92,7 +73,7 @@ export const LESSONS = [
       `Two groups of four visible units talk only through two hidden units. Learning succeeds when the hidden units give each of the four patterns its own code. The rule minimises${m('<mi>G</mi><mo>=</mo><munder><mo>∑</mo><mi>v</mi></munder><msub><mi>p</mi><mtext>data</mtext></msub><mo>(</mo><mi>v</mi><mo>)</mo><mi>ln</mi><mfrac><mrow><msub><mi>p</mi><mtext>data</mtext></msub><mo>(</mo><mi>v</mi><mo>)</mo></mrow><mrow><mi>p</mi><mo>(</mo><mi>v</mi><mo>)</mo></mrow></mfrac>')}`,
       'Run learning and watch the fraction of codes solved in the learning curve.',
     ],
-    setup: () => machine('4-2-4', 'stochastic'),
+    setup: (app) => machine(app, '4-2-4', 'stochastic'),
   },
   {
     title: 'The normalising constant four ways',
@@ -100,9 +81,9 @@ export const LESSONS = [
     cards: [
       `The normalising constant${m('<mi>Z</mi><mo>=</mo><munder><mo>∑</mo><mi>s</mi></munder><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>/</mo><mi>T</mi></mrow></msup>')}has 2<sup>n</sup> terms. Enumeration is exact for small n; the sampled sum and mean field are lower bounds; AIS estimates it with an error bar.`,
     ],
-    setup: () => {
-      machine('4-2-4', 'stochastic');
-      $('bm-logz-run').click();
+    setup: (app) => {
+      machine(app, '4-2-4', 'stochastic');
+      app.machine.computeLogZ();
     },
   },
   {
@@ -112,54 +93,6 @@ export const LESSONS = [
       `Peterson and Anderson (1987) replace sampled correlations by mean-field products:${m('<msub><mi>m</mi><mi>i</mi></msub><mo>=</mo><mi>tanh</mi><mo>(</mo><mo>(</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>m</mi><mi>j</mi></msub><mo>+</mo><msub><mi>θ</mi><mi>i</mi></msub><mo>)</mo><mo>/</mo><mi>T</mi><mo>)</mo>')}`,
       'It learns the encoder in far fewer cycles. Switch the method to compare with the stochastic machine.',
     ],
-    setup: () => machine('4-2-4', 'mean-field'),
+    setup: (app) => machine(app, '4-2-4', 'mean-field'),
   },
 ];
-
-// Shows lesson `index` (0-based) in the lesson panel.
-function open(index) {
-  const lesson = LESSONS[index];
-  if (!lesson) return false;
-  let card = 0;
-  const panel = $('lesson');
-  $('lesson-title').textContent = `Lesson ${index + 1}: ${lesson.title}`;
-  $('lesson-says').textContent = `Sets up ${lesson.says}.`;
-  const show = () => {
-    $('lesson-card').innerHTML = lesson.cards[card];
-    $('lesson-position').textContent = `card ${card + 1} of ${lesson.cards.length}`;
-    $('lesson-previous').disabled = card === 0;
-    $('lesson-next').disabled = card === lesson.cards.length - 1;
-  };
-  $('lesson-previous').onclick = () => {
-    card = Math.max(0, card - 1);
-    show();
-  };
-  $('lesson-next').onclick = () => {
-    card = Math.min(lesson.cards.length - 1, card + 1);
-    show();
-  };
-  $('lesson-setup').onclick = () => lesson.setup();
-  show();
-  panel.hidden = false;
-  return true;
-}
-
-export function installLessons() {
-  const list = $('lesson-links');
-  LESSONS.forEach((lesson, k) => {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `?lesson=${k + 1}${window.location.hash}`;
-    link.textContent = lesson.title;
-    item.append(link);
-    list.append(item);
-  });
-  $('lesson-close').addEventListener('click', () => {
-    $('lesson').hidden = true;
-  });
-  const wanted = new URLSearchParams(window.location.search).get('lesson');
-  if (wanted !== null && !open(Number(wanted) - 1)) {
-    $('link-error').textContent = `There is no lesson ${wanted}: the lessons are numbered 1 to ${LESSONS.length}.`;
-    $('link-error').hidden = false;
-  }
-}

@@ -2,7 +2,7 @@
 // Every value goes to the engine, which checks it; a refused value is explained next to
 // its control and the control is set back to what the engine holds.
 
-import { $, attempt, readNumber } from './ui.js';
+import { $, attempt, readNumber } from '../ui.js';
 
 // Temperatures from the slider keep four significant digits (2.269, 0.1000, 5.000).
 const fromSlider = (v) => Number((10 ** readNumber(v)).toPrecision(4));
@@ -30,17 +30,16 @@ export class Controls {
     $('field-value').addEventListener('change', (e) =>
       this.apply('field-error', () => lab.set_field(readNumber(e.target.value))),
     );
-    for (const [id, set] of [
-      ['model', (v) => lab.set_model(v)],
-      ['rule', (v) => lab.set_dynamics(v)],
-      ['order', (v) => lab.set_order(v)],
-      ['boundary', (v) => lab.set_boundary(v)],
-    ]) {
+    this.setters = {
+      model: (v) => lab.set_model(v),
+      rule: (v) => lab.set_dynamics(v),
+      order: (v) => lab.set_order(v),
+      boundary: (v) => lab.set_boundary(v),
+    };
+    for (const [id, set] of Object.entries(this.setters)) {
       $(id).addEventListener('change', (e) => this.apply(`${id}-error`, () => set(e.target.value)));
     }
-    $('size').addEventListener('change', (e) =>
-      this.apply('size-error', () => lab.set_size(readNumber(e.target.value)), true),
-    );
+    $('size').addEventListener('change', (e) => this.setSize(readNumber(e.target.value)));
     $('seed').addEventListener('change', (e) =>
       this.apply('seed-error', () => lab.set_seed(readNumber(e.target.value)), true),
     );
@@ -52,6 +51,15 @@ export class Controls {
 
   setTemperature(t) {
     this.apply('temperature-error', () => this.lab.set_temperature(t));
+  }
+
+  setModel(model) {
+    this.apply('model-error', () => this.setters.model(model));
+  }
+
+  // A new side starts the run afresh.
+  setSize(side) {
+    this.apply('size-error', () => this.lab.set_size(side), true);
   }
 
   // Runs an engine change; on success tells the page, on error shows why; either way the

@@ -2,13 +2,16 @@
 // its import), and the share link whose URL fragment carries the parameters. Imported
 // files and links are checked by the engine; a bad one is explained and changes nothing.
 
-import { engineReady } from './engine.js';
-import { $, attempt, showError, clearError, download, sentence } from './ui.js';
+import { $, attempt, showError, clearError, download, sentence } from '../ui.js';
+
+// The engine's lattice session text names its format in a field of its own.
+const SESSION_FORMAT = /"format"\s*:\s*"boltzlab-lattice-session"/;
 
 export class Sharing {
-  // onRestart: called after an import or a link replaced the run.
-  constructor(lab, onRestart) {
+  // engine: the wasm bindings (for the file-size check); onRestart: called after an import or a link replaced the run.
+  constructor(lab, engine, onRestart) {
     this.lab = lab;
+    this.engine = engine;
     this.onRestart = onRestart;
     $('download-png').addEventListener('click', () => this.downloadPng());
     $('download-trace').addEventListener('click', () => download('boltzlab-trace.csv', lab.trace_csv(), 'text/csv'));
@@ -67,7 +70,7 @@ export class Sharing {
     if (!file) return;
     $('import-done').hidden = true;
     // A file beyond the engine's limit is refused before it is read.
-    const engine = await engineReady();
+    const engine = this.engine;
     const small = attempt('import-error', () => {
       try {
         engine.check_state_file_size(file.size);
@@ -90,7 +93,9 @@ export class Sharing {
     }
     const ok = attempt('import-error', () => {
       try {
-        this.lab.import_state(text);
+        // A session text (what the fault overlay exports after a panic) or a state file.
+        if (SESSION_FORMAT.test(text)) this.lab.restore_session(text);
+        else this.lab.import_state(text);
       } catch (err) {
         throw new Error(`Nothing was changed: ${file.name} could not be imported. ${sentence(err.message)}`);
       }

@@ -1,0 +1,139 @@
+// boltzlab's page: boots the engine, builds the two modes (the Ising lattice and the
+// Boltzmann machine), switches between them, and runs the one animation-frame loop with the
+// one frame budget they share. The app calls only the mode shown: its frame(budget), then
+// its draw(); a hidden mode is neither advanced nor drawn. The modes, the lessons and the
+// session talk to each other through the references given here, never through `window`.
+//
+// A mode is {enter(), leave(), frame(budgetMs, now), draw(), fail(err), shortcuts,
+// fingerprint()} plus what the session and the lessons use (lattice/mode.js,
+// machine/mode.js).
+
+import { engineReady } from './engine.js';
+import { $ } from './ui.js';
+import { engineStopped } from './fault.js';
+import { installShortcuts } from './keys.js';
+import { LatticeMode } from './lattice/mode.js';
+import { MachineMode } from './machine/mode.js';
+import { installLessons } from './lessons/panel.js';
+import { Persistence } from './session/persist.js';
+
+// Wall time per frame the engine may use, so that the page keeps 60 frames per second:
+// at most FRAME_BUDGET_MS, less when frames come later than SLOW_FRAME_MS apart.
+const FRAME_BUDGET_MS = 10;
+const MIN_BUDGET_MS = 2;
+const SLOW_FRAME_MS = 17.5;
+
+// The engine's share of a frame adapts to what the rest of the frame costs here (drawing,
+// compositing, a slow machine): when frames come slower than 60 per second it shrinks,
+// when they come on time it grows back to FRAME_BUDGET_MS.
+export class FrameBudget {
+  constructor() {
+    this.ms = FRAME_BUDGET_MS;
+    this.lastFrame = null;
+  }
+
+  // Called once per frame with its time stamp.
+  adapt(now) {
+    if (this.lastFrame !== null) {
+      const interval = now - this.lastFrame;
+      if (interval > SLOW_FRAME_MS) this.ms = Math.max(MIN_BUDGET_MS, this.ms * 0.85);
+      else this.ms = Math.min(FRAME_BUDGET_MS, this.ms + 0.1);
+    }
+    this.lastFrame = now;
+  }
+}
+
+const TITLES = { lattice: 'boltzlab: Ising lattice', machine: 'boltzlab: Boltzmann machine' };
+
+export class App {
+  constructor(engine) {
+    this.engine = engine;
+    this.lattice = new LatticeMode(engine, window.location.hash);
+    this.machine = new MachineMode(engine);
+    this.modes = { lattice: this.lattice, machine: this.machine };
+    this.shownName = 'lattice';
+    this.budget = new FrameBudget();
+    for (const radio of document.querySelectorAll('input[name="mode"]'))
+      radio.addEventListener('change', () => this.show(radio.value));
+    installShortcuts(() => this.shown().shortcuts);
+    installLessons(this);
+    this.session = new Persistence(this);
+  }
+
+  shown() {
+    return this.modes[this.shownName];
+  }
+
+  mode() {
+    return this.shownName;
+  }
+
+  // Shows mode `name` ('lattice' or 'machine'): the one left pauses, the other is drawn.
+  show(name) {
+    if (!(name in this.modes)) return;
+    $(`mode-${name}`).checked = true;
+    if (name === this.shownName) return;
+    this.shown().leave();
+    this.shownName = name;
+    const machine = name === 'machine';
+    for (const element of document.querySelectorAll('.lattice-only')) element.hidden = machine;
+    for (const element of document.querySelectorAll('.machine-only')) element.hidden = !machine;
+    $('machine').hidden = !machine;
+    document.title = TITLES[name];
+    this.shown().enter();
+  }
+
+  // What the session keeps, changed or not (session/persist.js).
+  fingerprint() {
+    return `${this.shownName}|${this.lattice.fingerprint()}|${this.machine.fingerprint()}`;
+  }
+
+  // The one frame loop: the mode shown advances within the budget, then draws.
+  run() {
+    const frame = (now) => {
+      if (engineStopped()) return; // after a panic the engine is not called again
+      this.budget.adapt(now);
+      const mode = this.shown();
+      try {
+        mode.frame(this.budget.ms, now);
+        mode.draw();
+      } catch (err) {
+        mode.fail(err);
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }
+}
+
+// For tests and the console only: the page's own code never reads these.
+function exposeForTests(app) {
+  Object.defineProperties(window, {
+    boltzlabEngine: { value: app.engine, configurable: true },
+    boltzlabLab: { get: () => app.lattice.lab, configurable: true },
+    boltzlabMachine: { get: () => app.machine.lab, configurable: true },
+    boltzlabFrameBudget: { value: () => app.budget.ms, configurable: true },
+    boltzlabPersist: {
+      value: { saveNow: (force) => app.session.saveNow(force), timings: () => app.session.lastTimings },
+      configurable: true,
+    },
+    boltzlabApp: { value: app, configurable: true },
+  });
+}
+
+async function start() {
+  const engine = await engineReady();
+  const app = new App(engine);
+  app.lattice.enter();
+  exposeForTests(app);
+  await app.session.start();
+  document.body.dataset.ready = 'true';
+  document.body.dataset.machineReady = 'true';
+  app.run();
+}
+
+start().catch((err) => {
+  const box = $('alert');
+  box.textContent = `boltzlab could not start: ${err.message}`;
+  box.hidden = false;
+});

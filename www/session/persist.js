@@ -1,0 +1,328 @@
+// Nothing lost: the session (the lattice's full state, the Boltzmann machine with its
+// trained weights, and which mode was shown) is kept in the browser's localStorage a few
+// seconds after it changes and when the page is hidden or left, and offered back on reload.
+//
+// Each open tab keeps its own session (slots.js), so a second tab neither writes over the
+// first tab's session nor loses its own: it says so, and every stored session left by a
+// closed tab is offered at restore. A stored session is checked in full (on throwaway
+// engine objects) before it is offered; one that cannot be read is reported, moved to a
+// side key and never loaded. Nothing is written over a stored session before the user has
+// chosen Restore or Start fresh. The record's format is in record.js.
+
+import { $, sentence } from '../ui.js';
+import { keepLastGood, onEngineStop } from '../fault.js';
+import { KEY, MAX_SLOTS, claimSlot, heldByOthers, moveSlot, slotKey } from './slots.js';
+import { FORMAT, VERSION, checkRecord, encodeRecord, filesOf } from './record.js';
+
+export { KEY, FORMAT, VERSION };
+// A session that could not be read is moved here (the raw text), with its reason beside it.
+export const SET_ASIDE_KEY = 'boltzlab.setAside';
+export const SET_ASIDE_REASON_KEY = 'boltzlab.setAside.reason';
+// The session the user declined with "Start fresh" (one deep; dropped first when full).
+export const PREVIOUS_KEY = 'boltzlab.previous';
+// Largest record written, in characters. Chromium keeps about 5 million characters per
+// origin; this leaves room for the declined or set-aside copy.
+export const MAX_CHARS = 2_500_000;
+// Shortest time between saves while the state changes; a save that took long stretches it.
+const MIN_INTERVAL_MS = 3000;
+
+// --- Storage -------------------------------------------------------------------------------
+
+// localStorage, or null where the browser refuses it (private modes, disabled storage).
+function openStorage() {
+  try {
+    const storage = window.localStorage;
+    const probe = 'boltzlab.probe';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return null;
+  }
+}
+
+const isQuota = (err) =>
+  err instanceof DOMException && (err.name === 'QuotaExceededError' || err.name === 'NS_ERROR_DOM_QUOTA_REACHED');
+
+// "14:03", or "20 Nov, 14:03" when not today.
+function when(ms) {
+  const date = new Date(ms);
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return date.toDateString() === new Date().toDateString()
+    ? time
+    : `${date.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+}
+
+// --- The session ---------------------------------------------------------------------------
+
+export class Persistence {
+  // app: {mode(), show(mode), lattice, machine} (app.js); the modes give and take their
+  // snapshots (record.js says how).
+  constructor(app) {
+    this.app = app;
+    this.storage = null;
+    this.slot = null; // {number, key, release()} from slots.js
+    this.saving = false; // true once the user has chosen (or there was nothing to choose)
+    this.stopped = false; // after a panic: the engine's state can no longer be trusted
+    this.lastFingerprint = null;
+    this.lastSave = 0;
+    this.interval = MIN_INTERVAL_MS;
+    this.lastGood = null; // the last record text known good (written, or checked on load)
+    this.offers = []; // checked stored sessions awaiting Restore / Start fresh: {slot, checked}
+    this.saves = 0;
+    this.lastTimings = null; // ms the last save spent making the record and writing it
+    onEngineStop(() => (this.stopped = true));
+    keepLastGood(() => this.lastGoodFiles());
+  }
+
+  // Starts keeping the session: claims this tab's slot and offers what is stored.
+  async start() {
+    $('session-restore').addEventListener('click', () => this.restore());
+    $('session-fresh').addEventListener('click', () => this.startFresh());
+    $('session-dismiss').addEventListener('click', () => this.closeBanner());
+    this.storage = openStorage();
+    if (!this.storage) {
+      this.status(
+        'Sessions are not kept: this browser does not allow local storage for this page (private mode?).',
+        true,
+      );
+      return;
+    }
+    this.slot = await claimSlot();
+    if (!this.slot) {
+      this.status(`Sessions are not kept in this tab: the page is open in ${MAX_SLOTS} other tabs.`, true);
+      return;
+    }
+    const others = await heldByOthers(this.slot);
+    const tabNote =
+      others.size > 0
+        ? 'This page is open in another tab too. Each tab keeps its own session, so neither writes over the other’s.'
+        : '';
+    this.offer(tabNote, others);
+    setInterval(() => {
+      if (performance.now() - this.lastSave >= this.interval) this.saveNow();
+    }, 1000);
+    // Leaving (or hiding) the page is the last chance: saved even when the counters say
+    // nothing changed (a machine part-way through a cycle has not moved them).
+    window.addEventListener('pagehide', () => this.saveNow(true));
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.saveNow(true);
+    });
+  }
+
+  read(key) {
+    try {
+      return this.storage.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+
+  // Shows the banner: this tab's stored session (or the one it could not read), the
+  // sessions closed tabs left in other slots, and the note that another tab is open.
+  offer(tabNote, others) {
+    const own = this.read(this.slot.key);
+    let unreadable = null;
+    this.offers = [];
+    if (own !== null) {
+      try {
+        this.offers.push({ slot: this.slot.number, text: own, checked: checkRecord(own, this.app) });
+        this.lastGood = own;
+      } catch (err) {
+        unreadable = String(err.message ?? err);
+        this.setAside(this.slot.key, own, unreadable);
+      }
+    }
+    for (let k = 1; k <= MAX_SLOTS; k++) {
+      if (k === this.slot.number || others.has(k)) continue;
+      const text = this.read(slotKey(k));
+      if (text === null) continue;
+      try {
+        this.offers.push({ slot: k, text, checked: checkRecord(text, this.app) });
+      } catch {
+        // Left where it is: a tab that takes that slot reports it and sets it aside.
+      }
+    }
+    const choice = $('session-choice');
+    choice.replaceChildren(
+      ...this.offers.map(({ slot, checked }, i) => {
+        const from = slot === this.slot.number ? 'this tab' : 'a closed tab';
+        return new Option(`saved at ${when(checked.record.saved)} in ${from}: ${checked.summary}`, String(i));
+      }),
+    );
+    const elsewhere = this.offers.some(({ slot }) => slot !== this.slot.number);
+    $('session-choice-box').hidden = !(this.offers.length >= 2 || (elsewhere && unreadable !== null));
+    $('session-tabs').textContent = tabNote;
+    $('session-tabs').hidden = tabNote === '';
+    if (unreadable !== null) {
+      this.banner(`The saved session could not be read: ${unreadable}; it was set aside.`, {
+        dismiss: this.offers.length === 0,
+        restore: this.offers.length > 0,
+      });
+      if (this.offers.length === 0) this.saving = true;
+    } else if (this.offers.length > 0) {
+      const first = this.offers[0];
+      let message =
+        first.slot === this.slot.number
+          ? `Restore the session saved at ${when(first.checked.record.saved)} (${first.checked.summary})?`
+          : `A closed tab left a session saved at ${when(first.checked.record.saved)} (${first.checked.summary}). Restore it?`;
+      if (first.checked.note) message += ` ${first.checked.note}`;
+      this.banner(message, { restore: true, fresh: own !== null, dismiss: own === null });
+    } else {
+      this.saving = true;
+      if (tabNote) this.banner('', { dismiss: true });
+    }
+  }
+
+  // The last good session record (text), for the fault overlay: when it was saved and its
+  // lattice and network as files.
+  lastGoodFiles() {
+    let text = this.lastGood;
+    if (text === null && this.storage && this.slot) text = this.read(this.slot.key);
+    if (text === null) return null;
+    try {
+      return filesOf(text);
+    } catch {
+      return null;
+    }
+  }
+
+  status(text, isError = false) {
+    const box = $('persist-status');
+    box.textContent = text;
+    box.classList.toggle('error', isError);
+  }
+
+  // Writes the session if it changed since the last write. `force`: also when unchanged.
+  saveNow(force = false) {
+    if (!this.storage || !this.slot || !this.saving || this.stopped) return;
+    const fingerprint = this.app.fingerprint();
+    if (fingerprint === this.lastFingerprint && !force) return;
+    const begin = performance.now();
+    let text;
+    try {
+      text = encodeRecord(this.app);
+    } catch (err) {
+      this.status(`Not saved: ${err.message ?? err}`, true);
+      return;
+    } finally {
+      this.lastSave = performance.now();
+      this.interval = Math.max(MIN_INTERVAL_MS, 40 * (this.lastSave - begin));
+    }
+    if (text.length > MAX_CHARS) {
+      this.lastFingerprint = null;
+      this.status(
+        `Not saved: too large for the browser's storage (${(text.length / 1e6).toFixed(1)} million characters, at most ${MAX_CHARS / 1e6} million); use Export state to keep it.`,
+        true,
+      );
+      return;
+    }
+    const encoded = performance.now();
+    try {
+      this.write(text);
+    } catch (err) {
+      this.lastFingerprint = null;
+      this.status(
+        isQuota(err)
+          ? "Not saved: the browser's storage quota is full; use Export state to keep this run."
+          : `Not saved: the browser refused to store the session (${err.message ?? err}).`,
+        true,
+      );
+      return;
+    }
+    const written = performance.now();
+    this.lastTimings = { encode: encoded - begin, write: written - encoded };
+    this.lastFingerprint = fingerprint;
+    this.lastGood = text;
+    this.saves += 1;
+    $('persist-status').dataset.saves = String(this.saves);
+    const slot = this.slot.number === 1 ? '' : ` (this tab’s own session, slot ${this.slot.number})`;
+    this.status(`Session kept in this browser at ${new Date().toLocaleTimeString()}${slot}.`);
+  }
+
+  // setItem, dropping the declined previous session first if the quota is full.
+  write(text) {
+    const storage = this.storage;
+    try {
+      storage.setItem(this.slot.key, text);
+    } catch (err) {
+      if (!isQuota(err) || storage.getItem(PREVIOUS_KEY) === null) throw err;
+      storage.removeItem(PREVIOUS_KEY);
+      storage.setItem(this.slot.key, text);
+    }
+  }
+
+  setAside(key, text, reason) {
+    try {
+      this.storage.removeItem(key);
+      this.storage.setItem(SET_ASIDE_KEY, text);
+      this.storage.setItem(SET_ASIDE_REASON_KEY, reason);
+    } catch {
+      // The side copy did not fit; the bad record is gone from the session key either way.
+    }
+  }
+
+  banner(message, { restore = false, fresh = false, dismiss = false }) {
+    $('session-message').textContent = message;
+    $('session-message').hidden = message === '';
+    $('session-restore').hidden = !restore;
+    $('session-fresh').hidden = !fresh;
+    $('session-dismiss').hidden = !dismiss;
+    $('session').hidden = false;
+  }
+
+  closeBanner() {
+    $('session').hidden = true;
+    this.offers = [];
+    this.saving = true;
+  }
+
+  async restore() {
+    const chosen = this.offers[Number($('session-choice').value) || 0];
+    if (!chosen) return;
+    $('session-restore').disabled = true;
+    if (chosen.slot !== this.slot.number) {
+      // A closed tab's session: this tab moves into that slot, and its own (if any) stays
+      // where it is, to be offered again.
+      const moved = await moveSlot(this.slot, chosen.slot);
+      if (!moved) {
+        $('session-restore').disabled = false;
+        this.banner('That session was taken by another tab in the meantime; nothing was changed.', {
+          dismiss: true,
+        });
+        this.saving = true;
+        return;
+      }
+      this.slot = moved;
+    }
+    let note = '';
+    try {
+      note = chosen.checked.restore(this.app);
+    } catch (err) {
+      $('session-restore').disabled = false;
+      this.setAside(this.slot.key, chosen.text, sentence(String(err.message ?? err)));
+      this.banner(`The saved session could not be read: ${sentence(String(err.message ?? err))}; it was set aside.`, {
+        dismiss: true,
+      });
+      this.saving = true;
+      return;
+    }
+    $('session-restore').disabled = false;
+    this.closeBanner();
+    this.lastGood = chosen.text;
+    this.saveNow(true);
+    this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`);
+  }
+
+  startFresh() {
+    try {
+      const text = this.storage.getItem(this.slot.key);
+      this.storage.removeItem(this.slot.key);
+      if (text !== null) this.storage.setItem(PREVIOUS_KEY, text);
+    } catch {
+      // Keeping the declined session is a courtesy; without room it is dropped.
+    }
+    this.closeBanner();
+    this.saveNow(true);
+  }
+}

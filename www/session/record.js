@@ -1,0 +1,136 @@
+// The stored session record: what is written, how a stored one is checked before it is
+// offered, how it is restored, and which files the fault overlay can still export from it.
+//
+// Version 2 (written): {format, version: 2, saved, mode, lattice: the engine's lattice
+// session text, machine: the engine's machine session text or null}. The engine's texts
+// are opaque here: they are made by IsingLab.session() and MachineLab.session(), checked by
+// restoring them into throwaway engine objects, and restored exactly.
+//
+// Version 1 (still read): {format, version: 1, saved, mode, lattice: the engine's JSON state
+// with its bits packed (v1.js), machine: its options and network JSON, or null}. Its machine
+// comes back with its options and weights, but not its cycle count, stage or curves.
+
+import { unpackLattice } from './v1.js';
+
+export const FORMAT = 'boltzlab-session';
+export const VERSION = 2;
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// The record of the app's session now, as text. The engine packs the state; nothing here
+// walks over the spins.
+export function encodeRecord(app) {
+  return JSON.stringify({
+    format: FORMAT,
+    version: VERSION,
+    saved: Date.now(),
+    mode: app.mode(),
+    lattice: app.lattice.session(),
+    machine: app.machine.session(),
+  });
+}
+
+function parse(text) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`it is not valid JSON (${err.message})`);
+  }
+  if (!isObject(record)) throw new Error('it is not a session record');
+  if (record.format !== FORMAT) throw new Error('it is not a boltzlab session');
+  if (record.version !== 1 && record.version !== 2)
+    throw new Error(`it has version ${String(record.version).slice(0, 20)}; this page reads versions 1 and 2`);
+  if (!Number.isFinite(record.saved)) throw new Error('its time stamp is missing');
+  if (record.mode !== 'lattice' && record.mode !== 'machine')
+    throw new Error('its mode is neither lattice nor machine');
+  return record;
+}
+
+// Runs `check`, prefixing its error with `part`.
+function within(part, check) {
+  try {
+    return check();
+  } catch (err) {
+    throw new Error(`${part}: ${err.message ?? err}`);
+  }
+}
+
+// Checks a stored record in full (on throwaway engine objects, through the modes); returns
+// {record, summary, restore(app) → a note for the status line} or throws an Error whose
+// message says what is wrong.
+export function checkRecord(text, app) {
+  const record = parse(text);
+  return record.version === 1 ? checkV1(record, app) : checkV2(record, app);
+}
+
+function checkV2(record, app) {
+  const lattice = within('lattice', () => {
+    if (typeof record.lattice !== 'string') throw new Error('the lattice is missing');
+    return app.lattice.checkSession(record.lattice);
+  });
+  let machine = null;
+  if (record.machine !== null) {
+    machine = within('Boltzmann machine', () => {
+      if (typeof record.machine !== 'string') throw new Error('not a machine session');
+      return app.machine.checkSession(record.machine);
+    });
+  }
+  const restore = (target) => {
+    if (record.machine !== null) target.machine.restoreSession(record.machine);
+    target.lattice.restoreSession(record.lattice);
+    target.show(record.mode);
+    return '';
+  };
+  return { record, summary: summarise(record.mode, lattice, machine), restore };
+}
+
+function checkV1(record, app) {
+  let json;
+  const lattice = within('lattice', () => {
+    json = unpackLattice(record.lattice);
+    return app.lattice.checkSession(json, { state: true });
+  });
+  let machine = null;
+  if (record.machine !== null) machine = within('Boltzmann machine', () => app.machine.checkV1(record.machine));
+  const restore = (target) => {
+    if (record.machine) target.machine.restoreV1(record.machine);
+    target.lattice.restoreState(json);
+    target.show(record.mode);
+    return record.machine
+      ? 'It was saved by an earlier version of this page: the machine came back with its options and weights, but its cycle count, stage and curves could not be kept (they start again from 0).'
+      : '';
+  };
+  const note = record.machine
+    ? 'It was saved by an earlier version of this page: its machine comes back with its options and weights, but not its cycle count.'
+    : '';
+  return { record, summary: summarise(record.mode, lattice, machine), restore, note };
+}
+
+// "lattice 128×128, spin-glass-pm, T = 1.7, 1.0 sweeps; Boltzmann machine on 4-2-4, 48
+// learning cycles", the shown mode first.
+function summarise(mode, lattice, machine) {
+  const l = lattice;
+  const parts = [`lattice ${l.side}×${l.side}, ${l.model}, T = ${l.temperature}, ${l.sweeps.toFixed(1)} sweeps`];
+  if (machine) parts.push(`Boltzmann machine on ${machine.dataset}, ${machine.cycles} learning cycles`);
+  if (mode === 'machine') parts.reverse();
+  return parts.join('; ');
+}
+
+// What the fault overlay can export from a record without the engine (which cannot be
+// trusted after a panic): {saved, latticeFile(), networkFile()}. The lattice file is the
+// engine's session text (version 2), which Import state reads, or the state file (version 1).
+export function filesOf(text) {
+  const record = JSON.parse(text);
+  const v1 = record?.version === 1;
+  return {
+    saved: record?.saved,
+    latticeFile: () => (v1 ? unpackLattice(record?.lattice) : String(record.lattice)),
+    networkFile: () => {
+      if (v1) return typeof record?.machine?.network === 'string' ? record.machine.network : null;
+      if (typeof record?.machine !== 'string') return null;
+      const network = JSON.parse(record.machine).network;
+      return isObject(network) ? JSON.stringify(network) : null;
+    },
+  };
+}

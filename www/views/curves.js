@@ -1,0 +1,80 @@
+// The learning curve: exact KL(data ‖ model) and the fraction of encoder codes solved
+// against learning cycles, with AIS estimates of KL as points with ± one standard error.
+
+import { cssColour } from './colour.js';
+import { fitCanvas } from './canvas.js';
+import { format } from '../ui.js';
+
+export class LearningCurveView {
+  constructor(canvas) {
+    this.canvas = canvas;
+  }
+
+  // cycles, kl, solved: the curve's points (NaN where not known); ais: {cycles, kl, stderr}.
+  draw({ cycles: x, kl, solved, ais }) {
+    const points = x.length;
+    const { c, w, h } = fitCanvas(this.canvas);
+    const left = 48;
+    const right = 40;
+    const topPad = 10;
+    const bottom = 28;
+    const ink = cssColour('--ink', '#222');
+    const x0 = x[0] ?? 0;
+    const x1 = Math.max(x[points - 1] ?? 1, x0 + 1);
+    const m = ais.cycles.length;
+    const { cycles: aisX, kl: aisKl, stderr: aisErr } = ais;
+    let klTop = 0;
+    for (const v of kl) if (Number.isFinite(v)) klTop = Math.max(klTop, v);
+    for (let i = 0; i < m; i++) if (Number.isFinite(aisKl[i])) klTop = Math.max(klTop, aisKl[i] + aisErr[i]);
+    if (!(klTop > 0)) klTop = 1;
+    const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
+    const py = (v, t) => topPad + (1 - v / t) * (h - topPad - bottom);
+    c.strokeStyle = cssColour('--line', '#ccc');
+    c.strokeRect(left, topPad, w - left - right, h - topPad - bottom);
+    c.fillStyle = ink;
+    c.font = '12px system-ui, sans-serif';
+    c.textAlign = 'right';
+    c.fillText(format(klTop, 2), left - 4, topPad + 10);
+    c.fillText('0', left - 4, h - bottom);
+    c.textAlign = 'left';
+    c.fillText('1', w - right + 4, topPad + 10);
+    c.fillText('0', w - right + 4, h - bottom);
+    c.textAlign = 'center';
+    c.fillText(`learning cycles ${x0} – ${x1}`, w / 2, h - 8);
+    const line = (values, t, colour) => {
+      c.strokeStyle = colour;
+      c.lineWidth = 2;
+      c.beginPath();
+      let started = false;
+      for (let i = 0; i < points; i++) {
+        if (!Number.isFinite(values[i])) continue;
+        if (started) c.lineTo(px(x[i]), py(values[i], t));
+        else c.moveTo(px(x[i]), py(values[i], t));
+        started = true;
+      }
+      c.stroke();
+    };
+    line(kl, klTop, cssColour('--energy', '#d1495b'));
+    line(solved, 1, cssColour('--magnetization', '#00798c'));
+    // AIS estimates: points with ± one standard error bars.
+    c.strokeStyle = c.fillStyle = cssColour('--energy', '#d1495b');
+    c.lineWidth = 1.5;
+    for (let i = 0; i < m; i++) {
+      if (!Number.isFinite(aisKl[i]) || aisX[i] < x0) continue;
+      const cx = px(aisX[i]);
+      const low = py(Math.max(0, aisKl[i] - aisErr[i]), klTop);
+      const high = py(aisKl[i] + aisErr[i], klTop);
+      c.beginPath();
+      c.moveTo(cx, low);
+      c.lineTo(cx, high);
+      c.moveTo(cx - 3, low);
+      c.lineTo(cx + 3, low);
+      c.moveTo(cx - 3, high);
+      c.lineTo(cx + 3, high);
+      c.stroke();
+      c.beginPath();
+      c.arc(cx, py(aisKl[i], klTop), 3, 0, 2 * Math.PI);
+      c.fill();
+    }
+  }
+}
