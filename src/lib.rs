@@ -19,15 +19,15 @@
 //!   c/χ accumulator, one Wolff calibration), correlations, bounded traces;
 //! - [`learn`]: Boltzmann learning: two-phase stochastic and mean-field rules, datasets,
 //!   exact likelihood, encoder tests and the published protocols;
-//! - [`lab`]: what the page drives: the lattice laboratory (setups and share links, JSON
+//! - [`app`]: what the page drives: the lattice laboratory (setups and share links, JSON
 //!   snapshots, the temperature sweep), the machine laboratory, the text parsers;
 //! - `web` (wasm32 only): the thin facade the page calls.
 
+pub mod app;
 pub mod dynamics;
 pub mod error;
 pub mod estimate;
 pub mod exact;
-pub mod lab;
 pub mod learn;
 pub mod model;
 pub mod rng;

@@ -224,7 +224,7 @@ fn the_cli_and_the_pages_sweep_measure_c_and_chi_alike() {
     // One accumulator and one Wolff calibration: for the same lattice, seed, dynamics,
     // burn-in and measurement, `boltzlab ising` at T reports exactly the first point of a
     // sweep that starts at T_high = T (to the last bit: JSON numbers round-trip).
-    use boltzlab::lab::{ScanPlan, TemperatureScan};
+    use boltzlab::app::{ScanPlan, TemperatureScan};
     use boltzlab::{Dynamics, LatticeSampler};
     for dynamics in ["heat-bath", "wolff"] {
         let (size, t, burn_in, measure, seed) = (8, 2.5, 50, 64, 3);

@@ -2,8 +2,8 @@
 //! the truth, snapshots continue runs exactly, bad files and links change nothing, painting
 //! and the phase switch do what they say.
 
+use boltzlab::app::{Brush, LatticeLab, LatticeModel, LatticeSetup, Reset, StepReport};
 use boltzlab::dynamics::rules::threshold;
-use boltzlab::lab::{Brush, LatticeLab, LatticeModel, LatticeSetup, Reset, StepReport};
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order, Rule};
 
 /// Every lattice variant with a distinct code path in the sampler.

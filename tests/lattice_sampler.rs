@@ -360,7 +360,7 @@ fn lanes_on_keep_the_bookkeeping_and_the_state_continues_exactly() {
 /// still imports, and continues deterministically (the same file twice, the same run).
 #[test]
 fn the_lab_exports_the_lane_streams_and_imports_files_without_them() {
-    use boltzlab::lab::{LatticeLab, LatticeSetup};
+    use boltzlab::app::{LatticeLab, LatticeSetup};
     use boltzlab::{Dynamics, Order, Rule};
     let setup = LatticeSetup {
         size: 64,

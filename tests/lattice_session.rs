@@ -3,8 +3,8 @@
 //! bad or damaged session is refused naming the field and changes nothing; a 2048²
 //! lattice's session takes milliseconds.
 
-use boltzlab::lab::session::MAX_SESSION_BYTES;
-use boltzlab::lab::{Brush, LatticeLab, LatticeModel, LatticeSetup};
+use boltzlab::app::session::MAX_SESSION_BYTES;
+use boltzlab::app::{Brush, LatticeLab, LatticeModel, LatticeSetup};
 use boltzlab::{Boundary, Dynamics, Order, Rule};
 use serde_json::{Value, json};
 use std::time::Instant;

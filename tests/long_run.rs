@@ -112,7 +112,7 @@ fn the_trace_never_grows_past_its_capacity_however_long_it_runs() {
 #[test]
 fn the_pages_trace_stays_bounded_over_a_long_run_of_small_steps() {
     // The page calls `advance` once a frame: 200 000 frames is almost an hour at 60 fps.
-    use boltzlab::lab::{LatticeLab, LatticeSetup, TRACE_CAPACITY};
+    use boltzlab::app::{LatticeLab, LatticeSetup, TRACE_CAPACITY};
     let setup = LatticeSetup {
         size: 16,
         ..LatticeSetup::default()

@@ -4,9 +4,9 @@
 //! protocol stage 3; a bad or damaged session is refused naming the field, and nothing
 //! changes.
 
-use boltzlab::lab::MachineLab;
-use boltzlab::lab::machine_snapshot::MAX_SESSION_BYTES;
-use boltzlab::lab::parse::parse_patterns;
+use boltzlab::app::MachineLab;
+use boltzlab::app::machine_snapshot::MAX_SESSION_BYTES;
+use boltzlab::app::parse::parse_patterns;
 use serde_json::{Value, json};
 use std::time::Instant;
 

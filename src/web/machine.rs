@@ -1,12 +1,12 @@
 //! The Boltzmann-machine facade: `MachineLab` for the page's learning view.
 //!
-//! A thin wrapper over [`crate::lab::MachineLab`]: values from the page are checked by the
+//! A thin wrapper over [`crate::app::MachineLab`]: values from the page are checked by the
 //! engine (errors are thrown as `Error`s naming the field, and nothing changes); the
 //! views read activations, clamps, weights, statistics and curves through typed-array
 //! views over wasm memory from the pointers below.
 
 use super::js_error;
-use crate::lab::MachineLab;
+use crate::app::MachineLab;
 use wasm_bindgen::prelude::*;
 
 /// Checks the length of a pattern drawn in the editor: a whole number of pixels, 1 to
@@ -22,7 +22,7 @@ pub fn check_pattern_length(length: f64) -> Result<f64, JsError> {
 /// length); returns the number of patterns.
 #[wasm_bindgen]
 pub fn check_patterns(text: &str) -> Result<f64, JsError> {
-    crate::lab::parse::parse_patterns(text)
+    crate::app::parse::parse_patterns(text)
         .map(|p| p.len() as f64)
         .map_err(js_error)
 }
@@ -40,7 +40,7 @@ impl WebMachineLab {
     /// (`stochastic` or `mean-field`) from `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(problem: &str, method: &str, seed: f64) -> Result<WebMachineLab, JsError> {
-        let seed = crate::lab::setup::check_seed(seed).map_err(js_error)?;
+        let seed = crate::app::setup::check_seed(seed).map_err(js_error)?;
         let lab = MachineLab::new(problem, method, seed).map_err(js_error)?;
         Ok(WebMachineLab { lab })
     }
@@ -53,9 +53,9 @@ impl WebMachineLab {
         method: &str,
         seed: f64,
     ) -> Result<WebMachineLab, JsError> {
-        let seed = crate::lab::setup::check_seed(seed).map_err(js_error)?;
+        let seed = crate::app::setup::check_seed(seed).map_err(js_error)?;
         let hidden = crate::error::whole_in("hidden units", hidden, 0, 64).map_err(js_error)?;
-        let patterns = crate::lab::parse::parse_patterns(text).map_err(js_error)?;
+        let patterns = crate::app::parse::parse_patterns(text).map_err(js_error)?;
         let lab = MachineLab::custom(patterns, hidden as usize, method, seed).map_err(js_error)?;
         Ok(WebMachineLab { lab })
     }

@@ -8,10 +8,10 @@
 //! errors reach JavaScript as thrown `Error`s whose message names the field and the allowed
 //! range, and the lab is left as it was.
 
+use crate::app::{Brush, LatticeLab, LatticeSetup, Reset, ScanPlan, ScanResults};
 use crate::dynamics::rules;
 use crate::error::ParamError;
 use crate::exact::closed_form;
-use crate::lab::{Brush, LatticeLab, LatticeSetup, Reset, ScanPlan, ScanResults};
 use wasm_bindgen::prelude::*;
 
 mod fault;
@@ -83,7 +83,7 @@ pub fn onsager_specific_heat(temperature: f64) -> f64 {
 /// `IsingLab::import_state`), so that the page can say so before reading the file.
 #[wasm_bindgen]
 pub fn check_state_file_size(bytes: f64) -> Result<(), JsError> {
-    crate::lab::snapshot::check_file_size(bytes).map_err(js_error)
+    crate::app::snapshot::check_file_size(bytes).map_err(js_error)
 }
 
 fn js_error(err: ParamError) -> JsError {
@@ -115,9 +115,9 @@ impl IsingLab {
     #[wasm_bindgen(constructor)]
     pub fn new(side: f64, temperature: f64, seed: f64) -> Result<IsingLab, JsError> {
         let setup = LatticeSetup {
-            size: crate::lab::setup::check_size(side).map_err(js_error)?,
+            size: crate::app::setup::check_size(side).map_err(js_error)?,
             temperature,
-            seed: crate::lab::setup::check_seed(seed).map_err(js_error)?,
+            seed: crate::app::setup::check_seed(seed).map_err(js_error)?,
             ..LatticeSetup::default()
         };
         let lab = LatticeLab::new(setup).map_err(js_error)?;

@@ -862,7 +862,7 @@ fn machine_position(machine: &Machine) -> Position {
     machine.learner().position()
 }
 
-// The session's hooks: src/lab/machine_snapshot.rs writes and reads a run through these.
+// The session's hooks: src/app/machine_snapshot.rs writes and reads a run through these.
 impl MachineLab {
     /// Everything the run is, for its session.
     pub(super) fn session_parts(&self) -> SessionParts {
@@ -1021,9 +1021,9 @@ fn fill_pairs(matrix: &mut [f64], statistics: &PhaseStatistics) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::parse::parse_patterns;
     use crate::estimate::kl::visible_log_z;
     use crate::estimate::log_sum_exp::log_sum_exp;
-    use crate::lab::parse::parse_patterns;
 
     #[test]
     fn clamped_phase_holds_the_visible_units_at_the_pattern() {

@@ -653,7 +653,7 @@ fn read_options(f: &mut Fields) -> Result<(Dataset, Protocol, u64), ParamError> 
     let method: String = f.take("method")?;
     let method = LearningMethod::parse(&method)?;
     let seed: u64 = f.take("seed")?;
-    crate::lab::setup::check_seed(seed as f64)?;
+    crate::app::setup::check_seed(seed as f64)?;
     let (dataset, mut protocol) = if problem == CUSTOM_PROBLEM {
         let rows: Vec<String> = f.take("patterns")?;
         let patterns: Vec<Vec<u8>> = rows

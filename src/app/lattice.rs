@@ -4,30 +4,11 @@
 //! the [`LatticeSetup`] it was started from (for share links), the trace of E/N and M/N, the
 //! bonds of the weight view, the last explained tick, and a temperature-sweep experiment.
 //! Every method that takes a value from outside checks it and, on error, changes nothing.
-//!
-//! - [`setup`]: the parameters, and the URL fragment that carries them;
-//! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
-//! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
-//! - [`packing`]: bits and numbers as base64, for sessions;
-//! - [`scan`]: the temperature-sweep experiment;
-//! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
-//! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
-//! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
-pub mod machine;
-pub mod machine_snapshot;
-pub mod packing;
-pub mod parse;
-pub mod scan;
-pub mod session;
-pub mod setup;
-pub mod snapshot;
-
-pub use machine::MachineLab;
-pub use scan::{ScanPlan, ScanResults, TemperatureScan};
-pub use setup::{LatticeModel, LatticeSetup};
-pub use snapshot::Snapshot;
-
+use super::scan::{ScanPlan, TemperatureScan};
+use super::session;
+use super::setup::{self, LatticeModel, LatticeSetup};
+use super::snapshot::Snapshot;
 use crate::dynamics::lattice_sampler::TickExplanation;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
 use crate::error::{ParamError, check_temperature, whole_in};

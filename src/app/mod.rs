@@ -1,0 +1,32 @@
+//! What a front end drives: the lattice and machine laboratories, their versioned
+//! snapshots and sessions, the temperature sweep and the text parsers. Plain Rust; the
+//! page's facade (`web`) and any other front end call these.
+//!
+//! - [`lattice`]: the lattice laboratory ([`LatticeLab`]), one run the page drives;
+//! - [`setup`]: the parameters, and the URL fragment that carries them;
+//! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
+//! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
+//! - [`packing`]: bits and numbers as base64, for sessions;
+//! - [`scan`]: the temperature-sweep experiment;
+//! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
+//! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
+//! - [`parse`]: the text the machine's editors take (patterns, schedules).
+
+pub mod lattice;
+pub mod machine;
+pub mod machine_snapshot;
+pub mod packing;
+pub mod parse;
+pub mod scan;
+pub mod session;
+pub mod setup;
+pub mod snapshot;
+
+pub use lattice::{
+    BOND_WINDOW, BondWindow, Brush, LatticeLab, MATRIX_UNITS, MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL,
+    Reset, StepReport, TRACE_CAPACITY,
+};
+pub use machine::MachineLab;
+pub use scan::{ScanPlan, ScanResults, TemperatureScan};
+pub use setup::{LatticeModel, LatticeSetup};
+pub use snapshot::Snapshot;
