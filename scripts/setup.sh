@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what boltzlab's build and tests need, skipping what is already present.
 # Idempotent; prints what it does. Used by `make serve` and `make test`.
-# Recipe: ../shared/TOOLCHAIN.md (tried on a fresh machine of this kind).
+# Recipe: docs/architecture.md, "Build and tools" (tried on a fresh machine of this kind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -4,7 +4,7 @@
 //! engine: plain Rust that compiles natively (library, CLI, tests, benchmarks) and to
 //! WebAssembly (the page). Only [`web`] knows about the browser.
 //!
-//! Conventions (see REFERENCES.md): J = k_B = 1, β = 1/T, Ising spins s = ±1, energy
+//! Conventions (see docs/references.md): J = k_B = 1, β = 1/T, Ising spins s = ±1, energy
 //! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.
 //!
 //! Module map, bottom to top; a module imports only from the layers below its own:

@@ -1,4 +1,4 @@
-//! The `boltzlab` command line, run as a process: the DESIGN.md contract, exact values,
+//! The `boltzlab` command line, run as a process: the contract in docs/contract.md, exact values,
 //! and clear errors for bad input.
 
 mod common;
@@ -15,7 +15,7 @@ fn relative(a: f64, b: f64) -> f64 {
 
 #[test]
 fn exact_reproduces_the_published_4x4_values_at_t_2() {
-    // REFERENCES.md §1: Z = 26839013.6123, ⟨E⟩ = −28.0861, C = 9.68852, ⟨|M|⟩ = 14.7031.
+    // docs/references.md §1: Z = 26839013.6123, ⟨E⟩ = −28.0861, C = 9.68852, ⟨|M|⟩ = 14.7031.
     let v = json(&["exact", "--size", "4", "--temperature", "2", "--json"]);
     let n = 16.0;
     assert!(relative(v["log_z"].as_f64().unwrap().exp(), 26_839_013.612_3) < 1e-10);

@@ -8,11 +8,6 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// Files the README links to that are written on another branch and may not exist yet.
-/// docs/architecture.md comes with the restructuring (issue 13); delete this entry when it
-/// lands, so that the link is checked like any other.
-const PENDING: &[&str] = &["docs/architecture.md"];
-
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -190,8 +185,7 @@ fn broken(from: &Path, target: &str) -> Option<String> {
     };
     let relative = file.strip_prefix(root()).unwrap_or(&file).to_path_buf();
     if !file.exists() {
-        let pending = PENDING.iter().any(|p| relative == Path::new(p));
-        return (!pending).then(|| format!("{} does not exist", relative.display()));
+        return Some(format!("{} does not exist", relative.display()));
     }
     let fragment = fragment.filter(|f| !f.is_empty())?;
     if file.extension().is_none_or(|e| e != "md") {

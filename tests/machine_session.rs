@@ -5,7 +5,7 @@
 //! changes.
 
 use boltzlab::app::MachineLab;
-use boltzlab::app::machine_snapshot::MAX_SESSION_BYTES;
+use boltzlab::app::machine::snapshot::MAX_SESSION_BYTES;
 use boltzlab::app::parse::parse_patterns;
 use serde_json::{Value, json};
 use std::time::Instant;

@@ -303,7 +303,7 @@ fn the_two_conventions_give_identical_exact_distributions() {
 
 #[test]
 fn enumeration_reproduces_the_4x4_periodic_ising_lattice_at_t_2() {
-    // REFERENCES.md §1: Z = 26839013.6123, ⟨E⟩ = −28.0861, C = 9.68852, ⟨|M|⟩ = 14.7031.
+    // docs/references.md §1: Z = 26839013.6123, ⟨E⟩ = −28.0861, C = 9.68852, ⟨|M|⟩ = 14.7031.
     let network = periodic_lattice(4, 4);
     let exact = enumerate(&network, 2.0).unwrap();
     assert!((exact.log_z.exp() / 26_839_013.612_3 - 1.0).abs() < 1e-10);

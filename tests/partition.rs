@@ -160,7 +160,7 @@ fn ais_standard_error_agrees_with_the_spread_of_independent_estimates() {
 
 #[test]
 fn ais_agrees_with_the_exact_4x4_periodic_lattice_at_t_2() {
-    // REFERENCES.md §1: Z = 26839013.6123 by full enumeration (12 significant digits, so
+    // docs/references.md §1: Z = 26839013.6123 by full enumeration (12 significant digits, so
     // ln Z to ±2·10⁻¹²).
     let network = Lattice::square(4).unwrap().to_network().unwrap();
     let published = 26_839_013.612_3f64.ln();

@@ -9,12 +9,11 @@
 //! - [`packing`]: bits and numbers as base64, for sessions;
 //! - [`scan`]: the temperature-sweep experiment;
 //! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
-//! - [`machine_snapshot`]: a machine run's session, written and read back exactly;
+//!   with [`machine::snapshot`], a machine run's session, written and read back exactly;
 //! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod lattice;
 pub mod machine;
-pub mod machine_snapshot;
 pub mod packing;
 pub mod parse;
 pub mod scan;

@@ -1,4 +1,4 @@
-//! ln Z, the log of the normalising constant, four ways (REFERENCES.md §4).
+//! ln Z, the log of the normalising constant, four ways (docs/references.md §4).
 //!
 //! For a [`Network`] at temperature T (β = 1/T),
 //!
@@ -215,7 +215,7 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamErr
     })
 }
 
-/// The sampled lower bound of the seeds (REFERENCES.md §4):
+/// The sampled lower bound of the seeds (docs/references.md §4):
 ///
 ///   ln Z ≥ ln Σ_{s ∈ V} e^{−E(s)/T},
 ///
@@ -313,7 +313,7 @@ pub fn mean_field_options(temperature: f64) -> MeanFieldOptions {
     }
 }
 
-/// The mean-field estimate ln Z ≈ −F(q)/T, F(q) = E(m) − T S(q) (REFERENCES.md §4), at a
+/// The mean-field estimate ln Z ≈ −F(q)/T, F(q) = E(m) − T S(q) (docs/references.md §4), at a
 /// solution q of the mean-field equations q_i = σ((s_high − s_low) h_i / T),
 /// h_i = Σ_j w_ij m_j + θ_i, found by [`super::mean_field::solve`].
 ///

@@ -11,7 +11,7 @@
 //!   each all on or all off (stripes), or whose columns are (bars); 2·2^s − 2 distinct
 //!   images (all-off and all-on belong to both families and are listed once): 14 for
 //!   3 × 3, 30 for 4 × 4. Pixel (row r, column c) is visible unit r·s + c.
-//! - *10-pixel images*: REFERENCES.md mentions the seeds' 10-pixel images without
+//! - *10-pixel images*: docs/references.md mentions the seeds' 10-pixel images without
 //!   defining them, so boltzlab defines its own: six shapes on a 2 × 5 grid (pixel
 //!   (r, c) is unit 5r + c), drawn below. Each is a solid block or line, so that a
 //!   visible-only machine (pairwise weights and biases, no hidden units) can make them

@@ -1,7 +1,7 @@
 //! The learning experiments behind `boltzlab learn` and `boltzlab reproduce`: a
 //! [`Protocol`] per problem and method, and [`run`], one seeded run of it.
 //!
-//! Encoders (the protocol of Ackley, Hinton & Sejnowski 1985, REFERENCES.md §2): binary
+//! Encoders (the protocol of Ackley, Hinton & Sejnowski 1985, docs/references.md §2): binary
 //! units, weights from 0, the sign rule with step 2, noisy clamping 0.15 (on → off) and
 //! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector, the
 //! paper's settling (2 time units at T = 20, 2 at 15, 2 at 12, 4 at 10, statistics for 10

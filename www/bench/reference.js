@@ -2,7 +2,7 @@
 // JavaScript allows. Same model (periodic ferromagnet, J = 1), same rules, orders and
 // acceptance thresholds as the engine's lattice tick: s_i' = +1 exactly when a 32-bit
 // random number r satisfies r < t[current spin is +1][S + 4], t = round(P · 2^32).
-// It is not used by the app (DESIGN.md: the one allowed second implementation).
+// It is not used by the app (docs/contract.md: the one allowed second implementation).
 
 /** P(s' = +1) for a spin that is currently +1 (`isHigh`) or −1, gap Δ = 2 h_i, at T. */
 export function probabilityHigh(rule, isHigh, gap, temperature) {

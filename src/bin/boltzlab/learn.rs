@@ -138,7 +138,7 @@ pub fn mean_and_stderr(values: &[f64]) -> Value {
     json!({"mean": mean, "stderr": stderr})
 }
 
-/// The summary object of a batch: the DESIGN.md keys and the rest.
+/// The summary object of a batch: the keys docs/contract.md names and the rest.
 pub fn summary(protocol: &Protocol, batch: &Batch, seed: u64) -> Value {
     let solved = batch.solved_cycles();
     let kls: Vec<f64> = batch.outcomes.iter().filter_map(|o| o.final_kl).collect();

@@ -8,7 +8,7 @@ use boltzlab::learn::experiment::{LearningMethod, Protocol, RunOutcome};
 use boltzlab::learn::{FreePhase, Problem};
 use serde_json::{Value, json};
 
-/// The paper's result and its number of runs, per encoder (REFERENCES.md §2).
+/// The paper's result and its number of runs, per encoder (docs/references.md §2).
 fn paper(problem: Problem) -> (&'static str, u64) {
     match problem {
         Problem::Encoder4x2 => ("250/250 solved; median 110; longest 1810", 250),

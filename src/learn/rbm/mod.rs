@@ -1,5 +1,5 @@
 //! Restricted Boltzmann machines: 0/1 units at T = 1, visible units connected only to
-//! hidden units (REFERENCES.md §5).
+//! hidden units (docs/references.md §5).
 //!
 //! With no connections inside a layer, p(h | v) and p(v | h) are exact products of
 //! sigmoids, a whole layer is updated at once (block Gibbs), the clamped phase of learning

@@ -1,7 +1,6 @@
 //! The restricted machine itself: weights, biases, energy and free energy, and its form as
 //! a general [`Network`] with a bipartite mask.
 
-use super::sampling::softplus;
 use super::{MAX_LAYER_UNITS, MAX_WEIGHTS};
 use crate::error::{ParamError, finite_in};
 use crate::model::{Network, SpinKind};
@@ -228,7 +227,7 @@ impl Rbm {
     /// F(v) = −a·v − Σ_j ln(1 + e^{b_j + (vW)_j}), with `scratch` (length H) for the hidden
     /// inputs. Panics on wrong lengths.
     pub fn free_energy_with(&self, v: &[u8], scratch: &mut [f64]) -> f64 {
-        super::sampling::hidden_input(self, v, scratch);
+        hidden_input(self, v, scratch);
         let visible: f64 = v
             .iter()
             .zip(&self.visible_biases)
@@ -309,4 +308,42 @@ pub fn base_rate_biases(patterns: &[Vec<u8>], visible: usize) -> Result<Vec<f64>
             libm::log(p / (1.0 - p))
         })
         .collect())
+}
+
+/// σ(x) = 1/(1 + e^{−x}).
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + libm::exp(-x))
+}
+
+/// softplus(x) = ln(1 + e^x), as max(x, 0) + ln(1 + e^{−|x|}) so it never overflows.
+#[inline]
+pub fn softplus(x: f64) -> f64 {
+    x.max(0.0) + libm::log1p(libm::exp(-x.abs()))
+}
+
+/// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
+/// the visible units that are on, added to b.
+pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
+    out.copy_from_slice(rbm.hidden_biases());
+    for (i, &vi) in v.iter().enumerate() {
+        if vi == 1 {
+            for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
+                *c += w;
+            }
+        }
+    }
+}
+
+/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
+/// hidden units that are on, added to a.
+pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
+    out.copy_from_slice(rbm.visible_biases());
+    for (j, &hj) in h.iter().enumerate() {
+        if hj == 1 {
+            for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
+                *x += w;
+            }
+        }
+    }
 }

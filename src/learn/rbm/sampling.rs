@@ -17,43 +17,8 @@ use crate::dynamics::rules::threshold;
 use crate::rng::SpinRng;
 use rand::Rng;
 
-/// σ(x) = 1/(1 + e^{−x}).
-#[inline]
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + libm::exp(-x))
-}
-
-/// softplus(x) = ln(1 + e^x), as max(x, 0) + ln(1 + e^{−|x|}) so it never overflows.
-#[inline]
-pub fn softplus(x: f64) -> f64 {
-    x.max(0.0) + libm::log1p(libm::exp(-x.abs()))
-}
-
-/// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
-/// the visible units that are on, added to b.
-pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
-    out.copy_from_slice(rbm.hidden_biases());
-    for (i, &vi) in v.iter().enumerate() {
-        if vi == 1 {
-            for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
-                *c += w;
-            }
-        }
-    }
-}
-
-/// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
-/// hidden units that are on, added to a.
-pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
-    out.copy_from_slice(rbm.visible_biases());
-    for (j, &hj) in h.iter().enumerate() {
-        if hj == 1 {
-            for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
-                *x += w;
-            }
-        }
-    }
-}
+// The local fields and the two smooth functions of them live with the model.
+pub use super::model::{hidden_input, sigmoid, softplus, visible_input};
 
 /// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
 pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {

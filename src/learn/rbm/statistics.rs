@@ -1,7 +1,7 @@
 //! Ways to get the statistics of a restricted machine's learning rule.
 //!
 //! The gradient of the mean log-likelihood L = (1/N) Σ_d ln p(v⁽ᵈ⁾) is a difference of two
-//! phases' statistics (REFERENCES.md §5):
+//! phases' statistics (docs/references.md §5):
 //!
 //!   ∂L/∂W_ij = ⟨v_i h_j⟩_data − ⟨v_i h_j⟩_model,
 //!   ∂L/∂a_i = ⟨v_i⟩_data − ⟨v_i⟩_model,   ∂L/∂b_j = ⟨h_j⟩_data − ⟨h_j⟩_model.
@@ -33,7 +33,7 @@ pub enum Statistics {
     /// never pushed down, and as the weights grow the chain mixes ever more slowly, so the
     /// bias grows: the likelihood rises, then falls (Fischer & Igel 2010). With a large
     /// rate CD-1 can diverge. On 4×4 bars and stripes (16 hidden, rate 0.1) CD-1 reached
-    /// 4.96 nats per pattern and rose again to 5.76 (REFERENCES.md §5); larger k shrinks
+    /// 4.96 nats per pattern and rose again to 5.76 (docs/references.md §5); larger k shrinks
     /// the bias at k times the cost.
     ContrastiveDivergence {
         /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).

@@ -9,7 +9,9 @@
 //! bounded [`History`]s. Too big to enumerate, KL is estimated a chunk at a time by
 //! [`KlEstimate`] (AIS). Every method that takes a value from outside checks it and, on error, changes nothing.
 
-use super::parse::parse_schedule;
+pub mod snapshot;
+
+use crate::app::parse::parse_schedule;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::estimate::kl::{AIS_KL_RUNS_PER_CHUNK, AIS_KL_STEPS, KlEstimate, MAX_KL_HIDDEN};
@@ -25,7 +27,7 @@ use crate::learn::{
 };
 use crate::model::Network;
 
-use super::machine_snapshot::{Curves, LearnerState, SessionParts};
+use snapshot::{Curves, LearnerState, SessionParts};
 
 /// The exact KL curve is kept when (distinct training vectors + 1) · 2^n, the states it
 /// enumerates per point, is at most this.
@@ -862,10 +864,10 @@ fn machine_position(machine: &Machine) -> Position {
     machine.learner().position()
 }
 
-// The session's hooks: src/app/machine_snapshot.rs writes and reads a run through these.
+// The session's hooks: src/app/machine/snapshot.rs writes and reads a run through these.
 impl MachineLab {
     /// Everything the run is, for its session.
-    pub(super) fn session_parts(&self) -> SessionParts {
+    fn session_parts(&self) -> SessionParts {
         SessionParts {
             dataset: self.dataset.clone(),
             protocol: self.protocol.clone(),
@@ -899,7 +901,7 @@ impl MachineLab {
     /// The run that `parts` describe, continuing exactly; every part is checked against
     /// the rest (the learner's state by its learner, the estimate's by [`KlEstimate::new`])
     /// and on error nothing is built.
-    pub(super) fn from_session_parts(parts: SessionParts) -> Result<MachineLab, ParamError> {
+    fn from_session_parts(parts: SessionParts) -> Result<MachineLab, ParamError> {
         let SessionParts {
             dataset,
             protocol,

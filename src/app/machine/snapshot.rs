@@ -29,8 +29,8 @@
 //! every field, names the first bad one (`learner.position`, `curves.kl`, …) and builds
 //! nothing on error.
 
+use super::CURVE_CAPACITY;
 use super::MachineLab;
-use super::machine::CURVE_CAPACITY;
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, Rule};
 use crate::error::{ParamError, finite_in, shorten, shorten_to, whole_in};
