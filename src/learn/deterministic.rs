@@ -400,16 +400,14 @@ impl MeanFieldLearner {
             last_solve: self.last_solve.clone(),
             nonconverged: self.nonconverged,
             cycle_nonconverged: self.cycle_nonconverged,
-            common: LearnerCommonState {
-                noise_random_state: crate::rng::random_words(&self.noise_rng),
-                presented: self.presented.clone(),
-                position: self.position,
-                weight_velocity: self.updater.weight_velocity.clone(),
-                bias_velocity: self.updater.bias_velocity.clone(),
-                hidden_connected: self.updater.hidden_connected,
-                last: self.last.clone(),
-                diverged: self.diverged.as_ref().map(super::diverged_reason),
-            },
+            common: LearnerCommonState::save(
+                &self.noise_rng,
+                &self.presented,
+                self.position,
+                &self.updater,
+                self.last.as_ref(),
+                self.diverged.as_ref(),
+            ),
         }
     }
 
@@ -477,18 +475,16 @@ impl MeanFieldLearner {
                 reason: "this cycle's count exceeds the run's".into(),
             });
         }
-        let common = saved.common;
-        learner.diverged = common.diverged_error();
-        learner.noise_rng =
-            crate::rng::rng_from_words("learner.noise_random_state", common.noise_random_state)?;
+        saved.common.restore(
+            &mut learner.noise_rng,
+            &mut learner.presented,
+            &mut learner.position,
+            &mut learner.updater,
+            &mut learner.last,
+            &mut learner.diverged,
+        )?;
         learner.start_rng =
             crate::rng::rng_from_words("learner.start_random_state", saved.start_random_state)?;
-        learner.presented = common.presented;
-        learner.position = common.position;
-        learner.updater.weight_velocity = common.weight_velocity;
-        learner.updater.bias_velocity = common.bias_velocity;
-        learner.updater.hidden_connected = common.hidden_connected;
-        learner.last = common.last;
         learner.clamped = saved.clamped;
         learner.free = saved.free;
         learner.last_solve = saved.last_solve;

@@ -708,6 +708,50 @@ impl LearnerCommonState {
     }
 
     /// The divergence error again.
+    /// The common state of a learner made of these parts.
+    pub(crate) fn save(
+        noise_rng: &SpinRng,
+        presented: &[Vec<u8>],
+        position: Position,
+        updater: &Updater,
+        last: Option<&CycleReport>,
+        diverged: Option<&ParamError>,
+    ) -> LearnerCommonState {
+        LearnerCommonState {
+            noise_random_state: crate::rng::random_words(noise_rng),
+            presented: presented.to_vec(),
+            position,
+            weight_velocity: updater.weight_velocity.clone(),
+            bias_velocity: updater.bias_velocity.clone(),
+            hidden_connected: updater.hidden_connected,
+            last: last.cloned(),
+            diverged: diverged.map(diverged_reason),
+        }
+    }
+
+    /// Puts the saved parts back into a learner's (checked first by [`Self::check`]); the
+    /// error names the noise stream's field if its words are the generator's fixed point.
+    pub(crate) fn restore(
+        self,
+        noise_rng: &mut SpinRng,
+        presented: &mut Vec<Vec<u8>>,
+        position: &mut Position,
+        updater: &mut Updater,
+        last: &mut Option<CycleReport>,
+        diverged: &mut Option<ParamError>,
+    ) -> Result<(), ParamError> {
+        *noise_rng =
+            crate::rng::rng_from_words("learner.noise_random_state", self.noise_random_state)?;
+        *diverged = self.diverged_error();
+        *presented = self.presented;
+        *position = self.position;
+        updater.weight_velocity = self.weight_velocity;
+        updater.bias_velocity = self.bias_velocity;
+        updater.hidden_connected = self.hidden_connected;
+        *last = self.last;
+        Ok(())
+    }
+
     pub(crate) fn diverged_error(&self) -> Option<ParamError> {
         self.diverged.clone().map(|reason| ParamError::Invalid {
             field: "learning",

@@ -270,16 +270,14 @@ impl StochasticLearner {
             sampler: self.sampler.saved_state(),
             clamped: self.clamped.to_sums(),
             free: self.free.to_sums(),
-            common: LearnerCommonState {
-                noise_random_state: crate::rng::random_words(&self.noise_rng),
-                presented: self.presented.clone(),
-                position: self.position,
-                weight_velocity: self.updater.weight_velocity.clone(),
-                bias_velocity: self.updater.bias_velocity.clone(),
-                hidden_connected: self.updater.hidden_connected,
-                last: self.last.clone(),
-                diverged: self.diverged.as_ref().map(super::diverged_reason),
-            },
+            common: LearnerCommonState::save(
+                &self.noise_rng,
+                &self.presented,
+                self.position,
+                &self.updater,
+                self.last.as_ref(),
+                self.diverged.as_ref(),
+            ),
         }
     }
 
@@ -306,16 +304,14 @@ impl StochasticLearner {
         learner.sampler = NetworkSampler::from_saved_state(network, saved.sampler)?;
         learner.clamped = Correlations::from_sums("learner.clamped_sums", n, saved.clamped)?;
         learner.free = Correlations::from_sums("learner.free_sums", n, saved.free)?;
-        let common = saved.common;
-        learner.diverged = common.diverged_error();
-        learner.noise_rng =
-            crate::rng::rng_from_words("learner.noise_random_state", common.noise_random_state)?;
-        learner.presented = common.presented;
-        learner.position = common.position;
-        learner.updater.weight_velocity = common.weight_velocity;
-        learner.updater.bias_velocity = common.bias_velocity;
-        learner.updater.hidden_connected = common.hidden_connected;
-        learner.last = common.last;
+        saved.common.restore(
+            &mut learner.noise_rng,
+            &mut learner.presented,
+            &mut learner.position,
+            &mut learner.updater,
+            &mut learner.last,
+            &mut learner.diverged,
+        )?;
         Ok(learner)
     }
 }
