@@ -83,6 +83,30 @@ fn a_restored_session_continues_exactly_as_the_run_it_came_from() {
 
 /// Applies `damage` to a good session's JSON and checks the text is refused with an error
 /// starting with `field`, and that the lab asked to restore it is unchanged.
+#[test]
+fn the_clamps_are_stored_only_when_a_site_is_clamped() {
+    let mut lab = LatticeLab::new(LatticeSetup::default()).unwrap();
+    let bare: Value = serde_json::from_str(&lab.session()).unwrap();
+    assert!(bare.get("clamped").is_none(), "no clamps, no field");
+    lab.paint((1.0, 1.0), (3.0, 1.0), 1.0, Brush::Clamp)
+        .unwrap();
+    let clamped_count = lab.clamped_count();
+    assert!(clamped_count > 0);
+    let text = lab.session();
+    let with: Value = serde_json::from_str(&text).unwrap();
+    assert!(with["clamped"].is_string(), "clamps are stored as bits");
+    let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
+    copy.restore_session(&text).unwrap();
+    assert_eq!(copy.clamped_count(), clamped_count);
+    copy.restore_session(&serde_json::to_string(&bare).unwrap())
+        .unwrap();
+    assert_eq!(
+        copy.clamped_count(),
+        0,
+        "a session without the field has no clamps"
+    );
+}
+
 fn refused(lab: &mut LatticeLab, good: &str, field: &str, damage: impl Fn(&mut Value)) {
     let mut value: Value = serde_json::from_str(good).unwrap();
     damage(&mut value);

@@ -445,7 +445,7 @@ impl LatticeLab {
 
     /// The number of clamped sites in the mask.
     pub fn clamped_count(&self) -> usize {
-        self.sampler.clamp_mask().iter().filter(|&&c| c).count()
+        self.sampler.clamped_count()
     }
 
     /// The URL fragment (without `#`) that restarts this run's parameters.

@@ -15,7 +15,8 @@
 //! ```
 //!
 //! `spins` holds one bit per site x + L·y (set: up), `clamped` one bit per site (set:
-//! clamped), both lowest bit first ([`super::packing`]). `bonds` is present for the spin
+//! clamped), both lowest bit first ([`super::packing`]); `clamped` is left out when no
+//! site is clamped (most sessions), which halves a ferromagnet's session. `bonds` is present for the spin
 //! glasses only, the bond factors c_b in the state file's order (right of site 0, below
 //! site 0, right of site 1, …): one bit each for the ±J glass (set: +1), one little-endian
 //! double each for the Gaussian glass. The other fields are the state file's, checked the
@@ -96,7 +97,9 @@ impl LatticeSession {
             text.push(b'"');
         };
         packed("spins", &bit_bytes(sampler.spins(), |&s| s > 0));
-        packed("clamped", &bit_bytes(sampler.clamp_mask(), |&c| c));
+        if sampler.clamped_count() > 0 {
+            packed("clamped", &bit_bytes(sampler.clamp_mask(), |&c| c));
+        }
         match lattice.couplings() {
             Couplings::Uniform => {}
             Couplings::PlusMinus(c) => packed("bonds", &bit_bytes(c, |&b| b > 0)),
@@ -189,8 +192,13 @@ impl LatticeSession {
             .into_iter()
             .map(|up| if up { 1 } else { -1 })
             .collect();
-        let clamped: String = take(&mut map, "clamped")?;
-        let clamp = unpack_bits("clamped", &clamped, n)?;
+        // Left out when no site is clamped.
+        let clamp = if map.contains_key("clamped") {
+            let clamped: String = take(&mut map, "clamped")?;
+            unpack_bits("clamped", &clamped, n)?
+        } else {
+            vec![false; n]
+        };
         let phase: String = take(&mut map, "phase")?;
         let ticks = take(&mut map, "ticks")?;
         let next_site = take(&mut map, "next_site")?;

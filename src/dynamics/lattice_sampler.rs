@@ -469,6 +469,11 @@ impl LatticeSampler {
         &self.clamp
     }
 
+    /// How many sites are clamped (kept as the clamps change, not counted).
+    pub fn clamped_count(&self) -> usize {
+        self.clamped_sites
+    }
+
     /// Frees every site.
     pub fn release_all(&mut self) {
         self.clamp.fill(false);

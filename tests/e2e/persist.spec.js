@@ -247,7 +247,7 @@ function corruptionsV2(good) {
     ['v2 lattice another format', lattice((l) => (l.format = PAYLOAD)), /lattice: /],
     ['v2 spins too short', lattice((l) => (l.spins = l.spins.slice(0, 8))), /lattice: .*spins/],
     ['v2 spins not base64', lattice((l) => (l.spins = `!!${PAYLOAD}`)), /lattice: .*spins/],
-    ['v2 clamps missing', lattice((l) => delete l.clamped), /lattice: .*clamped/],
+    ['v2 clamps too short', lattice((l) => (l.clamped = 'AAAA')), /lattice: .*clamped/],
     ['v2 size mismatch', lattice((l) => (l.size = 17)), /lattice: /],
     ['v2 temperature negative', lattice((l) => (l.temperature = -1)), /lattice: .*temperature/i],
     ['v2 unknown model', lattice((l) => (l.model = PAYLOAD)), /lattice: .*model/i],
