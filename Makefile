@@ -36,7 +36,7 @@ test-native:
 
 # wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml).
 test-wasm:
-	cargo test --release $(WASM) --test web
+	cargo test --release $(WASM) --test web --test web_rbm
 
 build:
 	trunk build --release --offline
