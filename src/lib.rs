@@ -8,13 +8,14 @@
 //! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.
 //!
 //! Module map, bottom to top; a module imports only from the layers below its own:
-//! - [`error`], [`rng`] (leaves): the typed error every boundary returns for bad input and
-//!   the one temperature check; the random stream, seeding, uniforms and normals;
+//! - [`error`], [`rng`], [`log_sum_exp`] (leaves): the typed error every boundary returns
+//!   for bad input and the one temperature check; the random stream, seeding, uniforms and
+//!   normals; ln Σ e^{x}, written once, in its careful form;
 //! - [`model`]: energy models (what E(s) and the local fields are), training patterns;
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a
 //!   time: the rules and their acceptance tables, orders, annealing, Wolff clusters, lanes;
 //! - [`exact`]: closed forms (Onsager, Kaufman, Beale) and enumeration of small networks;
-//! - [`estimate`]: ln Z every way (log-sum-exp once; exact with or without clamps, the
+//! - [`estimate`]: ln Z every way (exact with or without clamps, the
 //!   sampled bound, mean field, AIS), the KL estimate, observables with error bars (one
 //!   c/χ accumulator, one Wolff calibration), correlations, bounded traces;
 //! - [`learn`]: Boltzmann learning: two-phase stochastic and mean-field rules, datasets,
@@ -29,6 +30,7 @@ pub mod error;
 pub mod estimate;
 pub mod exact;
 pub mod learn;
+pub mod log_sum_exp;
 pub mod model;
 pub mod rng;
 

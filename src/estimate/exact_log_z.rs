@@ -28,11 +28,11 @@
 //! goes into the prefix's log weight), so nothing overflows; prefixes are combined by a
 //! streaming log-sum-exp.
 
-use super::log_sum_exp::LogSumExp;
 use crate::error::ParamError;
 use crate::exact::enumeration::{
     MAX_ENUMERATION_UNITS, checked_beta, gray_walk_clamped, inverse_temperature,
 };
+use crate::log_sum_exp::LogSumExp;
 use crate::model::Network;
 
 /// Units in the tabled suffix (2^14 entries: 128 KiB per table, in cache).

@@ -6,9 +6,9 @@
 //! ([`KlEstimate`]), so a page can spread the work over frames.
 
 use super::exact_log_z;
-use super::log_sum_exp::log_mean_and_spread;
 use super::log_z;
 use crate::error::{ParamError, TemperatureDomain, check_temperature, whole_in};
+use crate::log_sum_exp::log_mean_and_spread;
 use crate::model::Network;
 use crate::model::patterns::check_patterns;
 

@@ -23,11 +23,11 @@
 //! [`LogZ::seconds`], the wall-clock time, which is measured natively only.
 
 use super::exact_log_z;
-use super::log_sum_exp::{LogSumExp, log_mean_and_spread};
 use super::mean_field::{self, MeanFieldOptions};
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
+use crate::log_sum_exp::{LogSumExp, log_mean_and_spread};
 use crate::model::{Network, SpinKind};
 use std::collections::HashSet;
 

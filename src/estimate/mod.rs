@@ -1,6 +1,6 @@
 //! Estimation: every number the engine reports about a distribution rather than a state.
+//! Every sum of exponentials here goes through [`crate::log_sum_exp`], written once.
 //!
-//! - [`log_sum_exp`]: ln Σ e^{x}, written once, in its careful form; every ln Z uses it;
 //! - [`exact_log_z`]: exact ln Z by enumeration, with or without clamped units;
 //! - [`log_z`]: ln Z four ways (exact, the sampled lower bound, mean field, AIS), as the
 //!   CLI's `logz`, the machine's Z panel and the lattice's ln Z card report it;
@@ -14,7 +14,6 @@
 pub mod correlations;
 pub mod exact_log_z;
 pub mod kl;
-pub mod log_sum_exp;
 pub mod log_z;
 pub mod mean_field;
 pub mod observables;

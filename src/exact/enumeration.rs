@@ -14,6 +14,7 @@
 //! T = 0 is refused: e^{−E/T} has no finite limit (ln Z → −E_min/T diverges).
 
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
+use crate::log_sum_exp::LogSumExp;
 use crate::model::network::{Network, SpinKind, pair_count};
 
 /// Most units [`enumerate`] accepts: 30 (2^30 ≈ 10⁹ states, about 30·10⁹ multiply-adds).
@@ -96,14 +97,13 @@ pub fn state_probabilities(network: &Network, temperature: f64) -> Result<Vec<f6
         "the probability of every state",
     )?;
     let mut exponents = vec![0.0; 1 << network.len()];
-    let mut max = f64::NEG_INFINITY;
+    let mut sum = LogSumExp::new();
     gray_walk(network, |_, index, _, energy, _| {
         let x = -beta * energy;
         exponents[index as usize] = x;
-        max = max.max(x);
+        sum.push(x);
     });
-    let sum = compensated_sum(exponents.iter().map(|&x| (x - max).exp()));
-    let log_z = max + sum.ln();
+    let log_z = sum.value();
     for x in &mut exponents {
         *x = (*x - log_z).exp();
     }
@@ -339,21 +339,6 @@ impl Moments {
         self.weight = weight;
         self.max_exponent = max;
     }
-}
-
-/// Σ x with Neumaier's compensation.
-fn compensated_sum(values: impl Iterator<Item = f64>) -> f64 {
-    let (mut sum, mut compensation) = (0.0f64, 0.0f64);
-    for x in values {
-        let t = sum + x;
-        compensation += if sum.abs() >= x.abs() {
-            (sum - t) + x
-        } else {
-            (x - t) + sum
-        };
-        sum = t;
-    }
-    sum + compensation
 }
 
 #[cfg(test)]

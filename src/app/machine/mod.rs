@@ -1025,7 +1025,7 @@ mod tests {
     use super::*;
     use crate::app::parse::parse_patterns;
     use crate::estimate::kl::visible_log_z;
-    use crate::estimate::log_sum_exp::log_sum_exp;
+    use crate::log_sum_exp::log_sum_exp;
 
     #[test]
     fn clamped_phase_holds_the_visible_units_at_the_pattern() {

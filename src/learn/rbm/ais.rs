@@ -19,7 +19,7 @@
 //!   ln Ẑ_B = ln Z_A + ln((1/M) Σ_r w_r),
 //!
 //! with the standard error of the delta method, sd(w)/(√M mean(w)), computed relative to
-//! the largest weight ([`crate::estimate::log_sum_exp::log_mean_and_spread`]). Ẑ is unbiased; ln Ẑ is
+//! the largest weight ([`crate::log_sum_exp::log_mean_and_spread`]). Ẑ is unbiased; ln Ẑ is
 //! biased low by about stderr²/2 and is a stochastic lower bound (Markov:
 //! P(ln Ẑ > ln Z + t) ≤ e^{−t}). The error bar is honest when the weights are even:
 //! `effective_runs` = (Σ w)²/Σ w² should be a good fraction of M.
@@ -27,8 +27,8 @@
 use super::model::Rbm;
 use super::sampling::{hidden_input, sample_bits, sigmoid, softplus, visible_input};
 use crate::error::ParamError;
-use crate::estimate::log_sum_exp::log_mean_and_spread;
 use crate::estimate::log_z::{MAX_AIS_RUNS, MAX_WORK, MIN_AIS_RUNS};
+use crate::log_sum_exp::log_mean_and_spread;
 use crate::rng::seeded_rng;
 
 /// An AIS schedule: piecewise uniform spacing of β, each piece (end, step) running from

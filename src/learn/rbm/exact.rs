@@ -8,13 +8,13 @@
 //! layer are visited in Gray-code order: one unit t flips per state and the other layer's
 //! inputs move by ±(its weights to t), O(max(V, H)) per state (recomputed from scratch
 //! every 4096 states, so rounding cannot drift). The terms are summed by the careful
-//! log-sum-exp of [`crate::estimate::log_sum_exp::LogSumExp`]. The smaller layer may have at most
+//! log-sum-exp of [`crate::log_sum_exp::LogSumExp`]. The smaller layer may have at most
 //! [`MAX_EXACT_LAYER`] = 24 units (2^24 ≈ 1.7·10⁷ terms); beyond, use [`super::ais`].
 
 use super::model::Rbm;
 use super::sampling::softplus;
 use crate::error::ParamError;
-use crate::estimate::log_sum_exp::LogSumExp;
+use crate::log_sum_exp::LogSumExp;
 
 /// Most units the smaller layer may have for exact ln Z: 24.
 pub const MAX_EXACT_LAYER: usize = 24;

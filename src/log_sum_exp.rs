@@ -2,8 +2,9 @@
 //!
 //!   ln Σ_k e^{x_k} = x_max + ln Σ_k e^{x_k − x_max}
 //!
-//! Every ln Z (exact, clamped, sampled, AIS) and every log-mean of importance weights goes
-//! through [`LogSumExp`] or [`log_mean_and_spread`]: the sum is kept relative to the
+//! Every ln Z (exact enumeration, clamped, sampled, AIS) and every log-mean of importance
+//! weights goes through [`LogSumExp`] or [`log_mean_and_spread`]. A leaf, below the exact
+//! results and the estimates that both need it: the sum is kept relative to the
 //! largest exponent, so nothing overflows, with Neumaier's compensation, so a sum of 2^30
 //! terms loses no digits, and `libm` does the arithmetic, so the result is the same
 //! natively and in WebAssembly.
@@ -12,7 +13,7 @@
 /// far (rescaled when a larger one arrives), with Neumaier's compensation.
 ///
 /// ```
-/// use boltzlab::estimate::log_sum_exp::LogSumExp;
+/// use boltzlab::log_sum_exp::LogSumExp;
 /// let mut sum = LogSumExp::new();
 /// for x in [1000.0, 1000.0] {
 ///     sum.push(x);
