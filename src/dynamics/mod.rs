@@ -5,12 +5,16 @@
 //! stream is [`crate::rng::SpinRng`], a 32-bit generator whose output is the same on every
 //! platform, and every random choice is made from its 32-bit words with integer arithmetic
 //! (or `libm`), so a seed fixes the whole trajectory natively and in WebAssembly alike.
+//! A restricted machine changes a whole layer at a time instead ([`rbm`], block Gibbs;
+//! [`rbm_tempering`], replicas at falling β).
 
 pub mod anneal;
 pub mod cluster;
 pub mod lanes;
 pub mod lattice_sampler;
 pub mod network_sampler;
+pub mod rbm;
+pub mod rbm_tempering;
 pub mod rules;
 
 pub use anneal::Schedule;

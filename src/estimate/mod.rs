@@ -6,6 +6,8 @@
 //!   CLI's `logz`, the machine's Z panel and the lattice's ln Z card report it;
 //! - [`mean_field`]: the mean-field equations and the free energy −F/T;
 //! - [`kl`]: KL(data ‖ model) with ln Z by AIS, for machines too big to enumerate;
+//! - [`rbm_exact`], [`rbm_ais`]: ln Z of a restricted machine, exactly over its smaller
+//!   layer, or by AIS with the hidden layer summed out (Salakhutdinov & Murray 2008);
 //! - [`observables`]: means with binned errors, and c and χ with jackknife errors from
 //!   one accumulator and one Wolff calibration, shared by the page's sweep and the CLI;
 //! - [`correlations`]: running ⟨s_i⟩ and ⟨s_i s_j⟩;
@@ -17,6 +19,8 @@ pub mod kl;
 pub mod log_z;
 pub mod mean_field;
 pub mod observables;
+pub mod rbm_ais;
+pub mod rbm_exact;
 pub mod trace;
 
 pub use correlations::Correlations;

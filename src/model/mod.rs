@@ -1,10 +1,13 @@
 //! Energy models: what the energy E(s) of a spin configuration is, and the local field
 //! each unit feels. Models hold parameters only; the state (the spins) and how it changes
-//! belong to [`crate::dynamics`].
+//! belong to [`crate::dynamics`]. [`lattice`]: the square lattice; [`network`]: the dense
+//! network (+ its JSON file); [`rbm`]: the restricted machine; [`patterns`]: training
+//! patterns.
 
 pub mod lattice;
 pub mod network;
 pub mod patterns;
+pub mod rbm;
 
 pub use lattice::{Boundary, Couplings, Lattice};
 pub use network::{Network, SpinKind};

@@ -5,40 +5,41 @@
 //! sigmoids, a whole layer is updated at once (block Gibbs), the clamped phase of learning
 //! needs no sampling, and one layer can be summed out of Z in closed form.
 //!
-//! Files, one job each:
-//! - [`model`]: the machine [`Rbm`] (W, a, b), its energy and free energy, and its form as
-//!   a general [`crate::model::Network`] with a bipartite mask;
-//! - [`sampling`]: the exact conditionals, block Gibbs steps and persistent
-//!   [`Particles`];
+//! The machine's parts live in the layers they belong to; this module holds the learning
+//! and names every part, so the whole feature is found from here:
+//! - [`model`] = `model/rbm.rs`: the machine [`Rbm`] (W, a, b), its local fields, energy
+//!   and free energy, and its form as a general [`crate::model::Network`] with a
+//!   bipartite mask;
+//! - [`sampling`] = `dynamics/rbm.rs`: the exact conditionals, block Gibbs steps and
+//!   persistent [`Particles`];
+//! - [`tempering`] = `dynamics/rbm_tempering.rs`: replicas of the particles at falling β,
+//!   with swaps ([`Replicas`]);
+//! - [`exact`] = `estimate/rbm_exact.rs`: exact ln Z and log-likelihood by enumerating the
+//!   smaller layer (≤ 24 units);
+//! - [`ais`] = `estimate/rbm_ais.rs`: ln Z by annealed importance sampling (Salakhutdinov
+//!   & Murray 2008), with its standard error;
 //! - [`statistics`]: the ways of getting the learning statistics ([`Statistics`]: CD-k,
 //!   persistent particles, parallel tempering), each with its formula and its failure
 //!   mode;
-//! - [`tempering`]: replicas of the particles at falling β, with swaps ([`Replicas`]);
 //! - [`training`]: mini-batches, the rate schedule, momentum and weight decay
-//!   ([`RbmTrainer`]);
-//! - [`exact`]: exact ln Z and log-likelihood by enumerating the smaller layer (≤ 24 units);
-//! - [`ais`]: ln Z by annealed importance sampling (Salakhutdinov & Murray 2008), with its
-//!   standard error.
+//!   ([`RbmTrainer`]).
 
-pub mod ais;
-pub mod exact;
-pub mod model;
-pub mod sampling;
 pub mod statistics;
-pub mod tempering;
 pub mod training;
 
+pub use crate::dynamics::rbm as sampling;
+pub use crate::dynamics::rbm_tempering as tempering;
+pub use crate::estimate::rbm_ais as ais;
+pub use crate::estimate::rbm_exact as exact;
+pub use crate::model::rbm as model;
+
 pub use ais::{AisEstimate, AisSchedule, ais_log_z};
-pub use model::{Rbm, base_rate_biases};
+pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{FreeChains, Gradient, Statistics};
 pub use tempering::Replicas;
 pub use training::{RateSchedule, RbmTrainer, TrainingOptions};
 
-/// Most units in one layer: 4096.
-pub const MAX_LAYER_UNITS: usize = 4096;
-/// Most weights V·H: 2^22 (32 MiB of f64).
-pub const MAX_WEIGHTS: usize = 1 << 22;
 /// Most persistent particles: 10 000.
 pub const MAX_PARTICLES: usize = 10_000;
 /// Most tempered replicas: 64.

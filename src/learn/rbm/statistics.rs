@@ -12,11 +12,11 @@
 //! model, and [`Statistics`] says how to get them. Every free-phase sample v enters as
 //! v_i p(h_j | v) (the hidden layer summed out, same mean as v_i h_j, less noise).
 
-use super::model::Rbm;
-use super::sampling::{Particles, gibbs_chain, hidden_probabilities};
-use super::tempering::Replicas;
 use super::{MAX_GIBBS_STEPS, MAX_PARTICLES, MAX_REPLICAS};
+use crate::dynamics::rbm::{Particles, gibbs_chain, hidden_probabilities};
+use crate::dynamics::rbm_tempering::Replicas;
 use crate::error::{ParamError, whole_in};
+use crate::model::rbm::Rbm;
 use crate::rng::SpinRng;
 
 /// How the free phase is sampled: a choice independent of the data, the batch and the
@@ -55,7 +55,7 @@ pub enum Statistics {
         /// k, block Gibbs steps per update (1 ≤ k ≤ [`MAX_GIBBS_STEPS`]).
         steps: usize,
     },
-    /// Parallel tempering for the free phase ([`super::tempering`]): R replicas of K
+    /// Parallel tempering for the free phase ([`crate::dynamics::rbm_tempering`]): R replicas of K
     /// persistent particles at β_r = 1 − r/R, each advanced k block Gibbs steps per update,
     /// then swaps between neighbouring replicas; the statistics are those of the β = 1
     /// particles, as for [`Statistics::Persistent`].

@@ -11,11 +11,12 @@
 //!
 //! with ε_t from the [`RateSchedule`], momentum μ and weight decay λ (on weights only).
 
-use super::model::Rbm;
+use super::MAX_UPDATE_WORK;
 use super::statistics::{FreeChains, Gradient, Statistics, add_clamped};
-use super::{MAX_UPDATE_WORK, sampling::Particles};
+use crate::dynamics::rbm::Particles;
 use crate::error::{ParamError, whole_in};
 use crate::learn::{DIVERGENCE_LIMIT, MAX_PATTERNS, below_one, check_patterns, diverged, positive};
+use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
 
 /// How the learning rate changes over the run.

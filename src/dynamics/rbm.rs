@@ -12,13 +12,13 @@
 //! r < round(p·2^32) (as [`crate::dynamics::rules::threshold`]), so a seed fixes the
 //! trajectory natively and in WebAssembly alike.
 
-use super::model::Rbm;
 use crate::dynamics::rules::threshold;
+use crate::model::rbm::Rbm;
 use crate::rng::SpinRng;
 use rand::Rng;
 
 // The local fields and the two smooth functions of them live with the model.
-pub use super::model::{hidden_input, sigmoid, softplus, visible_input};
+pub use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
 
 /// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
 pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
@@ -56,7 +56,7 @@ pub struct Particles {
 impl Particles {
     /// K particles of a V-H machine, each visible unit on with probability ½ (one 32-bit
     /// draw per unit from `rng`, particle by particle), hidden units off. The caller checks
-    /// K (see [`super::MAX_PARTICLES`]).
+    /// K (at most `learn::rbm::MAX_PARTICLES`).
     pub fn random(count: usize, visible: usize, hidden: usize, rng: &mut SpinRng) -> Particles {
         let v = (0..count * visible)
             .map(|_| u8::from(rng.next_u32() >> 31 == 1))

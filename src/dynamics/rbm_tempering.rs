@@ -13,9 +13,9 @@
 //! ones whose statistics are used, move between modes that plain persistent chains leave
 //! only rarely (Desjardins et al. 2010). The spacing here is linear: β_r = 1 − r/R.
 
-use super::model::Rbm;
-use super::sampling::Particles;
+use super::rbm::Particles;
 use crate::dynamics::rules::threshold;
+use crate::model::rbm::Rbm;
 use crate::rng::SpinRng;
 use rand::Rng;
 

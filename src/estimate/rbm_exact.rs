@@ -9,12 +9,12 @@
 //! inputs move by ±(its weights to t), O(max(V, H)) per state (recomputed from scratch
 //! every 4096 states, so rounding cannot drift). The terms are summed by the careful
 //! log-sum-exp of [`crate::log_sum_exp::LogSumExp`]. The smaller layer may have at most
-//! [`MAX_EXACT_LAYER`] = 24 units (2^24 ≈ 1.7·10⁷ terms); beyond, use [`super::ais`].
+//! [`MAX_EXACT_LAYER`] = 24 units (2^24 ≈ 1.7·10⁷ terms); beyond, use [`super::rbm_ais`].
 
-use super::model::Rbm;
-use super::sampling::softplus;
 use crate::error::ParamError;
 use crate::log_sum_exp::LogSumExp;
+use crate::model::rbm::Rbm;
+use crate::model::rbm::softplus;
 
 /// Most units the smaller layer may have for exact ln Z: 24.
 pub const MAX_EXACT_LAYER: usize = 24;
@@ -102,7 +102,7 @@ fn enumerate(small_bias: &[f64], large_bias: &[f64], coupling: &[f64]) -> f64 {
 /// The mean free energy (1/N) Σ_d F(v⁽ᵈ⁾) of `patterns` (each checked: V values 0/1;
 /// errors name `patterns`).
 pub fn mean_free_energy(rbm: &Rbm, patterns: &[Vec<u8>]) -> Result<f64, ParamError> {
-    crate::learn::check_patterns(patterns, rbm.visible())?;
+    crate::model::patterns::check_patterns(patterns, rbm.visible())?;
     let mut scratch = vec![0.0; rbm.hidden()];
     let total: f64 = patterns
         .iter()

@@ -1,10 +1,14 @@
 //! The restricted machine itself: weights, biases, energy and free energy, and its form as
 //! a general [`Network`] with a bipartite mask.
 
-use super::{MAX_LAYER_UNITS, MAX_WEIGHTS};
 use crate::error::{ParamError, finite_in};
 use crate::model::{Network, SpinKind};
 use crate::rng::{seeded_rng, standard_normal_pair};
+
+/// Most units in one layer: 4096.
+pub const MAX_LAYER_UNITS: usize = 4096;
+/// Most weights V·H: 2^22 (32 MiB of f64).
+pub const MAX_WEIGHTS: usize = 1 << 22;
 
 /// A restricted Boltzmann machine with 0/1 units at T = 1: V visible units v, H hidden
 /// units h, weights W (V × H, row-major: `weights[i·H + j]` = W_ij), visible biases a and
@@ -134,7 +138,7 @@ impl Rbm {
     /// Sets the visible biases to the log base rates of the data, a_i = ln(p_i / (1 − p_i))
     /// with p_i = (n_i + 1)/(N + 2) (n_i of N vectors have unit i on; the +1/+2 keeps a_i
     /// finite): the independent-pixel model, the usual start (Hinton's guide) and the base
-    /// of AIS. `patterns` as for [`crate::learn::check_patterns`].
+    /// of AIS. `patterns` as for [`crate::model::patterns::check_patterns`].
     pub fn set_base_rate_biases(&mut self, patterns: &[Vec<u8>]) -> Result<(), ParamError> {
         self.visible_biases = base_rate_biases(patterns, self.visible)?;
         Ok(())
@@ -299,7 +303,7 @@ pub(crate) fn check_bits(field: &'static str, bits: &[u8], len: usize) -> Result
 /// The log base rates a_i = ln(p_i / (1 − p_i)), p_i = (n_i + 1)/(N + 2), of `patterns`
 /// (checked like training vectors of length `visible`).
 pub fn base_rate_biases(patterns: &[Vec<u8>], visible: usize) -> Result<Vec<f64>, ParamError> {
-    crate::learn::check_patterns(patterns, visible)?;
+    crate::model::patterns::check_patterns(patterns, visible)?;
     let n = patterns.len() as f64;
     Ok((0..visible)
         .map(|i| {

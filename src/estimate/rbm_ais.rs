@@ -2,7 +2,7 @@
 //! Salakhutdinov & Murray (2008).
 //!
 //! The base model A has no weights and no hidden biases, and visible biases a_A (the log
-//! base rates of the data, [`super::model::base_rate_biases`], or 0 for a uniform base):
+//! base rates of the data, [`crate::model::rbm::base_rate_biases`], or 0 for a uniform base):
 //! p_A(v) = Π_i σ(a_A,i)^{v_i} (1 − σ(a_A,i))^{1−v_i}, ln Z_A = Σ_i ln(1 + e^{a_A,i}) + H ln 2.
 //! The target B is the machine (W, a, b). The intermediate distributions, for
 //! 0 = β_0 < β_1 < … < β_K = 1, are the machines with weights β W, hidden biases β b and
@@ -24,11 +24,12 @@
 //! P(ln Ẑ > ln Z + t) ≤ e^{−t}). The error bar is honest when the weights are even:
 //! `effective_runs` = (Σ w)²/Σ w² should be a good fraction of M.
 
-use super::model::Rbm;
-use super::sampling::{hidden_input, sample_bits, sigmoid, softplus, visible_input};
+use super::log_z::{MAX_AIS_RUNS, MAX_WORK, MIN_AIS_RUNS};
+use crate::dynamics::rbm::sample_bits;
 use crate::error::ParamError;
-use crate::estimate::log_z::{MAX_AIS_RUNS, MAX_WORK, MIN_AIS_RUNS};
 use crate::log_sum_exp::log_mean_and_spread;
+use crate::model::rbm::Rbm;
+use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
 use crate::rng::seeded_rng;
 
 /// An AIS schedule: piecewise uniform spacing of β, each piece (end, step) running from
