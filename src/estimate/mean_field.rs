@@ -45,19 +45,26 @@ impl Default for MeanFieldOptions {
     }
 }
 
+/// Checks a solver's settings: damping λ ∈ (0, 1] (m ← λ m_new + (1 − λ) m), tolerance in
+/// [10⁻¹⁵, 1] and 1 to 10⁷ passes; messages name the field and the allowed range.
+pub fn check_solver(damping: f64, tolerance: f64, max_passes: usize) -> Result<(), ParamError> {
+    if !(damping > 0.0 && damping <= 1.0) {
+        return Err(ParamError::OutOfRange {
+            field: "damping",
+            value: damping,
+            min: f64::MIN_POSITIVE,
+            max: 1.0,
+        });
+    }
+    finite_in("tolerance", tolerance, 1e-15, 1.0)?;
+    whole_in("max passes", max_passes as f64, 1, 10_000_000)?;
+    Ok(())
+}
+
 impl MeanFieldOptions {
     /// Checks the options; messages name the field and the allowed range.
     pub fn check(&self) -> Result<(), ParamError> {
-        if !(self.damping > 0.0 && self.damping <= 1.0) {
-            return Err(ParamError::OutOfRange {
-                field: "damping",
-                value: self.damping,
-                min: f64::MIN_POSITIVE,
-                max: 1.0,
-            });
-        }
-        finite_in("tolerance", self.tolerance, 1e-15, 1.0)?;
-        whole_in("max passes", self.max_passes as f64, 1, 10_000_000)?;
+        check_solver(self.damping, self.tolerance, self.max_passes)?;
         for &t in &self.anneal {
             check_temperature(t, TemperatureDomain::MeanField)?;
         }

@@ -27,8 +27,8 @@ use super::{
     ClampNoise, CycleReport, FreePhase, Learner, LearnerCommonState, LearningOptions, Phase,
     PhaseStatistics, Position, Progress, Updater, check_patterns, split_seed, to_kind,
 };
-use crate::error::{ParamError, finite_in, whole_in};
-use crate::estimate::mean_field::{MeanField, MeanFieldOptions, solve};
+use crate::error::ParamError;
+use crate::estimate::mean_field::{MeanField, MeanFieldOptions, check_solver, solve};
 use crate::model::Network;
 use crate::rng::{SpinRng, seeded_rng, uniform};
 
@@ -147,16 +147,7 @@ impl MeanFieldLearner {
         options.check()?;
         check_patterns(patterns, network.visible())?;
         options.check_free_phase(network.visible())?;
-        if !(settings.damping > 0.0 && settings.damping <= 1.0) {
-            return Err(ParamError::OutOfRange {
-                field: "damping",
-                value: settings.damping,
-                min: f64::MIN_POSITIVE,
-                max: 1.0,
-            });
-        }
-        finite_in("tolerance", settings.tolerance, 1e-15, 1.0)?;
-        whole_in("max passes", settings.max_passes as f64, 1, 10_000_000)?;
+        check_solver(settings.damping, settings.tolerance, settings.max_passes)?;
         let steps = options.settling.anneal.steps();
         if let Some(&(t, _)) = steps.iter().find(|&&(t, _)| !(t > 0.0 && t.is_finite())) {
             return Err(ParamError::Invalid {
