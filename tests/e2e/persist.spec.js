@@ -80,6 +80,10 @@ test('Start fresh keeps the declined session aside, starts new spins and saves f
   await choose(page, 'Size', '64');
   await pause(page);
   await page.getByRole('button', { name: 'Step one sweep' }).click();
+  // A painted stroke makes the declined state one that no seeded run reaches by itself: the
+  // fresh run replays the same seed, and one frame of it may stand at exactly this tick.
+  await choose(page, 'Brush', 'up');
+  await drag(page, 64, [5, 30], [60, 30]);
   const exported = await lab(page, 'export_state');
   // The address bar follows the parameters 250 ms after a change (www/lattice/share.js): the
   // reload must load the link with size=64, as a person reloading later would.
