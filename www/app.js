@@ -132,7 +132,12 @@ async function start() {
   app.run();
 }
 
-start().catch((err) => {
+// ?notes=… is the speaker-notes page: no engine, no session, only the notes.
+const booting = new URLSearchParams(window.location.search).has('notes')
+  ? import('./lessons/notes.js').then(({ renderNotes }) => renderNotes(window.location.search))
+  : start();
+
+booting.catch((err) => {
   const box = $('alert');
   box.textContent = `boltzlab could not start: ${err.message}`;
   box.hidden = false;

@@ -45,6 +45,8 @@ export function installShortcuts(shortcuts) {
       return;
     }
     if (ownsKeys(target)) return;
+    // A lesson's prediction keeps the run paused until an answer is committed.
+    if (document.body.classList.contains('lesson-locked')) return;
     const key = event.key;
     const keys = shortcuts();
     const run = key === '?' ? () => help.showModal() : Object.hasOwn(keys, key) ? keys[key] : null;

@@ -1,54 +1,309 @@
-// The lesson panel: the list of lessons as links (?lesson=N), and the open lesson's cards
-// with Previous, Next and "Set it up".
+// The lesson panel: the list of lessons, and the open lesson's step with its scene, its
+// text and live numbers, its prediction or challenge, and the buttons Previous, Next,
+// Replay (the same seeded start), New run (a fresh seed) and Explore freely (leave the
+// lesson, keep the state). The address is the lesson's deep link: ?lesson=N&step=K (with
+// &lecture=1 in lecture mode); Back and Forward move between the steps visited.
 
-import { $ } from '../ui.js';
-import { LESSONS } from './lessons.js';
+import { $, format } from '../ui.js';
+import { COURSE } from './course.js';
+import { applyScene, clearEmphasis, readouts } from './scene.js';
+import { LectureMode } from './lecture.js';
+import { TwoUnits } from './widgets.js';
 
-// Shows lesson `index` (0-based) in the lesson panel.
-function open(app, index) {
-  const lesson = LESSONS[index];
-  if (!lesson) return false;
-  let card = 0;
-  const panel = $('lesson');
-  $('lesson-title').textContent = `Lesson ${index + 1}: ${lesson.title}`;
-  $('lesson-says').textContent = `Sets up ${lesson.says}.`;
-  const show = () => {
-    $('lesson-card').innerHTML = lesson.cards[card];
-    $('lesson-position').textContent = `card ${card + 1} of ${lesson.cards.length}`;
-    $('lesson-previous').disabled = card === 0;
-    $('lesson-next').disabled = card === lesson.cards.length - 1;
-  };
-  $('lesson-previous').onclick = () => {
-    card = Math.max(0, card - 1);
-    show();
-  };
-  $('lesson-next').onclick = () => {
-    card = Math.min(lesson.cards.length - 1, card + 1);
-    show();
-  };
-  $('lesson-setup').onclick = () => lesson.setup(app);
-  show();
-  panel.hidden = false;
-  return true;
+// Read-outs are sampled this often while a step is open (ms), and this many are kept.
+const POLL_MS = 250;
+const HISTORY = 4000;
+
+// The run controls a prediction locks until an answer is committed.
+const RUN_CONTROLS = ['run', 'step-tick', 'step-sweep', 'bm-run', 'bm-step', 'bm-step-sweep'];
+
+// What a deep link asks for: {lesson, step} (1-based) or {error} with a sentence; null when
+// the address names no lesson.
+export function parseLessonLink(search, lessons = COURSE) {
+  const params = new URLSearchParams(search);
+  if (!params.has('lesson')) return null;
+  const raw = params.get('lesson');
+  const lesson = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(lesson >= 1 && lesson <= lessons.length))
+    return { error: `There is no lesson ${raw}: the lessons are numbered 1 to ${lessons.length}.` };
+  const steps = lessons[lesson - 1].steps.length;
+  if (!params.has('step')) return { lesson, step: 1 };
+  const rawStep = params.get('step');
+  const step = /^\d+$/.test(rawStep) ? Number(rawStep) : NaN;
+  if (!(step >= 1 && step <= steps))
+    return {
+      lesson,
+      step: 1,
+      error: `Lesson ${lesson} has steps 1 to ${steps}, not “${rawStep}”: it opens at step 1.`,
+    };
+  return { lesson, step };
 }
 
-// app: the app, whose modes a lesson sets up.
-export function installLessons(app) {
-  const list = $('lesson-links');
-  LESSONS.forEach((lesson, k) => {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `?lesson=${k + 1}${window.location.hash}`;
-    link.textContent = lesson.title;
-    item.append(link);
-    list.append(item);
-  });
-  $('lesson-close').addEventListener('click', () => {
-    $('lesson').hidden = true;
-  });
-  const wanted = new URLSearchParams(window.location.search).get('lesson');
-  if (wanted !== null && !open(app, Number(wanted) - 1)) {
-    $('link-error').textContent = `There is no lesson ${wanted}: the lessons are numbered 1 to ${LESSONS.length}.`;
-    $('link-error').hidden = false;
+const linkError = (text) => {
+  $('link-error').textContent = text;
+  $('link-error').hidden = false;
+};
+
+export class LessonPanel {
+  // app: the app whose modes the scenes set up.
+  constructor(app) {
+    this.app = app;
+    this.lesson = -1; // 0-based; -1: no lesson open
+    this.step = 0;
+    this.seed = null; // the seed of the current run of this step (a New run changes it)
+    this.history = [];
+    this.pending = null; // a committed prediction waiting for its measurement
+    this.solved = false;
+    this.widget = null;
+    this.lecture = new LectureMode(this);
+    this.list();
+    this.wire();
+    setInterval(() => this.poll(), POLL_MS);
   }
+
+  list() {
+    const list = $('lesson-links');
+    COURSE.forEach((lesson, k) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `?lesson=${k + 1}`;
+      link.textContent = lesson.title;
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        this.open(k, 0);
+      });
+      item.append(link);
+      list.append(item);
+    });
+  }
+
+  wire() {
+    $('lesson-previous').addEventListener('click', () => this.go(this.step - 1));
+    $('lesson-next').addEventListener('click', () => this.go(this.step + 1));
+    $('lesson-replay').addEventListener('click', () => this.show(this.seed));
+    $('lesson-new-run').addEventListener('click', () => this.show(this.app.engine.random_seed()));
+    $('lesson-explore').addEventListener('click', () => this.close());
+    $('lesson-lecture').addEventListener('click', () => this.lecture.toggle(true));
+    $('lesson-notes').addEventListener('click', () => this.openNotes());
+    $('lesson-commit').addEventListener('click', () => this.commit());
+    window.addEventListener('popstate', () => this.follow(window.location.search, false));
+  }
+
+  // Opens what the page's address asks for (at start, and on Back/Forward).
+  follow(search, start = true) {
+    const wanted = parseLessonLink(search);
+    if (wanted === null) {
+      if (!start && this.lesson >= 0) this.close(false);
+      return;
+    }
+    if (wanted.error) linkError(wanted.error);
+    if (wanted.lesson) this.open(wanted.lesson - 1, wanted.step - 1, { push: false });
+    if (start && new URLSearchParams(search).get('lecture') === '1') this.lecture.toggle(true, { fullscreen: false });
+  }
+
+  // Opens step `step` of lesson `lesson` (0-based).
+  open(lesson, step, { push = true } = {}) {
+    this.lesson = lesson;
+    this.step = step;
+    $('lesson').hidden = false;
+    document.body.classList.add('in-lesson');
+    if (push) this.remember();
+    this.show(COURSE[lesson].steps[step].scene.seed);
+  }
+
+  currentLesson() {
+    return COURSE[this.lesson];
+  }
+
+  // Moves to step `step` of the open lesson.
+  go(step) {
+    const steps = COURSE[this.lesson]?.steps;
+    if (!steps || step < 0 || step >= steps.length || step === this.step) return;
+    this.open(this.lesson, step);
+  }
+
+  // The address of the open step (Back and Forward come back to it).
+  link() {
+    const params = new URLSearchParams();
+    params.set('lesson', String(this.lesson + 1));
+    params.set('step', String(this.step + 1));
+    if (this.lecture.on) params.set('lecture', '1');
+    const colours = new URLSearchParams(window.location.search).get('colors');
+    if (colours) params.set('colors', colours);
+    return `?${params}`;
+  }
+
+  remember(replace = false) {
+    const url = this.link();
+    if (url === window.location.search) return;
+    if (replace) window.history.replaceState(null, '', url);
+    else window.history.pushState(null, '', url);
+  }
+
+  // Shows the open step, applying its scene with `seed`.
+  show(seed) {
+    const lesson = COURSE[this.lesson];
+    const step = lesson.steps[this.step];
+    this.seed = seed;
+    this.history = [];
+    this.pending = null;
+    this.solved = false;
+    this.unlock();
+    $('lesson-title').textContent = `Lesson ${this.lesson + 1}: ${lesson.title}`;
+    $('lesson-goals').innerHTML = lesson.goals.map((goal) => `<li>${goal}</li>`).join('');
+    $('lesson-step-title').textContent = step.title;
+    $('lesson-card').innerHTML = step.text;
+    $('lesson-position').textContent = `step ${this.step + 1} of ${lesson.steps.length}`;
+    $('lesson-seed').textContent = `seed ${seed}`;
+    $('lesson-previous').disabled = this.step === 0;
+    $('lesson-next').disabled = this.step === lesson.steps.length - 1;
+    this.widget = step.widget === 'two-units' ? new TwoUnits($('lesson-widget')) : null;
+    $('lesson-widget').hidden = this.widget === null;
+    if (this.widget === null) $('lesson-widget').replaceChildren();
+    applyScene(this.app, step.scene, seed);
+    this.showPredict(step.predict);
+    this.showChallenge(step.challenge);
+    this.lecture.showNotes();
+    $('lesson').dataset.step = `${this.lesson + 1}.${this.step + 1}`;
+    this.poll();
+  }
+
+  showPredict(predict) {
+    const box = $('lesson-predict');
+    box.hidden = !predict;
+    $('lesson-result').hidden = true;
+    $('lesson-result').replaceChildren();
+    if (!predict) return;
+    $('lesson-question').textContent = predict.question;
+    const choices = $('lesson-choices');
+    choices.replaceChildren(
+      ...predict.choices.map((choice, k) => {
+        const label = document.createElement('label');
+        const input = document.createElement('input');
+        input.type = 'radio';
+        input.name = 'lesson-choice';
+        input.value = String(k);
+        input.addEventListener('change', () => ($('lesson-commit').disabled = false));
+        label.append(input, ` ${choice.label}`);
+        return label;
+      }),
+    );
+    $('lesson-commit').disabled = true;
+    box.dataset.state = 'open';
+    this.lock();
+  }
+
+  showChallenge(challenge) {
+    const box = $('lesson-challenge');
+    box.hidden = !challenge;
+    if (!challenge) return;
+    $('lesson-goal').textContent = challenge.goal;
+    $('lesson-challenge-state').textContent = 'not yet';
+    box.dataset.state = 'open';
+  }
+
+  // A prediction keeps the run paused until the student commits to an answer.
+  lock() {
+    for (const id of RUN_CONTROLS) $(id).disabled = true;
+    document.body.classList.add('lesson-locked');
+  }
+
+  unlock() {
+    for (const id of RUN_CONTROLS) $(id).disabled = false;
+    document.body.classList.remove('lesson-locked');
+  }
+
+  // Commits the chosen answer; the step then runs until its measurement is due.
+  commit() {
+    const step = COURSE[this.lesson].steps[this.step];
+    const chosen = document.querySelector('input[name="lesson-choice"]:checked');
+    if (!step.predict || !chosen) return;
+    const choice = step.predict.choices[Number(chosen.value)];
+    for (const input of document.querySelectorAll('input[name="lesson-choice"]')) input.disabled = true;
+    $('lesson-commit').disabled = true;
+    $('lesson-predict').dataset.state = 'committed';
+    this.unlock();
+    const now = readouts(this.widget?.readouts());
+    const after = step.predict.measure.after;
+    this.pending = { choice, measure: step.predict.measure, explain: step.predict.explain, from: now };
+    if (after.sweeps) $('run').click();
+    if (after.cycles) $('bm-run').click();
+    if (after.logZ) $('bm-logz-run').click();
+    this.poll();
+  }
+
+  // Whether the pending prediction's measurement is due at read-out `r`.
+  due(r) {
+    const { after } = this.pending.measure;
+    const from = this.pending.from;
+    if (after.sweeps) return r.sweeps - from.sweeps >= after.sweeps;
+    if (after.cycles) return r.cycle - from.cycle >= after.cycles;
+    if (after.logZ) return Number.isFinite(r.logZ.exact) && Number.isFinite(r.logZ.sampled);
+    return true;
+  }
+
+  measure(r) {
+    const { choice, measure, explain } = this.pending;
+    this.pending = null;
+    if (measure.after.sweeps && $('run').getAttribute('aria-pressed') === 'true') $('run').click();
+    if (measure.after.cycles && $('bm-run').getAttribute('aria-pressed') === 'true') $('bm-run').click();
+    const value = measure.read(r);
+    const [lo, hi] = choice.range;
+    const inside = value >= lo && value <= hi;
+    const result = $('lesson-result');
+    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
+    result.dataset.inside = String(inside);
+    result.hidden = false;
+    $('lesson-predict').dataset.state = 'measured';
+  }
+
+  // Samples the read-outs: live numbers, a due measurement, the challenge's check.
+  poll() {
+    if (this.lesson < 0) return;
+    const r = readouts(this.widget?.readouts());
+    this.history.push(r);
+    if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
+    for (const output of document.querySelectorAll('#lesson-card output[data-live]')) {
+      const value = r[output.dataset.live];
+      output.textContent = Number.isFinite(value) ? format(value, Number(output.dataset.digits)) : '…';
+    }
+    if (this.pending && this.due(r)) this.measure(r);
+    const step = COURSE[this.lesson].steps[this.step];
+    if (step.challenge && !this.solved && step.challenge.check(this.history)) {
+      this.solved = true;
+      $('lesson-challenge').dataset.state = 'done';
+      $('lesson-challenge-state').textContent = '✓ done: the engine measured it';
+    }
+  }
+
+  // Leaves the lesson; the state stays as it is ("Explore freely").
+  close(push = true) {
+    this.lesson = -1;
+    this.pending = null;
+    this.unlock();
+    clearEmphasis();
+    this.lecture.toggle(false);
+    $('lesson').hidden = true;
+    document.body.classList.remove('in-lesson');
+    if (push && new URLSearchParams(window.location.search).has('lesson')) {
+      const params = new URLSearchParams(window.location.search);
+      params.delete('lesson');
+      params.delete('step');
+      params.delete('lecture');
+      const rest = params.toString();
+      window.history.pushState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}${window.location.hash}`);
+    }
+  }
+
+  // Speaker notes in a second window, which follows this one's step.
+  openNotes() {
+    window.open(`?notes=${this.lesson + 1}&step=${this.step + 1}`, 'boltzlab-notes', 'width=720,height=800');
+  }
+}
+
+// app: the app, whose modes the lessons set up.
+export function installLessons(app) {
+  const panel = new LessonPanel(app);
+  panel.follow(window.location.search);
+  return panel;
 }

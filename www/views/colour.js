@@ -27,9 +27,25 @@ export function rgbaWord(colour) {
   return word(rgba(colour));
 }
 
-// Calls `callback` when the colour scheme (light/dark) changes.
+// The event sent when the page's colour profile (default or projector) changes.
+export const PROFILE_EVENT = 'boltzlab:colours';
+
+// Calls `callback` when the colour scheme (light/dark) or the colour profile changes.
 export function onThemeChange(callback) {
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', callback);
+  window.addEventListener(PROFILE_EVENT, callback);
+}
+
+// The colour profiles: the default (light or dark by the system) and a high-contrast,
+// colour-blind-safe one for projectors (Okabe–Ito hues, black on white).
+export const PROFILES = ['default', 'projector'];
+
+// Sets the colour profile of the page; the views re-read their colours.
+export function setProfile(name) {
+  if (!PROFILES.includes(name)) throw new Error(`unknown colours “${name}”: the choices are ${PROFILES.join(' and ')}`);
+  if (name === 'default') delete document.documentElement.dataset.colors;
+  else document.documentElement.dataset.colors = name;
+  window.dispatchEvent(new Event(PROFILE_EVENT));
 }
 
 // The diverging scale: −1 → --negative, 0 → --neutral, +1 → --positive, linear in RGB

@@ -1,0 +1,1046 @@
+// The course: lessons made of steps. Each step declares its scene (scene.js applies it
+// through the controls' own checked paths), short text with formulas in MathML and live
+// numbers (<output data-live="energy">), speaker notes (the question to ask, the model's
+// limits), and may ask for a prediction before it runs (predict) or set a challenge that
+// completes when the engine's measured condition holds (challenge). Pure data and pure
+// functions: tests import this file directly to check every step's scene.
+//
+// A scene: { mode: 'lattice' | 'machine', lattice: {model, size, temperature, field, rule,
+// order, boundary} | machine: {dataset, method, rule, rate}, seed, start: 'random' | 'up' |
+// 'down', run, speed (a speed label), controls: [part…], highlight: part, views: [part…] }
+// where a part is a name in scene.js's PARTS.
+//
+// A prediction: { question, choices: [{label, range: [lo, hi]}], measure: {label, read(r),
+// after: {sweeps | cycles}}, explain }: the step stays paused until a choice is committed,
+// then runs, and after `after` more sweeps (or learning cycles) shows read(r) against the
+// chosen range. A challenge: { goal, check(history) }: history is the list of read-outs
+// (scene.js readouts(), sampled about 4 times a second while the step is open, newest
+// last); the challenge completes the first time check returns true.
+
+const m = (body) => `<math display="block">${body}</math>`;
+const mi = (body) => `<math>${body}</math>`;
+const live = (name, digits = 3) => `<output class="live" data-live="${name}" data-digits="${digits}">…</output>`;
+
+// Formulas used more than once.
+const ENERGY = m(
+  '<mi>E</mi><mo>=</mo><mo>−</mo><munder><mo>∑</mo><mrow><mo>⟨</mo><mi>i</mi><mi>j</mi><mo>⟩</mo></mrow></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>−</mo><mi>h</mi><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>s</mi><mi>i</mi></msub>',
+);
+const BOLTZMANN = m(
+  '<mi>P</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>=</mo><mfrac><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>/</mo><mi>T</mi></mrow></msup><mi>Z</mi></mfrac><mo>,</mo><mspace width="1em"/><mi>Z</mi><mo>=</mo><munder><mo>∑</mo><mi>s</mi></munder><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>(</mo><mi>s</mi><mo>)</mo><mo>/</mo><mi>T</mi></mrow></msup>',
+);
+const RULE = m(
+  '<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mi>ε</mi><mo>(</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>clamped</mtext></msub><mo>−</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>free</mtext></msub><mo>)</mo>',
+);
+const KL = m(
+  '<mi>G</mi><mo>=</mo><munder><mo>∑</mo><mi>v</mi></munder><msub><mi>p</mi><mtext>data</mtext></msub><mo>(</mo><mi>v</mi><mo>)</mo><mi>ln</mi><mfrac><mrow><msub><mi>p</mi><mtext>data</mtext></msub><mo>(</mo><mi>v</mi><mo>)</mo></mrow><mrow><mi>p</mi><mo>(</mo><mi>v</mi><mo>)</mo></mrow></mfrac>',
+);
+
+// The newest read-outs since `sweeps` sweeps ago (lattice) that all share the newest
+// temperature and field: what a challenge judges a held condition on.
+function heldFor(history, sweeps) {
+  const last = history.at(-1);
+  if (!last) return null;
+  const window = [];
+  for (let k = history.length - 1; k >= 0; k--) {
+    const r = history[k];
+    if (r.temperature !== last.temperature || r.field !== last.field || r.sweeps > last.sweeps) break;
+    window.unshift(r);
+    if (last.sweeps - r.sweeps >= sweeps) return window;
+  }
+  return null;
+}
+
+// Whether `condition` held at every read-out of the last `sweeps` sweeps (same T and h).
+export function held(history, sweeps, condition) {
+  const window = heldFor(history, sweeps);
+  return window !== null && window.every(condition);
+}
+
+// The mean of `read` over the last `sweeps` sweeps (same T and h), or NaN before that.
+export function meanOver(history, sweeps, read) {
+  const window = heldFor(history, sweeps);
+  if (window === null) return NaN;
+  return window.reduce((sum, r) => sum + read(r), 0) / window.length;
+}
+
+const lattice = (options) => ({ mode: 'lattice', seed: 1, ...options });
+const machine = (options) => ({ mode: 'machine', seed: 1, ...options });
+
+export const COURSE = [
+  {
+    title: 'Spins and energy',
+    goals: [
+      'read the energy E = −Σ J s s of a configuration',
+      'see that low energy is stable',
+      'follow one Monte Carlo tick: local field, ΔE, the random number, the decision',
+    ],
+    steps: [
+      {
+        title: 'A lattice of spins',
+        text: `Each square is a spin s<sub>i</sub> = +1 (light) or −1 (dark). Neighbours that agree lower the energy:${ENERGY}Here J = 1 and h = 0. Right now E/N = ${live('energy')}: a random picture sits near 0; all aligned would give −2.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 32,
+            temperature: 2,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: false,
+          controls: ['status', 'run'],
+          views: ['spins'],
+          highlight: 'status',
+        }),
+        notes: {
+          ask: 'Which picture has the lowest energy? How many such pictures are there?',
+          limits: 'A 32 × 32 lattice with periodic edges: every spin has exactly four neighbours.',
+        },
+      },
+      {
+        title: 'One tick, explained',
+        text: `A tick visits one spin, adds up its neighbours into the local field ${mi('<msub><mi>h</mi><mi>i</mi></msub><mo>=</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>j</mi></msub>')}, and sets the spin up with probability${m('<mi>P</mi><mo>(</mo><msub><mi>s</mi><mi>i</mi></msub><mo>=</mo><mo>+</mo><mn>1</mn><mo>)</mo><mo>=</mo><mfrac><mn>1</mn><mrow><mn>1</mn><mo>+</mo><msup><mi>e</mi><mrow><mo>−</mo><mn>2</mn><msub><mi>h</mi><mi>i</mi></msub><mo>/</mo><mi>T</mi></mrow></msup></mrow></mfrac>')}The inspector shows each decision, one tick per frame.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 16,
+            temperature: 1.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          speed: '1 tick / frame',
+          controls: ['run', 'inspector'],
+          views: ['spins'],
+          highlight: 'inspector',
+        }),
+        notes: {
+          ask: 'A spin with all four neighbours up: what is h_i, and how likely is it to point down at T = 1.5?',
+          limits:
+            'This is the heat-bath rule; Metropolis flips with min(1, e^{−ΔE/T}) instead. Both sample the same distribution.',
+        },
+      },
+      {
+        title: 'Predict: a cold start from noise',
+        text: 'Random spins are cooled at once to T = 0.5. Predict E/N after 100 sweeps (100 ticks per spin).',
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 0.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: false,
+          speed: '4 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        predict: {
+          question: 'E/N after 100 sweeps at T = 0.5 will be…',
+          choices: [
+            { label: 'near 0: the noise stays', range: [-0.5, 0.5] },
+            { label: 'between −1.99 and −1.5: mostly aligned, a few walls left', range: [-1.99, -1.5] },
+            { label: 'exactly −2: perfectly aligned', range: [-2, -1.99] },
+          ],
+          measure: { label: 'E/N', read: (r) => r.energy, after: { sweeps: 100 } },
+          explain:
+            'Each tick lowers the energy locally, so patches of one colour grow; but where two patches meet the wall between them costs energy, and walls straighten only slowly.',
+        },
+        notes: {
+          ask: 'Why does the energy not reach −2 at once, when every tick prefers alignment?',
+          limits: 'Domains grow like t^{1/2}; on a finite lattice they may end as stripes that never close.',
+        },
+      },
+      {
+        title: 'Challenge: low energy is stable',
+        text: `Make the lattice hold E/N below −1.9 for 20 sweeps in a row. Now E/N = ${live('energy')} at T = ${live('temperature')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 32,
+            temperature: 3,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          controls: ['run', 'temperature', 'status'],
+          views: ['spins', 'trace'],
+          highlight: 'temperature',
+        }),
+        challenge: {
+          goal: 'E/N below −1.9 at every reading for 20 sweeps',
+          check: (history) => held(history, 20, (r) => r.energy < -1.9),
+        },
+        notes: {
+          ask: 'Does pressing “All up” at T = 3 do it? Why not?',
+          limits: 'Low energy alone is not enough: it must also be likely at this temperature.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Temperature and the critical point',
+    goals: [
+      'state the Boltzmann distribution',
+      'see order vanish near T_c = 2.269',
+      'compare measured curves with Onsager’s exact solution',
+    ],
+    steps: [
+      {
+        title: 'The Boltzmann distribution',
+        text: `At temperature T each state has probability${BOLTZMANN}High T: every picture is about as likely. Low T: the lowest energies win. M/N = ${live('magnetization')} at T = ${live('temperature')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 3,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          controls: ['status', 'temperature'],
+          views: ['spins', 'trace'],
+        }),
+        notes: {
+          ask: 'At T = ∞, what is P(s)? And at T → 0?',
+          limits: 'Z is never computed here: the dynamics sample P(s) without it.',
+        },
+      },
+      {
+        title: 'Predict: cooling an ordered lattice',
+        text: 'All spins start up at T = 1.5, below T<sub>c</sub>. Predict |M/N| after 200 sweeps.',
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 1.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'up',
+          run: false,
+          speed: '4 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        predict: {
+          question: '|M/N| after 200 sweeps at T = 1.5 will be…',
+          choices: [
+            { label: 'above 0.9: the order survives', range: [0.9, 1] },
+            { label: 'between 0.3 and 0.9', range: [0.3, 0.9] },
+            { label: 'below 0.3: the order melts', range: [0, 0.3] },
+          ],
+          measure: { label: '|M/N|', read: (r) => r.absMagnetization, after: { sweeps: 200 } },
+          explain: `Below T<sub>c</sub> the ordered state is stable. Onsager’s exact magnetisation${m('<mi>m</mi><mo>=</mo><msup><mrow><mo>(</mo><mn>1</mn><mo>−</mo><msup><mi>sinh</mi><mrow><mo>−</mo><mn>4</mn></mrow></msup><mfrac><mn>2</mn><mi>T</mi></mfrac><mo>)</mo></mrow><mrow><mn>1</mn><mo>/</mo><mn>8</mn></mrow></msup>')}gives 0.986 at T = 1.5.`,
+        },
+        notes: {
+          ask: 'What would happen at T = 3 from the same start?',
+          limits: 'On a finite lattice the order can flip as a whole, but the time for that grows like e^{2σL/T}.',
+        },
+      },
+      {
+        title: 'Challenge: find where the order melts',
+        text: `Raise the temperature until |M/N|, averaged over 30 sweeps, falls below 0.5. Now M/N = ${live('magnetization')} at T = ${live('temperature')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 1.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'up',
+          run: true,
+          speed: '4 sweeps / frame',
+          controls: ['temperature', 'status'],
+          views: ['spins', 'trace'],
+          highlight: 'temperature',
+        }),
+        challenge: {
+          goal: 'mean |M/N| below 0.5 over 30 sweeps, at a temperature below 3',
+          check: (history) => history.at(-1).temperature < 3 && meanOver(history, 30, (r) => r.absMagnetization) < 0.5,
+        },
+        notes: {
+          ask: 'Where did your class find it? Why is it a little above 2.269?',
+          limits:
+            'On a 64 × 64 lattice the transition is rounded and shifted by about L^{−1}; critical slowing down makes averages near T_c noisy.',
+        },
+      },
+      {
+        title: 'The sweep against Onsager',
+        text: `Start the temperature sweep: a copy of this lattice cools from 3.5 to 1.5, measuring |m|, u, c and χ with error bars. Onsager solved the infinite lattice exactly:${m('<msub><mi>T</mi><mi>c</mi></msub><mo>=</mo><mfrac><mn>2</mn><mrow><mi>ln</mi><mo>(</mo><mn>1</mn><mo>+</mo><msqrt><mn>2</mn></msqrt><mo>)</mo></mrow></mfrac><mo>≈</mo><mn>2.269</mn>')}`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 32,
+            temperature: 2.269,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          controls: ['sweep'],
+          views: ['spins', 'sweep'],
+          highlight: 'sweep',
+        }),
+        notes: {
+          ask: 'Where do the points leave Onsager’s curve, and why is c’s peak finite?',
+          limits:
+            'The specific heat of the infinite lattice diverges like ln|T − T_c|; a 32 × 32 lattice rounds it to a finite peak.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Quench and coarsening',
+    goals: ['see domains form after a sudden cooling', 'see walls cost energy', 'keep a domain with a clamp'],
+    steps: [
+      {
+        title: 'A quench',
+        text: `Random spins (T = ∞) are cooled at once to T = 1. Domains form and grow; their size grows like${m('<mi>L</mi><mo>(</mo><mi>t</mi><mo>)</mo><mo>∼</mo><msup><mi>t</mi><mrow><mn>1</mn><mo>/</mo><mn>2</mn></mrow></msup>')}Sweeps: ${live('sweeps', 0)}, E/N = ${live('energy')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 256,
+            temperature: 1,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'checkerboard',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          speed: '1 sweep / frame',
+          controls: ['status', 'run'],
+          views: ['spins', 'trace'],
+        }),
+        notes: {
+          ask: 'What sets the speed of a wall? Why do small domains vanish first?',
+          limits: 'Checkerboard order here: the same distribution as sequential, faster.',
+        },
+      },
+      {
+        title: 'Predict: ordered in 500 sweeps?',
+        text: 'The same quench on 128 × 128. Predict |M/N| after 500 sweeps.',
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 128,
+            temperature: 1,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'checkerboard',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: false,
+          speed: '16 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        predict: {
+          question: '|M/N| after 500 sweeps will be…',
+          choices: [
+            { label: 'above 0.95: one colour', range: [0.95, 1] },
+            { label: 'below 0.95: domains or stripes remain', range: [0, 0.95] },
+          ],
+          measure: { label: '|M/N|', read: (r) => r.absMagnetization, after: { sweeps: 500 } },
+          explain:
+            'Domains of size t^{1/2} ≈ 22 spins after 500 sweeps are still smaller than the lattice, and a stripe across the whole lattice has straight walls that no longer shrink. New run draws another seed: try a few.',
+        },
+        notes: {
+          ask: 'How does the answer change with the lattice size?',
+          limits: 'About a third of quenches on a periodic square end in stripes that live very long.',
+        },
+      },
+      {
+        title: 'Walls cost energy',
+        text: `Each wall bond costs 2J. With n<sub>wall</sub> broken bonds${m('<mi>E</mi><mo>/</mo><mi>N</mi><mo>=</mo><mo>−</mo><mn>2</mn><mo>+</mo><mn>2</mn><msub><mi>n</mi><mtext>wall</mtext></msub><mo>/</mo><mi>N</mi>')}Paint a stroke of down spins into the up lattice (Brush: paint down) and watch E/N = ${live('energy')} rise, then the stroke dissolve.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 1.2,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'up',
+          run: true,
+          controls: ['brush', 'status'],
+          views: ['spins', 'trace'],
+          highlight: 'brush',
+        }),
+        notes: {
+          ask: 'Does a thin stroke or a fat disc survive longer? Why?',
+          limits: 'At T = 1.2 thermal flips also make small bubbles; they cost 8J each and close fast.',
+        },
+      },
+      {
+        title: 'Challenge: keep the domain against the field',
+        text: `A field h = −0.3 pushes every spin down, and at T = 1.5 the up state will flip. Clamp some spins (Brush: clamp) so that M/N stays above 0.5 for 100 sweeps with the phase clamped. Now M/N = ${live('magnetization')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 1.5,
+            field: -0.3,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'up',
+          run: false,
+          controls: ['brush', 'run', 'status'],
+          views: ['spins', 'trace'],
+          highlight: 'brush',
+        }),
+        challenge: {
+          goal: 'M/N above 0.5 at every reading for 100 sweeps, with h ≤ −0.2 and the phase clamped',
+          check: (history) =>
+            held(history, 100, (r) => r.magnetization > 0.5 && r.field <= -0.2 && r.phase.startsWith('clamped')),
+        },
+        notes: {
+          ask: 'How few clamped spins are enough? Where should they go?',
+          limits:
+            'Clamped spins act as a fixed boundary; a line across the lattice pins the domain much better than a dot.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Spin glasses and frustration',
+    goals: [
+      'recognise a frustrated plaquette',
+      'see why a glass cannot reach E/N = −2',
+      'see a Boltzmann machine as a spin glass whose couplings are learned',
+    ],
+    steps: [
+      {
+        title: 'Random couplings',
+        text: `Now each bond is J<sub>ij</sub> = ±1 at random. A square of four bonds whose product is negative cannot satisfy all four:${m('<munder><mo>∏</mo><mi>□</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>&lt;</mo><mn>0</mn>')}Frustrated plaquettes are marked in the weights view.`,
+        scene: lattice({
+          lattice: {
+            model: 'spin-glass-pm',
+            size: 16,
+            temperature: 1,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          controls: ['status'],
+          views: ['spins', 'weights'],
+          highlight: 'weights',
+        }),
+        notes: {
+          ask: 'About what fraction of plaquettes is frustrated with random ±1 bonds?',
+          limits: 'Half of them: a product of four random signs is negative half the time.',
+        },
+      },
+      {
+        title: 'Predict: how low can a glass go?',
+        text: 'A ±J glass on 32 × 32, random start, cooled to T = 0.5. Predict E/N after 300 sweeps.',
+        scene: lattice({
+          lattice: {
+            model: 'spin-glass-pm',
+            size: 32,
+            temperature: 0.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: false,
+          speed: '16 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        predict: {
+          question: 'E/N after 300 sweeps at T = 0.5 will be…',
+          choices: [
+            { label: 'near −2, like the ferromagnet', range: [-2, -1.8] },
+            { label: 'between −1.8 and −1.2', range: [-1.8, -1.2] },
+            { label: 'above −1.2', range: [-1.2, 0] },
+          ],
+          measure: { label: 'E/N', read: (r) => r.energy, after: { sweeps: 300 } },
+          explain:
+            'Every frustrated plaquette leaves at least one bond broken. The exact ground state of the 2D ±J glass has E/N ≈ −1.40, and slow dynamics stay a little above it.',
+        },
+        notes: {
+          ask: 'Would a slower cooling reach lower? Would a longer run?',
+          limits:
+            'Ground-state energy per spin −1.4015 for the infinite 2D ±J glass (exact ground states by matching); finite lattices scatter around it.',
+        },
+      },
+      {
+        title: 'Many valleys',
+        text: `Gaussian couplings J<sub>ij</sub> ~ N(0, 1). At T = 0.4 each new run settles into its own pattern. Press New run a few times and compare the pictures and E/N = ${live('energy')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'spin-glass-gaussian',
+            size: 32,
+            temperature: 0.4,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          speed: '4 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        notes: {
+          ask: 'A new run changes the couplings too. How would you test whether one glass has many valleys?',
+          limits:
+            'New run draws a new seed: new couplings and new spins. Replay repeats the same glass and the same film.',
+        },
+      },
+      {
+        title: 'A Boltzmann machine is a spin glass with learned couplings',
+        text: `A Boltzmann machine has the same energy, with a coupling w<sub>ij</sub> between every pair and 0/1 units:${m('<mi>E</mi><mo>=</mo><mo>−</mo><munder><mo>∑</mo><mrow><mi>i</mi><mo>&lt;</mo><mi>j</mi></mrow></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>−</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>θ</mi><mi>i</mi></msub><msub><mi>s</mi><mi>i</mi></msub>')}Here it learns the six 10-pixel images: watch the weights grow from zero into a structured, still frustrated, matrix. Cycle ${live('cycle', 0)}.`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          controls: ['learning'],
+          views: ['machine-weights', 'network'],
+          highlight: 'machine-weights',
+        }),
+        notes: {
+          ask: 'Find a frustrated triangle of weights in the learned matrix.',
+          limits:
+            'A lattice glass has random couplings fixed by the seed; the machine’s couplings are chosen by learning to make the training images likely.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Minimising energy is Hebbian',
+    goals: [
+      'read which joint states a coupling makes cheap',
+      'connect “fire together, wire together” to lowering the energy of the data',
+    ],
+    steps: [
+      {
+        title: 'Two units',
+        text: `Two 0/1 units s<sub>3</sub> and s<sub>8</sub>, one weight J<sub>38</sub>:${m('<mi>E</mi><mo>=</mo><mo>−</mo><msub><mi>J</mi><mn>38</mn></msub><msub><mi>s</mi><mn>3</mn></msub><msub><mi>s</mi><mn>8</mn></msub><mo>,</mo><mspace width="1em"/><mi>P</mi><mo>∝</mo><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>/</mo><mi>T</mi></mrow></msup>')}Only the state (1, 1) feels the weight. Set J<sub>38</sub> and read the four exact probabilities at T = 1.`,
+        widget: 'two-units',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['network'],
+        }),
+        notes: {
+          ask: 'With J = 0, what is the probability of each joint state?',
+          limits: 'Four states: the table is exact, computed from the formula on the card.',
+        },
+      },
+      {
+        title: 'Predict: a positive coupling',
+        text: 'Set J<sub>38</sub> = +3 in your head first.',
+        widget: 'two-units',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['network'],
+        }),
+        predict: {
+          question: 'With J₃₈ = +3 at T = 1, the probability that both units are on is…',
+          choices: [
+            { label: 'below 0.25', range: [0, 0.25] },
+            { label: 'between 0.25 and 0.6', range: [0.25, 0.6] },
+            { label: 'above 0.6', range: [0.6, 1] },
+          ],
+          measure: { label: 'P(s₃ = s₈ = 1) at J₃₈ = 3', read: () => Math.exp(3) / (3 + Math.exp(3)), after: {} },
+          explain:
+            'P(1,1) = e³ / (3 + e³) ≈ 0.87: a positive weight makes “both on” cheap, so the pair fires together.',
+        },
+        notes: {
+          ask: 'And with J = −3?',
+          limits: 'The same algebra holds inside a big machine, given the rest of the network (the local field).',
+        },
+      },
+      {
+        title: 'The Hebbian step',
+        text: `Learning lowers the energy of what the data shows: in the clamped phase it raises w<sub>ij</sub> by how often i and j are on together,${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>∝</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>clamped</mtext></msub>')}Units that fire together wire together (Hebb 1949). Watch the clamped correlations.`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          speed: '1 sweep / frame',
+          controls: ['learning'],
+          views: ['correlations', 'machine-weights'],
+          highlight: 'correlations',
+        }),
+        notes: {
+          ask: 'If only this term acted, what would happen to every weight?',
+          limits: 'Alone, the Hebbian term grows without bound; the free phase (next lesson) stops it.',
+        },
+      },
+      {
+        title: 'Challenge: make both on likely',
+        text: 'Set J<sub>38</sub> so that P(s<sub>3</sub> = s<sub>8</sub> = 1) is above 0.5 but below 0.6.',
+        widget: 'two-units',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['network'],
+        }),
+        challenge: {
+          goal: '0.5 < P(1, 1) < 0.6',
+          check: (history) => {
+            const p = history.at(-1).pBothOn;
+            return p > 0.5 && p < 0.6;
+          },
+        },
+        notes: {
+          ask: 'What is the exact J? (ln 3 ≈ 1.10 gives 0.5.)',
+          limits: 'P(1,1) = e^J / (3 + e^J), so 0.5 < P < 0.6 means ln 3 < J < ln 4.5.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Learning is the gradient of the log-likelihood',
+    goals: [
+      'write the two-phase rule and name its terms',
+      'switch between the clamped and the free phase by hand',
+      'see G, the divergence from the data, fall',
+    ],
+    steps: [
+      {
+        title: 'Two phases',
+        text: `The rule follows the gradient of G, the divergence of the machine from the data:${KL}${RULE}The first term is Hebbian (the data clamped), the second is unlearning (the machine dreaming).`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          controls: ['learning'],
+          views: ['correlations'],
+        }),
+        notes: {
+          ask: 'When does a weight stop changing?',
+          limits:
+            'When clamped and free correlations agree: the machine then matches every pairwise statistic of the data.',
+        },
+      },
+      {
+        title: 'Switch the phase by hand',
+        text: 'Press “Clamp and settle” to show the machine a pattern, then “Dream freely” to let it run alone. Compare ⟨s<sub>i</sub>s<sub>j</sub>⟩ clamped, free and their difference.',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          controls: ['explore'],
+          views: ['network', 'correlations'],
+          highlight: 'explore',
+        }),
+        notes: {
+          ask: 'Before any learning, what does the free phase look like?',
+          limits: 'With all weights zero every unit is on with probability 1/2, independently.',
+        },
+      },
+      {
+        title: 'Predict: does G fall?',
+        text: `The machine starts from zero weights: G = ln(2¹⁰/6) ≈ 5.14 nats. Now G = ${live('kl')}.`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve'],
+        }),
+        predict: {
+          question: 'After 100 learning cycles, G will be…',
+          choices: [
+            { label: 'still above 4', range: [4, Infinity] },
+            { label: 'between 1 and 4', range: [1, 4] },
+            { label: 'below 1', range: [0, 1] },
+          ],
+          measure: { label: 'G (exact)', read: (r) => r.kl, after: { cycles: 100 } },
+          explain:
+            'Each cycle moves every weight toward the data. G never reaches 0 here: with no hidden units the machine can only match pairwise statistics, which do not pin six images exactly.',
+        },
+        notes: {
+          ask: 'Why is the curve noisy?',
+          limits: 'The statistics are sampled (a finite settling), so each step is a noisy gradient step.',
+        },
+      },
+      {
+        title: 'Challenge: learn well',
+        text: `Run learning (you may change the rate) until G falls below 2 nats. Now G = ${live('kl')} at cycle ${live('cycle', 0)}.`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning', 'options'],
+          views: ['curve'],
+          highlight: 'curve',
+        }),
+        challenge: { goal: 'G below 2 nats', check: (history) => history.at(-1).kl < 2 },
+        notes: {
+          ask: 'What does too large a rate do?',
+          limits: 'G is exact here (10 units: 1024 states). Bigger machines need AIS.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Without hidden units: the 10-pixel images',
+    goals: [
+      'generate images from a learned machine',
+      'compare samples with exact probabilities',
+      'see the limit of pairwise models',
+    ],
+    steps: [
+      {
+        title: 'Six images',
+        text: 'The training set: six images of 10 pixels. Every pixel is a visible unit; there are no hidden units. The machine learns a probability for every one of the 1024 possible images.',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['network'],
+        }),
+        notes: {
+          ask: 'How many numbers does the machine have to learn? (45 weights and 10 biases.)',
+          limits: 'pixels-10 is small enough for every figure to be exact.',
+        },
+      },
+      {
+        title: 'Dreaming',
+        text: 'After some learning, press “Dream freely”: the machine generates images on its own. Are they the training images?',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['explore', 'learning'],
+          views: ['network'],
+          highlight: 'explore',
+        }),
+        notes: {
+          ask: 'Which wrong images does it dream most often?',
+          limits: 'A dream is one long chain: successive pictures are correlated.',
+        },
+      },
+      {
+        title: 'The gallery against exact probabilities',
+        text: 'Draw samples in the gallery: each image is shown with how often it was drawn and its exact probability under the machine.',
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['gallery'],
+          highlight: 'gallery',
+        }),
+        notes: {
+          ask: 'Do frequencies match probabilities within their noise?',
+          limits: 'n samples give frequencies within about √(p(1−p)/n).',
+        },
+      },
+      {
+        title: 'Predict: can it be perfect?',
+        text: `Can a machine with no hidden units give each of the six images probability 1/6 and all others 0? Now G = ${live('kl')}.`,
+        scene: machine({
+          machine: { dataset: 'pixels-10', method: 'stochastic' },
+          run: false,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve'],
+        }),
+        predict: {
+          question: 'After 300 cycles, G (0 would be perfect) will be…',
+          choices: [
+            { label: 'about 0: perfect', range: [0, 0.1] },
+            { label: 'clearly above 0', range: [0.1, Infinity] },
+          ],
+          measure: { label: 'G (exact)', read: (r) => r.kl, after: { cycles: 300 } },
+          explain:
+            'A machine without hidden units is a maximum-entropy model of the pairwise statistics: it cannot put all its probability on six images and nothing on their mixtures. Hidden units (next lesson) lift that limit.',
+        },
+        notes: {
+          ask: 'What would a hidden unit add?',
+          limits: 'Exact G; it levels off at the best pairwise model (plus sampling noise).',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Hidden units: the 4-2-4 encoder',
+    goals: ['see Phase+ and Phase− on a machine with hidden units', 'watch codes appear in the hidden units'],
+    steps: [
+      {
+        title: 'The encoder',
+        text: 'Two groups of four visible units talk only through two hidden units. To pass a pattern across, the hidden units must give each of the four patterns its own two-bit code.',
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: false,
+          controls: ['learning'],
+          views: ['network'],
+        }),
+        notes: {
+          ask: 'How many codes do two binary hidden units have?',
+          limits: 'Exactly four: the encoder must use every one.',
+        },
+      },
+      {
+        title: 'Phase+ and Phase−',
+        text: `Slowly: in Phase+ a pattern is clamped on both groups and the hidden units settle; in Phase− nothing is clamped and the whole machine runs free.${RULE}Phase: watch the status line.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: true,
+          speed: '1 sweep / frame',
+          controls: ['learning'],
+          views: ['network', 'correlations'],
+        }),
+        notes: {
+          ask: 'Why must the free phase also run the visible units?',
+          limits: 'The protocol is the 1985 paper’s: annealing from T = 20 to 10, then counting.',
+        },
+      },
+      {
+        title: 'Predict: how long to find the codes?',
+        text: `Solved so far: ${live('solved', 0)}.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: false,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve', 'network'],
+        }),
+        predict: {
+          question: 'How many of the 4 codes are distinct after 150 cycles?',
+          choices: [
+            { label: '0 to 2', range: [0, 2.5] },
+            { label: '3', range: [2.5, 3.5] },
+            { label: 'all 4', range: [3.5, 4] },
+          ],
+          measure: { label: 'codes found', read: (r) => r.solved, after: { cycles: 150 } },
+          explain:
+            'Ackley, Hinton and Sejnowski (1985) report a median of 110 cycles for 4-2-4 (boltzlab: median 98.5 over 250 runs).',
+        },
+        notes: {
+          ask: 'What does the machine do before the codes separate?',
+          limits: 'Some runs take much longer: a few settle into a local minimum with two patterns sharing a code.',
+        },
+      },
+      {
+        title: 'Challenge: all four codes',
+        text: `Run learning until all four codes are distinct. Solved: ${live('solved', 0)} of 4, cycle ${live('cycle', 0)}.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve', 'network'],
+          highlight: 'curve',
+        }),
+        challenge: { goal: '4 of 4 codes distinct', check: (history) => history.at(-1).solved === 4 },
+        notes: {
+          ask: 'Read the codes from the hidden units: are they the four corners of the square?',
+          limits: 'Seeded: Replay gives the same run; New run another.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'The normalising constant Z',
+    goals: [
+      'compute Z by brute force over 2^n',
+      'see why sampling gives a lower bound',
+      'use mean field Z ≈ e^{−F}',
+      'choose a method by n',
+    ],
+    steps: [
+      {
+        title: 'Brute force',
+        text: `Z sums 2<sup>n</sup> terms:${BOLTZMANN}For the 4-2-4 machine (10 units) that is 1024 terms. Press “Compute ln Z”.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['machine-logz'],
+          highlight: 'machine-logz',
+        }),
+        notes: {
+          ask: 'How long for 40 units? 2^40 ≈ 10^12 terms.',
+          limits: 'Enumeration is exact up to about 30 units here; its time doubles with each unit.',
+        },
+      },
+      {
+        title: 'Sampling gives a lower bound',
+        text: 'Summing e<sup>−E/T</sup> over the distinct states a sampler visits misses the states it never saw, so the sum is below Z.',
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['machine-logz'],
+        }),
+        predict: {
+          question: 'For the untrained 4-2-4 machine (all weights 0), is the sampled ln Z…',
+          choices: [
+            { label: 'below the exact value', range: [-Infinity, -1e-9] },
+            { label: 'equal to it', range: [-1e-9, 1e-9] },
+            { label: 'above it', range: [1e-9, Infinity] },
+          ],
+          measure: { label: 'sampled − exact ln Z', read: (r) => r.logZ.sampled - r.logZ.exact, after: { logZ: true } },
+          explain:
+            'A sum over some of the states can only be smaller: the sampled value is a lower bound. With all weights zero every state has the same weight, so it misses whatever it did not visit.',
+        },
+        notes: {
+          ask: 'When would the bound be tight?',
+          limits: 'When the visited states carry almost all of the probability: low T, few modes.',
+        },
+      },
+      {
+        title: 'Mean field: Z ≈ e^{−F}',
+        text: `Mean field replaces the units by their averages m<sub>i</sub> and minimises${m('<mi>F</mi><mo>=</mo><mi>E</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>−</mo><mi>T</mi><mi>S</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>,</mo><mspace width="1em"/><mi>ln</mi><mi>Z</mi><mo>≥</mo><mo>−</mo><mi>F</mi><mo>/</mo><mi>T</mi>')}a lower bound that costs n² per iteration, not 2<sup>n</sup>.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: false,
+          controls: [],
+          views: ['machine-logz'],
+        }),
+        notes: {
+          ask: 'Where does mean field fail?',
+          limits: 'It ignores correlations: strongly coupled or frustrated machines are where it is worst.',
+        },
+      },
+      {
+        title: 'Which method, when',
+        text: 'The lattice has its own ln Z panel: exact by transfer matrix or enumeration for small sides, and the same bounds and AIS beyond. Compute it for sides 4, 8 and 16 and compare the times.',
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 8,
+            temperature: 2.269,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'sequential',
+            boundary: 'periodic',
+          },
+          start: 'random',
+          run: true,
+          controls: ['model'],
+          views: ['lattice-logz'],
+          highlight: 'lattice-logz',
+        }),
+        notes: {
+          ask: 'Exact for small n; mean field for a quick bound; AIS with an error bar when n is large and the answer matters. Which would you use for a 64 × 64 lattice?',
+          limits: 'AIS is unbiased in Z, not in ln Z, and its error bar is itself estimated.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'The deterministic machine against the stochastic one',
+    goals: ['state the mean-field equations', 'compare learning speed and quality', 'know when mean field misleads'],
+    steps: [
+      {
+        title: 'Mean-field settling',
+        text: `Peterson and Anderson (1987) replace sampled correlations by products of averages:${m('<msub><mi>m</mi><mi>i</mi></msub><mo>=</mo><mi>tanh</mi><mo>(</mo><mo>(</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>m</mi><mi>j</mi></msub><mo>+</mo><msub><mi>θ</mi><mi>i</mi></msub><mo>)</mo><mo>/</mo><mi>T</mi><mo>)</mo><mo>,</mo><mspace width="1em"/><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo><mo>≈</mo><msub><mi>m</mi><mi>i</mi></msub><msub><mi>m</mi><mi>j</mi></msub>')}No random numbers: the same weights always give the same statistics.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'mean-field' },
+          run: true,
+          speed: '1 sweep / frame',
+          controls: ['learning'],
+          views: ['network', 'correlations'],
+        }),
+        notes: {
+          ask: 'What is lost by writing ⟨s_i s_j⟩ ≈ m_i m_j?',
+          limits: 'Correlations between units; exact only when units are independent.',
+        },
+      },
+      {
+        title: 'Predict: which is faster?',
+        text: `The mean-field machine learns 4-2-4. Solved: ${live('solved', 0)} of 4.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'mean-field' },
+          run: false,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve'],
+        }),
+        predict: {
+          question: 'After 60 cycles, the mean-field machine has found…',
+          choices: [
+            { label: '0 to 2 codes', range: [0, 2.5] },
+            { label: '3 codes', range: [2.5, 3.5] },
+            { label: 'all 4 codes', range: [3.5, 4] },
+          ],
+          measure: { label: 'codes found', read: (r) => r.solved, after: { cycles: 60 } },
+          explain:
+            'Peterson and Anderson report mean-field learning 10–30 times faster on encoders: each cycle has exact (deterministic) statistics, so there is no sampling noise to average away.',
+        },
+        notes: {
+          ask: 'Cycles are not seconds: what does one mean-field cycle cost against one stochastic cycle?',
+          limits:
+            'On bigger encoders (40-10-40) the tanh mean-field machine with the sign rule does badly here; see docs/ackley1985.md.',
+        },
+      },
+      {
+        title: 'The stochastic machine, same seed',
+        text: `Now the stochastic machine on the same task. Cycle ${live('cycle', 0)}, solved ${live('solved', 0)} of 4.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve'],
+        }),
+        notes: {
+          ask: 'Compare the two learning curves: which is smoother, which ends lower?',
+          limits: 'Each curve is one seeded run; compare several with New run before concluding.',
+        },
+      },
+      {
+        title: 'Challenge: solve it deterministically',
+        text: `With the mean-field method, get all four codes. Solved: ${live('solved', 0)} of 4.`,
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'mean-field' },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning', 'options'],
+          views: ['curve'],
+        }),
+        challenge: {
+          goal: '4 of 4 codes with the mean-field machine',
+          check: (history) => history.at(-1).solved === 4 && history.at(-1).method === 'mean-field',
+        },
+        notes: {
+          ask: 'When would you still pay for sampling?',
+          limits: 'Mean field can be confidently wrong: a symmetric solution m = 0 is a fixed point too.',
+        },
+      },
+    ],
+  },
+];

@@ -1,0 +1,182 @@
+// A lesson step's scene: the mode, the model or dataset, its parameters and seed, the
+// starting state, whether it runs and how fast, which controls are shown and which one is
+// highlighted, and which views are emphasised. A scene is applied as a person would set it
+// up: each value goes into its control and the control's own handler passes it to the
+// engine, which checks it (the same validated path as a click). The live numbers a lesson
+// quotes are read back from the page's own read-outs, so they are the numbers on screen.
+
+import { $ } from '../ui.js';
+
+// The parameters a lattice scene may set, each with its control.
+const LATTICE_CONTROLS = {
+  model: 'model',
+  size: 'size',
+  rule: 'rule',
+  order: 'order',
+  boundary: 'boundary',
+  seed: 'seed',
+  temperature: 'temperature-value',
+  field: 'field-value',
+};
+
+// The parameters a machine scene may set, each with its control (dataset, method and seed
+// start a new run; rule and rate go to the running one).
+const MACHINE_CONTROLS = {
+  method: 'bm-method',
+  dataset: 'bm-dataset',
+  seed: 'bm-seed',
+  rule: 'bm-rule',
+  rate: 'bm-rate',
+};
+
+// What a scene can show or hide, by name: the element that holds it (lecture mode shows
+// only the step's controls and views; outside lecture mode they are highlighted).
+export const PARTS = {
+  // lattice
+  spins: () => $('spins-box').closest('section'),
+  brush: () => $('brush').closest('.toolbar'),
+  status: () => $('status'),
+  run: () => $('run').closest('fieldset'),
+  temperature: () => $('temperature').closest('fieldset'),
+  inspector: () => $('inspector-title').closest('section'),
+  model: () => $('model').closest('fieldset'),
+  trace: () => $('trace').closest('figure'),
+  weights: () => $('bonds').closest('figure'),
+  sweep: () => $('experiment-title').closest('section'),
+  share: () => $('share-title').closest('section'),
+  'lattice-logz': () => $('lattice-z'),
+  // machine
+  network: () => $('bm-graph').closest('section'),
+  learning: () => $('bm-run').closest('fieldset'),
+  explore: () => $('bm-explore-pattern').closest('fieldset'),
+  options: () => $('bm-dataset').closest('fieldset'),
+  curve: () => $('bm-curve').closest('figure'),
+  'machine-weights': () => $('bm-weights').closest('figure'),
+  correlations: () => $('bm-clamped').closest('figure'),
+  gallery: () => $('bm-gallery-title').closest('section'),
+  'machine-logz': () => $('bm-logz-title').closest('section'),
+};
+
+// The page's blocks that lecture mode shows only when a step names them (or a part inside).
+const HIDEABLE =
+  'fieldset.group, section.card, figure.card, .panel > section, .panel > p.status, section.stage, .stage .toolbar';
+
+// Puts `value` into control `id` and lets its own handler take it (change event); unless
+// `force`, a control that already holds the value is left alone.
+function setControl(id, value, force = false) {
+  const control = $(id);
+  if (!force && control.value === String(value)) return;
+  control.value = String(value);
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+// Whether the lattice or machine run button says it is running.
+const running = (id) => $(id).getAttribute('aria-pressed') === 'true';
+
+function setRunning(id, on) {
+  if (running(id) !== on) $(id).click();
+}
+
+// Sets the speed slider to the step whose label is `label` (e.g. '1 sweep / frame').
+function setSpeed(sliderId, shownId, label) {
+  const slider = $(sliderId);
+  for (let k = Number(slider.min); k <= Number(slider.max); k++) {
+    slider.value = String(k);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    if ($(shownId).textContent === label) return;
+  }
+  throw new Error(`no speed "${label}"`);
+}
+
+// Applies `scene` to the app. `seed` replaces the scene's own seed (a "New run"). The seed
+// is set last and always: it starts the run afresh from every parameter (spins, glass bonds,
+// weights and the random stream), so the same scene and seed give the same film however
+// the page stood before (a deep link, Replay, or Back).
+export function applyScene(app, scene, seed = scene.seed) {
+  app.show(scene.mode);
+  if (scene.mode === 'lattice') {
+    const values = scene.lattice;
+    for (const key of ['size', 'model', 'rule', 'order', 'boundary', 'temperature', 'field'])
+      if (values[key] !== undefined) setControl(LATTICE_CONTROLS[key], values[key]);
+    setControl('seed', seed, true);
+    if (scene.start) $(`reset-${scene.start}`).click();
+    setSpeed('speed', 'speed-shown', scene.speed ?? '1 sweep / frame');
+    setRunning('run', Boolean(scene.run));
+  } else {
+    const values = scene.machine;
+    for (const key of ['method', 'dataset'])
+      if (values[key] !== undefined) setControl(MACHINE_CONTROLS[key], values[key]);
+    setControl('bm-seed', seed, true);
+    for (const key of ['rule', 'rate'])
+      if (values[key] !== undefined) setControl(MACHINE_CONTROLS[key], values[key], true);
+    if (scene.speed) setSpeed('bm-speed', 'bm-speed-shown', scene.speed);
+    setRunning('bm-run', Boolean(scene.run));
+  }
+  emphasise(scene);
+}
+
+// Marks the scene's controls and views (shown in lecture mode, outlined otherwise) and its
+// highlighted control.
+export function emphasise(scene) {
+  // Everything lecture mode may hide: every control group, card and view, and every part.
+  for (const element of document.querySelectorAll(HIDEABLE)) element.classList.add('lesson-hideable');
+  const shown = new Set([...(scene.controls ?? []), ...(scene.views ?? [])]);
+  for (const [name, find] of Object.entries(PARTS)) {
+    const element = find();
+    if (!element) continue;
+    element.classList.toggle('lesson-part', shown.has(name));
+    element.classList.toggle('lesson-highlight', scene.highlight === name);
+    element.classList.add('lesson-hideable');
+  }
+}
+
+// Removes every mark a scene left (leaving the lesson keeps the state, not the marks).
+export function clearEmphasis() {
+  for (const find of Object.values(PARTS)) {
+    const element = find();
+    element?.classList.remove('lesson-part', 'lesson-highlight');
+  }
+}
+
+const number = (id) => Number($(id).textContent);
+
+// The ln Z table's values by method (NaN where not computed).
+function logZTable(id) {
+  const values = {};
+  for (const row of document.querySelectorAll(`#${id} tbody tr`)) {
+    const value = row.querySelector('.value')?.dataset.value;
+    values[row.dataset.method] = value === undefined ? NaN : Number(value);
+  }
+  return values;
+}
+
+// The live numbers of the page, as shown in its read-outs: lattice (T, h, E/N, M/N, sweeps,
+// the phase) and machine (method, cycle, KL, codes found, ln Z table), plus `extra` (what a
+// step's own widget shows).
+export function readouts(extra = {}) {
+  const solved = /^(\d+) of/.exec($('bm-solved').textContent);
+  return {
+    temperature: number('temperature-shown'),
+    field: Number($('field-value').value),
+    energy: number('energy'),
+    magnetization: number('magnetization'),
+    absMagnetization: Math.abs(number('magnetization')),
+    sweeps: number('sweeps'),
+    running: running('run'),
+    phase: $('phase-shown').textContent,
+    method: $('bm-method').value,
+    cycle: number('bm-cycle'),
+    kl: number('bm-kl'),
+    solved: solved ? Number(solved[1]) : NaN,
+    learning: running('bm-run'),
+    logZ: logZTable('bm-logz-table'),
+    ...extra,
+  };
+}
+
+// The values the scene's controls hold now, for the step's own check (tests compare them
+// with the declaration).
+export function controlValues(mode) {
+  const ids = mode === 'lattice' ? LATTICE_CONTROLS : MACHINE_CONTROLS;
+  return Object.fromEntries(Object.entries(ids).map(([key, id]) => [key, $(id).value]));
+}
