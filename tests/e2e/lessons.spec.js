@@ -294,3 +294,40 @@ test('each lesson’s first step in lecture mode, photographed at 1280×720', as
     await context.close();
   }
 });
+
+test('a teacher’s one-step lesson link opens exactly the shared state, with parts hidden and locked', async ({
+  page,
+}) => {
+  await openStep(page, '');
+  await page.getByLabel('Size', { exact: true }).selectOption('64');
+  const t = page.getByLabel('Temperature value', { exact: true });
+  await t.fill('1.7');
+  await t.press('Enter');
+  await page.locator('#teach summary').click();
+  await page.getByLabel('Title').fill('Find T_c');
+  await page.getByLabel('Instruction').fill('Raise T until the order melts. <b>not markup</b>');
+  await page.locator('#teach-parts select[data-part="model"]').selectOption('hidden');
+  await page.locator('#teach-parts select[data-part="temperature"]').selectOption('locked');
+  await page.getByRole('button', { name: 'Copy lesson link' }).click();
+  const link = await page.locator('#teach-link').inputValue();
+  expect(link).toMatch(/\?teach=1&title=Find\+T_c&text=.*&hide=model&lock=temperature#/);
+  const fragment = await lab(page, 'fragment');
+
+  await page.goto(link);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#lesson-title')).toHaveText('Lesson: Find T_c');
+  await expect(page.locator('#lesson-position')).toHaveText('step 1 of 1');
+  await expect(page.locator('#lesson-card')).toHaveText('Raise T until the order melts. <b>not markup</b>');
+  expect(await lab(page, 'fragment')).toBe(fragment);
+  expect(await lab(page, 'side')).toBe(64);
+  expect(await lab(page, 'temperature')).toBe(1.7);
+  await expect(page.locator('#model')).toBeHidden();
+  await expect(page.locator('#temperature-value')).toBeDisabled();
+  await page.getByRole('button', { name: 'Explore freely' }).click();
+  await expect(page.locator('#model')).toBeVisible();
+  await expect(page.locator('#temperature-value')).toBeEnabled();
+
+  await openStep(page, 'teach=1&hide=model,bogus');
+  await expect(page.locator('#link-error')).toContainText('names parts the page does not have: bogus');
+  await expect(page.locator('#model')).toBeVisible();
+});

@@ -9,6 +9,7 @@ import { COURSE } from './course.js';
 import { applyScene, clearEmphasis, readouts } from './scene.js';
 import { LectureMode } from './lecture.js';
 import { TwoUnits } from './widgets.js';
+import { closeTeachLink, installTeacherLinks, openTeachLink } from './teacher.js';
 
 // Read-outs are sampled this often while a step is open (ms), and this many are kept.
 const POLL_MS = 250;
@@ -278,6 +279,7 @@ export class LessonPanel {
 
   // Leaves the lesson; the state stays as it is ("Explore freely").
   close(push = true) {
+    closeTeachLink();
     this.lesson = -1;
     this.pending = null;
     this.unlock();
@@ -285,11 +287,10 @@ export class LessonPanel {
     this.lecture.toggle(false);
     $('lesson').hidden = true;
     document.body.classList.remove('in-lesson');
-    if (push && new URLSearchParams(window.location.search).has('lesson')) {
-      const params = new URLSearchParams(window.location.search);
-      params.delete('lesson');
-      params.delete('step');
-      params.delete('lecture');
+    const lessonKeys = ['lesson', 'step', 'lecture', 'teach', 'title', 'text', 'hide', 'lock'];
+    const params = new URLSearchParams(window.location.search);
+    if (push && lessonKeys.some((key) => params.has(key))) {
+      for (const key of lessonKeys) params.delete(key);
       const rest = params.toString();
       window.history.pushState(null, '', `${window.location.pathname}${rest ? `?${rest}` : ''}${window.location.hash}`);
     }
@@ -304,6 +305,7 @@ export class LessonPanel {
 // app: the app, whose modes the lessons set up.
 export function installLessons(app) {
   const panel = new LessonPanel(app);
-  panel.follow(window.location.search);
+  installTeacherLinks();
+  if (!openTeachLink(window.location.search)) panel.follow(window.location.search);
   return panel;
 }
