@@ -63,8 +63,22 @@ export function meanOver(history, sweeps, read) {
   return window.reduce((sum, r) => sum + read(r), 0) / window.length;
 }
 
-const lattice = (options) => ({ mode: 'lattice', seed: 1, ...options });
-const machine = (options) => ({ mode: 'machine', seed: 1, ...options });
+// A lattice scene: seed 1, random start, no field, heat-bath, sequential, periodic, unless
+// the step says otherwise.
+const lattice = ({ lattice: parameters, ...options }) => ({
+  mode: 'lattice',
+  seed: 1,
+  ...options,
+  lattice: { field: 0, rule: 'heat-bath', order: 'sequential', boundary: 'periodic', ...parameters },
+});
+// A machine scene: seed 1, the stochastic machine on the 10-pixel images unless the step
+// says otherwise.
+const machine = ({ machine: parameters, ...options } = {}) => ({
+  mode: 'machine',
+  seed: 1,
+  ...options,
+  machine: { dataset: 'pixels-10', method: 'stochastic', ...parameters },
+});
 
 export const COURSE = [
   {
@@ -88,7 +102,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: false,
           controls: ['status', 'run'],
           views: ['spins'],
@@ -112,7 +125,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           speed: '1 tick / frame',
           controls: ['run', 'inspector'],
@@ -138,7 +150,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: false,
           speed: '4 sweeps / frame',
           controls: ['status'],
@@ -173,7 +184,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           controls: ['run', 'temperature', 'status'],
           views: ['spins', 'trace'],
@@ -211,7 +221,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           controls: ['status', 'temperature'],
           views: ['spins', 'trace'],
@@ -298,7 +307,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           controls: ['sweep'],
           views: ['spins', 'sweep'],
@@ -329,7 +337,6 @@ export const COURSE = [
             order: 'checkerboard',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           speed: '1 sweep / frame',
           controls: ['status', 'run'],
@@ -353,7 +360,6 @@ export const COURSE = [
             order: 'checkerboard',
             boundary: 'periodic',
           },
-          start: 'random',
           run: false,
           speed: '16 sweeps / frame',
           controls: ['status'],
@@ -451,7 +457,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           controls: ['status'],
           views: ['spins', 'weights'],
@@ -475,7 +480,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: false,
           speed: '16 sweeps / frame',
           controls: ['status'],
@@ -511,7 +515,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           speed: '4 sweeps / frame',
           controls: ['status'],
@@ -527,7 +530,6 @@ export const COURSE = [
         title: 'A Boltzmann machine is a spin glass with learned couplings',
         text: `A Boltzmann machine has the same energy, with a coupling w<sub>ij</sub> between every pair and 0/1 units:${m('<mi>E</mi><mo>=</mo><mo>−</mo><munder><mo>∑</mo><mrow><mi>i</mi><mo>&lt;</mo><mi>j</mi></mrow></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>−</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>θ</mi><mi>i</mi></msub><msub><mi>s</mi><mi>i</mi></msub>')}Here it learns the six 10-pixel images: watch the weights grow from zero into a structured, still frustrated, matrix. Cycle ${live('cycle', 0)}.`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           controls: ['learning'],
           views: ['machine-weights', 'network'],
@@ -553,7 +555,6 @@ export const COURSE = [
         text: `Two 0/1 units s<sub>3</sub> and s<sub>8</sub>, one weight J<sub>38</sub>:${m('<mi>E</mi><mo>=</mo><mo>−</mo><msub><mi>J</mi><mn>38</mn></msub><msub><mi>s</mi><mn>3</mn></msub><msub><mi>s</mi><mn>8</mn></msub><mo>,</mo><mspace width="1em"/><mi>P</mi><mo>∝</mo><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>/</mo><mi>T</mi></mrow></msup>')}Only the state (1, 1) feels the weight. Set J<sub>38</sub> and read the four exact probabilities at T = 1.`,
         widget: 'two-units',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           controls: [],
           views: ['network'],
@@ -568,7 +569,6 @@ export const COURSE = [
         text: 'Set J<sub>38</sub> = +3 in your head first.',
         widget: 'two-units',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           controls: [],
           views: ['network'],
@@ -593,7 +593,6 @@ export const COURSE = [
         title: 'The Hebbian step',
         text: `Learning lowers the energy of what the data shows: in the clamped phase it raises w<sub>ij</sub> by how often i and j are on together,${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>∝</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>clamped</mtext></msub>')}Units that fire together wire together (Hebb 1949). Watch the clamped correlations.`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           speed: '1 sweep / frame',
           controls: ['learning'],
@@ -610,7 +609,6 @@ export const COURSE = [
         text: 'Set J<sub>38</sub> so that P(s<sub>3</sub> = s<sub>8</sub> = 1) is above 0.5 but below 0.6.',
         widget: 'two-units',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           controls: [],
           views: ['network'],
@@ -641,7 +639,6 @@ export const COURSE = [
         title: 'Two phases',
         text: `The rule follows the gradient of G, the divergence of the machine from the data:${KL}${RULE}The first term is Hebbian (the data clamped), the second is unlearning (the machine dreaming).`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           controls: ['learning'],
           views: ['correlations'],
@@ -656,7 +653,6 @@ export const COURSE = [
         title: 'Switch the phase by hand',
         text: 'Press “Clamp and settle” to show the machine a pattern, then “Dream freely” to let it run alone. Compare ⟨s<sub>i</sub>s<sub>j</sub>⟩ clamped, free and their difference.',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           controls: ['explore'],
           views: ['network', 'correlations'],
@@ -671,7 +667,6 @@ export const COURSE = [
         title: 'Predict: does G fall?',
         text: `The machine starts from zero weights: G = ln(2¹⁰/6) ≈ 5.14 nats. Now G = ${live('kl')}.`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           speed: 'max (frame budget)',
           controls: ['learning'],
@@ -697,7 +692,6 @@ export const COURSE = [
         title: 'Challenge: learn well',
         text: `Run learning (you may change the rate) until G falls below 2 nats. Now G = ${live('kl')} at cycle ${live('cycle', 0)}.`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           speed: 'max (frame budget)',
           controls: ['learning', 'options'],
@@ -724,7 +718,6 @@ export const COURSE = [
         title: 'Six images',
         text: 'The training set: six images of 10 pixels. Every pixel is a visible unit; there are no hidden units. The machine learns a probability for every one of the 1024 possible images.',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           speed: 'max (frame budget)',
           controls: ['learning'],
@@ -739,7 +732,6 @@ export const COURSE = [
         title: 'Dreaming',
         text: 'After some learning, press “Dream freely”: the machine generates images on its own. Are they the training images?',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           speed: 'max (frame budget)',
           controls: ['explore', 'learning'],
@@ -755,7 +747,6 @@ export const COURSE = [
         title: 'The gallery against exact probabilities',
         text: 'Draw samples in the gallery: each image is shown with how often it was drawn and its exact probability under the machine.',
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: true,
           speed: 'max (frame budget)',
           controls: ['learning'],
@@ -771,7 +762,6 @@ export const COURSE = [
         title: 'Predict: can it be perfect?',
         text: `Can a machine with no hidden units give each of the six images probability 1/6 and all others 0? Now G = ${live('kl')}.`,
         scene: machine({
-          machine: { dataset: 'pixels-10', method: 'stochastic' },
           run: false,
           speed: 'max (frame budget)',
           controls: ['learning'],
@@ -948,7 +938,6 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          start: 'random',
           run: true,
           controls: ['model'],
           views: ['lattice-logz'],
