@@ -91,17 +91,21 @@ test('no CSP violation while every view of the lattice, the machine and the less
   await expect(page.locator('#bm-import-done')).toBeVisible();
   await page.getByRole('button', { name: 'Learn my patterns' }).click();
 
-  // Every card of every lesson, and each lesson's set-up.
+  // Every step of every lesson, each applying its scene, in lecture mode and out.
   const lessons = await page.locator('#lesson-links a').count();
   expect(lessons).toBeGreaterThan(0);
   for (let n = 1; n <= lessons; n++) {
-    await openApp(page, `/?lesson=${n}`);
+    await openApp(page, `/?lesson=${n}${n % 2 ? '&lecture=1' : ''}`);
     await expect(page.locator('#lesson')).toBeVisible();
-    const next = page.getByRole('button', { name: 'Next card' });
+    const next = page.getByRole('button', { name: 'Next step' });
     while (await next.isEnabled()) await next.click();
-    await page.getByRole('button', { name: 'Set it up' }).click();
     expect(await violations(page), `lesson ${n}`).toEqual([]);
   }
+  await page.goto('/?notes=all');
+  await expect(page.locator('.notes-lesson').first()).toBeVisible();
+  expect(await violations(page), 'notes').toEqual([]);
+  await openApp(page, '/?teach=1&title=T&text=x&hide=model&lock=temperature');
+  expect(await violations(page), 'a teacher’s link').toEqual([]);
   // The restore banner and the saved-session path too.
   await page.reload();
   await expect(page.locator('#session')).toBeVisible();
