@@ -6,6 +6,7 @@ mod args;
 mod exact;
 mod ising;
 mod learn;
+mod learn_full;
 mod learn_rbm;
 mod logz;
 mod reproduce;
