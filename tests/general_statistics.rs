@@ -123,8 +123,8 @@ fn warm_started_chains_keep_one_state_per_vector_and_give_the_exact_clamped_stat
     let network = random_network(SpinKind::Binary, 6, 3, 1.0, 3);
     let opts = options(GeneralStatistics::persistent(10, 10), 4);
     let (exact, _) = exact_statistics(&network, 1.0, &patterns, FreePhase::Nothing).unwrap();
-    let mut means = vec![0.0; 6];
-    let mut pairs = vec![0.0; 15];
+    let mut means = [0.0; 6];
+    let mut pairs = [0.0; 15];
     let cycles = 300;
     run_fixed(&network, &patterns, &opts, cycles, |saved, report| {
         assert_eq!(saved.warm.len(), 4);
@@ -188,7 +188,8 @@ fn the_mean_field_clamped_settling_satisfies_its_fixed_point_equations() {
     for (kind, t) in [(SpinKind::Binary, 1.0), (SpinKind::Ising, 2.0)] {
         let network = random_network(kind, 7, 3, 0.8, 6);
         let v = vec![1u8, 0, 1];
-        let (means, pairs, nonconverged) = mean_field_clamped(&network, t, &[v.clone()]).unwrap();
+        let (means, pairs, nonconverged) =
+            mean_field_clamped(&network, t, std::slice::from_ref(&v)).unwrap();
         assert_eq!(nonconverged, 0);
         let (low, d) = (f64::from(kind.low()), f64::from(kind.high() - kind.low()));
         for i in 0..3 {

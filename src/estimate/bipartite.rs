@@ -53,16 +53,16 @@ pub fn groups(network: &Network) -> Option<Groups> {
             let i = component[next];
             next += 1;
             let c = colour[i].expect("coloured when queued");
-            for j in 0..n {
+            for (j, cj) in colour.iter_mut().enumerate() {
                 if j == i || network.weight(i, j) == 0.0 {
                     continue;
                 }
-                match colour[j] {
+                match *cj {
                     None => {
-                        colour[j] = Some(!c);
+                        *cj = Some(!c);
                         component.push(j);
                     }
-                    Some(cj) if cj == c => return None,
+                    Some(same) if same == c => return None,
                     Some(_) => {}
                 }
             }

@@ -300,6 +300,10 @@ pub fn print_row(row: &Value) {
     );
 }
 
+/// One row's problem, added hidden units, way, gradient step (None: the protocol's rule)
+/// and cycles.
+type RowPlan = (Problem, Option<usize>, GeneralStatistics, Option<f64>, u64);
+
 /// The general machine's rows of `reproduce statistics`, one seeded run each (cycles
 /// divided by `scale`): pixels-10 with no hidden units and with 4, by annealing (its
 /// protocol: ε = 0.5, μ = 0.5) and by persistent chains (ε = 0.05, and once at ε = 0.5 to
@@ -311,7 +315,7 @@ pub fn reproduce_rows(
     each: &mut dyn FnMut(&Value),
 ) -> Result<Vec<Value>, ParamError> {
     let persistent = GeneralStatistics::persistent(50, 1);
-    let mut runs: Vec<(Problem, Option<usize>, GeneralStatistics, Option<f64>, u64)> = vec![];
+    let mut runs: Vec<RowPlan> = vec![];
     for hidden in [None, Some(4)] {
         runs.push((
             Problem::Pixels10,
