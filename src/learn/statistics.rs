@@ -17,7 +17,7 @@
 //! - [`FreeStatistics::Anneal`]: as the paper.
 //! - [`FreeStatistics::Persistent`]: K fantasy particles kept from cycle to cycle, each
 //!   advanced k sequential heat-bath sweeps at T per cycle (Tieleman 2008's persistent
-//!   chains, docs/references.md), every state after a sweep counted.
+//!   chains, docs/references.md §5), every state after a sweep counted.
 //!
 //! A restricted machine's ways (CD-k, persistent block Gibbs, tempering) are in
 //! [`super::rbm`].
