@@ -125,12 +125,15 @@ impl StochasticLearner {
 
     /// The statistics gathered so far in the current cycle for `phase` (complete for the
     /// clamped phase once the free phase has started). Before any sample, zero with
-    /// `samples` = 0.
+    /// `samples` = 0; a mean-field clamped phase's are solved when the cycle ends, so they
+    /// read as zero until then.
     pub fn statistics(&self, phase: Phase) -> PhaseStatistics {
         match phase {
-            Phase::Clamped if self.mean_field_clamped() => self
-                .mean_field_statistics()
-                .map_or_else(|_| PhaseStatistics::empty(self.network_len()), |s| s.0),
+            // Solved for the whole cycle when it ends, never piecemeal (a live view asking
+            // every frame must not cost a solve per presented vector).
+            Phase::Clamped if self.mean_field_clamped() => {
+                PhaseStatistics::empty(self.network_len())
+            }
             Phase::Clamped => statistics_of(&self.clamped),
             Phase::Free => statistics_of(&self.free),
         }
