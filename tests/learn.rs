@@ -124,6 +124,7 @@ fn sampled_phase_statistics_agree_with_the_exact_ones() {
             settlings: 1000,
             settling: Settling::constant(1.0, 30, 10).unwrap(),
             free_phase,
+            statistics: boltzlab::learn::GeneralStatistics::ANNEAL,
             seed: 5,
         };
         let mut learner = StochasticLearner::new(network.clone(), &patterns, options).unwrap();

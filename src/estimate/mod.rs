@@ -8,11 +8,14 @@
 //! - [`kl`]: KL(data ‖ model) with ln Z by AIS, for machines too big to enumerate;
 //! - [`rbm_exact`], [`rbm_ais`]: ln Z of a restricted machine, exactly over its smaller
 //!   layer, or by AIS with the hidden layer summed out (Salakhutdinov & Murray 2008);
+//! - [`bipartite`]: ln Z of a network whose units split into two unconnected groups, as
+//!   a restricted machine (exact over the smaller group, or AIS);
 //! - [`observables`]: means with binned errors, and c and χ with jackknife errors from
 //!   one accumulator and one Wolff calibration, shared by the page's sweep and the CLI;
 //! - [`correlations`]: running ⟨s_i⟩ and ⟨s_i s_j⟩;
 //! - [`trace`]: bounded histories for the live views (the energy trace, learning curves).
 
+pub mod bipartite;
 pub mod correlations;
 pub mod exact_log_z;
 pub mod kl;

@@ -31,6 +31,8 @@
 //!   free-running samples from a trained machine;
 //! - [`deterministic`]: the mean-field machine (statistics m_i, m_i m_j from
 //!   [`crate::estimate::mean_field::solve`]);
+//! - [`statistics`]: the ways the stochastic machine gets each phase's statistics
+//!   (annealed, warm-started, mean-field clamped, persistent free chains);
 //! - [`likelihood`]: exact p(v), KL(data ‖ model), log-likelihood and its exact gradient
 //!   for machines small enough to enumerate;
 //! - [`encoder`]: the encoder tests (hidden codes, well-spaced codes, the 40-10-40 test);
@@ -43,10 +45,12 @@ pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
 pub mod rbm;
+pub mod statistics;
 pub mod stochastic;
 
 pub use datasets::{Dataset, Encoder, Problem};
 pub use deterministic::{MeanFieldLearner, MeanFieldStart};
+pub use statistics::{ClampedStatistics, FreeStatistics, GeneralStatistics};
 pub use stochastic::StochasticLearner;
 
 use crate::dynamics::Schedule;
@@ -311,6 +315,10 @@ pub struct LearningOptions {
     pub settling: Settling,
     /// What stays clamped in the free phase.
     pub free_phase: FreePhase,
+    /// How the stochastic machine gets each phase's statistics ([`GeneralStatistics`];
+    /// [`GeneralStatistics::ANNEAL`], the paper's, by default). The mean-field machine's
+    /// statistics are its own and it ignores this.
+    pub statistics: GeneralStatistics,
     /// The seed that fixes the whole run.
     pub seed: u64,
 }
@@ -332,6 +340,7 @@ impl LearningOptions {
             settlings: 2,
             settling: Settling::ackley1985(),
             free_phase: FreePhase::Nothing,
+            statistics: GeneralStatistics::ANNEAL,
             seed,
         }
     }
@@ -349,7 +358,46 @@ impl LearningOptions {
         self.noise.check()?;
         whole_in("settlings", self.settlings as f64, 1, 1000)?;
         self.settling.check()?;
+        self.statistics.check()?;
+        if matches!(self.statistics.free, FreeStatistics::Persistent { .. })
+            && self.free_phase != FreePhase::Nothing
+        {
+            return Err(ParamError::Invalid {
+                field: "statistics",
+                reason: "persistent free-phase chains need nothing clamped in the free phase"
+                    .into(),
+            });
+        }
         Ok(())
+    }
+
+    /// Settlings in `phase` for `patterns` training vectors: patterns × settlings, except
+    /// a persistent free phase, which advances each of its K particles once.
+    pub fn settlings_in(&self, phase: Phase, patterns: usize) -> u64 {
+        match (phase, self.statistics.free) {
+            (Phase::Free, FreeStatistics::Persistent { particles, .. }) => particles,
+            _ => patterns as u64 * self.settlings,
+        }
+    }
+
+    /// The sweeps of a settling in `phase`, each with its temperature and whether it
+    /// collects: the annealing plan ([`Settling::plan`]); k sweeps at T, all collecting,
+    /// for a warm-started or persistent chain; one step (the solve) for the mean-field
+    /// clamped phase.
+    pub(crate) fn plan_of(&self, phase: Phase) -> Vec<(f64, bool)> {
+        let t = self.temperature();
+        let chain = |k: u64| vec![(t, true); k as usize];
+        match phase {
+            Phase::Clamped => match self.statistics.clamped {
+                ClampedStatistics::Anneal => self.settling.plan(),
+                ClampedStatistics::WarmStarted { sweeps } => chain(sweeps),
+                ClampedStatistics::MeanField => vec![(t, false)],
+            },
+            Phase::Free => match self.statistics.free {
+                FreeStatistics::Anneal => self.settling.plan(),
+                FreeStatistics::Persistent { sweeps, .. } => chain(sweeps),
+            },
+        }
     }
 
     /// Checks the free phase against the number of visible units.
@@ -628,10 +676,28 @@ impl LearnerCommonState {
         sweeps_per_settling: u64,
         presented_now: impl Fn(&Position) -> usize,
     ) -> Result<(), ParamError> {
+        let per_phase = patterns.len() as u64 * options.settlings;
+        self.check_phases(
+            network,
+            options,
+            |_| (per_phase, sweeps_per_settling),
+            presented_now,
+        )
+    }
+
+    /// [`Self::check`] where each phase has its own (settlings, sweeps per settling).
+    pub(crate) fn check_phases(
+        &self,
+        network: &Network,
+        options: &LearningOptions,
+        shape: impl Fn(Phase) -> (u64, u64),
+        presented_now: impl Fn(&Position) -> usize,
+    ) -> Result<(), ParamError> {
         let n = network.len();
         let invalid = |field: &'static str, reason: String| ParamError::Invalid { field, reason };
         let p = self.position;
-        let per_phase = patterns.len() as u64 * options.settlings;
+        let (per_phase, sweeps_per_settling) = shape(p.phase);
+        let clamped_settlings = shape(Phase::Clamped).0;
         let expected_pattern = match (p.phase, options.free_phase) {
             (Phase::Free, FreePhase::Nothing) => None,
             _ => Some((p.settling / options.settlings) as usize),
@@ -657,7 +723,7 @@ impl LearnerCommonState {
         }
         let count = match p.phase {
             Phase::Clamped => presented_now(&p),
-            Phase::Free => per_phase as usize,
+            Phase::Free => clamped_settlings as usize,
         };
         if self.presented.len() != count {
             return Err(invalid(

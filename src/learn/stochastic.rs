@@ -11,13 +11,23 @@
 //! `collect_sweeps` states. The clamped phase settles each training vector `settlings`
 //! times in a row (vector 0, 0, 1, 1, …); the free phase does as many settlings.
 //!
+//! The way each phase gets its statistics is [`super::LearningOptions::statistics`]
+//! ([`super::statistics`]): with [`GeneralStatistics::ANNEAL`] everything is as above.
+//! A warm-started clamped settling continues its training vector's saved state instead
+//! of randomising; a persistent free phase has one settling per fantasy particle, which
+//! continues that particle's saved state (random the first time) for k sweeps at T; a
+//! mean-field clamped settling is one step that clamps the vector and draws nothing (the
+//! statistics are solved for the cycle's presented vectors when the cycle ends).
+//!
 //! Streams: the seed is split into a sampler stream (randomising, probing, heat-bath
 //! decisions) and a noise stream (noisy clamping), so changing the noise does not shift
 //! the sampler's random numbers.
 
+use super::statistics::mean_field_clamped;
 use super::{
-    ClampNoise, CycleReport, FreePhase, Learner, LearnerCommonState, LearningOptions, Phase,
-    PhaseStatistics, Position, Progress, Updater, check_patterns, split_seed, to_kind,
+    ClampNoise, ClampedStatistics, CycleReport, FreePhase, FreeStatistics, GeneralStatistics,
+    Learner, LearnerCommonState, LearningOptions, Phase, PhaseStatistics, Position, Progress,
+    Updater, check_patterns, split_seed, to_kind,
 };
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule};
@@ -33,7 +43,12 @@ pub struct StochasticLearner {
     sampler: NetworkSampler,
     patterns: Vec<Vec<u8>>,
     options: LearningOptions,
-    plan: Vec<(f64, bool)>,
+    /// The clamped and free phases' settling plans ([`LearningOptions::plan_of`]).
+    plans: [Vec<(f64, bool)>; 2],
+    /// Warm-started clamped phase: the state kept for each training vector shown so far.
+    warm: Vec<Vec<i8>>,
+    /// Persistent free phase: the fantasy particles advanced so far.
+    particles: Vec<Vec<i8>>,
     noise_rng: SpinRng,
     /// The vectors clamped in this cycle's clamped phase, one per settling.
     presented: Vec<Vec<u8>>,
@@ -63,10 +78,13 @@ impl StochasticLearner {
         options.check_free_phase(network.visible())?;
         let (sampler_seed, noise_seed) = split_seed(options.seed);
         let n = network.len();
-        let plan = options.settling.plan();
+        let plans = [
+            options.plan_of(Phase::Clamped),
+            options.plan_of(Phase::Free),
+        ];
         let sampler = NetworkSampler::new(
             network,
-            plan[0].0,
+            plans[0][0].0,
             Rule::HeatBath,
             NetworkOrder::Random,
             sampler_seed,
@@ -74,7 +92,9 @@ impl StochasticLearner {
         Ok(StochasticLearner {
             sampler,
             patterns: patterns.to_vec(),
-            plan,
+            plans,
+            warm: Vec::new(),
+            particles: Vec::new(),
             noise_rng: seeded_rng(noise_seed),
             presented: Vec::new(),
             position: Position {
@@ -105,17 +125,67 @@ impl StochasticLearner {
 
     /// The statistics gathered so far in the current cycle for `phase` (complete for the
     /// clamped phase once the free phase has started). Before any sample, zero with
-    /// `samples` = 0.
+    /// `samples` = 0; a mean-field clamped phase's are solved when the cycle ends, so they
+    /// read as zero until then.
     pub fn statistics(&self, phase: Phase) -> PhaseStatistics {
-        statistics_of(match phase {
-            Phase::Clamped => &self.clamped,
-            Phase::Free => &self.free,
-        })
+        match phase {
+            // Solved for the whole cycle when it ends, never piecemeal (a live view asking
+            // every frame must not cost a solve per presented vector).
+            Phase::Clamped if self.mean_field_clamped() => {
+                PhaseStatistics::empty(self.network_len())
+            }
+            Phase::Clamped => statistics_of(&self.clamped),
+            Phase::Free => statistics_of(&self.free),
+        }
     }
 
-    /// Settlings in each phase: patterns × settlings per pattern.
+    fn network_len(&self) -> usize {
+        self.sampler.network().len()
+    }
+
+    /// Whether the clamped phase is the mean-field settling.
+    fn mean_field_clamped(&self) -> bool {
+        self.options.statistics.clamped == ClampedStatistics::MeanField
+    }
+
+    /// The mean-field clamped statistics of the vectors presented so far in this cycle,
+    /// and the solves that did not converge.
+    fn mean_field_statistics(&self) -> Result<(PhaseStatistics, u64), ParamError> {
+        let n = self.network_len();
+        let count = self.presented.len();
+        if count == 0 {
+            return Ok((PhaseStatistics::empty(n), 0));
+        }
+        let (means, pairs, nonconverged) = mean_field_clamped(
+            self.sampler.network(),
+            self.options.temperature(),
+            &self.presented,
+        )?;
+        let m = count as f64;
+        Ok((
+            PhaseStatistics {
+                samples: count as u64,
+                means: means.into_iter().map(|x| x / m).collect(),
+                pairs: pairs.into_iter().map(|x| x / m).collect(),
+            },
+            nonconverged,
+        ))
+    }
+
+    /// The plan of the current phase's settlings.
+    fn plan(&self) -> &[(f64, bool)] {
+        &self.plans[usize::from(self.position.phase == Phase::Free)]
+    }
+
+    /// The way of getting the statistics.
+    pub fn statistics_way(&self) -> GeneralStatistics {
+        self.options.statistics
+    }
+
+    /// Settlings in the current phase ([`LearningOptions::settlings_in`]).
     fn settlings_per_phase(&self) -> u64 {
-        self.patterns.len() as u64 * self.options.settlings
+        self.options
+            .settlings_in(self.position.phase, self.patterns.len())
     }
 
     /// The training vector of settling `s`.
@@ -135,8 +205,20 @@ impl StochasticLearner {
                     .options
                     .noise
                     .present(&self.patterns[k], &mut self.noise_rng);
+                let warm = match self.options.statistics.clamped {
+                    ClampedStatistics::WarmStarted { .. } => self.warm.get(k),
+                    _ => None,
+                };
+                if let Some(state) = warm {
+                    self.sampler.set_state(state)?;
+                }
                 self.sampler.clamp_visible(&to_kind(kind, &shown))?;
                 self.presented.push(shown);
+                match self.options.statistics.clamped {
+                    ClampedStatistics::MeanField => return Ok(()),
+                    ClampedStatistics::WarmStarted { .. } if warm.is_some() => return Ok(()),
+                    _ => {}
+                }
             }
             Phase::Free => {
                 if let FreePhase::Inputs(inputs) = self.options.free_phase {
@@ -144,10 +226,46 @@ impl StochasticLearner {
                     let units: Vec<usize> = (0..inputs).collect();
                     self.sampler.clamp(&units, &to_kind(kind, shown))?;
                 }
+                if let FreeStatistics::Persistent { .. } = self.options.statistics.free
+                    && let Some(state) = self.particles.get(s as usize)
+                {
+                    self.sampler.set_state(state)?;
+                    return Ok(());
+                }
             }
         }
         self.sampler.randomize_free_units();
         Ok(())
+    }
+
+    /// Keeps the state a chain reached at the end of its settling: the training vector's
+    /// warm state or the fantasy particle.
+    fn keep_chain_state(&mut self) {
+        let state = self.sampler.state().to_vec();
+        let s = self.position.settling as usize;
+        let pattern = self.pattern_of(s as u64);
+        let (store, index) = match (self.position.phase, self.options.statistics) {
+            (
+                Phase::Clamped,
+                GeneralStatistics {
+                    clamped: ClampedStatistics::WarmStarted { .. },
+                    ..
+                },
+            ) => (&mut self.warm, pattern),
+            (
+                Phase::Free,
+                GeneralStatistics {
+                    free: FreeStatistics::Persistent { .. },
+                    ..
+                },
+            ) => (&mut self.particles, s),
+            _ => return,
+        };
+        if index < store.len() {
+            store[index] = state;
+        } else {
+            store.push(state);
+        }
     }
 
     /// One sweep (time unit) of the current settling; at the start of a settling it
@@ -163,11 +281,14 @@ impl StochasticLearner {
         if self.position.sweep == 0 {
             self.begin_settling()?;
         }
-        let (temperature, collect) = self.plan[self.position.sweep as usize];
+        let (temperature, collect) = self.plan()[self.position.sweep as usize];
         self.sampler
             .set_temperature(temperature)
             .expect("settling temperatures were checked");
-        self.sampler.sweep();
+        let solved = self.position.phase == Phase::Clamped && self.mean_field_clamped();
+        if !solved {
+            self.sampler.sweep();
+        }
         if collect {
             match self.position.phase {
                 Phase::Clamped => self.clamped.add(self.sampler.state()),
@@ -175,9 +296,10 @@ impl StochasticLearner {
             }
         }
         self.position.sweep += 1;
-        if self.position.sweep < self.plan.len() as u64 {
+        if self.position.sweep < self.plan().len() as u64 {
             return Ok(Progress::Sweep);
         }
+        self.keep_chain_state();
         self.end_settling()
     }
 
@@ -198,7 +320,17 @@ impl StochasticLearner {
                 Ok(Progress::Phase)
             }
             Phase::Free => {
-                let clamped = statistics_of(&self.clamped);
+                let (clamped, nonconverged) = if self.mean_field_clamped() {
+                    match self.mean_field_statistics() {
+                        Ok(solved) => solved,
+                        Err(e) => {
+                            self.diverged = Some(e.clone());
+                            return Err(e);
+                        }
+                    }
+                } else {
+                    (statistics_of(&self.clamped), 0)
+                };
                 let free = statistics_of(&self.free);
                 let options = &self.options;
                 let updater = &mut self.updater;
@@ -223,7 +355,7 @@ impl StochasticLearner {
                     cycle: self.position.cycle,
                     clamped,
                     free,
-                    nonconverged: 0,
+                    nonconverged,
                 });
                 Ok(Progress::Cycle)
             }
@@ -259,6 +391,11 @@ pub struct StochasticState {
     /// The statistics gathered so far in this cycle.
     pub clamped: CorrelationSums,
     pub free: CorrelationSums,
+    /// Warm-started clamped phase: the state kept per training vector shown so far
+    /// (empty otherwise).
+    pub warm: Vec<Vec<i8>>,
+    /// Persistent free phase: the fantasy particles advanced so far (empty otherwise).
+    pub particles: Vec<Vec<i8>>,
     pub common: LearnerCommonState,
 }
 
@@ -270,6 +407,8 @@ impl StochasticLearner {
             sampler: self.sampler.saved_state(),
             clamped: self.clamped.to_sums(),
             free: self.free.to_sums(),
+            warm: self.warm.clone(),
+            particles: self.particles.clone(),
             common: LearnerCommonState::save(
                 &self.noise_rng,
                 &self.presented,
@@ -292,18 +431,47 @@ impl StochasticLearner {
     ) -> Result<Self, ParamError> {
         let mut learner = StochasticLearner::new(network, patterns, options)?;
         let n = learner.sampler.network().len();
-        let sweeps = learner.plan.len() as u64;
-        saved.common.check(
+        let options = &learner.options;
+        let plans = &learner.plans;
+        saved.common.check_phases(
             learner.sampler.network(),
-            patterns,
-            &learner.options,
-            sweeps,
+            options,
+            |phase| {
+                let plan = &plans[usize::from(phase == Phase::Free)];
+                (
+                    options.settlings_in(phase, patterns.len()),
+                    plan.len() as u64,
+                )
+            },
             |p| p.settling as usize + usize::from(p.sweep > 0),
         )?;
+        let (warm_max, particles_max) = (
+            match options.statistics.clamped {
+                ClampedStatistics::WarmStarted { .. } => patterns.len(),
+                _ => 0,
+            },
+            options.statistics.particles() as usize,
+        );
+        for (field, states, max) in [
+            ("learner.warm", &saved.warm, warm_max),
+            ("learner.particles", &saved.particles, particles_max),
+        ] {
+            if states.len() > max {
+                return Err(ParamError::Invalid {
+                    field,
+                    reason: format!("at most {max} states, got {}", states.len()),
+                });
+            }
+            for state in states {
+                learner.sampler.network().check_state(field, state)?;
+            }
+        }
         let network = learner.sampler.network().clone();
         learner.sampler = NetworkSampler::from_saved_state(network, saved.sampler)?;
         learner.clamped = Correlations::from_sums("learner.clamped_sums", n, saved.clamped)?;
         learner.free = Correlations::from_sums("learner.free_sums", n, saved.free)?;
+        learner.warm = saved.warm;
+        learner.particles = saved.particles;
         saved.common.restore(
             &mut learner.noise_rng,
             &mut learner.presented,

@@ -105,6 +105,34 @@ impl WebMachineLab {
         self.lab.set_schedule(text, collect).map_err(js_error)
     }
 
+    /// The way of getting the statistics (`anneal`, `persistent`, `persistent-free`,
+    /// `mean-field-persistent`), with K particles and k sweeps per chain and cycle.
+    pub fn set_statistics(
+        &mut self,
+        name: &str,
+        particles: f64,
+        sweeps: f64,
+    ) -> Result<(), JsError> {
+        self.lab
+            .set_statistics(name, particles, sweeps)
+            .map_err(js_error)
+    }
+
+    /// The way of getting the statistics' name.
+    pub fn statistics(&self) -> String {
+        self.lab.statistics_way().0
+    }
+
+    /// Its fantasy particles K (0 if none).
+    pub fn statistics_particles(&self) -> f64 {
+        self.lab.statistics_way().1 as f64
+    }
+
+    /// Its sweeps per chain and cycle (0 for `anneal`).
+    pub fn statistics_sweeps(&self) -> f64 {
+        self.lab.statistics_way().2 as f64
+    }
+
     pub fn rule(&self) -> String {
         match self.lab.update() {
             crate::learn::Update::Gradient { .. } => "gradient".into(),

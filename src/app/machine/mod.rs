@@ -387,6 +387,47 @@ impl MachineLab {
         self.protocol.options.settling.collect_sweeps
     }
 
+    /// Sets the way the stochastic machine gets its statistics: `anneal`, `persistent`,
+    /// `persistent-free` or `mean-field-persistent` ([`crate::learn::statistics`]), with
+    /// K particles and k sweeps per chain and cycle (ignored by `anneal`). A fresh cycle
+    /// from the current weights; on error nothing changes.
+    pub fn set_statistics(
+        &mut self,
+        name: &str,
+        particles: f64,
+        sweeps: f64,
+    ) -> Result<(), ParamError> {
+        let particles = whole_in(
+            "particles",
+            particles,
+            1,
+            crate::learn::statistics::MAX_PARTICLES,
+        )?;
+        let sweeps = whole_in(
+            "gibbs steps",
+            sweeps,
+            1,
+            crate::learn::statistics::MAX_CHAIN_SWEEPS,
+        )?;
+        let statistics = crate::learn::GeneralStatistics::parse(name, particles, sweeps)?;
+        let mut protocol = self.protocol.clone();
+        protocol.options.statistics = statistics;
+        self.rebuild(protocol)
+    }
+
+    /// The way of getting the statistics: its name, particles K (0 if none) and sweeps k
+    /// per chain and cycle (0 for `anneal`).
+    pub fn statistics_way(&self) -> (String, u64, u64) {
+        use crate::learn::{ClampedStatistics, FreeStatistics};
+        let s = self.protocol.options.statistics;
+        let sweeps = match (s.free, s.clamped) {
+            (FreeStatistics::Persistent { sweeps, .. }, _) => sweeps,
+            (_, ClampedStatistics::WarmStarted { sweeps }) => sweeps,
+            _ => 0,
+        };
+        (s.name(), s.particles(), sweeps)
+    }
+
     /// Puts every weight back to its start (the same seed gives the same start); the
     /// curves start again.
     pub fn reset_weights(&mut self) -> Result<(), ParamError> {

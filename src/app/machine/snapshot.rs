@@ -204,6 +204,8 @@ fn learner_json(learner: &LearnerState) -> Value {
             map.insert("sampler".into(), sampler_json(&s.sampler));
             map.insert("clamped_sums".into(), sums_json(&s.clamped));
             map.insert("free_sums".into(), sums_json(&s.free));
+            map.insert("warm".into(), json!(s.warm));
+            map.insert("particles".into(), json!(s.particles));
         }
         LearnerState::MeanField(s) => {
             common_json(&s.common, &mut map);
@@ -260,6 +262,7 @@ fn write(lab: &MachineLab, parts: &SessionParts) -> String {
     put("weight_decay", json!(options.weight_decay));
     put("schedule", json!(options.settling.anneal.steps()));
     put("collect_sweeps", json!(options.settling.collect_sweeps));
+    put("statistics", json!(options.statistics));
     put("cycles", json!(lab.cycles()));
     put("stage", json!(lab.stage_of(lab.cycles() + 1) + 1));
     put("cycle_offset", json!(parts.cycle_offset));
@@ -336,6 +339,15 @@ impl Fields {
 
     fn object(&mut self, name: &'static str) -> Result<Fields, ParamError> {
         Fields::of(self.value(name)?, name)
+    }
+
+    /// A field that older sessions do not have: `None` if absent.
+    fn maybe<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<Option<T>, ParamError> {
+        if self.map.contains_key(Self::key(name)) {
+            self.take(name).map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
     /// An object that may be `null`.
@@ -559,10 +571,15 @@ fn read_learner(mut f: Fields, method: LearningMethod) -> Result<LearnerState, P
             let sampler = read_sampler(f.object("learner.sampler")?, "learner.sampler")?;
             let clamped = read_correlation_sums(f.object("learner.clamped_sums")?, true)?;
             let free = read_correlation_sums(f.object("learner.free_sums")?, false)?;
+            // Sessions written before the persistent chains have neither field.
+            let warm = f.maybe("learner.warm")?.unwrap_or_default();
+            let particles = f.maybe("learner.particles")?.unwrap_or_default();
             LearnerState::Stochastic(StochasticState {
                 sampler,
                 clamped,
                 free,
+                warm,
+                particles,
                 common,
             })
         }
@@ -693,6 +710,10 @@ fn read_options(f: &mut Fields) -> Result<(Dataset, Protocol, u64), ParamError> 
         anneal: crate::dynamics::Schedule::new(&steps)?,
         collect_sweeps: whole_in("collect_sweeps", collect, 1, 1_000_000)?,
     };
+    // Sessions written before the ways of getting statistics were a choice anneal.
+    if let Some(statistics) = f.maybe("statistics")? {
+        protocol.options.statistics = statistics;
+    }
     protocol.options.check()?;
     Ok((dataset, protocol, seed))
 }

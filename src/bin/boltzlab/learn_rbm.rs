@@ -129,8 +129,15 @@ const FIELDS: &[(&str, &str)] = &[
     ("particles × gibbs steps", "particles"),
 ];
 
-/// `boltzlab learn --machine rbm …`.
+/// `boltzlab learn --machine rbm|full …`: `full` goes to [`crate::learn_full::learn`].
 pub fn learn(raw: &[String]) -> Result<(), String> {
+    let machine = raw
+        .iter()
+        .position(|a| a == "--machine")
+        .and_then(|i| raw.get(i + 1));
+    if machine.is_some_and(|m| m == "full") {
+        return crate::learn_full::learn(raw);
+    }
     let args = Args::parse(
         raw,
         &[
@@ -153,14 +160,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         ],
         &["json"],
     )?;
-    let machine = args.choice("machine", &["rbm", "full"])?;
-    if machine == "full" {
-        return Err(
-            "--machine full: the general machine's new ways of getting statistics are not \
-             here yet; use boltzlab learn --problem … for its annealed protocol"
-                .into(),
-        );
-    }
+    args.choice("machine", &["rbm", "full"])?;
     let problem: &'static str = match args.choice("dataset", &["bars-4x4", "digits8"])?.as_str() {
         "digits8" => "digits8",
         _ => "bars-4x4",
@@ -353,6 +353,15 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         }
         rows.push(row);
     }
+    let json_only = args.flag("json");
+    rows.extend(
+        crate::learn_full::reproduce_rows(seed, scale, &mut |row| {
+            if !json_only {
+                crate::learn_full::print_row(row);
+            }
+        })
+        .map_err(|e| e.to_string())?,
+    );
     if args.flag("json") {
         println!("{}", json!({ "rows": rows }));
     }

@@ -6,6 +6,7 @@ mod args;
 mod exact;
 mod ising;
 mod learn;
+mod learn_full;
 mod learn_rbm;
 mod logz;
 mod reproduce;
@@ -40,6 +41,11 @@ USAGE:
       at the better of an annealed and a direct solution (a lower bound); sampled, the
       distinct states visited by N heat-bath sweeps (default 10000; a lower bound). Seed
       default 1. Prints log_z, stderr (ais), bound, the method's facts and seconds.
+      A bipartite network (its units split into two groups with no connection inside
+      either, as a saved RBM) is a restricted machine: exact sums the larger group out in
+      closed form and enumerates the smaller (≤ 24 units, any n), and ais (without
+      --steps) anneals with one group summed out on the page's schedule (1450 steps);
+      the JSON says \"bipartite\": true.
   boltzlab learn --problem 4-2-4|4-3-4|8-3-8|40-10-40|bars-3x3|bars-4x4|pixels-10
                  [--method stochastic|mean-field] [--runs N] [--max-cycles C] [--seed S]
                  [--threads K] [--verbose] [--json]
@@ -60,6 +66,19 @@ USAGE:
       its speed-up. --runs and --max-cycles override the paper's numbers for a quick try.
       --free-phase inputs (an experiment, labelled so) keeps V1 clamped in the free
       phase instead of the paper's nothing clamped.
+  boltzlab learn --machine full [--dataset pixels-10|4-2-4|4-3-4|8-3-8|bars-3x3|bars-4x4]
+                 [--statistics anneal|persistent|persistent-free|mean-field-persistent]
+                 [--particles K] [--gibbs-steps k] [--hidden H] [--rate ε] [--momentum μ]
+                 [--updates N] [--seed S] [--save FILE] [--json]
+      The general stochastic machine (0/1 units, from zero weights) with the problem's
+      protocol (see boltzlab learn --problem) and a way of getting the statistics: anneal
+      (the paper's, default); persistent (one warm-started chain per training vector in
+      the clamped phase, K fantasy particles in the free phase, k sweeps each per cycle;
+      defaults K = 20, k = 1); persistent-free (annealed clamped phase); mean-field-
+      persistent (damped mean-field clamped phase from q = ½). --rate switches to the
+      gradient rule with step ε; --hidden adds hidden units to pixels-10 or bars; N cycles
+      (default: the protocol's limit). Reports the exact train NLL per pattern (and, for
+      an encoder, whether it is solved); --save writes the network JSON.
   boltzlab learn --machine rbm [--dataset bars-4x4|digits8] [--hidden H]
                  [--statistics persistent|cd|tempering] [--particles K] [--gibbs-steps k]
                  [--replicas R] [--batch B] [--rate ε] [--momentum μ] [--weight-decay λ]
@@ -74,7 +93,11 @@ USAGE:
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent
-      chains. --quick runs 1/100 of the updates. JSON: {\"rows\": [...]}.
+      chains; the general machine on pixels-10 (no hidden units, and 4) annealed and with
+      persistent chains, and the 4-2-4, 4-3-4 and 8-3-8 encoders by the paper's protocol
+      (stopping when solved) annealed and with persistent chains. --quick runs 1/100 of
+      the updates. JSON: {\"rows\": [...]}, each with problem, machine (full|rbm), hidden,
+      statistics, train_nll_per_pattern, test_log_likelihood, exact, updates, seconds.
   boltzlab help
       This text.
 ";
