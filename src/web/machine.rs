@@ -338,6 +338,12 @@ impl WebMachineLab {
         self.lab.import_network(text).map_err(js_error)
     }
 
+    /// Starts from random couplings (the Sherrington–Kirkpatrick glass) drawn from `seed`;
+    /// on error nothing changes.
+    pub fn random_couplings(&mut self, seed: f64) -> Result<(), JsError> {
+        self.lab.random_couplings(seed).map_err(js_error)
+    }
+
     /// ln Z of the current network at T by `method`: {method, log_z, stderr?, bound, …}.
     pub fn log_z(&self, method: &str, temperature: f64) -> Result<JsValue, JsError> {
         use serde::Serialize;

@@ -883,6 +883,37 @@ impl MachineLab {
         if let Some(mask) = current.mask() {
             network = network.with_mask(mask.to_vec())?;
         }
+        self.adopt_network(network)
+    }
+
+    /// Starts from random couplings: the Sherrington–Kirkpatrick glass on this machine's n
+    /// units, w_ij ~ N(0, 1/n) between ±1 spins with θ = 0 (docs/references.md,
+    /// bibliography), drawn from `seed` and written in the machine's own units by
+    /// [`Network::to_kind`] (the same energy up to a constant). Pairs this machine's wiring
+    /// forbids stay unconnected. Learning starts again from there (cycle 0, empty curves);
+    /// on error nothing changes.
+    pub fn random_couplings(&mut self, seed: f64) -> Result<(), ParamError> {
+        let seed = crate::app::setup::check_seed(seed)?;
+        let current = self.network();
+        let mut glass = Network::sherrington_kirkpatrick(current.len(), seed)?;
+        for i in 0..current.len() {
+            for j in i + 1..current.len() {
+                if !current.is_allowed(i, j) {
+                    glass.set_weight(i, j, 0.0)?;
+                }
+            }
+        }
+        let (glass, _) = glass.to_kind(current.kind());
+        let mut network = glass.with_visible(current.visible())?;
+        if let Some(mask) = current.mask() {
+            network = network.with_mask(mask.to_vec())?;
+        }
+        self.adopt_network(network)
+    }
+
+    /// A new run of this dataset and protocol from `network`'s weights (an import or a
+    /// random start); the version moves on so the page redraws.
+    fn adopt_network(&mut self, network: Network) -> Result<(), ParamError> {
         let mut next = MachineLab::build(
             self.dataset.clone(),
             self.protocol.clone(),
