@@ -36,7 +36,7 @@ test-native:
 
 # wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml).
 test-wasm:
-	cargo test --release $(WASM) --test web --test web_rbm
+	cargo test --release $(WASM) --test web --test web_rbm --test web_wavefront
 
 build:
 	trunk build --release --offline

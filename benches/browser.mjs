@@ -32,7 +32,8 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`page error: ${error}`));
-  await page.goto(`http://127.0.0.1:${port}/`);
+  // BENCH_QUERY=wavefront: only the sequential scalar and wavefront figures.
+  await page.goto(`http://127.0.0.1:${port}/${process.env.BENCH_QUERY ? `?${process.env.BENCH_QUERY}` : ''}`);
   await page.waitForFunction(() => window.benchResults, null, { timeout: 600_000, polling: 500 });
   results = await page.evaluate(() => window.benchResults);
 } finally {
@@ -46,6 +47,28 @@ const f = (v, d = 2) => (v === undefined ? '—' : v.toFixed(d));
 const range = (r, d = 2) => `${f(r.median, d)} (${f(r.min, d)}–${f(r.max, d)})`;
 
 console.log(`\nbrowser: ${results.user_agent}`);
+console.log('\nsequential order at T_c, ns per tick: every tick scalar, and the wavefront kernel (bit-identical)');
+console.log(
+  `${'rule'.padEnd(11)} ${'side'.padStart(5)} ${'kernel'.padEnd(10)} ${'native'.padStart(7)} ${'wasm'.padStart(22)}`,
+);
+const merged = { ...native };
+for (const side of [256, 1024]) {
+  for (const rule of ['heat_bath', 'metropolis']) {
+    for (const kind of ['scalar', 'wavefront']) {
+      const key = `${rule}_sequential_${kind}_${side}_ns_per_tick`;
+      const wasm = results[`wasm_${key}`];
+      merged[`wasm_${key}`] = wasm.median;
+      console.log(
+        `${rule.replace('_', '-').padEnd(11)} ${String(side).padStart(5)} ${kind.padEnd(10)} ${f(native[`native_${key}`]).padStart(7)} ${range(wasm).padStart(22)}`,
+      );
+    }
+  }
+}
+if (process.env.BENCH_QUERY) {
+  await writeFile(jsonPath, JSON.stringify(merged, null, 2));
+  process.exit(0);
+}
+console.log('');
 console.log('1024×1024 periodic lattice at T_c, ns per tick, median (min–max) of 7 runs of 2 sweeps');
 console.log(
   "checkerboard = the app's checkerboard (SIMD lanes, 16 streams); cb-1-stream = the same order on one stream",
@@ -53,7 +76,6 @@ console.log(
 console.log(
   `${'rule'.padEnd(11)} ${'order'.padEnd(13)} ${'native'.padStart(7)} ${'wasm'.padStart(22)} ${'JS reference'.padStart(24)} ${'wasm/JS'.padStart(8)} ${'JS/wasm'.padStart(8)} ${'wasm/native'.padStart(12)}`,
 );
-const merged = { ...native };
 const line = (rule, label, nat, wasm, js) =>
   console.log(
     `${rule.replace('_', '-').padEnd(11)} ${label.padEnd(13)} ${f(nat).padStart(7)} ${range(wasm).padStart(22)} ${(js ? range(js) : '—').padStart(24)} ${(js ? f(wasm.median / js.median) : '—').padStart(8)} ${(js ? f(js.median / wasm.median) : '—').padStart(8)} ${(nat ? f(wasm.median / nat) : '—').padStart(12)}`,

@@ -39,6 +39,26 @@ const chunked = (sweeps) => (lattice) => {
   for (let done = 0; done < sweeps * N; done += CHUNK) lattice.run(CHUNK);
 };
 console.log('ns per tick of CPU time, median (min) of 7 runs');
+// Sequential order: every tick scalar, and the wavefront kernel (bit-identical), 256² and 1024².
+for (const side of [256, SIDE]) {
+  for (const rule of ['heat-bath', 'metropolis']) {
+    for (const wavefront of [false, true]) {
+      const ticks = Math.ceil((2 * side * side) / CHUNK) * CHUNK;
+      const run = (lattice) => {
+        for (let done = 0; done < ticks; done += CHUNK) lattice.run(CHUNK);
+      };
+      // Warmed up for a second too: the first kernel timed was otherwise partly unoptimised.
+      const make = () => {
+        const lattice = new engine.BenchLattice(side, T, rule, 'sequential', 1);
+        lattice.set_wavefront(wavefront);
+        for (const until = performance.now() + 1000; performance.now() < until;) run(lattice);
+        return lattice;
+      };
+      report(`wasm ${rule} sequential ${wavefront ? 'wavefront' : 'scalar'} ${side}²`, make, run, ticks);
+    }
+  }
+}
+if (process.env.BENCH_QUERY === 'wavefront') process.exit(0);
 for (const rule of ['heat-bath', 'metropolis']) {
   for (const [label, order, lanes] of [
     ['sequential', 'sequential', false],

@@ -27,22 +27,30 @@ struct Figure {
 /// Ticks as the app runs them: `LatticeSampler::run` in chunks of 2^16 ticks (the page's
 /// chunk), checkerboard lanes on or off.
 fn time_ticks(rule: Rule, order: Order, lanes: bool) -> Figure {
+    time_sequential(SIDE, rule, order, lanes, true)
+}
+
+/// [`time_ticks`] on a side×side lattice, with the sequential order's wavefront kernel on
+/// (the app) or off (every tick scalar).
+fn time_sequential(side: usize, rule: Rule, order: Order, lanes: bool, wavefront: bool) -> Figure {
     const CHUNK: u64 = 1 << 16;
-    let lattice = Lattice::square(SIDE).unwrap();
+    let lattice = Lattice::square(side).unwrap();
     let n = lattice.len() as u64;
     let mut sampler =
         LatticeSampler::new(lattice, boltzlab::exact::CRITICAL_TEMPERATURE, 1).unwrap();
     sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
     sampler.set_order(order);
     sampler.set_lanes(lanes);
+    sampler.set_wavefront(wavefront);
     sampler.run(2 * n); // warm-up: caches, branch predictors, page faults
     let mut samples: Vec<f64> = (0..REPEATS)
         .map(|_| {
             let start = Instant::now();
-            for _ in 0..SWEEPS_PER_REPEAT * n / CHUNK {
+            for _ in 0..(SWEEPS_PER_REPEAT * n).div_ceil(CHUNK) {
                 sampler.run(CHUNK);
             }
-            start.elapsed().as_secs_f64() * 1e9 / (SWEEPS_PER_REPEAT * n) as f64
+            let ticks = (SWEEPS_PER_REPEAT * n).div_ceil(CHUNK) * CHUNK;
+            start.elapsed().as_secs_f64() * 1e9 / ticks as f64
         })
         .collect();
     samples.sort_by(f64::total_cmp);
@@ -108,6 +116,31 @@ fn main() {
                 rule.name().replace('-', "_"),
             );
             json.insert(key, f.median);
+        }
+    }
+    // Sequential order: every tick scalar, and whole bands of rows through the wavefront
+    // kernel (the app's default; bit-identical, see src/dynamics/wavefront.rs).
+    for side in [256, SIDE] {
+        for rule in Rule::ALL {
+            for (label, wavefront, suffix) in [
+                ("seq-scalar", false, "sequential_scalar"),
+                ("seq-wavefront", true, "sequential_wavefront"),
+            ] {
+                let f = time_sequential(side, rule, Order::Sequential, false, wavefront);
+                println!(
+                    "{:<12} {:<13} {:>12.2} {:>8.2}–{:<8.2} ({side}×{side})",
+                    rule.name(),
+                    label,
+                    f.median,
+                    f.min,
+                    f.max
+                );
+                let key = format!(
+                    "native_{}_{suffix}_{side}_ns_per_tick",
+                    rule.name().replace('-', "_"),
+                );
+                json.insert(key, f.median);
+            }
         }
     }
     {

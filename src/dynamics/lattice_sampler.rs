@@ -10,6 +10,7 @@ use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
 use super::lanes::{self, LaneChange, LaneStreams, LaneTable};
 use super::rules::{acceptance_table, threshold};
+use super::wavefront::{Decision, Wavefront};
 use super::{Order, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::Lattice;
@@ -173,6 +174,12 @@ pub struct LatticeSampler {
     wolff: WolffClusters,
     /// Checkerboard lanes, when switched on: their streams and decision table.
     lanes: Option<Box<Lanes>>,
+    /// Whole bands of rows of the sequential order go through the wavefront kernel
+    /// (bit-identical to the scalar ticks; see [`Self::set_wavefront`]).
+    wavefront_on: bool,
+    /// The lattice laid out for wavefront bands, built at the first band (dropped when the
+    /// lattice changes).
+    wavefront: Option<Box<Wavefront>>,
 }
 
 /// The state of the checkerboard-lanes path of [`LatticeSampler`].
@@ -215,6 +222,8 @@ impl LatticeSampler {
             real_bond_sum: 0.0,
             wolff: WolffClusters::new(n),
             lanes: None,
+            wavefront_on: true,
+            wavefront: None,
         };
         sampler.recount();
         sampler.rebuild_tables();
@@ -311,6 +320,7 @@ impl LatticeSampler {
                 reason: format!("{reason}; choose heat-bath or Metropolis first"),
             });
         }
+        self.wavefront = None;
         self.recount();
         self.rebuild_tables();
         Ok(())
@@ -924,25 +934,98 @@ impl LatticeSampler {
                 }
             }
             Dynamics::Single(_) if self.lanes_apply() => self.run_lanes_rows(ticks),
-            Dynamics::Single(rule) => {
-                let unclamped = !self.clamps_on || self.clamped_sites == 0;
-                if matches!(self.lattice.couplings(), Couplings::Uniform)
-                    && self.lattice.boundary() == Boundary::Periodic
-                    && self.order != Order::Random
-                    && unclamped
-                {
-                    self.run_uniform_periodic_rows(ticks);
-                } else if self.lattice.has_integer_couplings() {
-                    for _ in 0..ticks {
-                        self.tick_integer();
-                    }
-                } else {
-                    for _ in 0..ticks {
-                        self.tick_real(rule);
-                    }
-                }
+            Dynamics::Single(rule) if self.wavefront_apply() => self.run_wavefront(rule, ticks),
+            Dynamics::Single(rule) => self.run_single(rule, ticks),
+        }
+    }
+
+    /// `ticks` single-spin ticks by the scalar paths.
+    fn run_single(&mut self, rule: Rule, ticks: u64) {
+        let unclamped = !self.clamps_on || self.clamped_sites == 0;
+        if matches!(self.lattice.couplings(), Couplings::Uniform)
+            && self.lattice.boundary() == Boundary::Periodic
+            && self.order != Order::Random
+            && unclamped
+        {
+            self.run_uniform_periodic_rows(ticks);
+        } else if self.lattice.has_integer_couplings() {
+            for _ in 0..ticks {
+                self.tick_integer();
+            }
+        } else {
+            for _ in 0..ticks {
+                self.tick_real(rule);
             }
         }
+    }
+
+    /// Switches the wavefront kernel on (the default) or off. With it on, whole bands of
+    /// rows of the sequential order on a lattice with integer couplings (uniform or ±J,
+    /// any boundary) with nothing clamped go through [`super::wavefront`]: the same sites
+    /// seeing the same states, the same random words in the same order and the same
+    /// decisions as the scalar ticks, so the chain, its spins and its stream are identical
+    /// bit for bit; only the speed differs. Off, every tick is scalar (for comparison).
+    pub fn set_wavefront(&mut self, on: bool) {
+        self.wavefront_on = on;
+    }
+
+    /// Whether the wavefront kernel is switched on ([`Self::set_wavefront`]).
+    pub fn wavefront_on(&self) -> bool {
+        self.wavefront_on
+    }
+
+    /// Whether whole bands of rows would go through the wavefront kernel (switched on,
+    /// sequential order, a single-spin rule, integer couplings, nothing clamped).
+    pub fn wavefront_apply(&self) -> bool {
+        self.wavefront_on
+            && self.order == Order::Sequential
+            && matches!(self.dynamics, Dynamics::Single(_))
+            && self.lattice.has_integer_couplings()
+            && (!self.clamps_on || self.clamped_sites == 0)
+    }
+
+    /// Sequential ticks with whole bands of rows through the wavefront kernel: from the
+    /// start of a row, as many rows as the band and the remaining ticks allow; ticks inside
+    /// a row, and everything when the thresholds are not monotone, go the scalar way.
+    fn run_wavefront(&mut self, rule: Rule, mut ticks: u64) {
+        let (w, h) = (self.lattice.width(), self.lattice.height());
+        if self.wavefront.is_none() {
+            self.wavefront = Wavefront::new(&self.lattice).map(Box::new);
+        }
+        let Some(mut wavefront) = self.wavefront.take() else {
+            return self.run_single(rule, ticks);
+        };
+        let Some(decision) = Decision::new(&self.table, wavefront.even_sums()) else {
+            self.wavefront = Some(wavefront);
+            return self.run_single(rule, ticks);
+        };
+        let mut change = LaneChange::default();
+        while ticks > 0 {
+            let Cursor { x, y, .. } = self.cursor;
+            let rows = wavefront
+                .band_rows(y)
+                .min(usize::try_from(ticks / w as u64).unwrap_or(usize::MAX));
+            if x != 0 || rows == 0 {
+                let scalar = if x != 0 {
+                    ticks.min((w - x) as u64)
+                } else {
+                    ticks
+                };
+                self.run_single(rule, scalar);
+                ticks -= scalar;
+                continue;
+            }
+            let band = wavefront.band(&mut self.spins, y, rows, &decision, &mut self.rng);
+            change.bond_sum += band.bond_sum;
+            change.magnetization += band.magnetization;
+            let done = (rows * w) as u64;
+            ticks -= done;
+            self.ticks += done;
+            self.cursor = Cursor::next_row(y + rows - 1, 0, 1, (w, h));
+        }
+        self.wavefront = Some(wavefront);
+        self.bond_sum += change.bond_sum;
+        self.magnetization += change.magnetization;
     }
 
     /// `moves` Wolff cluster flips (whatever the dynamics setting); returns the total

@@ -16,6 +16,7 @@ pub mod network_sampler;
 pub mod rbm;
 pub mod rbm_tempering;
 pub mod rules;
+pub mod wavefront;
 
 pub use anneal::Schedule;
 pub use lattice_sampler::{Dynamics, LatticeSampler, SamplerState, TickExplanation};

@@ -46,6 +46,12 @@ impl BenchLattice {
         self.sampler.set_lanes(on);
     }
 
+    /// The sequential order's wavefront kernel on (the app's default) or off (every tick
+    /// scalar; see `LatticeSampler::set_wavefront`).
+    pub fn set_wavefront(&mut self, on: bool) {
+        self.sampler.set_wavefront(on);
+    }
+
     /// Runs `ticks` single-spin ticks (keep it bounded: the page calls this in chunks).
     pub fn run(&mut self, ticks: u32) {
         self.sampler.run(u64::from(ticks));

@@ -50,16 +50,39 @@ const scale = (figure, factor) => ({
 
 // Ticks as the app runs them: chunks of CHUNK ticks; with `lanes`, the app's checkerboard
 // (SIMD lanes), without, the sampler's single stream.
-function wasmTicks(bindings, rule, order, lanes) {
-  const lattice = new bindings.BenchLattice(SIDE, CRITICAL_TEMPERATURE, rule, order, 1);
+// `wavefront` (sequential order): whole bands of rows through the wavefront kernel (the
+// app's default, bit-identical) or every tick scalar.
+function wasmTicks(bindings, rule, order, lanes, side = SIDE, wavefront = true) {
+  const lattice = new bindings.BenchLattice(side, CRITICAL_TEMPERATURE, rule, order, 1);
   lattice.set_lanes(lanes);
+  lattice.set_wavefront(wavefront);
+  const ticks = Math.ceil((SWEEPS_PER_REPEAT * side * side) / CHUNK) * CHUNK;
   return async () => {
     const figure = await timed(() => {
-      for (let done = 0; done < SWEEPS_PER_REPEAT * N; done += CHUNK) lattice.run(CHUNK);
+      for (let done = 0; done < ticks; done += CHUNK) lattice.run(CHUNK);
     });
     lattice.free();
-    return scale(figure, 1e6 / (SWEEPS_PER_REPEAT * N));
+    return scale(figure, 1e6 / ticks);
   };
+}
+
+// Sequential order at 256² and 1024²: every tick scalar, then the wavefront kernel.
+async function sequentialFigures(bindings, rules, record) {
+  for (const side of [256, SIDE]) {
+    for (const rule of rules) {
+      for (const wavefront of [false, true]) {
+        const kind = wavefront ? 'wavefront' : 'scalar';
+        status.textContent = `ticks: ${rule}, sequential ${kind}, ${side}²…`;
+        await pause();
+        record(
+          `wasm_${rule.replace('-', '_')}_sequential_${kind}_${side}_ns_per_tick`,
+          `wasm ${rule} sequential ${kind} ${side}²`,
+          await wasmTicks(bindings, rule, 'sequential', false, side, wavefront)(),
+          'ns/tick',
+        );
+      }
+    }
+  }
 }
 
 function wasmLanes(bindings, rule) {
@@ -116,8 +139,16 @@ async function main() {
     lines.push(row(label, figure, unit, digits));
     document.getElementById('results').textContent = lines.join('\n');
   };
-  // ?quick: only the heat-bath checkerboard kernels (for trying variants), then stop.
+  // ?quick: only the heat-bath checkerboard kernels (for trying variants), then stop;
+  // ?wavefront: only the sequential scalar and wavefront figures.
   const quick = new URLSearchParams(location.search).has('quick');
+  if (new URLSearchParams(location.search).has('wavefront')) {
+    await sequentialFigures(bindings, RULES, record);
+    results.user_agent = navigator.userAgent;
+    status.textContent = 'done';
+    window.benchResults = results;
+    return;
+  }
   for (const rule of quick ? ['heat-bath'] : RULES) {
     for (const order of quick ? ['checkerboard'] : ORDERS) {
       const id = `${rule.replace('-', '_')}_${order}`;
@@ -137,6 +168,7 @@ async function main() {
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
     }
   }
+  if (!quick) await sequentialFigures(bindings, RULES, record);
   for (const rule of quick ? ['heat-bath'] : RULES) {
     status.textContent = `ticks: ${rule}, checkerboard lanes…`;
     await pause();
