@@ -341,6 +341,8 @@ impl RbmLab {
         };
         lab.reshape_shown();
         lab.refresh();
+        // The first log-likelihood point is the machine before learning.
+        lab.job = Some(lab.new_job()?);
         Ok(lab)
     }
 
