@@ -54,7 +54,11 @@ fn tiny_lab() -> RbmLab {
     lab.set_training(&training("persistent", 100.0, 0.1, 1.0, 6.0))
         .unwrap();
     lab.advance(400.0).unwrap();
-    let largest = lab.rbm().weights().iter().fold(0.0f64, |a, w| a.max(w.abs()));
+    let largest = lab
+        .rbm()
+        .weights()
+        .iter()
+        .fold(0.0f64, |a, w| a.max(w.abs()));
     assert!(largest > 0.5, "the weights grew ({largest})");
     lab
 }
@@ -63,11 +67,15 @@ fn tiny_lab() -> RbmLab {
 fn completion_never_changes_the_clamped_pixels_and_fills_the_rest() {
     let mut lab = RbmLab::new("digits8", 16.0, 3.0).unwrap();
     lab.advance(100.0).unwrap();
-    for (mask, painted) in [("top", vec![]), ("left", vec![]), ("paint", {
-        let mut p = vec![0u8; 64];
-        p[10..30].fill(1);
-        p
-    })] {
+    for (mask, painted) in [
+        ("top", vec![]),
+        ("left", vec![]),
+        ("paint", {
+            let mut p = vec![0u8; 64];
+            p[10..30].fill(1);
+            p
+        }),
+    ] {
         lab.completion_start(5.0, mask, &painted).unwrap();
         let original = lab.test_images()[5].clone();
         assert_eq!(lab.completion_original(), &original[..]);
@@ -199,7 +207,11 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
         let progress = lab.likelihood_progress();
         assert!((0.0..1.0).contains(&progress));
     }
-    assert_eq!(slices + 1, 65_536usize.div_ceil(5000), "the last call completes it");
+    assert_eq!(
+        slices + 1,
+        65_536usize.div_ceil(5000),
+        "the last call completes it"
+    );
     assert_eq!(lab.likelihood_progress(), -1.0);
     let z = log_z(&frozen).unwrap();
     let train = -mean_free_energy(&frozen, lab.training_images()).unwrap() - z;
@@ -239,8 +251,12 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
         vec![0.0],
     )
     .unwrap();
-    let independent = -mean_free_energy(&base, lab.training_images()).unwrap() - log_z(&base).unwrap();
-    assert!((train - independent).abs() < 0.1, "{train} vs {independent}");
+    let independent =
+        -mean_free_energy(&base, lab.training_images()).unwrap() - log_z(&base).unwrap();
+    assert!(
+        (train - independent).abs() < 0.1,
+        "{train} vs {independent}"
+    );
 }
 
 /// Everything the lab holds, as text: equal before and after a refused call.
@@ -259,15 +275,30 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
     let cases: Vec<(RbmTraining, &str)> = vec![
         (training("persistent", 0.0, 0.05, 1.0, 10.0), "particles"),
         (training("persistent", 1e9, 0.05, 1.0, 10.0), "particles"),
-        (training("persistent", f64::NAN, 0.05, 1.0, 10.0), "particles"),
+        (
+            training("persistent", f64::NAN, 0.05, 1.0, 10.0),
+            "particles",
+        ),
         (training("persistent", 100.0, 0.05, 1.0, 0.0), "batch"),
         (training("persistent", 100.0, 0.05, 1.0, 31.0), "batch"),
-        (training("persistent", 100.0, 0.05, 0.0, 10.0), "gibbs steps"),
-        (training("persistent", 100.0, f64::INFINITY, 1.0, 10.0), "learning rate"),
-        (training("persistent", 100.0, 0.0, 1.0, 10.0), "learning rate"),
+        (
+            training("persistent", 100.0, 0.05, 0.0, 10.0),
+            "gibbs steps",
+        ),
+        (
+            training("persistent", 100.0, f64::INFINITY, 1.0, 10.0),
+            "learning rate",
+        ),
+        (
+            training("persistent", 100.0, 0.0, 1.0, 10.0),
+            "learning rate",
+        ),
         (training("annealed", 100.0, 0.05, 1.0, 10.0), "statistics"),
         (training("tempering", 100.0, 0.05, 1.0, 10.0), "replicas"),
-        (training("tempering", 10_000.0, 0.05, 1000.0, 10.0), "particles × gibbs steps"),
+        (
+            training("tempering", 10_000.0, 0.05, 1000.0, 10.0),
+            "particles × gibbs steps",
+        ),
     ];
     for (mut bad, field) in cases {
         if field == "replicas" {
@@ -286,17 +317,55 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
     for (call, field) in [
         (lab.clone().advance(0.0).unwrap_err(), "updates"),
         (lab.clone().advance(1e9).unwrap_err(), "updates"),
-        (lab.clone().gallery_start(0.0, 10.0).unwrap_err(), "gallery images"),
-        (lab.clone().gallery_start(101.0, 10.0).unwrap_err(), "gallery images"),
-        (lab.clone().gallery_start(4.0, f64::NAN).unwrap_err(), "gallery steps"),
-        (lab.clone().completion_start(30.0, "top", &[]).unwrap_err(), "test image"),
-        (lab.clone().completion_start(0.0, "diagonal", &[]).unwrap_err(), "mask"),
-        (lab.clone().completion_start(0.0, "paint", &[1; 15]).unwrap_err(), "painted mask"),
-        (lab.clone().completion_start(0.0, "paint", &[0; 16]).unwrap_err(), "painted mask"),
-        (lab.clone().completion_start(0.0, "paint", &[2; 16]).unwrap_err(), "painted mask"),
+        (
+            lab.clone().gallery_start(0.0, 10.0).unwrap_err(),
+            "gallery images",
+        ),
+        (
+            lab.clone().gallery_start(101.0, 10.0).unwrap_err(),
+            "gallery images",
+        ),
+        (
+            lab.clone().gallery_start(4.0, f64::NAN).unwrap_err(),
+            "gallery steps",
+        ),
+        (
+            lab.clone().completion_start(30.0, "top", &[]).unwrap_err(),
+            "test image",
+        ),
+        (
+            lab.clone()
+                .completion_start(0.0, "diagonal", &[])
+                .unwrap_err(),
+            "mask",
+        ),
+        (
+            lab.clone()
+                .completion_start(0.0, "paint", &[1; 15])
+                .unwrap_err(),
+            "painted mask",
+        ),
+        (
+            lab.clone()
+                .completion_start(0.0, "paint", &[0; 16])
+                .unwrap_err(),
+            "painted mask",
+        ),
+        (
+            lab.clone()
+                .completion_start(0.0, "paint", &[2; 16])
+                .unwrap_err(),
+            "painted mask",
+        ),
         (lab.clone().completion_step(0.0).unwrap_err(), "steps"),
-        (lab.clone().likelihood_step(0.0).unwrap_err(), "likelihood work"),
-        (lab.clone().set_likelihood_every(-1.0).unwrap_err(), "likelihood every"),
+        (
+            lab.clone().likelihood_step(0.0).unwrap_err(),
+            "likelihood work",
+        ),
+        (
+            lab.clone().set_likelihood_every(-1.0).unwrap_err(),
+            "likelihood every",
+        ),
     ] {
         assert_eq!(call.field(), field, "{call}");
     }
@@ -314,10 +383,19 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
         (RbmLab::new("digits8", 1e6, 1.0).err(), "hidden units"),
         (RbmLab::new("digits8", 2.5, 1.0).err(), "hidden units"),
         (RbmLab::new("digits8", 16.0, -1.0).err(), "seed"),
-        (RbmLab::from_bytes(b"1100\n012\n", 2.0, 1.0).err(), "dataset"),
-        (RbmLab::from_bytes(b"1100\n011\n", 2.0, 1.0).err(), "dataset"),
+        (
+            RbmLab::from_bytes(b"1100\n012\n", 2.0, 1.0).err(),
+            "dataset",
+        ),
+        (
+            RbmLab::from_bytes(b"1100\n011\n", 2.0, 1.0).err(),
+            "dataset",
+        ),
         (RbmLab::from_bytes(b"", 2.0, 1.0).err(), "dataset"),
-        (RbmLab::from_bytes(&[0xff, 0xfe, 0x00], 2.0, 1.0).err(), "dataset"),
+        (
+            RbmLab::from_bytes(&[0xff, 0xfe, 0x00], 2.0, 1.0).err(),
+            "dataset",
+        ),
     ] {
         let err = result.expect("refused");
         assert_eq!(err.field(), field, "{err}");
@@ -336,14 +414,20 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
 #[test]
 fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
     let mut lab = RbmLab::new("bars-4x4", 8.0, 4.0).unwrap();
-    lab.set_training(&training("cd", 0.0, 0.05, 5.0, 10.0)).unwrap();
+    lab.set_training(&training("cd", 0.0, 0.05, 5.0, 10.0))
+        .unwrap();
     assert!(!lab.has_particles());
-    assert_eq!(lab.shown(), 30, "one display chain per bars pattern (N = 30 < 100)");
+    assert_eq!(
+        lab.shown(),
+        30,
+        "one display chain per bars pattern (N = 30 < 100)"
+    );
     lab.advance(3.0).unwrap();
     lab.refresh();
     assert_eq!(lab.fantasy().len(), 30 * 16);
     assert!(lab.fantasy_mean().iter().all(|p| (0.0..=1.0).contains(p)));
-    lab.set_training(&training("tempering", 20.0, 0.05, 1.0, 10.0)).unwrap();
+    lab.set_training(&training("tempering", 20.0, 0.05, 1.0, 10.0))
+        .unwrap();
     assert!(lab.has_particles());
     assert_eq!(lab.shown(), 20);
     lab.advance(2.0).unwrap();

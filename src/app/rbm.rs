@@ -289,7 +289,11 @@ impl RbmLab {
             )));
         }
         let side = (visible as f64).sqrt() as usize;
-        let width = if side * side == visible { side } else { visible };
+        let width = if side * side == visible {
+            side
+        } else {
+            visible
+        };
         RbmLab::build("custom".into(), images.clone(), images, width, hidden, seed)
     }
 
@@ -350,12 +354,7 @@ impl RbmLab {
     /// [`RbmTrainer::set_options`]: new statistics or particle counts start new particles);
     /// refused, with nothing changed, if any value is out of range.
     pub fn set_training(&mut self, training: &RbmTraining) -> Result<(), ParamError> {
-        let options = training.options(
-            self.seed,
-            self.train.len(),
-            self.visible(),
-            self.hidden,
-        )?;
+        let options = training.options(self.seed, self.train.len(), self.visible(), self.hidden)?;
         self.trainer.set_options(options)?;
         self.reshape_shown();
         self.refresh();
@@ -551,7 +550,10 @@ impl RbmLab {
             LogZJob::Ais {
                 base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
                 chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
-                seed: self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(self.updates()),
+                seed: self
+                    .seed
+                    .wrapping_mul(0x9e37_79b9)
+                    .wrapping_add(self.updates()),
             }
         };
         Ok(LikelihoodJob {
@@ -667,14 +669,19 @@ impl RbmLab {
     }
 
     /// The 0/1 mask of `kind`: the top ⌈rows/2⌉ rows, the left ⌈width/2⌉ columns, or
-    /// `painted` (V values 0/1 with at least one 1 and one 0; field `painted mask`).
+    /// `painted` (V values 0/1; field `painted mask`); it must clamp at least one unit and
+    /// leave one free (a one-row image has no top half: field `mask`).
     pub fn mask(&self, kind: Mask, painted: &[u8]) -> Result<Vec<u8>, ParamError> {
         let nv = self.visible();
         let width = self.width;
         let rows = nv.div_ceil(width);
         let mask: Vec<u8> = match kind {
-            Mask::Top => (0..nv).map(|i| u8::from(i / width < rows.div_ceil(2))).collect(),
-            Mask::Left => (0..nv).map(|i| u8::from(i % width < width.div_ceil(2))).collect(),
+            Mask::Top => (0..nv)
+                .map(|i| u8::from(i / width < rows.div_ceil(2)))
+                .collect(),
+            Mask::Left => (0..nv)
+                .map(|i| u8::from(i % width < width.div_ceil(2)))
+                .collect(),
             Mask::Painted => {
                 if painted.len() != nv || painted.iter().any(|&b| b > 1) {
                     return Err(ParamError::Invalid {
@@ -686,9 +693,15 @@ impl RbmLab {
             }
         };
         if !mask.contains(&1) || !mask.contains(&0) {
-            return Err(ParamError::Invalid {
-                field: "painted mask",
-                reason: "paint some pixels to clamp and leave some free".into(),
+            return Err(match kind {
+                Mask::Painted => ParamError::Invalid {
+                    field: "painted mask",
+                    reason: "paint some pixels to clamp and leave some free".into(),
+                },
+                _ => ParamError::Invalid {
+                    field: "mask",
+                    reason: "these images have one row: paint the pixels to clamp instead".into(),
+                },
             });
         }
         Ok(mask)
@@ -839,9 +852,11 @@ impl RbmLab {
                 self.fantasy_mean[k * nv..(k + 1) * nv].copy_from_slice(&self.p_v);
             }
         }
-        let sources = self.train.iter().take(RECONSTRUCTIONS).chain(
-            self.test.iter().take(RECONSTRUCTIONS),
-        );
+        let sources = self
+            .train
+            .iter()
+            .take(RECONSTRUCTIONS)
+            .chain(self.test.iter().take(RECONSTRUCTIONS));
         for (k, image) in sources.enumerate() {
             hidden_probabilities(rbm, image, &mut self.p_h);
             sample_bits(&self.p_h, &mut self.scratch_h, &mut self.view_rng);

@@ -132,10 +132,7 @@ impl LogZSum {
                     self.linear = 0.0;
                     for (u, _) in self.state.iter().enumerate().filter(|(_, on)| **on) {
                         self.linear += self.small_bias[u];
-                        self.input
-                            .iter_mut()
-                            .zip(row(u))
-                            .for_each(|(x, w)| *x += w);
+                        self.input.iter_mut().zip(row(u)).for_each(|(x, w)| *x += w);
                     }
                 } else {
                     let sign = if self.state[t] { 1.0 } else { -1.0 };

@@ -214,7 +214,12 @@ impl WebRbmLab {
 
     /// Starts completing test image `image` (0-based) with mask `top`, `left` or `paint`
     /// (`painted`: V values 0/1).
-    pub fn completion_start(&mut self, image: f64, mask: &str, painted: &[u8]) -> Result<(), JsError> {
+    pub fn completion_start(
+        &mut self,
+        image: f64,
+        mask: &str,
+        painted: &[u8],
+    ) -> Result<(), JsError> {
         self.lab
             .completion_start(image, mask, painted)
             .map_err(js_error)

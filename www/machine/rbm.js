@@ -12,8 +12,6 @@ import { LikelihoodView } from '../views/likelihood.js';
 
 // The share of the frame budget learning may take while a log-likelihood point is due.
 const LEARN_SHARE = 0.6;
-// Exact ln Z: hidden states per engine call at first (then sized to the time left).
-const FIRST_STATES = 1024;
 // Completion and gallery: block Gibbs steps per frame.
 const CHAIN_STEPS_PER_FRAME = 10;
 
@@ -88,20 +86,21 @@ export class RbmMode {
         if (ms > 0.05) this.updatesPerMs = 0.7 * this.updatesPerMs + 0.3 * (count / ms);
         this.rate.updates += done;
       }
-      // The log-likelihood: a point every few epochs, in slices within the budget left.
-      let first = true;
-      while (first || left() > 0) {
-        first = false;
-        const exact = lab.likelihood_exact();
-        const work = exact ? Math.max(256, Math.min(1 << 20, Math.floor(Math.max(left(), 0.5) * this.statesPerMs))) : 1;
-        const t0 = performance.now();
-        let added = false;
-        if (!this.act('rbm-likelihood-error', () => (added = lab.likelihood_step(work)))) break;
-        const ms = performance.now() - t0;
-        if (exact && ms > 0.2 && lab.likelihood_progress() >= 0)
-          this.statesPerMs = 0.7 * this.statesPerMs + 0.3 * (work / ms);
-        if (added || lab.likelihood_progress() < 0) break;
-      }
+    }
+    // The log-likelihood: a point every two epochs (and the one under way, also while
+    // paused), in slices within the budget left.
+    let first = true;
+    while (first || left() > 0) {
+      first = false;
+      const exact = lab.likelihood_exact();
+      const work = exact ? Math.max(256, Math.min(1 << 20, Math.floor(Math.max(left(), 0.5) * this.statesPerMs))) : 1;
+      const t0 = performance.now();
+      let added = false;
+      if (!this.act('rbm-likelihood-error', () => (added = lab.likelihood_step(work)))) break;
+      const ms = performance.now() - t0;
+      if (exact && ms > 0.2 && lab.likelihood_progress() >= 0)
+        this.statesPerMs = 0.7 * this.statesPerMs + 0.3 * (work / ms);
+      if (added || lab.likelihood_progress() < 0) break;
     }
     if (this.galleryRunning) {
       let done = false;
