@@ -10,12 +10,15 @@
 //! - [`scan`]: the temperature-sweep experiment;
 //! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
 //!   with [`machine::snapshot`], a machine run's session, written and read back exactly;
+//! - [`rbm`]: the restricted-machine laboratory ([`RbmLab`]): digits and bars learning,
+//!   fantasy particles, log-likelihood in slices, generation and completion;
 //! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod lattice;
 pub mod machine;
 pub mod packing;
 pub mod parse;
+pub mod rbm;
 pub mod scan;
 pub mod session;
 pub mod setup;
@@ -26,6 +29,7 @@ pub use lattice::{
     Reset, StepReport, TRACE_CAPACITY,
 };
 pub use machine::MachineLab;
+pub use rbm::RbmLab;
 pub use scan::{ScanPlan, ScanResults, TemperatureScan};
 pub use setup::{LatticeModel, LatticeSetup};
 pub use snapshot::Snapshot;

@@ -43,60 +43,117 @@ pub fn check_exact(rbm: &Rbm) -> Result<(), ParamError> {
 /// Exact ln Z of `rbm` (min(V, H) ≤ 24, else an error naming `units`). Cost
 /// O(2^{min(V, H)} · max(V, H)).
 pub fn log_z(rbm: &Rbm) -> Result<f64, ParamError> {
-    check_exact(rbm)?;
-    let (nv, nh) = (rbm.visible(), rbm.hidden());
-    // Enumerate layer "small" (biases `small_bias`), summing out layer "large": coupling
-    // row t holds the weights of small unit t to every large unit.
-    let (small_bias, large_bias, coupling): (&[f64], &[f64], Vec<f64>) = if nh <= nv {
-        let mut columns = vec![0.0; nh * nv];
-        for i in 0..nv {
-            for j in 0..nh {
-                columns[j * nv + i] = rbm.weight(i, j);
-            }
-        }
-        (rbm.hidden_biases(), rbm.visible_biases(), columns)
-    } else {
-        (
-            rbm.visible_biases(),
-            rbm.hidden_biases(),
-            rbm.weights().to_vec(),
-        )
-    };
-    Ok(enumerate(small_bias, large_bias, &coupling))
+    let mut sum = LogZSum::new(rbm)?;
+    sum.advance(u64::MAX);
+    Ok(sum.value().expect("the whole sum was done"))
 }
 
-/// ln Σ_s e^{α·s} Π_k (1 + e^{β_k + (s M)_k}) over s ∈ {0,1}^n, n = α.len(), M (n × m,
-/// row-major) = `coupling`, β = `large_bias` of length m.
-fn enumerate(small_bias: &[f64], large_bias: &[f64], coupling: &[f64]) -> f64 {
-    let (n, m) = (small_bias.len(), large_bias.len());
-    let mut state = vec![false; n];
-    let mut input = large_bias.to_vec();
-    let mut linear = 0.0;
-    let mut sum = LogSumExp::new();
-    let row = |t: usize| &coupling[t * m..(t + 1) * m];
-    for step in 0..1u64 << n {
-        if step > 0 {
-            let t = step.trailing_zeros() as usize;
-            state[t] = !state[t];
-            if step % REFRESH == 0 {
-                input.copy_from_slice(large_bias);
-                linear = 0.0;
-                for (u, _) in state.iter().enumerate().filter(|(_, on)| **on) {
-                    linear += small_bias[u];
-                    input.iter_mut().zip(row(u)).for_each(|(x, w)| *x += w);
+/// The sum of [`log_z`] done a slice of states at a time, so that a front end can spread
+/// it over frames: ln Σ_s e^{α·s} Π_k (1 + e^{β_k + (s M)_k}) over the 2^n states s of the
+/// smaller layer (biases α, n units), the larger layer (biases β) summed out through the
+/// coupling M (n × m, row-major). It holds its own copy of the machine's parameters, so
+/// the machine may change while the sum is under way; the states are visited in the same
+/// order with the same arithmetic as one call of [`log_z`], so the value is the same bit
+/// for bit however it is sliced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogZSum {
+    small_bias: Vec<f64>,
+    large_bias: Vec<f64>,
+    coupling: Vec<f64>,
+    state: Vec<bool>,
+    input: Vec<f64>,
+    linear: f64,
+    step: u64,
+    sum: LogSumExp,
+}
+
+impl LogZSum {
+    /// The sum for `rbm` (min(V, H) ≤ 24, else an error naming `units`), none done yet.
+    pub fn new(rbm: &Rbm) -> Result<LogZSum, ParamError> {
+        check_exact(rbm)?;
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        // Enumerate layer "small", summing out layer "large": coupling row t holds the
+        // weights of small unit t to every large unit.
+        let (small_bias, large_bias, coupling) = if nh <= nv {
+            let mut columns = vec![0.0; nh * nv];
+            for i in 0..nv {
+                for j in 0..nh {
+                    columns[j * nv + i] = rbm.weight(i, j);
                 }
-            } else {
-                let sign = if state[t] { 1.0 } else { -1.0 };
-                linear += sign * small_bias[t];
-                input
-                    .iter_mut()
-                    .zip(row(t))
-                    .for_each(|(x, w)| *x += sign * w);
             }
-        }
-        sum.push(linear + input.iter().map(|&x| softplus(x)).sum::<f64>());
+            (
+                rbm.hidden_biases().to_vec(),
+                rbm.visible_biases().to_vec(),
+                columns,
+            )
+        } else {
+            (
+                rbm.visible_biases().to_vec(),
+                rbm.hidden_biases().to_vec(),
+                rbm.weights().to_vec(),
+            )
+        };
+        Ok(LogZSum {
+            state: vec![false; small_bias.len()],
+            input: large_bias.clone(),
+            linear: 0.0,
+            step: 0,
+            sum: LogSumExp::new(),
+            small_bias,
+            large_bias,
+            coupling,
+        })
     }
-    sum.value()
+
+    /// The states to visit, 2^n.
+    pub fn states(&self) -> u64 {
+        1u64 << self.small_bias.len()
+    }
+
+    /// The states visited so far.
+    pub fn done(&self) -> u64 {
+        self.step
+    }
+
+    /// Visits up to `states` more states (Gray-code order: one unit t flips per state and
+    /// the inputs move by ±(its row of M), recomputed from scratch every 4096 states);
+    /// returns whether the sum is complete.
+    pub fn advance(&mut self, states: u64) -> bool {
+        let (n, m) = (self.small_bias.len(), self.large_bias.len());
+        let end = self.step.saturating_add(states).min(1u64 << n);
+        let coupling = &self.coupling;
+        let row = |t: usize| &coupling[t * m..(t + 1) * m];
+        for step in self.step..end {
+            if step > 0 {
+                let t = step.trailing_zeros() as usize;
+                self.state[t] = !self.state[t];
+                if step % REFRESH == 0 {
+                    self.input.copy_from_slice(&self.large_bias);
+                    self.linear = 0.0;
+                    for (u, _) in self.state.iter().enumerate().filter(|(_, on)| **on) {
+                        self.linear += self.small_bias[u];
+                        self.input.iter_mut().zip(row(u)).for_each(|(x, w)| *x += w);
+                    }
+                } else {
+                    let sign = if self.state[t] { 1.0 } else { -1.0 };
+                    self.linear += sign * self.small_bias[t];
+                    self.input
+                        .iter_mut()
+                        .zip(row(t))
+                        .for_each(|(x, w)| *x += sign * w);
+                }
+            }
+            self.sum
+                .push(self.linear + self.input.iter().map(|&x| softplus(x)).sum::<f64>());
+        }
+        self.step = end;
+        self.step == self.states()
+    }
+
+    /// ln Z once every state is visited, else `None`.
+    pub fn value(&self) -> Option<f64> {
+        (self.step == self.states()).then(|| self.sum.value())
+    }
 }
 
 /// The mean free energy (1/N) Σ_d F(v⁽ᵈ⁾) of `patterns` (each checked: V values 0/1;

@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 mod fault;
 mod lattice_z;
 mod machine;
+mod rbm;
 pub use machine::WebMachineLab;
 
 /// Installs the panic hook: a panic is printed to the console and handed to the page's

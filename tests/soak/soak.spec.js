@@ -1,6 +1,8 @@
 // `make soak` (not part of `make test`): the page left running at max speed keeps its
-// memory flat. Two legs, each SOAK_MINUTES long (default 10): a 1024×1024 lattice at the
-// frame-budget speed, and a Boltzmann machine learning at its highest speed. Every
+// memory flat. Three legs, each SOAK_MINUTES long (default 10): a 1024×1024 lattice at the
+// frame-budget speed, a Boltzmann machine learning at its highest speed, and a restricted
+// machine learning the 8×8 digits with persistent particles (fantasy particles drawn every
+// frame, exact log-likelihood points computed in slices). Every
 // SAMPLE_SECONDS the page's garbage is collected (CDP HeapProfiler.collectGarbage) and
 // Chromium's performance metrics are read (CDP Performance.getMetrics: JSHeapUsedSize,
 // Nodes, JSEventListeners), with the wasm memory size, the progress and the frame rate.
@@ -120,4 +122,17 @@ test('a Boltzmann machine learning at its highest speed keeps its memory flat', 
   await page.locator('#bm-run').click();
   await expect(page.locator('#bm-run')).toHaveText('Pause learning');
   await soak(page, 'machine', async () => Number(await page.locator('#bm-cycle').textContent()));
+});
+
+test('a restricted machine learning the digits with persistent particles keeps its memory flat', async ({ page }) => {
+  await openApp(page);
+  await page.locator('#mode-machine').check();
+  await page.locator('#bm-kind-restricted').check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  await page.locator('#rbm-dataset').selectOption('digits8');
+  await page.locator('#rbm-statistics').selectOption('persistent');
+  await page.locator('#rbm-create').click();
+  await page.locator('#rbm-run').click();
+  await expect(page.locator('#rbm-run')).toHaveText('Pause learning');
+  await soak(page, 'digits', async () => Number(await page.locator('#rbm-updates').textContent()));
 });

@@ -18,6 +18,7 @@ import { PatternEditor } from './editor.js';
 import { Gallery } from './gallery.js';
 import { NetworkFiles } from './files.js';
 import { fromRecordV1, shownDataset, shownOptions } from './snapshot.js';
+import { RbmMode } from './rbm.js';
 
 // Speed steps: sweeps (stochastic) or mean-field solves per frame.
 const SPEEDS = [1, 4, 16, 64, 256, 1024, 16384];
@@ -50,9 +51,13 @@ export class MachineMode {
     this.editor = new PatternEditor(this);
     this.gallery = new Gallery(this);
     this.files = new NetworkFiles(this);
+    // The restricted machine: its own controller, shown instead of the general one.
+    this.kind = 'full';
+    this.rbm = new RbmMode(engine);
+    this.rbm.useScale(scale);
     this.wire();
-    // The keyboard shortcuts of this mode (keys.js).
-    this.shortcuts = {
+    // The keyboard shortcuts of this mode (keys.js): the shown machine's.
+    this.fullShortcuts = {
       ' ': () => this.setRunning(!this.running),
       s: () => this.stepCycle(),
       S: () => this.stepSweep(),
@@ -64,21 +69,50 @@ export class MachineMode {
     };
   }
 
+  get shortcuts() {
+    return this.kind === 'restricted' ? this.rbm.shortcuts : this.fullShortcuts;
+  }
+
   // --- The mode's interface to the app -----------------------------------------------------
 
   enter() {
     if (!this.lab) this.create();
     this.drawnVersion = -1;
+    if (this.kind === 'restricted') this.rbm.enter();
     this.draw();
   }
 
   leave() {
     this.setRunning(false);
+    this.rbm.leave();
+  }
+
+  // Shows the general machine ('full') or the restricted one ('restricted'); the one hidden
+  // pauses.
+  showKind(kind) {
+    if (kind === this.kind) return;
+    this.kind = kind;
+    const restricted = kind === 'restricted';
+    for (const element of document.querySelectorAll('#machine > .machine-grid, #machine > .machine-views'))
+      element.hidden = restricted;
+    $('rbm').hidden = !restricted;
+    if (restricted) {
+      this.setRunning(false);
+      this.rbm.enter();
+    } else {
+      this.rbm.leave();
+      this.drawnVersion = -1;
+    }
+    this.draw();
   }
 
   // Learns for at most `budgetMs` of this frame, then spends what is left of it (at least one
   // chunk) on the AIS estimate of KL.
   frame(budgetMs) {
+    if (this.kind === 'restricted') {
+      this.rbm.frame(budgetMs);
+      return;
+    }
     const lab = this.lab;
     const start = performance.now();
     if (!this.running && lab.exploring()) {
@@ -103,6 +137,10 @@ export class MachineMode {
 
   // A frame that threw: stop learning and say why beside the run controls.
   fail(err) {
+    if (this.kind === 'restricted') {
+      this.rbm.fail(err);
+      return;
+    }
     this.setRunning(false);
     showError('bm-run-error', err.message ?? String(err));
   }
@@ -152,6 +190,8 @@ export class MachineMode {
   }
 
   wire() {
+    for (const radio of document.querySelectorAll('input[name="bm-kind"]'))
+      radio.addEventListener('change', () => this.showKind(radio.value));
     $('bm-run').addEventListener('click', () => this.setRunning(!this.running));
     $('bm-step').addEventListener('click', () => this.stepCycle());
     $('bm-step-sweep').addEventListener('click', () => this.stepSweep());
@@ -315,6 +355,10 @@ export class MachineMode {
 
   // The status line and the views; the weight-dependent views only when the weights changed.
   draw() {
+    if (this.kind === 'restricted') {
+      this.rbm.draw();
+      return;
+    }
     if ($('machine').hidden || !this.lab) return;
     const lab = this.lab;
     const engine = this.engine;

@@ -1,0 +1,878 @@
+//! The restricted-machine laboratory: one learning run of a restricted Boltzmann machine
+//! on images (4×4 bars and stripes, the 8×8 digits, or the user's own), the way the page
+//! drives it (docs/references.md §5).
+//!
+//! [`RbmLab`] wraps the engine's [`RbmTrainer`] and adds what a page needs to watch it:
+//! - the fantasy particles (persistent and tempering statistics) or, for CD-k, k-step
+//!   reconstructions of fixed training images, with p(v | h) of each as its mean image;
+//! - the reconstructions p(v | h), h ~ p(h | v), of a few training and test images;
+//! - the log-likelihood of the training and test sets, exact (by [`LogZSum`], spread over
+//!   calls) while the smaller layer has at most 24 units, else by AIS in chunks of two
+//!   runs, with its standard error; every point is computed for a frozen copy of the
+//!   machine at one update, so learning goes on while it is under way;
+//! - a generation gallery: fresh chains from random images, advanced in slices;
+//! - completion: a test image with the units of a mask clamped, the others (and the
+//!   hidden layer) sampled by block Gibbs; the clamps can be released (free phase) and
+//!   set again (clamped phase), and the mean of p(v | h) over the steps is shown.
+//!
+//! Every value that enters is checked; a call that returns an error leaves the lab as it
+//! was. The page reads the buffers through typed-array views (pointers from `web/rbm.rs`).
+
+use crate::dynamics::rbm::{Particles, hidden_probabilities, sample_bits, visible_probabilities};
+use crate::error::{ParamError, finite_in, whole_in};
+use crate::estimate::rbm_ais::{AisSchedule, ais_log_z};
+use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER, mean_free_energy};
+use crate::estimate::trace::{Eviction, History};
+use crate::learn::Dataset;
+use crate::learn::digits;
+use crate::learn::rbm::{RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions};
+use crate::log_sum_exp::log_mean_and_spread;
+use crate::rng::{SpinRng, seeded_rng};
+use rand::Rng;
+
+/// Most hidden units on the page: 500 (AIS chunks stay a few frames long).
+pub const MAX_HIDDEN: usize = 500;
+/// Most fantasy particles (or reconstructions) shown: 100.
+pub const MAX_SHOWN: usize = 100;
+/// Training and test images whose reconstructions are shown: 8 of each.
+pub const RECONSTRUCTIONS: usize = 8;
+/// Most images in the generation gallery: 100.
+pub const MAX_GALLERY: usize = 100;
+/// Most block Gibbs steps of a gallery or a completion: 100 000.
+pub const MAX_CHAIN_STEPS: u64 = 100_000;
+/// Most updates per [`RbmLab::advance`] call: 10 000.
+pub const MAX_UPDATES_PER_CALL: u64 = 10_000;
+/// Points kept on the log-likelihood curves (the oldest is dropped): 500.
+pub const CURVE_CAPACITY: usize = 500;
+/// AIS runs per chunk (the fewest an estimate may have).
+pub const AIS_RUNS_PER_CHUNK: u64 = 2;
+/// AIS chunks per log-likelihood point beyond 24 units: 16 (32 runs).
+pub const AIS_CHUNKS: usize = 16;
+/// Most visible units of a dataset of the user's: 1024.
+pub const MAX_VISIBLE: usize = 1024;
+
+/// The learning options as the page gives them (checked by [`RbmTraining::options`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RbmTraining {
+    /// `cd`, `persistent` or `tempering`.
+    pub statistics: String,
+    /// k, block Gibbs steps per update.
+    pub steps: f64,
+    /// K, persistent particles (per replica for tempering).
+    pub particles: f64,
+    /// R, tempered replicas.
+    pub replicas: f64,
+    /// B, the mini-batch size.
+    pub batch: f64,
+    /// ε, the learning rate (constant).
+    pub rate: f64,
+    /// μ, momentum.
+    pub momentum: f64,
+    /// λ, weight decay.
+    pub decay: f64,
+}
+
+impl Default for RbmTraining {
+    /// Persistent particles (100, k = 1), batch 100, ε = 0.05, μ = 0.5, λ = 0.
+    fn default() -> Self {
+        RbmTraining {
+            statistics: "persistent".into(),
+            steps: 1.0,
+            particles: 100.0,
+            replicas: 4.0,
+            batch: 100.0,
+            rate: 0.05,
+            momentum: 0.5,
+            decay: 0.0,
+        }
+    }
+}
+
+impl RbmTraining {
+    /// The engine's options for `seed`, each value checked (errors name the field and its
+    /// range); the batch is at most the number of training vectors and the whole update
+    /// within the engine's work limit ([`TrainingOptions::check`]).
+    pub fn options(
+        &self,
+        seed: u64,
+        patterns: usize,
+        visible: usize,
+        hidden: usize,
+    ) -> Result<TrainingOptions, ParamError> {
+        let steps = whole_in("gibbs steps", self.steps, 1, 1000)? as usize;
+        let statistics = match self.statistics.as_str() {
+            "cd" => Statistics::ContrastiveDivergence { steps },
+            "persistent" => Statistics::Persistent {
+                particles: whole_in("particles", self.particles, 1, 10_000)? as usize,
+                steps,
+            },
+            "tempering" => Statistics::ParallelTempering {
+                particles: whole_in("particles", self.particles, 1, 10_000)? as usize,
+                steps,
+                replicas: whole_in("replicas", self.replicas, 2, 64)? as usize,
+            },
+            other => {
+                return Err(ParamError::UnknownChoice {
+                    field: "statistics",
+                    value: other.into(),
+                    allowed: "cd, persistent, tempering",
+                });
+            }
+        };
+        let options = TrainingOptions {
+            statistics,
+            batch: whole_in("batch", self.batch, 1, patterns as u64)? as usize,
+            rate: finite_in("learning rate", self.rate, 0.0, 100.0)?,
+            schedule: RateSchedule::Constant,
+            momentum: finite_in("momentum", self.momentum, 0.0, 0.99)?,
+            weight_decay: finite_in("weight decay", self.decay, 0.0, 0.99)?,
+            seed,
+        };
+        options.check(patterns, visible, hidden)?;
+        Ok(options)
+    }
+}
+
+/// A log-likelihood point under way: the machine frozen at one update, and its ln Z sum.
+#[derive(Debug, Clone)]
+struct LikelihoodJob {
+    update: u64,
+    rbm: Rbm,
+    method: LogZJob,
+}
+
+impl LikelihoodJob {
+    /// Does up to `work` units; (ln Z, its standard error) once complete.
+    fn advance(&mut self, work: u64) -> Result<Option<(f64, f64)>, ParamError> {
+        match &mut self.method {
+            LogZJob::Exact(sum) => Ok(sum
+                .advance(work)
+                .then(|| (sum.value().expect("complete"), 0.0))),
+            LogZJob::Ais {
+                base,
+                chunk_log_z,
+                seed,
+            } => {
+                let chunks = work.min((AIS_CHUNKS - chunk_log_z.len()) as u64);
+                for _ in 0..chunks {
+                    let chunk_seed = seed.wrapping_add(chunk_log_z.len() as u64);
+                    let estimate = ais_log_z(
+                        &self.rbm,
+                        base,
+                        &AisSchedule::PAGE,
+                        AIS_RUNS_PER_CHUNK,
+                        chunk_seed,
+                    )?;
+                    chunk_log_z.push(estimate.log_z);
+                }
+                Ok((chunk_log_z.len() == AIS_CHUNKS).then(|| combine_chunks(chunk_log_z)))
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum LogZJob {
+    Exact(LogZSum),
+    Ais {
+        base: Vec<f64>,
+        chunk_log_z: Vec<f64>,
+        seed: u64,
+    },
+}
+
+/// What [`RbmLab::completion_start`] clamps: the top half, the left half, or painted units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mask {
+    Top,
+    Left,
+    Painted,
+}
+
+/// The completion chain: the original test image, the clamps, the chain's state and the
+/// running sum of p(v | h).
+#[derive(Debug, Clone)]
+struct Completion {
+    image: usize,
+    original: Vec<u8>,
+    mask: Vec<u8>,
+    v: Vec<u8>,
+    h: Vec<u8>,
+    p_h: Vec<f64>,
+    p_v: Vec<f64>,
+    sum: Vec<f64>,
+    mean: Vec<f64>,
+    steps: u64,
+    clamped: bool,
+}
+
+/// One restricted-machine learning run the page drives.
+#[derive(Debug, Clone)]
+pub struct RbmLab {
+    name: String,
+    width: usize,
+    train: Vec<Vec<u8>>,
+    test: Vec<Vec<u8>>,
+    hidden: usize,
+    seed: u64,
+    trainer: RbmTrainer,
+    view_rng: SpinRng,
+    shown: usize,
+    fantasy: Vec<u8>,
+    fantasy_mean: Vec<f64>,
+    cd_chains: Vec<u8>,
+    reconstructions: Vec<f64>,
+    scratch_v: Vec<u8>,
+    scratch_h: Vec<u8>,
+    p_h: Vec<f64>,
+    p_v: Vec<f64>,
+    curve: History<4>,
+    job: Option<LikelihoodJob>,
+    every: u64,
+    last_point: Option<u64>,
+    gallery: Option<Particles>,
+    gallery_steps: u64,
+    gallery_target: u64,
+    gallery_mean: Vec<f64>,
+    completion: Option<Completion>,
+    version: u64,
+}
+
+impl RbmLab {
+    /// A run on a built-in dataset (`bars-4x4`: the 30 patterns, trained and tested on the
+    /// same set; `digits8`: the fixed 1500/297 split) with `hidden` units (1 to 500), the
+    /// default training ([`RbmTraining::default`], batch limited to the set) and `seed`.
+    pub fn new(dataset: &str, hidden: f64, seed: f64) -> Result<RbmLab, ParamError> {
+        let (train, test, width) = match dataset {
+            "bars-4x4" => {
+                let set = Dataset::bars_and_stripes(4, 0);
+                (set.patterns().to_vec(), set.patterns().to_vec(), 4)
+            }
+            "digits8" => {
+                let (train, test) = digits::split();
+                (train.images().to_vec(), test.images().to_vec(), 8)
+            }
+            other => {
+                return Err(ParamError::UnknownChoice {
+                    field: "dataset",
+                    value: other.into(),
+                    allowed: "bars-4x4, digits8",
+                });
+            }
+        };
+        RbmLab::build(dataset.into(), train, test, width, hidden, seed)
+    }
+
+    /// A run on the user's dataset: either a file in the digits' own format (`DIGITS8`
+    /// header, checksummed; its images are both the training and the test set) or text,
+    /// one image per line of 0s and 1s, all of one length (at most 1024; drawn as a
+    /// square when the length is a square, else as one row). Errors name `dataset`.
+    pub fn from_bytes(bytes: &[u8], hidden: f64, seed: f64) -> Result<RbmLab, ParamError> {
+        let dataset = |reason: String| ParamError::Invalid {
+            field: "dataset",
+            reason,
+        };
+        let images = if bytes.starts_with(b"DIGITS8") {
+            digits::parse(bytes)
+                .map_err(|e| dataset(format!("not a valid digits file: {e}")))?
+                .images()
+                .to_vec()
+        } else {
+            let text = std::str::from_utf8(bytes)
+                .map_err(|_| dataset("neither a digits file nor text of 0s and 1s".into()))?;
+            super::parse::parse_patterns(text).map_err(|e| dataset(e.to_string()))?
+        };
+        let visible = images[0].len();
+        if visible > MAX_VISIBLE {
+            return Err(dataset(format!(
+                "images of {visible} pixels; at most {MAX_VISIBLE}"
+            )));
+        }
+        let side = (visible as f64).sqrt() as usize;
+        let width = if side * side == visible {
+            side
+        } else {
+            visible
+        };
+        RbmLab::build("custom".into(), images.clone(), images, width, hidden, seed)
+    }
+
+    fn build(
+        name: String,
+        train: Vec<Vec<u8>>,
+        test: Vec<Vec<u8>>,
+        width: usize,
+        hidden: f64,
+        seed: f64,
+    ) -> Result<RbmLab, ParamError> {
+        let hidden = whole_in("hidden units", hidden, 1, MAX_HIDDEN as u64)? as usize;
+        let seed = super::setup::check_seed(seed)?;
+        let visible = train[0].len();
+        let mut training = RbmTraining::default();
+        training.batch = training.batch.min(train.len() as f64);
+        let options = training.options(seed, train.len(), visible, hidden)?;
+        let mut start = Rbm::random(visible, hidden, 0.01, seed)?;
+        start.set_base_rate_biases(&train)?;
+        let trainer = RbmTrainer::new(start, &train, options)?;
+        let mut lab = RbmLab {
+            name,
+            width,
+            hidden,
+            seed,
+            trainer,
+            view_rng: seeded_rng(seed ^ 0x5eed_71e3),
+            shown: 0,
+            fantasy: Vec::new(),
+            fantasy_mean: Vec::new(),
+            cd_chains: Vec::new(),
+            reconstructions: vec![0.0; 2 * RECONSTRUCTIONS * visible],
+            scratch_v: vec![0; visible],
+            scratch_h: vec![0; hidden],
+            p_h: vec![0.0; hidden],
+            p_v: vec![0.0; visible],
+            curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
+            job: None,
+            every: 50,
+            last_point: None,
+            gallery: None,
+            gallery_steps: 0,
+            gallery_target: 0,
+            gallery_mean: Vec::new(),
+            completion: None,
+            version: 0,
+            train,
+            test,
+        };
+        lab.reshape_shown();
+        lab.refresh();
+        // The first log-likelihood point is the machine before learning.
+        lab.job = Some(lab.new_job()?);
+        Ok(lab)
+    }
+
+    /// Replaces the learning options from the next update on (see
+    /// [`RbmTrainer::set_options`]: new statistics or particle counts start new particles);
+    /// refused, with nothing changed, if any value is out of range.
+    pub fn set_training(&mut self, training: &RbmTraining) -> Result<(), ParamError> {
+        let options = training.options(self.seed, self.train.len(), self.visible(), self.hidden)?;
+        self.trainer.set_options(options)?;
+        self.reshape_shown();
+        self.refresh();
+        Ok(())
+    }
+
+    /// A log-likelihood point every `every` updates (1 to 10⁶).
+    pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), ParamError> {
+        self.every = whole_in("likelihood every", every, 1, 1_000_000)?;
+        Ok(())
+    }
+
+    /// Up to `updates` mini-batch updates (1 to 10 000); returns the updates done. On a
+    /// divergence the updates before it stay and the error says which parameter left the
+    /// allowed range (every later call returns it).
+    pub fn advance(&mut self, updates: f64) -> Result<u64, ParamError> {
+        let updates = whole_in("updates", updates, 1, MAX_UPDATES_PER_CALL)?;
+        let before = self.trainer.updates();
+        let result = self.trainer.run(updates);
+        if self.trainer.updates() != before {
+            self.version += 1;
+        }
+        result.map(|()| self.trainer.updates() - before)
+    }
+
+    // --- What the page shows --------------------------------------------------------------
+
+    /// The dataset's name: `bars-4x4`, `digits8` or `custom`.
+    pub fn dataset(&self) -> &str {
+        &self.name
+    }
+
+    /// Pixels per row of an image.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn visible(&self) -> usize {
+        self.trainer.rbm().visible()
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Updates done.
+    pub fn updates(&self) -> u64 {
+        self.trainer.updates()
+    }
+
+    /// Updates per epoch, ⌈N / B⌉.
+    pub fn updates_per_epoch(&self) -> usize {
+        self.trainer.updates_per_epoch()
+    }
+
+    /// Changes whenever the weights change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// `cd`, `persistent` or `tempering`.
+    pub fn statistics(&self) -> &'static str {
+        self.trainer.options().statistics.name()
+    }
+
+    pub fn options(&self) -> &TrainingOptions {
+        self.trainer.options()
+    }
+
+    /// The machine as trained so far.
+    pub fn rbm(&self) -> &Rbm {
+        self.trainer.rbm()
+    }
+
+    pub fn training_images(&self) -> &[Vec<u8>] {
+        &self.train
+    }
+
+    pub fn test_images(&self) -> &[Vec<u8>] {
+        &self.test
+    }
+
+    /// The images shown in the particle grid: the first min(K, 100) fantasy particles, or
+    /// (CD-k) as many k-step reconstructions of training images.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// Their states, shown × V (0/1).
+    pub fn fantasy(&self) -> &[u8] {
+        &self.fantasy
+    }
+
+    /// p(v | h) of each, at the h its state was drawn from, shown × V.
+    pub fn fantasy_mean(&self) -> &[f64] {
+        &self.fantasy_mean
+    }
+
+    /// Whether the grid shows fantasy particles (not CD-k's reconstructions).
+    pub fn has_particles(&self) -> bool {
+        self.trainer.particles().is_some()
+    }
+
+    /// p(v | h), h ~ p(h | v), of the first 8 training then the first 8 test images (16 × V).
+    pub fn reconstructions(&self) -> &[f64] {
+        &self.reconstructions
+    }
+
+    /// The weights W (V × H, row-major): column j is hidden unit j's filter.
+    pub fn weights(&self) -> &[f64] {
+        self.trainer.rbm().weights()
+    }
+
+    /// The updates of the log-likelihood points.
+    pub fn curve_updates(&self) -> &[f64] {
+        self.curve.column(0)
+    }
+
+    /// Mean ln p(v) of the training set, nats per image.
+    pub fn curve_train(&self) -> &[f64] {
+        self.curve.column(1)
+    }
+
+    /// Mean ln p(v) of the test set.
+    pub fn curve_test(&self) -> &[f64] {
+        self.curve.column(2)
+    }
+
+    /// The standard error of ln Z (0 when exact), shared by both curves.
+    pub fn curve_stderr(&self) -> &[f64] {
+        self.curve.column(3)
+    }
+
+    /// Whether ln Z is exact (the smaller layer has at most 24 units), else AIS.
+    pub fn likelihood_exact(&self) -> bool {
+        self.visible().min(self.hidden) <= MAX_EXACT_LAYER
+    }
+
+    /// The fraction of the point under way that is done, or −1 when none is.
+    pub fn likelihood_progress(&self) -> f64 {
+        match &self.job {
+            None => -1.0,
+            Some(job) => match &job.method {
+                LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
+                LogZJob::Ais { chunk_log_z, .. } => chunk_log_z.len() as f64 / AIS_CHUNKS as f64,
+            },
+        }
+    }
+
+    /// Works on the log-likelihood: starts a point when `every` updates have passed since
+    /// the last (and at update 0), then does at most `work` units of it (exact: states of
+    /// the smaller layer; AIS: chunks of two runs, at least one). Returns whether a point
+    /// joined the curves. `work` is 1 to 2^24.
+    pub fn likelihood_step(&mut self, work: f64) -> Result<bool, ParamError> {
+        let work = whole_in("likelihood work", work, 1, 1 << 24)?;
+        if self.job.is_none() {
+            let due = self
+                .last_point
+                .is_none_or(|last| self.updates() >= last + self.every);
+            if !due {
+                return Ok(false);
+            }
+            self.job = Some(self.new_job()?);
+        }
+        let job = self.job.as_mut().expect("a job is under way");
+        let log_z = match job.advance(work) {
+            Ok(None) => return Ok(false),
+            Ok(Some(log_z)) => log_z,
+            Err(e) => {
+                // Dropped, so that a later call starts a fresh point.
+                self.job = None;
+                return Err(e);
+            }
+        };
+        let job = self.job.take().expect("a job is under way");
+        let train = -mean_free_energy(&job.rbm, &self.train)? - log_z.0;
+        let test = -mean_free_energy(&job.rbm, &self.test)? - log_z.0;
+        self.curve
+            .push_point([job.update as f64, train, test, log_z.1]);
+        self.last_point = Some(job.update);
+        Ok(true)
+    }
+
+    fn new_job(&self) -> Result<LikelihoodJob, ParamError> {
+        let rbm = self.trainer.rbm().clone();
+        let method = if self.likelihood_exact() {
+            LogZJob::Exact(LogZSum::new(&rbm)?)
+        } else {
+            LogZJob::Ais {
+                base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
+                chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
+                seed: self
+                    .seed
+                    .wrapping_mul(0x9e37_79b9)
+                    .wrapping_add(self.updates()),
+            }
+        };
+        Ok(LikelihoodJob {
+            update: self.updates(),
+            rbm,
+            method,
+        })
+    }
+
+    // --- The generation gallery ------------------------------------------------------------
+
+    /// Starts `count` (1 to 100) fresh chains from uniformly random images, to be advanced
+    /// `steps` (1 to 100 000) block Gibbs steps of the current machine by
+    /// [`RbmLab::gallery_step`].
+    pub fn gallery_start(&mut self, count: f64, steps: f64) -> Result<(), ParamError> {
+        let count = whole_in("gallery images", count, 1, MAX_GALLERY as u64)? as usize;
+        let steps = whole_in("gallery steps", steps, 1, MAX_CHAIN_STEPS)?;
+        let (nv, nh) = (self.visible(), self.hidden);
+        self.gallery = Some(Particles::random(count, nv, nh, &mut self.view_rng));
+        self.gallery_steps = 0;
+        self.gallery_target = steps;
+        self.gallery_mean = vec![0.0; count * nv];
+        Ok(())
+    }
+
+    /// Advances the gallery's chains by up to `steps` steps (1 to 100 000); returns whether
+    /// they have done all theirs.
+    pub fn gallery_step(&mut self, steps: f64) -> Result<bool, ParamError> {
+        let steps = whole_in("steps", steps, 1, MAX_CHAIN_STEPS)?;
+        let nv = self.visible();
+        let Some(gallery) = &mut self.gallery else {
+            return Ok(true);
+        };
+        let steps = steps.min(self.gallery_target - self.gallery_steps);
+        if steps > 0 {
+            gallery.advance(self.trainer.rbm(), steps as usize, &mut self.view_rng);
+            self.gallery_steps += steps;
+            for k in 0..gallery.count() {
+                visible_probabilities(
+                    self.trainer.rbm(),
+                    gallery.hidden_state(k),
+                    &mut self.gallery_mean[k * nv..(k + 1) * nv],
+                );
+            }
+        }
+        Ok(self.gallery_steps >= self.gallery_target)
+    }
+
+    /// The gallery's images (count × V), empty before [`RbmLab::gallery_start`].
+    pub fn gallery_states(&self) -> &[u8] {
+        self.gallery.as_ref().map_or(&[], Particles::visible_states)
+    }
+
+    /// p(v | h) of each gallery image (count × V).
+    pub fn gallery_mean(&self) -> &[f64] {
+        &self.gallery_mean
+    }
+
+    /// The gallery's steps done so far.
+    pub fn gallery_done(&self) -> u64 {
+        self.gallery_steps
+    }
+
+    // --- Completion ------------------------------------------------------------------------
+
+    /// Starts completing test image `image` (0-based): the units of the mask are clamped to
+    /// the image (`top` or `left`: the top rows or left columns, half of them rounded up;
+    /// `paint`: the units where `painted` is 1, V values 0/1), the rest start random.
+    pub fn completion_start(
+        &mut self,
+        image: f64,
+        mask: &str,
+        painted: &[u8],
+    ) -> Result<(), ParamError> {
+        let index = whole_in("test image", image, 0, self.test.len() as u64 - 1)? as usize;
+        let kind = match mask {
+            "top" => Mask::Top,
+            "left" => Mask::Left,
+            "paint" => Mask::Painted,
+            other => {
+                return Err(ParamError::UnknownChoice {
+                    field: "mask",
+                    value: other.into(),
+                    allowed: "top, left, paint",
+                });
+            }
+        };
+        let mask = self.mask(kind, painted)?;
+        let (nv, nh) = (self.visible(), self.hidden);
+        let original = self.test[index].clone();
+        let mut v = vec![0; nv];
+        for (i, s) in v.iter_mut().enumerate() {
+            *s = if mask[i] == 1 {
+                original[i]
+            } else {
+                u8::from(self.view_rng.next_u32() >> 31 == 1)
+            };
+        }
+        self.completion = Some(Completion {
+            image: index,
+            original,
+            mask,
+            v,
+            h: vec![0; nh],
+            p_h: vec![0.0; nh],
+            p_v: vec![0.0; nv],
+            sum: vec![0.0; nv],
+            mean: vec![0.0; nv],
+            steps: 0,
+            clamped: true,
+        });
+        Ok(())
+    }
+
+    /// The 0/1 mask of `kind`: the top ⌈rows/2⌉ rows, the left ⌈width/2⌉ columns, or
+    /// `painted` (V values 0/1; field `painted mask`); it must clamp at least one unit and
+    /// leave one free (a one-row image has no top half: field `mask`).
+    pub fn mask(&self, kind: Mask, painted: &[u8]) -> Result<Vec<u8>, ParamError> {
+        let nv = self.visible();
+        let width = self.width;
+        let rows = nv.div_ceil(width);
+        let mask: Vec<u8> = match kind {
+            Mask::Top => (0..nv)
+                .map(|i| u8::from(i / width < rows.div_ceil(2)))
+                .collect(),
+            Mask::Left => (0..nv)
+                .map(|i| u8::from(i % width < width.div_ceil(2)))
+                .collect(),
+            Mask::Painted => {
+                if painted.len() != nv || painted.iter().any(|&b| b > 1) {
+                    return Err(ParamError::Invalid {
+                        field: "painted mask",
+                        reason: format!("need {nv} values 0 or 1, got {}", painted.len()),
+                    });
+                }
+                painted.to_vec()
+            }
+        };
+        if !mask.contains(&1) || !mask.contains(&0) {
+            return Err(match kind {
+                Mask::Painted => ParamError::Invalid {
+                    field: "painted mask",
+                    reason: "paint some pixels to clamp and leave some free".into(),
+                },
+                _ => ParamError::Invalid {
+                    field: "mask",
+                    reason: "these images have one row: paint the pixels to clamp instead".into(),
+                },
+            });
+        }
+        Ok(mask)
+    }
+
+    /// Runs `steps` (1 to 100 000) block Gibbs steps of the completion: h ~ p(h | v), then
+    /// each visible unit not clamped ~ p(v_i | h) (in the clamped phase the clamped units
+    /// keep the image's values; in the free phase every unit is sampled). p(v | h) is
+    /// averaged over the steps since the last phase switch (clamped units count as their
+    /// value in the clamped phase).
+    pub fn completion_step(&mut self, steps: f64) -> Result<(), ParamError> {
+        let steps = whole_in("steps", steps, 1, MAX_CHAIN_STEPS)?;
+        let Some(c) = &mut self.completion else {
+            return Err(ParamError::Invalid {
+                field: "completion",
+                reason: "choose a test image and a mask first".into(),
+            });
+        };
+        let rbm = self.trainer.rbm();
+        for _ in 0..steps {
+            hidden_probabilities(rbm, &c.v, &mut c.p_h);
+            sample_bits(&c.p_h, &mut c.h, &mut self.view_rng);
+            visible_probabilities(rbm, &c.h, &mut c.p_v);
+            sample_bits(&c.p_v, &mut self.scratch_v, &mut self.view_rng);
+            for i in 0..c.v.len() {
+                let held = c.clamped && c.mask[i] == 1;
+                if held {
+                    c.v[i] = c.original[i];
+                    c.sum[i] += f64::from(c.original[i]);
+                } else {
+                    c.v[i] = self.scratch_v[i];
+                    c.sum[i] += c.p_v[i];
+                }
+            }
+            c.steps += 1;
+        }
+        let n = c.steps as f64;
+        c.mean.iter_mut().zip(&c.sum).for_each(|(m, &s)| *m = s / n);
+        Ok(())
+    }
+
+    /// Clamped phase (`true`: the mask's units hold the image) or free phase (every unit
+    /// sampled); the average of p(v | h) starts again.
+    pub fn set_completion_clamped(&mut self, clamped: bool) -> Result<(), ParamError> {
+        let Some(c) = &mut self.completion else {
+            return Err(ParamError::Invalid {
+                field: "completion",
+                reason: "choose a test image and a mask first".into(),
+            });
+        };
+        if c.clamped != clamped {
+            c.clamped = clamped;
+            c.sum.fill(0.0);
+            c.steps = 0;
+        }
+        Ok(())
+    }
+
+    pub fn completion_clamped(&self) -> bool {
+        self.completion.as_ref().is_some_and(|c| c.clamped)
+    }
+
+    /// The test image being completed, or −1.
+    pub fn completion_image(&self) -> f64 {
+        self.completion.as_ref().map_or(-1.0, |c| c.image as f64)
+    }
+
+    /// Steps since the completion started or its phase last switched.
+    pub fn completion_steps(&self) -> u64 {
+        self.completion.as_ref().map_or(0, |c| c.steps)
+    }
+
+    /// The original test image (V values), empty before a completion starts.
+    pub fn completion_original(&self) -> &[u8] {
+        self.completion.as_ref().map_or(&[], |c| &c.original)
+    }
+
+    /// The clamped units (1) of the completion.
+    pub fn completion_mask(&self) -> &[u8] {
+        self.completion.as_ref().map_or(&[], |c| &c.mask)
+    }
+
+    /// The chain's visible state.
+    pub fn completion_state(&self) -> &[u8] {
+        self.completion.as_ref().map_or(&[], |c| &c.v)
+    }
+
+    /// The mean of p(v | h) over the steps (clamped units: their value, in the clamped
+    /// phase).
+    pub fn completion_mean(&self) -> &[f64] {
+        self.completion.as_ref().map_or(&[], |c| &c.mean)
+    }
+
+    // --- Internals -------------------------------------------------------------------------
+
+    /// Sizes the particle grid to the statistics: min(K, 100) particles, or (CD-k) chains
+    /// started at evenly spaced training images, min(100, N, max(4, 1000/k)) of them so
+    /// that a refresh stays cheap.
+    fn reshape_shown(&mut self) {
+        let nv = self.visible();
+        self.shown = match self.trainer.particles() {
+            Some(p) => p.count().min(MAX_SHOWN),
+            None => {
+                let k = self.trainer.options().statistics.steps();
+                MAX_SHOWN.min(self.train.len()).min((1000 / k).max(4))
+            }
+        };
+        self.fantasy = vec![0; self.shown * nv];
+        self.fantasy_mean = vec![0.0; self.shown * nv];
+        if self.trainer.particles().is_none() {
+            let n = self.train.len();
+            self.cd_chains = (0..self.shown)
+                .flat_map(|k| self.train[k * n / self.shown].iter().copied())
+                .collect();
+        } else {
+            self.cd_chains.clear();
+        }
+    }
+
+    /// Brings the particle grid and the reconstructions up to date (the page calls it once
+    /// per drawn frame): copies the particles, or runs CD-k's display chains k steps from
+    /// their training images, and computes p(v | h) of each and the reconstructions.
+    pub fn refresh(&mut self) {
+        let rbm = self.trainer.rbm();
+        let nv = rbm.visible();
+        if let Some(particles) = self.trainer.particles() {
+            self.fantasy
+                .copy_from_slice(&particles.visible_states()[..self.shown * nv]);
+            for k in 0..self.shown {
+                visible_probabilities(
+                    rbm,
+                    particles.hidden_state(k),
+                    &mut self.fantasy_mean[k * nv..(k + 1) * nv],
+                );
+            }
+        } else {
+            let steps = self.trainer.options().statistics.steps();
+            for k in 0..self.shown {
+                self.scratch_v
+                    .copy_from_slice(&self.cd_chains[k * nv..(k + 1) * nv]);
+                for _ in 0..steps {
+                    hidden_probabilities(rbm, &self.scratch_v, &mut self.p_h);
+                    sample_bits(&self.p_h, &mut self.scratch_h, &mut self.view_rng);
+                    visible_probabilities(rbm, &self.scratch_h, &mut self.p_v);
+                    sample_bits(&self.p_v, &mut self.scratch_v, &mut self.view_rng);
+                }
+                self.fantasy[k * nv..(k + 1) * nv].copy_from_slice(&self.scratch_v);
+                self.fantasy_mean[k * nv..(k + 1) * nv].copy_from_slice(&self.p_v);
+            }
+        }
+        let sources = self
+            .train
+            .iter()
+            .take(RECONSTRUCTIONS)
+            .chain(self.test.iter().take(RECONSTRUCTIONS));
+        for (k, image) in sources.enumerate() {
+            hidden_probabilities(rbm, image, &mut self.p_h);
+            sample_bits(&self.p_h, &mut self.scratch_h, &mut self.view_rng);
+            visible_probabilities(
+                rbm,
+                &self.scratch_h,
+                &mut self.reconstructions[k * nv..(k + 1) * nv],
+            );
+        }
+    }
+}
+
+/// ln Z and its standard error from the chunks' estimates ln Ẑ_c (equal runs each):
+/// Ẑ = mean_c Ẑ_c, and se(ln Ẑ) = sd(Ẑ_c)/(√C mean(Ẑ_c)) by the delta method
+/// ([`log_mean_and_spread`]).
+fn combine_chunks(chunk_log_z: &[f64]) -> (f64, f64) {
+    let (log_z, relative_sd, _) = log_mean_and_spread(chunk_log_z);
+    (log_z, relative_sd / (chunk_log_z.len() as f64).sqrt())
+}

@@ -1,0 +1,270 @@
+//! The restricted-machine facade: `RbmLab` for the page's digits view.
+//!
+//! A thin wrapper over [`crate::app::RbmLab`]: values from the page are checked by the
+//! engine (errors are thrown as `Error`s naming the field, and nothing changes); the views
+//! read particles, reconstructions, filters, curves, the gallery and the completion through
+//! typed-array views over wasm memory from the pointers below.
+
+use super::js_error;
+use crate::app::RbmLab;
+use crate::app::rbm::RbmTraining;
+use wasm_bindgen::prelude::*;
+
+/// One restricted-machine learning run.
+#[wasm_bindgen(js_name = RbmLab)]
+pub struct WebRbmLab {
+    lab: RbmLab,
+}
+
+/// Public methods, exported to JavaScript.
+#[wasm_bindgen(js_class = RbmLab)]
+impl WebRbmLab {
+    /// A run on `bars-4x4` or `digits8` with `hidden` units from `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(dataset: &str, hidden: f64, seed: f64) -> Result<WebRbmLab, JsError> {
+        let lab = RbmLab::new(dataset, hidden, seed).map_err(js_error)?;
+        Ok(WebRbmLab { lab })
+    }
+
+    /// A run on the user's file: a digits file (`DIGITS8` format) or text, one image per
+    /// line of 0s and 1s.
+    pub fn from_bytes(bytes: &[u8], hidden: f64, seed: f64) -> Result<WebRbmLab, JsError> {
+        let lab = RbmLab::from_bytes(bytes, hidden, seed).map_err(js_error)?;
+        Ok(WebRbmLab { lab })
+    }
+
+    /// The learning options (`cd`, `persistent` or `tempering`; k, particles, replicas,
+    /// batch, rate, momentum, weight decay); refused with nothing changed if any is bad.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_training(
+        &mut self,
+        statistics: &str,
+        steps: f64,
+        particles: f64,
+        replicas: f64,
+        batch: f64,
+        rate: f64,
+        momentum: f64,
+        decay: f64,
+    ) -> Result<(), JsError> {
+        let training = RbmTraining {
+            statistics: statistics.into(),
+            steps,
+            particles,
+            replicas,
+            batch,
+            rate,
+            momentum,
+            decay,
+        };
+        self.lab.set_training(&training).map_err(js_error)
+    }
+
+    pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), JsError> {
+        self.lab.set_likelihood_every(every).map_err(js_error)
+    }
+
+    /// Up to `updates` mini-batch updates; returns the updates done.
+    pub fn advance(&mut self, updates: f64) -> Result<f64, JsError> {
+        self.lab
+            .advance(updates)
+            .map(|n| n as f64)
+            .map_err(js_error)
+    }
+
+    /// Brings the particle grid and the reconstructions up to date.
+    pub fn refresh(&mut self) {
+        self.lab.refresh();
+    }
+
+    pub fn dataset(&self) -> String {
+        self.lab.dataset().into()
+    }
+
+    pub fn width(&self) -> usize {
+        self.lab.width()
+    }
+
+    pub fn visible(&self) -> usize {
+        self.lab.visible()
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.lab.hidden()
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.lab.seed() as f64
+    }
+
+    pub fn updates(&self) -> f64 {
+        self.lab.updates() as f64
+    }
+
+    pub fn updates_per_epoch(&self) -> usize {
+        self.lab.updates_per_epoch()
+    }
+
+    pub fn version(&self) -> f64 {
+        self.lab.version() as f64
+    }
+
+    pub fn statistics(&self) -> String {
+        self.lab.statistics().into()
+    }
+
+    pub fn test_count(&self) -> usize {
+        self.lab.test_images().len()
+    }
+
+    pub fn shown(&self) -> usize {
+        self.lab.shown()
+    }
+
+    pub fn has_particles(&self) -> bool {
+        self.lab.has_particles()
+    }
+
+    pub fn fantasy_ptr(&self) -> *const u8 {
+        self.lab.fantasy().as_ptr()
+    }
+
+    pub fn fantasy_mean_ptr(&self) -> *const f64 {
+        self.lab.fantasy_mean().as_ptr()
+    }
+
+    /// 16 × V: 8 training, then 8 test reconstructions.
+    pub fn reconstructions_ptr(&self) -> *const f64 {
+        self.lab.reconstructions().as_ptr()
+    }
+
+    /// The first 8 training then the first 8 test images, concatenated (16 × V).
+    pub fn reconstruction_sources(&self) -> Vec<u8> {
+        let n = crate::app::rbm::RECONSTRUCTIONS;
+        let train = self.lab.training_images().iter().take(n);
+        train
+            .chain(self.lab.test_images().iter().take(n))
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// W, V × H row-major.
+    pub fn weights_ptr(&self) -> *const f64 {
+        self.lab.weights().as_ptr()
+    }
+
+    pub fn curve_len(&self) -> usize {
+        self.lab.curve_updates().len()
+    }
+
+    pub fn curve_updates_ptr(&self) -> *const f64 {
+        self.lab.curve_updates().as_ptr()
+    }
+
+    pub fn curve_train_ptr(&self) -> *const f64 {
+        self.lab.curve_train().as_ptr()
+    }
+
+    pub fn curve_test_ptr(&self) -> *const f64 {
+        self.lab.curve_test().as_ptr()
+    }
+
+    pub fn curve_stderr_ptr(&self) -> *const f64 {
+        self.lab.curve_stderr().as_ptr()
+    }
+
+    pub fn likelihood_exact(&self) -> bool {
+        self.lab.likelihood_exact()
+    }
+
+    pub fn likelihood_progress(&self) -> f64 {
+        self.lab.likelihood_progress()
+    }
+
+    /// Up to `work` units of the log-likelihood point (states, or AIS chunks); returns
+    /// whether a point joined the curves.
+    pub fn likelihood_step(&mut self, work: f64) -> Result<bool, JsError> {
+        self.lab.likelihood_step(work).map_err(js_error)
+    }
+
+    pub fn gallery_start(&mut self, count: f64, steps: f64) -> Result<(), JsError> {
+        self.lab.gallery_start(count, steps).map_err(js_error)
+    }
+
+    pub fn gallery_step(&mut self, steps: f64) -> Result<bool, JsError> {
+        self.lab.gallery_step(steps).map_err(js_error)
+    }
+
+    pub fn gallery_count(&self) -> usize {
+        self.lab.gallery_states().len() / self.lab.visible()
+    }
+
+    pub fn gallery_done(&self) -> f64 {
+        self.lab.gallery_done() as f64
+    }
+
+    pub fn gallery_ptr(&self) -> *const u8 {
+        self.lab.gallery_states().as_ptr()
+    }
+
+    pub fn gallery_mean_ptr(&self) -> *const f64 {
+        self.lab.gallery_mean().as_ptr()
+    }
+
+    /// Starts completing test image `image` (0-based) with mask `top`, `left` or `paint`
+    /// (`painted`: V values 0/1).
+    pub fn completion_start(
+        &mut self,
+        image: f64,
+        mask: &str,
+        painted: &[u8],
+    ) -> Result<(), JsError> {
+        self.lab
+            .completion_start(image, mask, painted)
+            .map_err(js_error)
+    }
+
+    pub fn completion_step(&mut self, steps: f64) -> Result<(), JsError> {
+        self.lab.completion_step(steps).map_err(js_error)
+    }
+
+    pub fn set_completion_clamped(&mut self, clamped: bool) -> Result<(), JsError> {
+        self.lab.set_completion_clamped(clamped).map_err(js_error)
+    }
+
+    pub fn completion_clamped(&self) -> bool {
+        self.lab.completion_clamped()
+    }
+
+    pub fn completion_image(&self) -> f64 {
+        self.lab.completion_image()
+    }
+
+    pub fn completion_steps(&self) -> f64 {
+        self.lab.completion_steps() as f64
+    }
+
+    pub fn completion_original_ptr(&self) -> *const u8 {
+        self.lab.completion_original().as_ptr()
+    }
+
+    pub fn completion_mask_ptr(&self) -> *const u8 {
+        self.lab.completion_mask().as_ptr()
+    }
+
+    pub fn completion_state_ptr(&self) -> *const u8 {
+        self.lab.completion_state().as_ptr()
+    }
+
+    pub fn completion_mean_ptr(&self) -> *const f64 {
+        self.lab.completion_mean().as_ptr()
+    }
+
+    /// Test image `image` (0-based), V values 0/1.
+    pub fn test_image(&self, image: f64) -> Result<Vec<u8>, JsError> {
+        let n = self.lab.test_images().len() as u64;
+        let k = crate::error::whole_in("test image", image, 0, n - 1).map_err(js_error)?;
+        Ok(self.lab.test_images()[k as usize].clone())
+    }
+}

@@ -1,0 +1,96 @@
+// The log-likelihood curves of a restricted machine: mean ln p(v) of the training and the
+// test set (nats per image) against updates, each point with ± one standard error of ln Z
+// when it was estimated by AIS (exact points have none).
+
+import { cssColour } from './colour.js';
+import { fitCanvas, ticks, tickLabel } from './canvas.js';
+
+export class LikelihoodView {
+  constructor(canvas) {
+    this.canvas = canvas;
+  }
+
+  // updates, train, test, stderr: typed arrays of the points.
+  draw({ updates, train, test, stderr }) {
+    const { c, w, h } = fitCanvas(this.canvas);
+    const ink = cssColour('--ink', '#222');
+    const faint = cssColour('--faint', '#999');
+    const colours = [cssColour('--energy', '#1d3557'), cssColour('--magnetization', '#e76f51')];
+    const left = 52;
+    const right = 10;
+    const top = 10;
+    const bottom = 30;
+    const n = updates.length;
+    let x0 = n ? updates[0] : 0;
+    let x1 = n ? updates[n - 1] : 1;
+    if (!(x1 > x0)) x1 = x0 + 1;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (const series of [train, test])
+      for (let i = 0; i < n; i++) {
+        const e = stderr[i] || 0;
+        if (!Number.isFinite(series[i])) continue;
+        y0 = Math.min(y0, series[i] - e);
+        y1 = Math.max(y1, series[i] + e);
+      }
+    if (!Number.isFinite(y0)) {
+      y0 = -1;
+      y1 = 0;
+    }
+    if (y1 - y0 < 1e-6) {
+      y0 -= 0.5;
+      y1 += 0.5;
+    }
+    const margin = (y1 - y0) * 0.06;
+    y0 -= margin;
+    y1 += margin;
+    const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
+    const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
+    c.font = '12px system-ui, sans-serif';
+    c.fillStyle = ink;
+    c.lineWidth = 1;
+    c.textAlign = 'right';
+    c.textBaseline = 'middle';
+    for (const v of ticks(y0, y1, 4)) {
+      c.strokeStyle = faint;
+      c.globalAlpha = 0.3;
+      c.beginPath();
+      c.moveTo(left, py(v));
+      c.lineTo(w - right, py(v));
+      c.stroke();
+      c.globalAlpha = 1;
+      c.fillText(tickLabel(v), left - 5, py(v));
+    }
+    c.textAlign = 'center';
+    c.textBaseline = 'top';
+    for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 70))))
+      c.fillText(tickLabel(v), px(v), h - bottom + 4);
+    c.fillText('updates', left + (w - left - right) / 2, h - bottom + 16);
+    [train, test].forEach((series, s) => {
+      c.strokeStyle = colours[s];
+      c.fillStyle = colours[s];
+      c.lineWidth = 1.5;
+      c.beginPath();
+      for (let i = 0; i < n; i++) {
+        if (i === 0) c.moveTo(px(updates[i]), py(series[i]));
+        else c.lineTo(px(updates[i]), py(series[i]));
+      }
+      c.stroke();
+      c.lineWidth = 1;
+      for (let i = 0; i < n; i++) {
+        const x = px(updates[i]);
+        const y = py(series[i]);
+        const e = stderr[i] || 0;
+        if (e > 0) {
+          c.beginPath();
+          c.moveTo(x, py(series[i] - e));
+          c.lineTo(x, py(series[i] + e));
+          c.stroke();
+        }
+        c.beginPath();
+        c.arc(x, y, 2.5, 0, 2 * Math.PI);
+        c.fill();
+      }
+    });
+  }
+}
