@@ -18,7 +18,7 @@ const pressed = (page, id) => page.locator(`#${id}`).getAttribute('aria-pressed'
 
 // The scene a step declares, as the page must show it.
 async function expectScene(page, scene) {
-  await expect(page.locator(`#mode-${scene.mode}`)).toBeChecked();
+  await expect(page.locator(`#mode-${scene.mode === 'lattice' ? 'lattice' : 'machine'}`)).toBeChecked();
   if (scene.mode === 'lattice') {
     const want = scene.lattice;
     for (const key of ['model', 'size', 'rule', 'order', 'boundary'])
@@ -28,9 +28,25 @@ async function expectScene(page, scene) {
     if (want.field !== undefined) expect(await lab(page, 'field')).toBeCloseTo(want.field, 9);
     await expect.poll(() => pressed(page, 'run')).toBe(String(Boolean(scene.run)));
     if (scene.speed) await expect(page.locator('#speed-shown')).toHaveText(scene.speed);
+  } else if (scene.mode === 'restricted') {
+    const want = scene.rbm;
+    await expect(page.locator('#machine')).toBeVisible();
+    await expect(page.locator('#bm-kind-restricted')).toBeChecked();
+    await expect(page.locator('#rbm')).toBeVisible();
+    for (const key of ['dataset', 'hidden', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'])
+      await expect(page.locator(`#rbm-${key}`)).toHaveValue(String(want[key]));
+    await expect(page.locator('#rbm-seed')).toHaveValue(String(scene.seed));
+    await expect.poll(() => pressed(page, 'rbm-run')).toBe(String(Boolean(scene.run)));
   } else {
     const want = scene.machine;
     await expect(page.locator('#machine')).toBeVisible();
+    await expect(page.locator('#bm-kind-full')).toBeChecked();
+    const statistics = want.statistics?.name ?? 'anneal';
+    await expect(page.locator('#bm-statistics')).toHaveValue(statistics);
+    expect(await page.evaluate(() => window.boltzlabMachine.statistics())).toBe(statistics);
+    if (want.rate !== undefined) await expect(page.locator('#bm-rate')).toHaveValue(String(want.rate));
+    if (scene.couplings === 'random')
+      await expect(page.locator('#bm-run-done')).toContainText('Sherrington–Kirkpatrick');
     await expect(page.locator('#bm-dataset')).toHaveValue(want.dataset);
     await expect(page.locator('#bm-method')).toHaveValue(want.method);
     await expect(page.locator('#bm-seed')).toHaveValue(String(scene.seed));
@@ -45,6 +61,7 @@ async function expectScene(page, scene) {
 
 for (const [l, lesson] of COURSE.entries()) {
   test(`lesson ${l + 1}: every step opens from its deep link with the scene it declares`, async ({ page }) => {
+    test.setTimeout(180_000);
     expect(lesson.steps.length).toBeGreaterThanOrEqual(4);
     expect(lesson.goals.length).toBeGreaterThan(0);
     expect(lesson.steps.some((step) => step.predict)).toBe(true);

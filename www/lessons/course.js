@@ -527,6 +527,22 @@ export const COURSE = [
         },
       },
       {
+        title: 'The Sherrington–Kirkpatrick glass',
+        text: `Now couple every pair at random, the fully connected glass of Sherrington and Kirkpatrick (1975):${m('<msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>∼</mo><mi mathvariant="script">N</mi><mo>(</mo><mn>0</mn><mo>,</mo><mn>1</mn><mo>/</mo><mi>N</mi><mo>)</mo>')}The weights view shows the random matrix. Press “Dream freely”: the units flicker and never agree, because almost every triangle of couplings is frustrated.`,
+        scene: machine({
+          couplings: 'random',
+          run: false,
+          controls: ['explore', 'options'],
+          views: ['machine-weights', 'network'],
+          highlight: 'explore',
+        }),
+        notes: {
+          ask: 'Why 1/N? What would happen to the local fields as N grows with J ~ N(0, 1)?',
+          limits:
+            'The machine’s units are 0/1; the couplings are the SK glass’s ±1 couplings rewritten for 0/1 units, the same energy up to a constant.',
+        },
+      },
+      {
         title: 'A Boltzmann machine is a spin glass with learned couplings',
         text: `A Boltzmann machine has the same energy, with a coupling w<sub>ij</sub> between every pair and 0/1 units:${m('<mi>E</mi><mo>=</mo><mo>−</mo><munder><mo>∑</mo><mrow><mi>i</mi><mo>&lt;</mo><mi>j</mi></mrow></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>−</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>θ</mi><mi>i</mi></msub><msub><mi>s</mi><mi>i</mi></msub>')}Here it learns the six 10-pixel images: watch the weights grow from zero into a structured, still frustrated, matrix. Cycle ${live('cycle', 0)}.`,
         scene: machine({
@@ -1028,6 +1044,158 @@ export const COURSE = [
         notes: {
           ask: 'When would you still pay for sampling?',
           limits: 'Mean field can be confidently wrong: a symmetric solution m = 0 is a fixed point too.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'More efficient statistics: fantasy particles and restricted machines',
+    goals: [
+      'see why re-annealing every cycle is slow',
+      'keep fantasy particles from cycle to cycle, with a small learning rate',
+      'watch a restricted machine learn handwritten digits and complete one',
+    ],
+    steps: [
+      {
+        title: 'Why the 1985 statistics are slow',
+        text: `Every cycle of the 1985 rule starts each phase from random states and anneals from T = 20 down to 10 before it counts anything: most sweeps are spent forgetting the last cycle. Watch the temperature in the status line. Cycle ${live('cycle', 0)}.`,
+        scene: machine({
+          machine: { dataset: '4-2-4' },
+          run: true,
+          speed: '1 sweep / frame',
+          controls: ['learning'],
+          views: ['network'],
+        }),
+        notes: {
+          ask: 'The weights barely change between cycles: why start the chains from scratch each time?',
+          limits:
+            'Annealing protects against chains stuck in one mode; persistent chains give that up, and pay for it with a small learning rate.',
+        },
+      },
+      {
+        title: 'Fantasy particles',
+        text: `Keep K free-running chains, the fantasy particles, from cycle to cycle and advance each k sweeps per cycle (Tieleman 2008):${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mi>ε</mi><mo>(</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>data</mtext></msub><mo>−</mo><mfrac><mn>1</mn><mi>K</mi></mfrac><munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>K</mi></munderover><msubsup><mi>s</mi><mi>i</mi><mrow><mo>(</mo><mi>k</mi><mo>)</mo></mrow></msubsup><msubsup><mi>s</mi><mi>j</mi><mrow><mo>(</mo><mi>k</mi><mo>)</mo></mrow></msubsup><mo>)</mo>')}Here K = 50, k = 1, ε = 0.05 on the 10-pixel images. G = ${live('kl')}.`,
+        scene: machine({
+          machine: { rule: 'gradient', rate: 0.05, statistics: { name: 'persistent-free', particles: 50, sweeps: 1 } },
+          run: true,
+          speed: 'max (frame budget)',
+          controls: ['learning', 'options'],
+          views: ['curve'],
+          highlight: 'options',
+        }),
+        notes: {
+          ask: 'Each cycle now costs 50 sweeps instead of hundreds: what does it lose?',
+          limits:
+            'The particles lag behind the changing weights; that lag is only small when each step changes the weights little.',
+        },
+      },
+      {
+        title: 'Predict: persistent particles and a large rate',
+        text: 'The same particles, with a learning rate ten times larger (ε = 0.5). G starts at 5.14 nats.',
+        scene: machine({
+          machine: { rule: 'gradient', rate: 0.5, statistics: { name: 'persistent-free', particles: 50, sweeps: 1 } },
+          run: false,
+          speed: 'max (frame budget)',
+          controls: ['learning'],
+          views: ['curve'],
+        }),
+        predict: {
+          question: 'After 300 cycles at ε = 0.5, G will be…',
+          choices: [
+            { label: 'below 2.5: faster learning', range: [0, 2.5] },
+            { label: 'between 2.5 and 5.14', range: [2.5, 5.14] },
+            { label: 'above 5.14: worse than the start', range: [5.14, Infinity] },
+          ],
+          measure: { label: 'G (exact)', read: (r) => r.kl, after: { cycles: 300 } },
+          explain:
+            'With a large rate the weights move faster than the particles can follow: the free statistics describe an older machine, the updates overshoot, and the weights can run away. boltzlab reproduce statistics measures this on the 10-pixel images (docs/validation.md).',
+        },
+        notes: {
+          ask: 'Why does the annealed rule tolerate ε = 0.5 here?',
+          limits: 'One seeded run; the outcome at large rates varies with the seed. New run tries another.',
+        },
+      },
+      {
+        title: 'A restricted machine learns digits',
+        text: `A restricted machine connects only visible to hidden units, so p(h | v) is exact and a whole layer updates at once (block Gibbs). Here 64 pixels and 16 hidden units learn 1500 handwritten digits with 100 fantasy particles, drawn live. Test ln p(v) per image: ${live('testLogLikelihood', 2)} nats (exact: 2¹⁶ hidden states summed).`,
+        scene: {
+          mode: 'restricted',
+          seed: 1,
+          rbm: {
+            dataset: 'digits8',
+            hidden: 16,
+            statistics: 'persistent',
+            steps: 1,
+            particles: 100,
+            batch: 100,
+            rate: 0.05,
+            momentum: 0.5,
+          },
+          run: true,
+          controls: ['rbm-learning'],
+          views: ['fantasy', 'likelihood'],
+          highlight: 'fantasy',
+        },
+        notes: {
+          ask: 'What do the fantasy particles look like early on, and later? What are the filters?',
+          limits:
+            'Independent pixels give −25.2 nats; a 64-16 RBM reaches about −18.3 after long training (boltzlab reproduce statistics).',
+        },
+      },
+      {
+        title: 'Challenge: learn the digits',
+        text: `Keep learning until the test log-likelihood rises above −21 nats per image. Now ${live('testLogLikelihood', 2)} after ${live('updates', 0)} updates.`,
+        scene: {
+          mode: 'restricted',
+          seed: 1,
+          rbm: {
+            dataset: 'digits8',
+            hidden: 16,
+            statistics: 'persistent',
+            steps: 1,
+            particles: 100,
+            batch: 100,
+            rate: 0.05,
+            momentum: 0.5,
+          },
+          run: true,
+          controls: ['rbm-learning', 'rbm-options'],
+          views: ['fantasy', 'likelihood'],
+          highlight: 'likelihood',
+        },
+        challenge: {
+          goal: 'test ln p(v) above −21 nats per image',
+          check: (history) => history.at(-1).testLogLikelihood > -21,
+        },
+        notes: {
+          ask: 'Try CD-1 instead of persistent particles: which climbs faster, and which ends higher?',
+          limits: 'Each point is computed for the machine as it was when the point started, a slice per frame.',
+        },
+      },
+      {
+        title: 'Completion: dream the missing half',
+        text: 'The paper’s own test: clamp the top half of a test digit, let the free units settle, and compare the completion with the original. Switch between the clamped and the free phase to see the machine forget the clamp.',
+        scene: {
+          mode: 'restricted',
+          seed: 1,
+          rbm: {
+            dataset: 'digits8',
+            hidden: 16,
+            statistics: 'persistent',
+            steps: 1,
+            particles: 100,
+            batch: 100,
+            rate: 0.05,
+            momentum: 0.5,
+          },
+          run: true,
+          controls: ['completion'],
+          views: ['completion'],
+          highlight: 'completion',
+        },
+        notes: {
+          ask: 'Which digits are completed wrongly, and why those?',
+          limits: 'Completion samples p(rest | clamped half); an untrained machine completes with noise.',
         },
       },
     ],

@@ -55,6 +55,24 @@ export const PARTS = {
   correlations: () => $('bm-clamped').closest('figure'),
   gallery: () => $('bm-gallery-title').closest('section'),
   'machine-logz': () => $('bm-logz-title').closest('section'),
+  // the restricted machine
+  fantasy: () => $('rbm-fantasy').closest('section'),
+  'rbm-learning': () => $('rbm-run').closest('fieldset'),
+  'rbm-options': () => $('rbm-statistics').closest('fieldset'),
+  likelihood: () => $('rbm-likelihood').closest('figure'),
+  completion: () => $('rbm-complete-title').closest('section'),
+};
+
+// The restricted machine's parameters a scene may set, each with its control: the run's
+// (Create builds a new run from them) and its training (applied with the run).
+const RBM_RUN = { dataset: 'rbm-dataset', hidden: 'rbm-hidden', seed: 'rbm-seed' };
+const RBM_TRAINING = {
+  statistics: 'rbm-statistics',
+  steps: 'rbm-steps',
+  particles: 'rbm-particles',
+  batch: 'rbm-batch',
+  rate: 'rbm-rate',
+  momentum: 'rbm-momentum',
 };
 
 // The page's blocks that lecture mode shows only when a step names them (or a part inside).
@@ -93,7 +111,7 @@ function setSpeed(sliderId, shownId, label) {
 // weights and the random stream), so the same scene and seed give the same film however
 // the page stood before (a deep link, Replay, or Back).
 export function applyScene(app, scene, seed = scene.seed) {
-  app.show(scene.mode);
+  app.show(scene.mode === 'lattice' ? 'lattice' : 'machine');
   if (scene.mode === 'lattice') {
     const values = scene.lattice;
     for (const key of ['size', 'model', 'rule', 'order', 'boundary', 'temperature', 'field'])
@@ -102,13 +120,31 @@ export function applyScene(app, scene, seed = scene.seed) {
     if (scene.start) $(`reset-${scene.start}`).click();
     setSpeed('speed', 'speed-shown', scene.speed ?? '1 sweep / frame');
     setRunning('run', Boolean(scene.run));
+  } else if (scene.mode === 'restricted') {
+    const radio = $('bm-kind-restricted');
+    if (!radio.checked) radio.click();
+    const values = { ...scene.rbm, seed };
+    // The image set first: choosing one sets a batch that fits it, which the scene may change.
+    for (const [key, id] of Object.entries(RBM_RUN)) if (values[key] !== undefined) setControl(id, values[key]);
+    for (const [key, id] of Object.entries(RBM_TRAINING)) if (values[key] !== undefined) setControl(id, values[key]);
+    $('rbm-create').click();
+    setRunning('rbm-run', Boolean(scene.run));
   } else {
+    const radio = $('bm-kind-full');
+    if (!radio.checked) radio.click();
     const values = scene.machine;
     for (const key of ['method', 'dataset'])
       if (values[key] !== undefined) setControl(MACHINE_CONTROLS[key], values[key]);
     setControl('bm-seed', seed, true);
     for (const key of ['rule', 'rate'])
       if (values[key] !== undefined) setControl(MACHINE_CONTROLS[key], values[key], true);
+    if (values.statistics) {
+      const { name, particles, sweeps } = values.statistics;
+      setControl('bm-particles', particles ?? 20);
+      setControl('bm-gibbs', sweeps ?? 1);
+      setControl('bm-statistics', name, true);
+    }
+    if (scene.couplings === 'random') $('bm-random-couplings').click();
     if (scene.speed) setSpeed('bm-speed', 'bm-speed-shown', scene.speed);
     setRunning('bm-run', Boolean(scene.run));
   }
@@ -140,6 +176,12 @@ export function clearEmphasis() {
 
 const number = (id) => Number($(id).textContent);
 
+// The first number in a read-out such as "−19.61 ± 0.02" (a typographic minus), or NaN.
+const signed = (text) => {
+  const match = /[−-]?\d+(\.\d+)?/.exec(text);
+  return match ? Number(match[0].replace('−', '-')) : NaN;
+};
+
 // The ln Z table's values by method (NaN where not computed).
 function logZTable(id) {
   const values = {};
@@ -170,6 +212,9 @@ export function readouts(extra = {}) {
     solved: solved ? Number(solved[1]) : NaN,
     learning: running('bm-run'),
     logZ: logZTable('bm-logz-table'),
+    updates: number('rbm-updates'),
+    testLogLikelihood: signed($('rbm-test-ll').textContent),
+    learningImages: running('rbm-run'),
     ...extra,
   };
 }
@@ -177,6 +222,8 @@ export function readouts(extra = {}) {
 // The values the scene's controls hold now, for the step's own check (tests compare them
 // with the declaration).
 export function controlValues(mode) {
-  const ids = mode === 'lattice' ? LATTICE_CONTROLS : MACHINE_CONTROLS;
+  const ids = { lattice: LATTICE_CONTROLS, machine: MACHINE_CONTROLS, restricted: { ...RBM_RUN, ...RBM_TRAINING } }[
+    mode
+  ];
   return Object.fromEntries(Object.entries(ids).map(([key, id]) => [key, $(id).value]));
 }
