@@ -3,7 +3,8 @@
 //!
 //! Encoders (the protocol of Ackley, Hinton & Sejnowski 1985, docs/references.md §2): binary
 //! units, weights from 0, the sign rule with step 2, noisy clamping 0.15 (on → off) and
-//! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector, the
+//! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector (one for
+//! 40-10-40, as the paper says there), the
 //! paper's settling (2 time units at T = 20, 2 at 15, 2 at 12, 4 at 10, statistics for 10
 //! at 10), nothing clamped in the free phase. After every cycle the hidden codes are read
 //! ([`super::encoder`]) and the run stops at the first cycle where the criterion holds:
@@ -160,6 +161,9 @@ impl Protocol {
                 };
             }
             Problem::Encoder40x10 => {
+                // p. 162: "annealing once with each of the 40 environmental vectors
+                // clamped, and the same number of times without clamping".
+                options.settlings = 1;
                 stages = vec![
                     Stage {
                         until: 300,
