@@ -47,7 +47,7 @@
 
 use super::datasets::{Dataset, Problem};
 use super::deterministic::{MeanFieldLearner, MeanFieldSettings, MeanFieldStart};
-use super::encoder::{self, CodeSummary};
+use super::encoder::{self, CodeSummary, Codes, TestAnneal};
 use super::likelihood::{kl_divergence, visible_distribution};
 use super::stochastic::StochasticLearner;
 use super::{ClampNoise, FreePhase, Learner, LearningOptions, Settling, Update};
@@ -89,6 +89,49 @@ impl LearningMethod {
                 field: "method",
                 value: name.to_string(),
                 allowed: "stochastic, mean-field",
+            })
+    }
+}
+
+/// How an encoder's hidden codes are read at each check. The paper does not say how it
+/// read the codes of 4-2-4, 4-3-4 and 8-3-8; both readings are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodeReading {
+    /// By settling with V1 clamped ([`encoder::sampled_codes`], or
+    /// [`encoder::mean_field_codes`] for the mean-field machine): boltzlab's default.
+    Settle,
+    /// From the signs of each visible unit's weights to the hidden units
+    /// ([`encoder::weight_codes`]).
+    Weights,
+    /// Both: the run's criterion is read by settling, the weights reading is recorded
+    /// beside it, and a run that stops when solved stops once both are solved.
+    Both,
+}
+
+impl CodeReading {
+    /// All readings.
+    pub const ALL: [CodeReading; 3] =
+        [CodeReading::Settle, CodeReading::Weights, CodeReading::Both];
+
+    /// `settle`, `weights` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeReading::Settle => "settle",
+            CodeReading::Weights => "weights",
+            CodeReading::Both => "both",
+        }
+    }
+
+    /// Parses a name; the error names the field `code reading`.
+    pub fn parse(name: &str) -> Result<CodeReading, ParamError> {
+        CodeReading::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| ParamError::UnknownChoice {
+                field: "code reading",
+                value: name.to_string(),
+                allowed: "settle, weights, both",
             })
     }
 }
@@ -136,6 +179,10 @@ pub struct Protocol {
     pub accuracy_trials: u64,
     /// The first cycle at which the accuracy test runs (then every `check_every`).
     pub accuracy_from: u64,
+    /// How encoder codes are read.
+    pub code_reading: CodeReading,
+    /// How the 40-10-40 test anneal is read.
+    pub test_anneal: TestAnneal,
 }
 
 impl Protocol {
@@ -222,6 +269,8 @@ impl Protocol {
             code_trials: 2,
             accuracy_trials,
             accuracy_from,
+            code_reading: CodeReading::Settle,
+            test_anneal: TestAnneal::Doubled,
         }
     }
 
@@ -247,6 +296,14 @@ pub struct RunOutcome {
     pub seven_codes_at: Option<u64>,
     /// Encoders: the codes at the last check.
     pub codes: Option<CodeSummary>,
+    /// With [`CodeReading::Both`]: the first checked cycle at which the criterion held
+    /// for the codes read from the weights.
+    pub solved_at_by_weights: Option<u64>,
+    /// With [`CodeReading::Both`], 8-3-8: the first cycle with at least 7 distinct codes
+    /// read from the weights.
+    pub seven_codes_at_by_weights: Option<u64>,
+    /// With [`CodeReading::Both`]: the codes read from the weights at the last check.
+    pub codes_by_weights: Option<CodeSummary>,
     /// 40-10-40: (cycle, fraction correct) at each accuracy test.
     pub accuracy: Vec<(u64, f64)>,
     /// Exact KL(data ‖ model) at the end, in nats, for networks of at most
@@ -289,6 +346,9 @@ pub fn run(
         solved_at: None,
         seven_codes_at: None,
         codes: None,
+        solved_at_by_weights: None,
+        seven_codes_at_by_weights: None,
+        codes_by_weights: None,
         accuracy: Vec::new(),
         final_kl: None,
         nonconverged: 0,
@@ -306,45 +366,69 @@ pub fn run(
         let check_seed = seed ^ cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let solved = match dataset.encoder() {
             Some(e) => {
-                let (codes, bad) = match protocol.method {
-                    LearningMethod::Stochastic => (
-                        encoder::sampled_codes(
-                            learner.network(),
-                            e,
-                            &options.settling,
-                            protocol.code_trials,
-                            check_seed,
-                        )?,
-                        0,
-                    ),
-                    LearningMethod::MeanField => encoder::mean_field_codes(
+                let meets = |summary: &CodeSummary| {
+                    if protocol.problem == Problem::Encoder4x3 {
+                        summary.well_spaced(e.group)
+                    } else {
+                        summary.solved(e.group)
+                    }
+                };
+                let codes: Codes = match (protocol.code_reading, protocol.method) {
+                    (CodeReading::Weights, _) => encoder::weight_codes(learner.network(), e)?,
+                    (_, LearningMethod::Stochastic) => encoder::sampled_codes(
                         learner.network(),
                         e,
                         &options.settling,
-                        &protocol.settings,
+                        protocol.code_trials,
+                        check_seed,
                     )?,
+                    (_, LearningMethod::MeanField) => {
+                        let (codes, bad) = encoder::mean_field_codes(
+                            learner.network(),
+                            e,
+                            &options.settling,
+                            &protocol.settings,
+                        )?;
+                        test_nonconverged += bad;
+                        codes
+                    }
                 };
-                test_nonconverged += bad;
                 let summary = encoder::summarize(&codes);
                 outcome.codes = Some(summary);
                 if summary.distinct + 1 >= e.group && outcome.seven_codes_at.is_none() {
                     outcome.seven_codes_at = Some(cycle);
                 }
+                let solved = meets(&summary);
+                if protocol.code_reading == CodeReading::Both {
+                    let by_weights =
+                        encoder::summarize(&encoder::weight_codes(learner.network(), e)?);
+                    outcome.codes_by_weights = Some(by_weights);
+                    if by_weights.distinct + 1 >= e.group
+                        && outcome.seven_codes_at_by_weights.is_none()
+                    {
+                        outcome.seven_codes_at_by_weights = Some(cycle);
+                    }
+                    if meets(&by_weights) && outcome.solved_at_by_weights.is_none() {
+                        outcome.solved_at_by_weights = Some(cycle);
+                    }
+                }
                 if protocol.accuracy_trials > 0 && cycle >= protocol.accuracy_from {
                     let fraction = match protocol.method {
-                        LearningMethod::Stochastic => encoder::sampled_accuracy(
+                        LearningMethod::Stochastic => encoder::sampled_accuracy_with(
                             learner.network(),
                             e,
                             &options.settling,
+                            protocol.test_anneal,
                             protocol.accuracy_trials,
                             check_seed.rotate_left(17),
                         )?
                         .fraction(),
                         LearningMethod::MeanField => {
-                            let (a, bad) = encoder::mean_field_accuracy(
+                            let (a, bad) = encoder::mean_field_accuracy_with(
                                 learner.network(),
                                 e,
                                 &options.settling,
+                                protocol.test_anneal,
                                 &protocol.settings,
                             )?;
                             test_nonconverged += bad;
@@ -353,11 +437,7 @@ pub fn run(
                     };
                     outcome.accuracy.push((cycle, fraction));
                 }
-                if protocol.problem == Problem::Encoder4x3 {
-                    summary.well_spaced(e.group)
-                } else {
-                    summary.solved(e.group)
-                }
+                solved
             }
             None => ranks_training_set_first(learner.network(), options.temperature(), &dataset)?,
         };
@@ -366,7 +446,11 @@ pub fn run(
             outcome.solved_at = Some(cycle);
         }
         progress(&outcome);
-        if solved && protocol.stop_when_solved {
+        // With both readings, a run stops once each has been solved.
+        let stop = outcome.solved_at.is_some()
+            && (protocol.code_reading != CodeReading::Both
+                || outcome.solved_at_by_weights.is_some());
+        if stop && protocol.stop_when_solved {
             break;
         }
     }
