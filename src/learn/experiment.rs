@@ -311,6 +311,31 @@ pub struct RunOutcome {
     pub final_kl: Option<f64>,
     /// Mean-field solves (learning and tests) that did not converge.
     pub nonconverged: u64,
+    /// Every [`GROWTH_EVERY`] cycles (and at the last): the cycle, the mean |w| over the
+    /// allowed pairs, and the fraction of allowed pairs whose clamped and free statistics
+    /// tied in that cycle (so the sign rule left the weight alone).
+    pub growth: Vec<(u64, f64, f64)>,
+}
+
+/// Cycles between the records of [`RunOutcome::growth`].
+pub const GROWTH_EVERY: u64 = 100;
+
+/// Mean |w_ij| over the allowed pairs, and the fraction of them whose statistics tied
+/// in the last cycle (`report`).
+pub fn weight_growth(network: &Network, report: &super::CycleReport) -> (f64, f64) {
+    let n = network.len();
+    let (mut pairs, mut total, mut ties) = (0u64, 0.0, 0u64);
+    for i in 0..n {
+        for j in i + 1..n {
+            if network.is_allowed(i, j) {
+                pairs += 1;
+                total += network.weight(i, j).abs();
+                ties += u64::from(report.clamped.pair(i, j) == report.free.pair(i, j));
+            }
+        }
+    }
+    let pairs = pairs.max(1) as f64;
+    (total / pairs, ties as f64 / pairs)
 }
 
 /// Runs `protocol` once with `seed`; `progress` is called after every check with the
@@ -352,6 +377,7 @@ pub fn run(
         accuracy: Vec::new(),
         final_kl: None,
         nonconverged: 0,
+        growth: Vec::new(),
     };
     let mut test_nonconverged = 0;
     for cycle in 1..=protocol.max_cycles {
@@ -360,6 +386,12 @@ pub fn run(
         learner.set_hidden_connected(stage.hidden_connected);
         learner.cycle()?;
         outcome.cycles = cycle;
+        if cycle % GROWTH_EVERY == 0 || cycle == protocol.max_cycles {
+            if let Some(report) = learner.last_cycle() {
+                let (w, ties) = weight_growth(learner.network(), report);
+                outcome.growth.push((cycle, w, ties));
+            }
+        }
         if cycle % protocol.check_every != 0 && cycle != protocol.max_cycles {
             continue;
         }

@@ -391,6 +391,14 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
                     )
                     .collect::<Vec<_>>()
             );
+            row["growth"] = json!(
+                batch
+                    .outcomes
+                    .iter()
+                    .map(|o| json!({"seed": o.seed, "solved_at": o.solved_at,
+                        "cycle_mean_abs_w_ties": o.growth}))
+                    .collect::<Vec<_>>()
+            );
             row["free_phase"] = json!(match protocol.options.free_phase {
                 FreePhase::Nothing => "nothing",
                 FreePhase::Inputs(_) => "inputs",
