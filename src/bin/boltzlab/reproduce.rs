@@ -248,15 +248,8 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     if let Some(u) = update.filter(|&u| u != Update::ACKLEY_1985) {
         variants.push(format!("--update {u:?} (the paper: sign, step 2)"));
     }
-    if let Some(k) = mean_field_units {
-        variants.push(format!(
-            "--mean-field-units {} (P&A 1987: ising)",
-            if k == SpinKind::Binary {
-                "binary"
-            } else {
-                "ising"
-            }
-        ));
+    if mean_field_units == Some(SpinKind::Binary) {
+        variants.push("--mean-field-units binary (P&A 1987: ±1 units)".to_string());
     }
     if let Some(r) = code_reading {
         readings.push(format!("--code-reading {}", r.name()));
