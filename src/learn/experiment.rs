@@ -386,11 +386,11 @@ pub fn run(
         learner.set_hidden_connected(stage.hidden_connected);
         learner.cycle()?;
         outcome.cycles = cycle;
-        if cycle % GROWTH_EVERY == 0 || cycle == protocol.max_cycles {
-            if let Some(report) = learner.last_cycle() {
-                let (w, ties) = weight_growth(learner.network(), report);
-                outcome.growth.push((cycle, w, ties));
-            }
+        if (cycle % GROWTH_EVERY == 0 || cycle == protocol.max_cycles)
+            && let Some(report) = learner.last_cycle()
+        {
+            let (w, ties) = weight_growth(learner.network(), report);
+            outcome.growth.push((cycle, w, ties));
         }
         if cycle % protocol.check_every != 0 && cycle != protocol.max_cycles {
             continue;
