@@ -26,6 +26,8 @@
 //! sweeps doubled, (T₁, 2s₁), …, (T_k, 2s_k), followed by (T_k/2, 2s_k) — and read V2 at
 //! the end: a trial is correct when the matching V2 unit is on and every other V2 unit
 //! is off.
+//! Two other readings of the test anneal's sentence are [`TestAnneal`] variants, and
+//! [`weight_codes`] reads codes from the weights instead of by settling.
 
 use super::Settling;
 use super::datasets::Encoder;

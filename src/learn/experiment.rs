@@ -15,6 +15,12 @@
 //! cycles); the run goes on to the cycle limit, with the accuracy test (10 trials per
 //! input) every 100 cycles from cycle 800 and distinct codes checked at the same points.
 //!
+//! Details the paper does not state are fields of [`Protocol`] with boltzlab's reading as
+//! the default: how codes are read ([`CodeReading`]: by settling, from the weights, or
+//! both side by side) and how the 40-10-40 test anneal is read
+//! ([`encoder::TestAnneal`]). Every run records the growth of the weights
+//! ([`RunOutcome::growth`]). docs/ackley1985.md measures each of them.
+//!
 //! The mean-field machine runs the same protocol (sign rule, schedule, noise, settlings,
 //! stages) with mean-field statistics ([`super::deterministic`]: one pass over the units
 //! per time unit of the schedule) and mean-field code reading, with three differences,
