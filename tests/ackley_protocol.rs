@@ -235,28 +235,34 @@ fn the_stages_and_noise_are_the_papers() {
     }
 }
 
-/// Codes read from the weights: bit j of input k is on exactly when hidden unit j's
-/// local field with V1 and V2 clamped to pattern k (computed by the network itself) is
-/// positive, and a zero field leaves the input without a code.
+/// Codes read from the weights: bit j of input k is on exactly when hidden unit j's field
+/// with V1 and V2 clamped to pattern k, Σ_{i ∈ V1 ∪ V2} w_ij s_i + θ_j (for 0/1 units
+/// w(V1_k, h_j) + w(V2_k, h_j) + θ_j; for ±1 units every off unit counts −w), is positive,
+/// and a zero field leaves the input without a code.
 #[test]
 fn weight_codes_are_the_signs_of_the_clamped_hidden_fields() {
-    for problem in [Problem::Encoder4x3, Problem::Encoder8x3] {
-        let e = problem.encoder().expect("an encoder");
-        let network =
-            random_weights(problem.dataset().network(SpinKind::Binary), 5.0, 11).expect("valid");
-        let codes = weight_codes(&network, e).expect("fits");
-        for (k, code) in codes.iter().enumerate() {
-            let mut state = vec![0i8; network.len()];
-            state[e.v1().start + k] = 1;
-            state[e.v2().start + k] = 1;
-            let expected: Option<Vec<bool>> = e
-                .hidden_units()
-                .map(|h| {
-                    let f = network.local_field(&state, h);
-                    (f != 0.0).then_some(f > 0.0)
-                })
-                .collect();
-            assert_eq!(code, &expected, "{} input {k}", problem.name());
+    for kind in [SpinKind::Binary, SpinKind::Ising] {
+        for problem in [Problem::Encoder4x3, Problem::Encoder8x3] {
+            let e = problem.encoder().expect("an encoder");
+            let network = random_weights(problem.dataset().network(kind), 5.0, 11).expect("valid");
+            let codes = weight_codes(&network, e).expect("fits");
+            for (k, code) in codes.iter().enumerate() {
+                let expected: Option<Vec<bool>> = e
+                    .hidden_units()
+                    .map(|h| {
+                        let f = (0..e.group)
+                            .map(|i| {
+                                let s = f64::from(kind.value(i == k));
+                                s * (network.weight(e.v1().start + i, h)
+                                    + network.weight(e.v2().start + i, h))
+                            })
+                            .sum::<f64>()
+                            + network.bias(h);
+                        (f != 0.0).then_some(f > 0.0)
+                    })
+                    .collect();
+                assert_eq!(code, &expected, "{kind:?} {} input {k}", problem.name());
+            }
         }
     }
     let e = Problem::Encoder4x2.encoder().expect("an encoder");

@@ -234,23 +234,28 @@ pub fn mean_field_codes(
 
 /// The hidden code of every input read from the weights, not by settling: with V1 and V2
 /// both clamped to pattern k ("corresponding units in V1 and V2 support identical
-/// patterns in H", p. 158), hidden unit j receives the field
-/// h_j = w(V1_k, h_j) + w(V2_k, h_j) + θ_j (the hidden units are not connected to each
-/// other, so this is all it receives), and bit j of input k's code is [h_j > 0]: the
-/// code at zero temperature. An input whose field is exactly 0 on some hidden unit has no
-/// code (`None`). Under the sign rule from zero weights every parameter is a multiple of
-/// the step, so a decided bit has |h_j| ≥ the step. The paper does not say how it read
-/// codes; this is one reading, reported beside [`sampled_codes`].
+/// patterns in H", p. 158), hidden unit j receives the local field h_j = Σ_i w_ij s_i + θ_j
+/// (for 0/1 units h_j = w(V1_k, h_j) + w(V2_k, h_j) + θ_j; the hidden units are not
+/// connected to each other, so nothing else enters), and bit j of input k's code is
+/// [h_j > 0]: the code at zero temperature. An input whose field is exactly 0 on some
+/// hidden unit has no code (`None`). Under the sign rule from zero weights every
+/// parameter is a multiple of the step, so a decided bit has |h_j| ≥ the step. The paper
+/// does not say how it read codes; this is one reading, reported beside
+/// [`sampled_codes`].
 pub fn weight_codes(network: &Network, encoder: Encoder) -> Result<Codes, ParamError> {
     check_network(network, encoder)?;
-    let (v1, v2) = (encoder.v1().start, encoder.v2().start);
+    let kind = network.kind();
+    let mut state = vec![kind.low(); network.len()];
     Ok((0..encoder.group)
         .map(|k| {
+            for (i, unit) in encoder.v1().zip(encoder.v2()).enumerate() {
+                state[unit.0] = kind.value(i == k);
+                state[unit.1] = kind.value(i == k);
+            }
             encoder
                 .hidden_units()
                 .map(|h| {
-                    let field =
-                        network.weight(v1 + k, h) + network.weight(v2 + k, h) + network.bias(h);
+                    let field = network.local_field(&state, h);
                     (field != 0.0).then_some(field > 0.0)
                 })
                 .collect()
