@@ -3,7 +3,8 @@
 //!
 //! Encoders (the protocol of Ackley, Hinton & Sejnowski 1985, docs/references.md §2): binary
 //! units, weights from 0, the sign rule with step 2, noisy clamping 0.15 (on → off) and
-//! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector, the
+//! 0.05 (off → on), 0.02 off → on for 8-3-8, two settlings per training vector (one for
+//! 40-10-40, as the paper says there), the
 //! paper's settling (2 time units at T = 20, 2 at 15, 2 at 12, 4 at 10, statistics for 10
 //! at 10), nothing clamped in the free phase. After every cycle the hidden codes are read
 //! ([`super::encoder`]) and the run stops at the first cycle where the criterion holds:
@@ -13,6 +14,12 @@
 //! noise (no noise in cycles 1–300 either: REFERENCES names noise only for the 500
 //! cycles); the run goes on to the cycle limit, with the accuracy test (10 trials per
 //! input) every 100 cycles from cycle 800 and distinct codes checked at the same points.
+//!
+//! Details the paper does not state are fields of [`Protocol`] with boltzlab's reading as
+//! the default: how codes are read ([`CodeReading`]: by settling, from the weights, or
+//! both side by side) and how the 40-10-40 test anneal is read
+//! ([`encoder::TestAnneal`]). Every run records the growth of the weights
+//! ([`RunOutcome::growth`]). docs/ackley1985.md measures each of them.
 //!
 //! The mean-field machine runs the same protocol (sign rule, schedule, noise, settlings,
 //! stages) with mean-field statistics ([`super::deterministic`]: one pass over the units
@@ -46,7 +53,7 @@
 
 use super::datasets::{Dataset, Problem};
 use super::deterministic::{MeanFieldLearner, MeanFieldSettings, MeanFieldStart};
-use super::encoder::{self, CodeSummary};
+use super::encoder::{self, CodeSummary, Codes, TestAnneal};
 use super::likelihood::{kl_divergence, visible_distribution};
 use super::stochastic::StochasticLearner;
 use super::{ClampNoise, FreePhase, Learner, LearningOptions, Settling, Update};
@@ -88,6 +95,49 @@ impl LearningMethod {
                 field: "method",
                 value: name.to_string(),
                 allowed: "stochastic, mean-field",
+            })
+    }
+}
+
+/// How an encoder's hidden codes are read at each check. The paper does not say how it
+/// read the codes of 4-2-4, 4-3-4 and 8-3-8; both readings are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodeReading {
+    /// By settling with V1 clamped ([`encoder::sampled_codes`], or
+    /// [`encoder::mean_field_codes`] for the mean-field machine): boltzlab's default.
+    Settle,
+    /// From the signs of each visible unit's weights to the hidden units
+    /// ([`encoder::weight_codes`]).
+    Weights,
+    /// Both: the run's criterion is read by settling, the weights reading is recorded
+    /// beside it, and a run that stops when solved stops once both are solved.
+    Both,
+}
+
+impl CodeReading {
+    /// All readings.
+    pub const ALL: [CodeReading; 3] =
+        [CodeReading::Settle, CodeReading::Weights, CodeReading::Both];
+
+    /// `settle`, `weights` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeReading::Settle => "settle",
+            CodeReading::Weights => "weights",
+            CodeReading::Both => "both",
+        }
+    }
+
+    /// Parses a name; the error names the field `code reading`.
+    pub fn parse(name: &str) -> Result<CodeReading, ParamError> {
+        CodeReading::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| ParamError::UnknownChoice {
+                field: "code reading",
+                value: name.to_string(),
+                allowed: "settle, weights, both",
             })
     }
 }
@@ -135,6 +185,10 @@ pub struct Protocol {
     pub accuracy_trials: u64,
     /// The first cycle at which the accuracy test runs (then every `check_every`).
     pub accuracy_from: u64,
+    /// How encoder codes are read.
+    pub code_reading: CodeReading,
+    /// How the 40-10-40 test anneal is read.
+    pub test_anneal: TestAnneal,
 }
 
 impl Protocol {
@@ -160,6 +214,9 @@ impl Protocol {
                 };
             }
             Problem::Encoder40x10 => {
+                // p. 162: "annealing once with each of the 40 environmental vectors
+                // clamped, and the same number of times without clamping".
+                options.settlings = 1;
                 stages = vec![
                     Stage {
                         until: 300,
@@ -218,6 +275,8 @@ impl Protocol {
             code_trials: 2,
             accuracy_trials,
             accuracy_from,
+            code_reading: CodeReading::Settle,
+            test_anneal: TestAnneal::Doubled,
         }
     }
 
@@ -243,6 +302,14 @@ pub struct RunOutcome {
     pub seven_codes_at: Option<u64>,
     /// Encoders: the codes at the last check.
     pub codes: Option<CodeSummary>,
+    /// With [`CodeReading::Both`]: the first checked cycle at which the criterion held
+    /// for the codes read from the weights.
+    pub solved_at_by_weights: Option<u64>,
+    /// With [`CodeReading::Both`], 8-3-8: the first cycle with at least 7 distinct codes
+    /// read from the weights.
+    pub seven_codes_at_by_weights: Option<u64>,
+    /// With [`CodeReading::Both`]: the codes read from the weights at the last check.
+    pub codes_by_weights: Option<CodeSummary>,
     /// 40-10-40: (cycle, fraction correct) at each accuracy test.
     pub accuracy: Vec<(u64, f64)>,
     /// Exact KL(data ‖ model) at the end, in nats, for networks of at most
@@ -250,6 +317,31 @@ pub struct RunOutcome {
     pub final_kl: Option<f64>,
     /// Mean-field solves (learning and tests) that did not converge.
     pub nonconverged: u64,
+    /// Every [`GROWTH_EVERY`] cycles (and at the last): the cycle, the mean |w| over the
+    /// allowed pairs, and the fraction of allowed pairs whose clamped and free statistics
+    /// tied in that cycle (so the sign rule left the weight alone).
+    pub growth: Vec<(u64, f64, f64)>,
+}
+
+/// Cycles between the records of [`RunOutcome::growth`].
+pub const GROWTH_EVERY: u64 = 100;
+
+/// Mean |w_ij| over the allowed pairs, and the fraction of them whose statistics tied
+/// in the last cycle (`report`).
+pub fn weight_growth(network: &Network, report: &super::CycleReport) -> (f64, f64) {
+    let n = network.len();
+    let (mut pairs, mut total, mut ties) = (0u64, 0.0, 0u64);
+    for i in 0..n {
+        for j in i + 1..n {
+            if network.is_allowed(i, j) {
+                pairs += 1;
+                total += network.weight(i, j).abs();
+                ties += u64::from(report.clamped.pair(i, j) == report.free.pair(i, j));
+            }
+        }
+    }
+    let pairs = pairs.max(1) as f64;
+    (total / pairs, ties as f64 / pairs)
 }
 
 /// Runs `protocol` once with `seed`; `progress` is called after every check with the
@@ -285,9 +377,13 @@ pub fn run(
         solved_at: None,
         seven_codes_at: None,
         codes: None,
+        solved_at_by_weights: None,
+        seven_codes_at_by_weights: None,
+        codes_by_weights: None,
         accuracy: Vec::new(),
         final_kl: None,
         nonconverged: 0,
+        growth: Vec::new(),
     };
     let mut test_nonconverged = 0;
     for cycle in 1..=protocol.max_cycles {
@@ -296,51 +392,81 @@ pub fn run(
         learner.set_hidden_connected(stage.hidden_connected);
         learner.cycle()?;
         outcome.cycles = cycle;
+        if (cycle % GROWTH_EVERY == 0 || cycle == protocol.max_cycles)
+            && let Some(report) = learner.last_cycle()
+        {
+            let (w, ties) = weight_growth(learner.network(), report);
+            outcome.growth.push((cycle, w, ties));
+        }
         if cycle % protocol.check_every != 0 && cycle != protocol.max_cycles {
             continue;
         }
         let check_seed = seed ^ cycle.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let solved = match dataset.encoder() {
             Some(e) => {
-                let (codes, bad) = match protocol.method {
-                    LearningMethod::Stochastic => (
-                        encoder::sampled_codes(
-                            learner.network(),
-                            e,
-                            &options.settling,
-                            protocol.code_trials,
-                            check_seed,
-                        )?,
-                        0,
-                    ),
-                    LearningMethod::MeanField => encoder::mean_field_codes(
+                let meets = |summary: &CodeSummary| {
+                    if protocol.problem == Problem::Encoder4x3 {
+                        summary.well_spaced(e.group)
+                    } else {
+                        summary.solved(e.group)
+                    }
+                };
+                let codes: Codes = match (protocol.code_reading, protocol.method) {
+                    (CodeReading::Weights, _) => encoder::weight_codes(learner.network(), e)?,
+                    (_, LearningMethod::Stochastic) => encoder::sampled_codes(
                         learner.network(),
                         e,
                         &options.settling,
-                        &protocol.settings,
+                        protocol.code_trials,
+                        check_seed,
                     )?,
+                    (_, LearningMethod::MeanField) => {
+                        let (codes, bad) = encoder::mean_field_codes(
+                            learner.network(),
+                            e,
+                            &options.settling,
+                            &protocol.settings,
+                        )?;
+                        test_nonconverged += bad;
+                        codes
+                    }
                 };
-                test_nonconverged += bad;
                 let summary = encoder::summarize(&codes);
                 outcome.codes = Some(summary);
                 if summary.distinct + 1 >= e.group && outcome.seven_codes_at.is_none() {
                     outcome.seven_codes_at = Some(cycle);
                 }
+                let solved = meets(&summary);
+                if protocol.code_reading == CodeReading::Both {
+                    let by_weights =
+                        encoder::summarize(&encoder::weight_codes(learner.network(), e)?);
+                    outcome.codes_by_weights = Some(by_weights);
+                    if by_weights.distinct + 1 >= e.group
+                        && outcome.seven_codes_at_by_weights.is_none()
+                    {
+                        outcome.seven_codes_at_by_weights = Some(cycle);
+                    }
+                    if meets(&by_weights) && outcome.solved_at_by_weights.is_none() {
+                        outcome.solved_at_by_weights = Some(cycle);
+                    }
+                }
                 if protocol.accuracy_trials > 0 && cycle >= protocol.accuracy_from {
                     let fraction = match protocol.method {
-                        LearningMethod::Stochastic => encoder::sampled_accuracy(
+                        LearningMethod::Stochastic => encoder::sampled_accuracy_with(
                             learner.network(),
                             e,
                             &options.settling,
+                            protocol.test_anneal,
                             protocol.accuracy_trials,
                             check_seed.rotate_left(17),
                         )?
                         .fraction(),
                         LearningMethod::MeanField => {
-                            let (a, bad) = encoder::mean_field_accuracy(
+                            let (a, bad) = encoder::mean_field_accuracy_with(
                                 learner.network(),
                                 e,
                                 &options.settling,
+                                protocol.test_anneal,
                                 &protocol.settings,
                             )?;
                             test_nonconverged += bad;
@@ -349,11 +475,7 @@ pub fn run(
                     };
                     outcome.accuracy.push((cycle, fraction));
                 }
-                if protocol.problem == Problem::Encoder4x3 {
-                    summary.well_spaced(e.group)
-                } else {
-                    summary.solved(e.group)
-                }
+                solved
             }
             None => ranks_training_set_first(learner.network(), options.temperature(), &dataset)?,
         };
@@ -362,7 +484,11 @@ pub fn run(
             outcome.solved_at = Some(cycle);
         }
         progress(&outcome);
-        if solved && protocol.stop_when_solved {
+        // With both readings, a run stops once each has been solved.
+        let stop = outcome.solved_at.is_some()
+            && (protocol.code_reading != CodeReading::Both
+                || outcome.solved_at_by_weights.is_some());
+        if stop && protocol.stop_when_solved {
             break;
         }
     }

@@ -59,13 +59,21 @@ USAGE:
       vectors. Runs are spread over K threads; the results do not depend on K.
   boltzlab reproduce ackley1985 [--problems 4-2-4,4-3-4,8-3-8,40-10-40]
                  [--methods stochastic,mean-field] [--runs N] [--max-cycles C] [--seed S]
-                 [--threads K] [--free-phase nothing|inputs] [--verbose] [--json]
+                 [--threads K] [--free-phase nothing|inputs] [--settlings N] [--collect C]
+                 [--code-reading settle|weights|both]
+                 [--test-anneal doubled|collection-doubled|stepped]
+                 [--update sign|gradient:RATE] [--mean-field-units binary|ising]
+                 [--verbose] [--json]
       The encoder results of Ackley, Hinton & Sejnowski (1985) beside ours with the
       paper's protocol (250 runs of 4-2-4, 200 of 4-3-4, 20 of 8-3-8 for 4000 cycles, one
       40-10-40 run of 1800 cycles), and the mean-field machine on the same problems with
       its speed-up. --runs and --max-cycles override the paper's numbers for a quick try.
-      --free-phase inputs (an experiment, labelled so) keeps V1 clamped in the free
-      phase instead of the paper's nothing clamped.
+      Details the paper leaves open: --code-reading (codes by settling, from the weights'
+      signed fields, or both side by side) and --test-anneal (three readings of the
+      40-10-40 test anneal). Departures from the paper, printed as VARIANT: --free-phase
+      inputs (V1 clamped in the free phase), --settlings N per training vector (paper: 2,
+      1 for 40-10-40), --collect C time units of statistics (paper: 10), --update
+      gradient:RATE, --mean-field-units (P&A: ising).
   boltzlab learn --machine full [--dataset pixels-10|4-2-4|4-3-4|8-3-8|bars-3x3|bars-4x4]
                  [--statistics anneal|persistent|persistent-free|mean-field-persistent]
                  [--particles K] [--gibbs-steps k] [--hidden H] [--rate ε] [--momentum μ]

@@ -4,8 +4,10 @@
 
 use crate::args::Args;
 use crate::learn::{Batch, median, run_batch, summary, threads};
-use boltzlab::learn::experiment::{LearningMethod, Protocol, RunOutcome};
-use boltzlab::learn::{FreePhase, Problem};
+use boltzlab::learn::encoder::TestAnneal;
+use boltzlab::learn::experiment::{CodeReading, LearningMethod, Protocol, RunOutcome};
+use boltzlab::learn::{FreePhase, Problem, Update};
+use boltzlab::model::SpinKind;
 use serde_json::{Value, json};
 
 /// The paper's result and its number of runs, per encoder (docs/references.md §2).
@@ -78,6 +80,43 @@ fn ours(problem: Problem, batch: &Batch) -> String {
     }
 }
 
+/// The weights reading's result beside the settling one (`--code-reading both`).
+fn ours_by_weights(problem: Problem, batch: &Batch) -> String {
+    let n = batch.outcomes.len();
+    let mut solved: Vec<u64> = batch
+        .outcomes
+        .iter()
+        .filter_map(|o| o.solved_at_by_weights)
+        .collect();
+    solved.sort_unstable();
+    let mut seven: Vec<u64> = batch
+        .outcomes
+        .iter()
+        .filter_map(|o| o.seven_codes_at_by_weights)
+        .collect();
+    seven.sort_unstable();
+    match problem {
+        Problem::Encoder8x3 => format!(
+            "by weights: 8 codes {}/{n}, ≥ 7 codes {}/{n}; median {} to 7, {} to 8",
+            solved.len(),
+            seven.len(),
+            show(median(&seven)),
+            show(median(&solved))
+        ),
+        _ => format!(
+            "by weights: {}/{n} {}; median {}; longest {}",
+            solved.len(),
+            if problem == Problem::Encoder4x3 {
+                "well-spaced"
+            } else {
+                "solved"
+            },
+            show(median(&solved)),
+            show(solved.last().map(|&c| c as f64))
+        ),
+    }
+}
+
 /// The value given to `--name` (the arguments were already checked by [`Args::parse`]).
 fn value_of<'a>(raw: &'a [String], name: &str) -> Option<&'a str> {
     let flag = format!("--{name}");
@@ -105,6 +144,12 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             "seed",
             "threads",
             "free-phase",
+            "settlings",
+            "collect",
+            "code-reading",
+            "test-anneal",
+            "mean-field-units",
+            "update",
         ],
         &["json", "verbose"],
     )?;
@@ -152,6 +197,66 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             ));
         }
     };
+    // Protocol details the paper leaves open ("readings"), and departures from the paper
+    // ("variants", labelled as such in the output).
+    let settlings = value_of(raw, "settlings")
+        .map(|_| args.count("settlings", 1, 1, 1000))
+        .transpose()?;
+    let collect = value_of(raw, "collect")
+        .map(|_| args.count("collect", 10, 1, 100_000))
+        .transpose()?;
+    let code_reading = value_of(raw, "code-reading")
+        .map(|v| CodeReading::parse(v).map_err(|e| format!("--code-reading: {e}")))
+        .transpose()?;
+    let test_anneal = value_of(raw, "test-anneal")
+        .map(|v| TestAnneal::parse(v).map_err(|e| format!("--test-anneal: {e}")))
+        .transpose()?;
+    let mean_field_units = match value_of(raw, "mean-field-units") {
+        None => None,
+        Some("binary") => Some(SpinKind::Binary),
+        Some("ising") => Some(SpinKind::Ising),
+        Some(v) => {
+            return Err(format!(
+                "--mean-field-units must be one of binary, ising, got '{}'",
+                boltzlab::error::shorten(v)
+            ));
+        }
+    };
+    let update = match value_of(raw, "update") {
+        None => None,
+        Some("sign") => Some(Update::ACKLEY_1985),
+        Some(v) => match v.strip_prefix("gradient:").map(str::parse::<f64>) {
+            Some(Ok(rate)) if rate.is_finite() && rate > 0.0 && rate <= 100.0 => {
+                Some(Update::Gradient { rate })
+            }
+            _ => {
+                return Err(format!(
+                    "--update must be sign or gradient:RATE with 0 < RATE ≤ 100, got '{}'",
+                    boltzlab::error::shorten(v)
+                ));
+            }
+        },
+    };
+    let mut variants: Vec<String> = Vec::new();
+    let mut readings: Vec<String> = Vec::new();
+    if let Some(v) = free_phase {
+        variants.push(format!("--free-phase {v}"));
+    }
+    if let Some(c) = collect.filter(|&c| c != 10) {
+        variants.push(format!("--collect {c} (the paper: 10 time units)"));
+    }
+    if let Some(u) = update.filter(|&u| u != Update::ACKLEY_1985) {
+        variants.push(format!("--update {u:?} (the paper: sign, step 2)"));
+    }
+    if mean_field_units == Some(SpinKind::Binary) {
+        variants.push("--mean-field-units binary (P&A 1987: ±1 units)".to_string());
+    }
+    if let Some(r) = code_reading {
+        readings.push(format!("--code-reading {}", r.name()));
+    }
+    if let Some(a) = test_anneal {
+        readings.push(format!("--test-anneal {}", a.name()));
+    }
     let verbose = args.flag("verbose");
     let json_out = args.flag("json");
     let report = |r: u64, o: &RunOutcome, s: f64| {
@@ -187,6 +292,34 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
                 Some(_) => protocol.options.free_phase = FreePhase::Nothing,
                 None => {}
             }
+            if let Some(s) = settlings {
+                if s != protocol.options.settlings {
+                    let variant = format!(
+                        "--settlings {s} for {} (the paper: {})",
+                        problem.name(),
+                        protocol.options.settlings
+                    );
+                    if !variants.contains(&variant) {
+                        variants.push(variant);
+                    }
+                }
+                protocol.options.settlings = s;
+            }
+            if let Some(c) = collect {
+                protocol.options.settling.collect_sweeps = c;
+            }
+            if let Some(r) = code_reading {
+                protocol.code_reading = r;
+            }
+            if let Some(a) = test_anneal {
+                protocol.test_anneal = a;
+            }
+            if let Some(u) = update {
+                protocol.options.update = u;
+            }
+            if let (Some(k), LearningMethod::MeanField) = (mean_field_units, method) {
+                protocol.kind = k;
+            }
             if verbose {
                 eprintln!("{} {}: {runs} runs", problem.name(), method.name());
             }
@@ -194,6 +327,9 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             let per_run = batch.run_seconds_total() / runs as f64;
             let per_cycle = batch.run_seconds_total() / batch.cycles_total().max(1) as f64;
             let mut result = ours(problem, &batch);
+            if protocol.code_reading == CodeReading::Both && problem != Problem::Encoder40x10 {
+                result.push_str(&format!("; {}", ours_by_weights(problem, &batch)));
+            }
             let mut speedup = Value::Null;
             match method {
                 LearningMethod::Stochastic => stochastic_pace = Some((per_run, per_cycle)),
@@ -229,6 +365,33 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             row["ours"] = json!(result);
             row["speedup"] = speedup;
             row["seconds_per_cycle"] = json!(per_cycle);
+            row["settlings"] = json!(protocol.options.settlings);
+            row["collect"] = json!(protocol.options.settling.collect_sweeps);
+            row["code_reading"] = json!(protocol.code_reading);
+            row["test_anneal"] = json!(protocol.test_anneal);
+            row["update"] = json!(protocol.options.update);
+            row["units"] = json!(match protocol.kind {
+                SpinKind::Binary => "binary",
+                SpinKind::Ising => "ising",
+            });
+            row["weights_reading"] = json!(
+                batch
+                    .outcomes
+                    .iter()
+                    .map(
+                        |o| json!({"seed": o.seed, "solved_at": o.solved_at_by_weights,
+                        "seven_codes_at": o.seven_codes_at_by_weights, "codes": o.codes_by_weights})
+                    )
+                    .collect::<Vec<_>>()
+            );
+            row["growth"] = json!(
+                batch
+                    .outcomes
+                    .iter()
+                    .map(|o| json!({"seed": o.seed, "solved_at": o.solved_at,
+                        "cycle_mean_abs_w_ties": o.growth}))
+                    .collect::<Vec<_>>()
+            );
             row["free_phase"] = json!(match protocol.options.free_phase {
                 FreePhase::Nothing => "nothing",
                 FreePhase::Inputs(_) => "inputs",
@@ -242,21 +405,21 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     if json_out {
         println!(
             "{}",
-            json!({"paper": "ackley1985", "seed": seed, "free_phase_override": free_phase, "rows": rows})
+            json!({"paper": "ackley1985", "seed": seed, "free_phase_override": free_phase,
+                "variants": variants, "readings": readings, "rows": rows})
         );
         return Ok(());
     }
-    if let Some(v) = free_phase {
-        println!(
-            "EXPERIMENT, not the paper's protocol as boltzlab reads it: --free-phase {v} \
-             ({} clamped in the free phase of every machine)",
-            if v == "inputs" { "V1" } else { "nothing" }
-        );
+    for v in &variants {
+        println!("VARIANT, not the paper's protocol: {v}");
     }
-    let protocol_text = if free_phase.is_some() {
-        "the paper's protocol but the free phase"
-    } else {
+    for r in &readings {
+        println!("reading of a detail the paper does not state: {r}");
+    }
+    let protocol_text = if variants.is_empty() {
         "the paper's protocol"
+    } else {
+        "the paper's protocol with the variants above"
     };
     println!(
         "Ackley, Hinton & Sejnowski (1985) beside boltzlab: {protocol_text}, seeds {seed}…, \
