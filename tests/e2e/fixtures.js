@@ -71,9 +71,11 @@ export async function enter(page, label, value) {
   await box.press('Enter');
 }
 
-// The spins (±1) and clamp flags (0/1), read through the page's views over wasm memory.
+// The spins (±1) and clamp flags (0/1), read through the page's views over wasm memory
+// (its mirror of the run, once it holds the run after the worker ran it).
 export function spinsAndClamps(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    await window.boltzlabSettled();
     const lab = window.boltzlabLab;
     const memory = window.boltzlabEngine.wasm_memory().buffer;
     const n = lab.spin_count();
