@@ -46,10 +46,13 @@ test('after a run at maximum speed in the worker, the page shows the engine’s 
   expect(await page.locator('#sweeps').textContent()).toBe((state.ticks / exact.n).toFixed(1));
   expect(await page.locator('#energy').textContent()).toBe(format(exact.energy));
   expect(await page.locator('#magnetization').textContent()).toBe(format(exact.magnetization));
+  const live = await spinsAndClamps(page);
+  expect(live.spins.map((s) => (s > 0 ? '+' : '-')).join('')).toBe(state.spins.join(''));
   // The page's mirror of the run holds exactly the worker's state once paused.
-  const mirror = await spinsAndClamps(page);
-  expect(mirror.spins.map((s) => (s > 0 ? '+' : '-')).join('')).toBe(state.spins.join(''));
-  const mirrorState = await page.evaluate(() => window.boltzlabApp.lattice.lab.export_state());
+  const mirrorState = await page.evaluate(async () => {
+    await window.boltzlabSettled();
+    return window.boltzlabApp.lattice.lab.export_state();
+  });
   expect(mirrorState).toBe(text);
 });
 

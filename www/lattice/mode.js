@@ -354,7 +354,7 @@ export class LatticeMode {
     const at = this.work;
     this.link
       .call('read', 'session')
-      .then(({ text }) => {
+      .then((text) => {
         this.lab.restore_session(text);
         for (const [method, args] of this.replay.splice(0)) this.lab[method](...args);
         if (this.work !== at) {
@@ -389,8 +389,6 @@ export class LatticeMode {
 
   // A value from the worker (any IsingLab method, or 'spins', 'clamps'): a promise.
   read(method, args = []) {
-    if (this.mirror === 'synced' && method !== 'session' && method !== 'spins' && method !== 'clamps')
-      return Promise.resolve(this.lab[method](...args));
     return this.link.call('read', method, args);
   }
 
@@ -471,7 +469,7 @@ export class LatticeMode {
   // The engine's session text of the run (opaque, compact, exact), packed by the worker:
   // a promise of {text, ms (the worker's packing time)}.
   session() {
-    return this.link.call('read', 'session');
+    return this.link.call('read', 'timed_session');
   }
 
   // The same text at once, from the mirror, when it holds the run; else null (for the last

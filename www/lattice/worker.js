@@ -6,7 +6,8 @@
 //   page → worker
 //     {type: 'init', js, wasm, session}        load the engine; the run starts from `session`
 //     {type: 'command', id, method, args, seq} one of IsingLab's methods (checked by the engine)
-//     {type: 'read', id, method, args}         a value: any IsingLab method, or 'spins' / 'clamps'
+//     {type: 'read', id, method, args}         a value: any IsingLab method, 'spins', 'clamps',
+//                                              'timed_session' ({text, ms}) or 'memory' (bytes)
 //     {type: 'run', max}                       max: run continuously, in slices (else stop)
 //     {type: 'advance', ticks, explain, seq?}  one frame's ticks, or a paused step (numbered)
 //     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
@@ -142,7 +143,8 @@ function read(method, args) {
   const memory = engine.wasm_memory().buffer;
   if (method === 'spins') return new Int8Array(memory, lab.spins_ptr(), n).slice();
   if (method === 'clamps') return new Uint8Array(memory, lab.clamp_ptr(), n).slice();
-  if (method === 'session') {
+  if (method === 'memory') return memory.byteLength; // the worker's wasm memory, in bytes
+  if (method === 'timed_session') {
     const t0 = performance.now();
     const text = lab.session();
     return { text, ms: performance.now() - t0 };
@@ -169,7 +171,8 @@ function handle(data) {
       break;
     case 'advance':
       try {
-        advance(data.ticks, data.explain);
+        // A frame's ticks stop after a slice's time, as the page's frame budget stopped them.
+        advance(data.ticks, data.explain, performance.now() + SLICE_MS);
       } catch (err) {
         report(err);
       }

@@ -336,8 +336,10 @@ export class Persistence {
     $('session-restore').disabled = false;
     this.closeBanner();
     this.lastGood = chosen.text;
-    this.saveNow(true);
-    this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`);
+    // Saved at once (the lattice's session comes from its worker), then said.
+    this.saveNow(true).then(() =>
+      this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`),
+    );
   }
 
   startFresh() {
