@@ -1,7 +1,7 @@
 # boltzlab: two commands do everything on a fresh machine.
 #   make serve   set up what is missing, then serve the app (release build) at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
-#   make bench   speed figures, native and in headless Chromium, medians of repeated runs
+#   make bench   speed figures, native, in headless Chromium, and of the page itself (medians)
 #   make soak    the page left at max speed for 2 × 10 minutes: memory must stay flat
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -46,11 +46,15 @@ e2e:
 
 # Speed, measured (never asserted in tests): median of repeated runs, with min–max.
 # Native figures first (they write target/bench.json), then the benchmark page (bench.html,
-# built by Trunk into dist-bench/) in headless Chromium, merged into the same table and file.
+# built by Trunk into dist-bench/) in headless Chromium, merged into the same table and file;
+# last the page as a user meets it (dist/): ticks/s, fps and input delay at maximum speed,
+# beside the kernel figures.
 bench: setup
 	cargo bench --bench ticks
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
+	trunk build --release --offline
+	node benches/page.mjs dist
 
 # The page left running: memory stays flat over SOAK_MINUTES (default 10) at max speed, for a
 # 1024×1024 lattice and for a learning machine (Chromium's performance metrics via CDP).

@@ -110,7 +110,25 @@ export class App {
 function exposeForTests(app) {
   Object.defineProperties(window, {
     boltzlabEngine: { value: app.engine, configurable: true },
-    boltzlabLab: { get: () => app.lattice.lab, configurable: true },
+    // The lattice's IsingLab as the page uses it (lattice/mode.js, hook): parameters and, while
+    // paused, everything from the page's mirror at once; the live run's values from the
+    // worker, as promises.
+    boltzlabLab: {
+      value: new Proxy(
+        {},
+        {
+          get:
+            (_, method) =>
+            (...args) =>
+              app.lattice.hook(String(method), args),
+        },
+      ),
+      configurable: true,
+    },
+    // Resolves once the paused page's mirror holds the run (after its worker ran ahead).
+    boltzlabSettled: { value: () => app.lattice.settled(), configurable: true },
+    // Test only: the lattice's engine worker panics.
+    boltzlabWorkerFault: { value: () => app.lattice.faultWorker(), configurable: true },
     boltzlabMachine: { get: () => app.machine.lab, configurable: true },
     boltzlabFrameBudget: { value: () => app.budget.ms, configurable: true },
     boltzlabPersist: {
@@ -124,6 +142,7 @@ function exposeForTests(app) {
 async function start() {
   const engine = await engineReady();
   const app = new App(engine);
+  await app.lattice.link.ready();
   app.lattice.enter();
   exposeForTests(app);
   await app.session.start();

@@ -69,8 +69,10 @@ function savedAt() {
     : 'Nothing had been saved in this browser yet';
 }
 
-// Called by the wasm panic hook (src/web/mod.rs) with the panic message.
-window.boltzlabReportPanic = (message) => {
+// Called by the wasm panic hook (src/web/mod.rs) with the panic message, and by the lattice
+// mode when its engine worker stops (a panic in it, an error, an unreadable message).
+export function reportPanic(message) {
+  if (panicked) return;
   panicked = true;
   for (const callback of stopListeners) callback();
   show(
@@ -79,7 +81,8 @@ window.boltzlabReportPanic = (message) => {
     `The simulation engine hit an internal error and cannot go on. ${savedAt()}: export it, or reload and restore it.`,
     false,
   );
-};
+}
+window.boltzlabReportPanic = reportPanic;
 
 function reportError(message) {
   if (panicked) return; // the panic is the cause; what follows from it adds nothing

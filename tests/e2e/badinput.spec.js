@@ -140,7 +140,10 @@ const SELECTS = [
 
 // The engine's state: everything it would export, and its parameters.
 const fingerprint = (page) =>
-  page.evaluate(() => ({ state: window.boltzlabLab.export_state(), fragment: window.boltzlabLab.fragment() }));
+  page.evaluate(async () => ({
+    state: await window.boltzlabLab.export_state(),
+    fragment: await window.boltzlabLab.fragment(),
+  }));
 const memoryBytes = (page) => page.evaluate(() => window.boltzlabEngine.wasm_memory().buffer.byteLength);
 
 // Empties an error box, so that the next message is known to be new.

@@ -71,17 +71,13 @@ export async function enter(page, label, value) {
   await box.press('Enter');
 }
 
-// The spins (±1) and clamp flags (0/1), read through the page's views over wasm memory.
+// The spins (±1) and clamp flags (0/1), as the engine running the lattice (in its worker)
+// holds them.
 export function spinsAndClamps(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const lab = window.boltzlabLab;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    const n = lab.spin_count();
-    return {
-      side: lab.side(),
-      spins: Array.from(new Int8Array(memory, lab.spins_ptr(), n)),
-      clamps: Array.from(new Uint8Array(memory, lab.clamp_ptr(), n)),
-    };
+    const [side, spins, clamps] = await Promise.all([lab.side(), lab.spins(), lab.clamps()]);
+    return { side, spins: Array.from(spins), clamps: Array.from(clamps) };
   });
 }
 

@@ -5,7 +5,8 @@
 // frame, exact log-likelihood points computed in slices). Every
 // SAMPLE_SECONDS the page's garbage is collected (CDP HeapProfiler.collectGarbage) and
 // Chromium's performance metrics are read (CDP Performance.getMetrics: JSHeapUsedSize,
-// Nodes, JSEventListeners), with the wasm memory size, the progress and the frame rate.
+// Nodes, JSEventListeners), with the wasm memory size (the page's and the lattice worker's),
+// the progress and the frame rate.
 // The samples go to target/soak-<leg>.json and are printed as a table.
 //
 // Laws, after one minute of warm-up:
@@ -30,8 +31,9 @@ async function sampler(page) {
     await cdp.send('HeapProfiler.collectGarbage');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const metric = (name) => metrics.find((m) => m.name === name)?.value ?? NaN;
-    const page_ = await page.evaluate(() => ({
-      wasm: window.boltzlabEngine.wasm_memory().buffer.byteLength,
+    const page_ = await page.evaluate(async () => ({
+      // The page's wasm memory and, since the lattice runs in a worker, the worker's.
+      wasm: window.boltzlabEngine.wasm_memory().buffer.byteLength + (await window.boltzlabLab.memory()),
       frames: window.soakFrames,
     }));
     return {

@@ -11,10 +11,13 @@ import { LatticeView } from '../views/lattice.js';
 const CURVE_POINTS = 240;
 
 export class Experiment {
-  // onRunningChange(running): the sweep started (true) or stopped (false).
-  constructor(engine, lab, onRunningChange) {
+  // lab: the page's mirror of the run (lattice/mode.js); settle(): a promise that the mirror
+  // holds the live run (the sweep starts from it); onRunningChange(running): the sweep
+  // started (true) or stopped (false).
+  constructor(engine, lab, settle, onRunningChange) {
     this.engine = engine;
     this.lab = lab;
+    this.settle = settle;
     this.onRunningChange = onRunningChange;
     this.running = false;
     this.sweepsPerCall = 1;
@@ -32,8 +35,11 @@ export class Experiment {
     this.draw(true);
   }
 
-  start() {
+  async start() {
     const value = (id) => readNumber($(id).value);
+    $('scan-start').disabled = true;
+    await this.settle();
+    $('scan-start').disabled = false;
     const ok = attempt('scan-error', () =>
       this.lab.start_scan(
         value('scan-t-high'),
@@ -43,7 +49,10 @@ export class Experiment {
         value('scan-measure'),
       ),
     );
-    if (!ok) return;
+    if (!ok) {
+      this.onRunningChange(false); // the run goes on as before
+      return;
+    }
     this.running = true;
     this.sweepsPerCall = 1;
     this.curves = null;

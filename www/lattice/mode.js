@@ -1,8 +1,18 @@
-// The Ising-lattice mode: wires the lattice's controls to the engine's IsingLab, advances it
-// within the app's frame budget and draws its views. The engine does all the physics; this
-// mode asks it to advance, reads its state through typed-array views over wasm memory, and
-// hands them to the views. Every engine call of this mode is made here or in the small
-// modules beside it (controls, painting, experiment, share, logz), never in a view.
+// The Ising-lattice mode: wires the lattice's controls to the engine's IsingLab, has it
+// advanced and draws its views. The engine does all the physics; this mode asks it to
+// advance and hands what it sends to the views. Every engine call of this mode is made here
+// or in the small modules beside it (controls, painting, experiment, share, logz), never in
+// a view.
+//
+// The live run is in a module worker (worker.js, through engine_link.js): it advances the
+// lattice (continuously at maximum speed, one frame's ticks at a time at the others) and
+// sends frames (spins, clamps, counters, trace, the explained tick), which are drawn. The
+// page keeps a second IsingLab of its own, the mirror: every change (controls, painting,
+// resets, imports) is made on the mirror first, which checks it with the engine's own code
+// (a refused value is explained at once and goes no further), and then sent to the worker.
+// The mirror therefore always holds the same parameters; while the run is paused it holds
+// the same state too (after a run it is brought up to date from the worker's session, and
+// paused steps are done on both), so a paused page exports, saves and sweeps from it at once.
 
 import { view } from '../engine.js';
 import { $, attempt, format, sentence } from '../ui.js';
@@ -12,18 +22,55 @@ import { Painter } from './painting.js';
 import { Experiment } from './experiment.js';
 import { Sharing } from './share.js';
 import { LatticeLogZ } from './logz.js';
+import { EngineLink } from './engine_link.js';
+import { onEngineStop, reportPanic } from '../fault.js';
 import { LatticeView, MarkerOverlay } from '../views/lattice.js';
 import { TraceView } from '../views/trace.js';
 import { BondView } from '../views/bonds.js';
 import { HeatMapView } from '../views/heatmap.js';
 import { DivergingScale, drawLegend } from '../views/colour.js';
 
-// Largest chunk of ticks per engine call: small enough to check the budget often.
-const CHUNK = 1 << 16;
 // At this many ticks per frame or fewer the tick inspector follows the run.
 const INSPECT_MAX = 100;
 // The lattice when the page starts without a link: side, temperature, seed.
 const DEFAULT = [256, 2.269, 1];
+// The IsingLab methods that change the run: made on the mirror (which checks them), then in
+// the worker.
+const CHANGES = new Set([
+  'set_temperature',
+  'set_field',
+  'set_model',
+  'set_size',
+  'set_seed',
+  'set_dynamics',
+  'set_order',
+  'set_boundary',
+  'paint',
+  'set_clamps_on',
+  'release_all',
+  'reset',
+  'apply_fragment',
+  'import_state',
+  'restore_session',
+]);
+// What the mirror answers at any time: the parameters (every change reaches it).
+const PARAMETERS = new Set([
+  'temperature',
+  'field',
+  'model',
+  'dynamics',
+  'order',
+  'boundary',
+  'seed',
+  'side',
+  'spin_count',
+  'fragment',
+  'clamps_on',
+  'bond_window_side',
+  'frustrated_count',
+  'matrix_units',
+  'lattice_log_z',
+]);
 
 // Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
 function speedSteps(n) {
@@ -52,13 +99,39 @@ export class LatticeMode {
       this.lab = new engine.IsingLab(...DEFAULT);
     }
     const lab = this.lab;
+    // The worker and its frames; the mirror's state: 'synced' (it holds the run) or
+    // 'running' (the worker is ahead) or 'syncing' (its session is on the way).
+    this.frameData = null;
+    this.fresh = false;
+    this.spare = [];
+    this.awaiting = false;
+    this.sentMax = false;
+    this.mirror = 'synced';
+    this.seq = 0; // the page's changes sent to the worker, numbered
+    this.work = 0; // how often the worker was set running (a sync is current if none since)
+    this.replay = [];
+    this.syncWaiters = [];
+    this.link = new EngineLink(lab.session(), {
+      onFrame: (frame) => this.received(frame),
+      onError: (message) => this.fail(new Error(message)),
+      onFault: (message) => reportPanic(`The engine's worker stopped: ${message}`),
+    });
+    onEngineStop(() => this.link.stop());
+    // What the controls, painting, sharing and the sweep call: the mirror, whose changes go
+    // on to the worker.
+    this.facade = new Proxy(lab, {
+      get: (target, name) => {
+        if (CHANGES.has(name)) return (...args) => this.change(name, args);
+        const value = target[name];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
     this.running = true;
     this.failed = false;
     this.rateTicks = 0;
     this.rateSince = performance.now();
     this.weightsVersion = -1;
     this.plotsStale = true;
-    this.chunkTicks = CHUNK;
     // Changes made from the page (painting, resets, controls): with the engine's counters
     // they tell the session whether anything changed since it was last kept.
     this.edits = 0;
@@ -74,24 +147,32 @@ export class LatticeMode {
     this.inspector = new Inspector();
 
     const edited = () => (this.edits += 1);
-    this.controls = new Controls(lab, engine, {
+    this.controls = new Controls(this.facade, engine, {
       onRebuild: () => this.restarted(),
       onChange: () => {
         edited();
         this.sharing.update();
       },
     });
-    this.sharing = new Sharing(lab, engine, () => {
-      edited();
-      this.restarted();
-    });
-    this.painter = new Painter(lab, $('spins-box'), edited);
+    this.sharing = new Sharing(
+      this.facade,
+      engine,
+      () => {
+        edited();
+        this.restarted();
+      },
+      (method) => this.read(method),
+    );
+    this.painter = new Painter(this.facade, $('spins-box'), edited);
+    // The sweep starts from the live run: the run pauses, and goes on after it.
     let resumeAfterScan = false;
-    this.experiment = new Experiment(engine, lab, (on) => {
-      if (on) {
-        resumeAfterScan = this.running;
-        this.setRunning(false);
-      } else if (resumeAfterScan) {
+    const settle = () => {
+      resumeAfterScan = this.running;
+      return this.settle();
+    };
+    this.experiment = new Experiment(engine, this.facade, settle, (on) => {
+      if (on) this.setRunning(false);
+      else if (resumeAfterScan) {
         resumeAfterScan = false;
         this.setRunning(true);
       }
@@ -122,7 +203,6 @@ export class LatticeMode {
   }
 
   wire() {
-    const lab = this.lab;
     $('speed').addEventListener('input', () => this.showSpeed());
     $('run').addEventListener('click', () => this.setRunning(!this.running));
     $('step-tick').addEventListener('click', () => this.stepTick());
@@ -133,7 +213,7 @@ export class LatticeMode {
     $('phase-clamped').addEventListener('change', () => this.setPhase(true));
     $('phase-free').addEventListener('change', () => this.setPhase(false));
     $('release').addEventListener('click', () => {
-      lab.release_all();
+      this.change('release_all', []);
       this.edits += 1;
     });
     // A new size or colour scheme: everything is drawn again at the next frame it is shown.
@@ -158,30 +238,22 @@ export class LatticeMode {
     this.setRunning(false);
   }
 
-  // Runs the temperature sweep and the lattice for at most `budgetMs` each.
+  // Runs the temperature sweep for at most `budgetMs`, and tells the worker how to run: at
+  // maximum speed continuously, at the others one frame's ticks once the last frame came.
   frame(budgetMs, now) {
     if (this.failed) return;
     this.experiment.step(budgetMs);
-    if (this.running) {
-      const want = this.speed().ticks;
-      if (want <= INSPECT_MAX) {
-        this.advance(want, true);
-      } else {
-        const begin = performance.now();
-        let done = 0;
-        while (done < want) {
-          const chunk = Math.min(this.chunkTicks, want - done);
-          const t0 = performance.now();
-          this.advance(chunk, false);
-          done += chunk;
-          // Calls of at most ~1/8 of the budget, so the budget is overrun by little
-          // (slow kernels: random order, real bonds); back up to CHUNK when fast.
-          const took = performance.now() - t0;
-          if (took > budgetMs / 8 && this.chunkTicks > 1024) this.chunkTicks >>= 1;
-          else if (took < budgetMs / 32 && this.chunkTicks < CHUNK) this.chunkTicks <<= 1;
-          if (performance.now() - begin > budgetMs) break;
-        }
-      }
+    const want = this.running ? this.speed().ticks : 0;
+    const max = want === Infinity;
+    if (max !== this.sentMax) {
+      this.sentMax = max;
+      this.link.post({ type: 'run', max });
+    }
+    if (max) this.working();
+    else if (want > 0 && !this.awaiting) {
+      this.awaiting = true;
+      this.working();
+      this.link.post({ type: 'advance', ticks: want, explain: want <= INSPECT_MAX });
     }
     if (now - this.rateSince >= 500) {
       const rate = this.rateTicks / ((now - this.rateSince) / 1000);
@@ -189,6 +261,24 @@ export class LatticeMode {
       this.rateTicks = 0;
       this.rateSince = now;
     }
+  }
+
+  // A frame from the worker: drawn at the next animation frame; the one it replaces gives
+  // its buffers back.
+  received(frame) {
+    this.awaiting = false;
+    this.rateTicks += frame.ticksDone;
+    if (frame.seq < this.seq) {
+      // From before the page's last change: not shown.
+      this.link.post({ type: 'ack', buffers: [frame.spins.buffer, frame.clamps.buffer] }, [
+        frame.spins.buffer,
+        frame.clamps.buffer,
+      ]);
+      return;
+    }
+    if (this.frameData) this.spare.push(this.frameData.spins.buffer, this.frameData.clamps.buffer);
+    this.frameData = frame;
+    this.fresh = true;
   }
 
   // A frame that threw: the run stops, with the reason in the page's alert.
@@ -211,6 +301,7 @@ export class LatticeMode {
   }
 
   setRunning(on) {
+    if (!on && this.running) this.sync();
     this.running = on;
     $('run').textContent = on ? 'Pause' : 'Run';
     $('run').setAttribute('aria-pressed', String(on));
@@ -228,29 +319,125 @@ export class LatticeMode {
     this.sharing.update();
   }
 
-  advance(ticks, explain) {
-    if (explain) this.lab.advance_explained(ticks);
-    else this.lab.advance(ticks);
-    this.rateTicks += ticks;
+  // --- The mirror and the worker -------------------------------------------------------------
+
+  // A change (an IsingLab method in CHANGES): made on the mirror, which checks it (an error
+  // is thrown to the caller and nothing else happens), then in the worker. While the
+  // mirror waits for the worker's session, it is made again on the mirror after it.
+  change(method, args) {
+    const result = this.lab[method](...args);
+    this.send(method, args);
+    return result;
+  }
+
+  send(method, args) {
+    if (this.mirror === 'syncing') this.replay.push([method, args]);
+    this.link.call('command', method, args, ++this.seq).catch((err) => this.failLate(err));
+  }
+
+  // Paused steps: in the worker, and on the mirror when it holds the run (or after its sync).
+  step(ticks) {
+    if (this.mirror === 'synced') this.lab.advance_explained(ticks);
+    else if (this.mirror === 'syncing') this.replay.push(['advance_explained', [ticks]]);
+    this.link.post({ type: 'advance', ticks, explain: true, seq: ++this.seq });
+  }
+
+  // Brings the mirror up to date with the worker after a run: the worker's session (which
+  // continues exactly), then what was changed meanwhile.
+  sync() {
+    if (this.mirror !== 'running') return;
+    if (this.sentMax) {
+      this.sentMax = false;
+      this.link.post({ type: 'run', max: false });
+    }
+    this.mirror = 'syncing';
+    const at = this.work;
+    this.link
+      .call('read', 'session')
+      .then((text) => {
+        this.lab.restore_session(text);
+        for (const [method, args] of this.replay.splice(0)) this.lab[method](...args);
+        if (this.work !== at) {
+          // The run went on meanwhile: the mirror is behind again.
+          this.mirror = 'running';
+          if (!this.running) this.sync();
+          return;
+        }
+        this.mirror = 'synced';
+        for (const resolve of this.syncWaiters.splice(0)) resolve();
+      })
+      .catch((err) => this.failLate(err));
+  }
+
+  // The worker is about to run ahead of the mirror.
+  working() {
+    this.work += 1;
+    if (this.mirror === 'synced') this.mirror = 'running';
+  }
+
+  // Resolves once the mirror holds the run (pausing it if it runs).
+  settle() {
+    if (this.running) this.setRunning(false);
+    return this.settled();
+  }
+
+  // Resolves once the mirror holds the run (without pausing it).
+  settled() {
+    if (this.mirror === 'synced') return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  // A value from the worker (any IsingLab method, or 'spins', 'clamps'): a promise.
+  read(method, args = []) {
+    return this.link.call('read', method, args);
+  }
+
+  // The worker refused what the mirror accepted, or stopped: shown, never lost.
+  failLate(err) {
+    if (this.link.dead) return; // the fault overlay says so
+    this.fail(err);
+  }
+
+  // For the test hooks (app.js): an IsingLab method answered as the page would, by the
+  // mirror when it holds the answer, else by the worker (a promise).
+  hook(method, args) {
+    if (CHANGES.has(method)) return this.change(method, args);
+    if (method === 'advance' || method === 'advance_explained') {
+      if (this.running) return Promise.reject(new Error('pause the run first'));
+      if (this.mirror === 'synced') this.lab[method](...args);
+      else if (this.mirror === 'syncing') this.replay.push([method, args]);
+      return this.link.call('command', method, args, ++this.seq);
+    }
+    if (PARAMETERS.has(method) || method.startsWith('scan_') || method === 'has_scan') return this.lab[method](...args);
+    if (method.endsWith('_ptr')) {
+      if (this.mirror !== 'synced') throw new Error('the mirror is not up to date: await boltzlabSettled() first');
+      return this.lab[method](...args);
+    }
+    return this.link.call('read', method, args);
+  }
+
+  // Test only: the worker panics.
+  faultWorker() {
+    this.link.post({ type: 'fault' });
   }
 
   stepTick() {
     this.setRunning(false);
-    this.advance(1, true);
+    this.step(1);
   }
 
   stepSweep() {
     this.setRunning(false);
-    this.advance(this.lab.spin_count(), true);
+    this.step(this.lab.spin_count());
   }
 
   reset(how) {
-    this.lab.reset(how);
+    this.change('reset', [how]);
     this.edits += 1;
   }
 
   setPhase(clamped) {
-    attempt('brush-error', () => this.lab.set_clamps_on(clamped));
+    attempt('brush-error', () => this.change('set_clamps_on', [clamped]));
     this.edits += 1;
     this.controls.sync();
   }
@@ -273,15 +460,22 @@ export class LatticeMode {
   // --- The session (session/record.js) -------------------------------------------------------
 
   // Whether anything a session keeps may have changed: the engine's lattice version and tick
-  // count, the page's own edits and the parameters.
+  // count (as the worker last sent them), the page's own edits and the parameters.
   fingerprint() {
-    const lab = this.lab;
-    return `${lab.lattice_version()} ${lab.ticks()} ${this.edits} ${lab.fragment()}`;
+    const stats = this.frameData?.stats;
+    return `${stats?.version} ${stats?.ticks} ${this.edits} ${this.lab.fragment()} ${this.mirror}`;
   }
 
-  // The engine's session text of the run: opaque, compact, exact.
+  // The engine's session text of the run (opaque, compact, exact), packed by the worker:
+  // a promise of {text, ms (the worker's packing time)}.
   session() {
-    return this.lab.session();
+    return this.link.call('read', 'timed_session');
+  }
+
+  // The same text at once, from the mirror, when it holds the run; else null (for the last
+  // save as the page is left, which cannot wait for the worker).
+  sessionNow() {
+    return this.mirror === 'synced' ? this.lab.session() : null;
   }
 
   // What a lattice session or (version-1 record) state text holds, read by a throwaway
@@ -299,13 +493,13 @@ export class LatticeMode {
   }
 
   restoreSession(text) {
-    this.lab.restore_session(text);
+    this.change('restore_session', [text]);
     this.restored();
   }
 
   // A version-1 record's lattice: the engine's state file.
   restoreState(json) {
-    this.lab.import_state(json);
+    this.change('import_state', [json]);
     this.restored();
   }
 
@@ -319,44 +513,39 @@ export class LatticeMode {
   // --- Drawing -------------------------------------------------------------------------------
 
   draw() {
-    if (this.failed) return;
+    if (this.failed || !this.frameData) return;
     const lab = this.lab;
-    const engine = this.engine;
-    const n = lab.spin_count();
-    const side = lab.side();
-    this.spinsView.draw(
-      view(engine, Int8Array, lab.spins_ptr(), n),
-      side,
-      view(engine, Uint8Array, lab.clamp_ptr(), n),
-    );
+    const frame = this.frameData;
+    const stats = frame.stats;
+    const side = frame.side;
+    this.spinsView.draw(frame.spins, side, frame.clamps);
     const inspecting = this.slow();
-    const step = inspecting ? lab.last_step() : null;
-    this.overlay.draw(side, { next: inspecting ? lab.next_site() : -1, step, brush: this.painter.cursor() });
+    const step = inspecting ? stats.lastStep : null;
+    this.overlay.draw(side, { next: inspecting ? stats.nextSite : -1, step, brush: this.painter.cursor() });
     this.inspector.update(step, inspecting);
-    const points = lab.trace_len();
-    this.trace.draw(
-      view(engine, Float64Array, lab.trace_sweeps_ptr(), points),
-      view(engine, Float64Array, lab.trace_energy_ptr(), points),
-      view(engine, Float64Array, lab.trace_magnetization_ptr(), points),
-    );
-    this.drawWeights();
+    this.trace.draw(frame.trace.sweeps, frame.trace.energy, frame.trace.magnetization);
+    this.drawWeights(frame);
     this.experiment.draw(this.plotsStale);
     this.plotsStale = false;
-    $('sweeps').textContent = format(lab.sweeps(), 1);
+    $('sweeps').textContent = format(stats.sweeps, 1);
     $('temperature-shown').textContent = String(lab.temperature());
-    $('energy').textContent = format(lab.energy_per_spin());
-    $('magnetization').textContent = format(lab.magnetization_per_spin());
-    $('phase-shown').textContent = lab.clamps_on() ? `clamped (${lab.clamped_count()})` : 'free';
+    $('energy').textContent = format(stats.energy);
+    $('magnetization').textContent = format(stats.magnetization);
+    $('phase-shown').textContent = lab.clamps_on() ? `clamped (${stats.clampedCount})` : 'free';
+    if (this.fresh) {
+      this.fresh = false;
+      const buffers = this.spare.splice(0);
+      this.link.post({ type: 'ack', buffers }, buffers);
+    }
   }
 
   // The couplings on the lattice (every frame: its sites show the spins) and, when the
   // lattice changed, the weight matrix, the captions and the legend.
-  drawWeights() {
+  drawWeights(frame) {
     const lab = this.lab;
     const engine = this.engine;
     const version = lab.lattice_version();
     const window = lab.bond_window_side();
-    const n = lab.spin_count();
     const bondValues = view(engine, Float64Array, lab.bond_window_ptr(), 2 * window * window);
     let limit = 0;
     for (const b of bondValues) if (Number.isFinite(b)) limit = Math.max(limit, Math.abs(b));
@@ -364,8 +553,8 @@ export class LatticeMode {
     this.bonds.draw({
       bonds: bondValues,
       frustration: view(engine, Uint8Array, lab.frustration_ptr(), window * window),
-      spins: view(engine, Int8Array, lab.spins_ptr(), n),
-      side: lab.side(),
+      spins: frame.spins,
+      side: frame.side,
       window,
       limit,
       version,

@@ -8,16 +8,20 @@ import { $, attempt, showError, clearError, download, sentence } from '../ui.js'
 const SESSION_FORMAT = /"format"\s*:\s*"boltzlab-lattice-session"/;
 
 export class Sharing {
-  // engine: the wasm bindings (for the file-size check); onRestart: called after an import or a link replaced the run.
-  constructor(lab, engine, onRestart) {
+  // engine: the wasm bindings (for the file-size check); onRestart: called after an import or a link replaced the run;
+  // read(method): a promise of the live run's export_state() or trace_csv() (lattice/mode.js).
+  constructor(lab, engine, onRestart, read) {
     this.lab = lab;
     this.engine = engine;
     this.onRestart = onRestart;
     $('download-png').addEventListener('click', () => this.downloadPng());
-    $('download-trace').addEventListener('click', () => download('boltzlab-trace.csv', lab.trace_csv(), 'text/csv'));
-    $('export-state').addEventListener('click', () =>
-      download('boltzlab-state.json', lab.export_state(), 'application/json'),
-    );
+    const offer = (name, method, type) =>
+      read(method).then(
+        (text) => download(name, text, type),
+        (err) => showError('import-error', `Nothing was exported: ${err.message}`),
+      );
+    $('download-trace').addEventListener('click', () => offer('boltzlab-trace.csv', 'trace_csv', 'text/csv'));
+    $('export-state').addEventListener('click', () => offer('boltzlab-state.json', 'export_state', 'application/json'));
     $('import-state').addEventListener('change', (event) => this.importFile(event.target));
     $('copy-link').addEventListener('click', () => this.copyLink());
     window.addEventListener('hashchange', () => this.applyLink(window.location.hash));

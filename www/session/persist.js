@@ -68,6 +68,7 @@ export class Persistence {
     this.lastSave = 0;
     this.interval = MIN_INTERVAL_MS;
     this.lastGood = null; // the last record text known good (written, or checked on load)
+    this.pending = null; // a save waiting for the worker's session
     this.offers = []; // checked stored sessions awaiting Restore / Start fresh: {slot, checked}
     this.saves = 0;
     this.lastTimings = null; // ms the last save spent making the record and writing it
@@ -104,9 +105,9 @@ export class Persistence {
     }, 1000);
     // Leaving (or hiding) the page is the last chance: saved even when the counters say
     // nothing changed (a machine part-way through a cycle has not moved them).
-    window.addEventListener('pagehide', () => this.saveNow(true));
+    window.addEventListener('pagehide', () => this.saveNow(true, true));
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') this.saveNow(true);
+      if (document.visibilityState === 'hidden') this.saveNow(true, true);
     });
   }
 
@@ -194,20 +195,45 @@ export class Persistence {
   }
 
   // Writes the session if it changed since the last write. `force`: also when unchanged.
-  saveNow(force = false) {
-    if (!this.storage || !this.slot || !this.saving || this.stopped) return;
+  // The lattice's session is packed in its engine worker, so the main thread only joins the
+  // record and writes it; returns a promise that the save is done (or refused). `leaving`
+  // (the page is hidden or left, and cannot wait): the mirror's session when it holds the
+  // run (paused), else the worker's, if it comes in time.
+  saveNow(force = false, leaving = false) {
+    if (!this.storage || !this.slot || !this.saving || this.stopped) return Promise.resolve();
     const fingerprint = this.app.fingerprint();
-    if (fingerprint === this.lastFingerprint && !force) return;
+    if (fingerprint === this.lastFingerprint && !force) return Promise.resolve();
+    const now = leaving ? this.app.lattice.sessionNow() : null;
+    if (now !== null) {
+      this.keep(fingerprint, now, 0);
+      return Promise.resolve();
+    }
+    if (this.pending) return this.pending;
+    this.pending = this.app.lattice
+      .session()
+      .then(
+        ({ text, ms }) => this.keep(fingerprint, text, ms),
+        (err) => this.status(`Not saved: ${err.message ?? err}`, true),
+      )
+      .finally(() => {
+        this.pending = null;
+      });
+    return this.pending;
+  }
+
+  // Writes the record with the lattice session `lattice` (packed in `packMs` by the worker).
+  keep(fingerprint, lattice, packMs) {
+    if (this.stopped) return;
     const begin = performance.now();
     let text;
     try {
-      text = encodeRecord(this.app);
+      text = encodeRecord(this.app, lattice);
     } catch (err) {
       this.status(`Not saved: ${err.message ?? err}`, true);
       return;
     } finally {
       this.lastSave = performance.now();
-      this.interval = Math.max(MIN_INTERVAL_MS, 40 * (this.lastSave - begin));
+      this.interval = Math.max(MIN_INTERVAL_MS, 40 * (this.lastSave - begin + packMs));
     }
     if (text.length > MAX_CHARS) {
       this.lastFingerprint = null;
@@ -219,7 +245,7 @@ export class Persistence {
     }
     const encoded = performance.now();
     try {
-      this.write(text);
+      this.store(text);
     } catch (err) {
       this.lastFingerprint = null;
       this.status(
@@ -231,7 +257,7 @@ export class Persistence {
       return;
     }
     const written = performance.now();
-    this.lastTimings = { encode: encoded - begin, write: written - encoded };
+    this.lastTimings = { pack: packMs, encode: encoded - begin, write: written - encoded };
     this.lastFingerprint = fingerprint;
     this.lastGood = text;
     this.saves += 1;
@@ -241,7 +267,7 @@ export class Persistence {
   }
 
   // setItem, dropping the declined previous session first if the quota is full.
-  write(text) {
+  store(text) {
     const storage = this.storage;
     try {
       storage.setItem(this.slot.key, text);
@@ -310,8 +336,10 @@ export class Persistence {
     $('session-restore').disabled = false;
     this.closeBanner();
     this.lastGood = chosen.text;
-    this.saveNow(true);
-    this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`);
+    // Saved at once (the lattice's session comes from its worker), then said.
+    this.saveNow(true).then(() =>
+      this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`),
+    );
   }
 
   startFresh() {

@@ -17,15 +17,15 @@ export const VERSION = 2;
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-// The record of the app's session now, as text. The engine packs the state; nothing here
-// walks over the spins.
-export function encodeRecord(app) {
+// The record of the app's session now, as text, with `lattice`, the lattice's session text
+// (packed by the engine, in its worker). Nothing here walks over the spins.
+export function encodeRecord(app, lattice) {
   return JSON.stringify({
     format: FORMAT,
     version: VERSION,
     saved: Date.now(),
     mode: app.mode(),
-    lattice: app.lattice.session(),
+    lattice,
     machine: app.machine.session(),
   });
 }

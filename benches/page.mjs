@@ -1,0 +1,157 @@
+// `make bench`, third part: the page as a user meets it. Serves the built page (dist/) on
+// 127.0.0.1, opens it in headless Chromium at 1280 × 800 and, for 256² and 1024² lattices in
+// sequential and checkerboard order at maximum speed (T = 2.269, heat-bath), reads:
+//   ticks per second  the engine's tick counter (in its worker) over a timed window;
+//   frames per second requestAnimationFrame callbacks over the same window;
+//   input delay       from a key press (U: all up, D: all down) to the status line showing
+//                     its effect (M/N past ±0.5), in the page's own clock.
+// The figures are printed beside the kernel figures that `cargo bench` and benches/browser.mjs
+// wrote to target/bench.json (1024², T_c; ns per tick turned into ticks per second) and
+// merged into that file (page_* keys).
+//   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+const WARM_MS = Number(process.env.PAGE_BENCH_WARM_MS ?? 2000); // before timing: the kernel is optimised, the frame budget settled
+const WINDOW_MS = 3000; // one timed window
+const WINDOWS = 3; // windows per configuration (median, min–max)
+const PRESSES = 6; // key presses per configuration for the input delay
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(String(port)));
+    });
+  });
+const [dist = 'dist', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
+const jsonPath = 'target/bench.json';
+
+const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve, reject) => {
+  server.stdout.once('data', resolve);
+  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
+});
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+// NaN (no effect seen) sorts last and counts in the maximum.
+const summary = (v) => ({ median: median(v), min: Math.min(...v), max: Math.max(...v) });
+
+// One timed window: ticks per second (engine counter) and frames per second (rAF).
+function timedWindow(page, ms) {
+  return page.evaluate(async (ms) => {
+    let frames = 0;
+    let on = true;
+    const count = () => {
+      frames += 1;
+      if (on) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const t0 = performance.now();
+    const ticks0 = await window.boltzlabLab.ticks();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const ticks1 = await window.boltzlabLab.ticks();
+    const t1 = performance.now();
+    on = false;
+    return { ticksPerSecond: (ticks1 - ticks0) / ((t1 - t0) / 1000), fps: frames / ((t1 - t0) / 1000) };
+  }, ms);
+}
+
+// The delay from a key press to the status line showing its effect, in ms. The watch is
+// set up (and acknowledged) before the key is pressed.
+async function inputDelay(page, key) {
+  await page.evaluate((up) => {
+    window.benchDelay = new Promise((resolve) => {
+      let pressed = null;
+      const box = document.getElementById('magnetization');
+      const onKey = (event) => {
+        pressed = event.timeStamp;
+      };
+      window.addEventListener('keydown', onKey, { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        const m = Number(box.textContent);
+        if (pressed !== null && (up ? m > 0.5 : m < -0.5)) {
+          observer.disconnect();
+          resolve(performance.now() - pressed);
+        }
+      });
+      observer.observe(box, { childList: true, characterData: true, subtree: true });
+      setTimeout(() => resolve(NaN), 10_000); // no effect seen: reported as NaN
+    });
+  }, key === 'u');
+  await page.keyboard.press(key);
+  return page.evaluate(() => window.benchDelay);
+}
+
+const results = {};
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+let userAgent = '';
+try {
+  for (const side of [256, 1024]) {
+    for (const order of ['sequential', 'checkerboard']) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('pageerror', (error) => console.error(`page error: ${error}`));
+      page.on('crash', () => console.error(`the page crashed (${side}², ${order})`));
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
+      userAgent = await page.evaluate(() => navigator.userAgent);
+      await page.locator('#size').selectOption(String(side));
+      await page.locator('#order').selectOption(order);
+      const speed = page.locator('#speed');
+      await speed.fill(await speed.getAttribute('max'));
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.waitForTimeout(WARM_MS);
+      const windows = [];
+      for (let k = 0; k < WINDOWS; k++) windows.push(await timedWindow(page, WINDOW_MS));
+      const delays = [];
+      for (let k = 0; k < PRESSES; k++) delays.push(await inputDelay(page, k % 2 === 0 ? 'u' : 'd'));
+      results[`${side}_${order}`] = {
+        ticksPerSecond: summary(windows.map((w) => w.ticksPerSecond)),
+        fps: summary(windows.map((w) => w.fps)),
+        delay: summary(delays),
+      };
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}
+
+const bench = JSON.parse(await readFile(jsonPath, 'utf8').catch(() => '{}'));
+const rate = (nsPerTick) => (Number.isFinite(nsPerTick) ? 1e9 / nsPerTick : undefined);
+const e = (v) => (v === undefined ? '—' : v.toExponential(2));
+const pct = (a, b) => (a === undefined || b === undefined ? '—' : `${((100 * a) / b).toFixed(0)} %`);
+
+console.log(`\nthe page at maximum speed, ${userAgent}`);
+console.log(
+  `page: median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; input delay: median (max) of ${PRESSES} key presses, key → status line`,
+);
+console.log(
+  'kernel figures (1024², T_c, heat-bath) from target/bench.json: wasm and native in one thread, ising.js = the JS reference sampler',
+);
+console.log(
+  `${'lattice'.padEnd(6)} ${'order'.padEnd(13)} ${'page ticks/s'.padStart(30)} ${'fps'.padStart(18)} ${'delay ms'.padStart(12)} ${'wasm kernel'.padStart(12)} ${'page/kernel'.padStart(12)} ${'native'.padStart(10)} ${'ising.js'.padStart(10)}`,
+);
+const merged = { ...bench };
+for (const [key, r] of Object.entries(results)) {
+  const [side, order] = key.split('_');
+  const kernel = rate(bench[`wasm_heat_bath_${order}_ns_per_tick`]);
+  const native = rate(bench[`native_heat_bath_${order}_ns_per_tick`]);
+  const js = rate(bench[`js_heat_bath_${order}_ns_per_tick`]);
+  const t = r.ticksPerSecond;
+  console.log(
+    `${`${side}²`.padEnd(6)} ${order.padEnd(13)} ${`${e(t.median)} (${e(t.min)}–${e(t.max)})`.padStart(30)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(18)} ${`${r.delay.median.toFixed(0)} (${r.delay.max.toFixed(0)})`.padStart(12)} ${e(kernel).padStart(12)} ${pct(t.median, kernel).padStart(12)} ${e(native).padStart(10)} ${e(js).padStart(10)}`,
+  );
+  merged[`page_${key}_ticks_per_s`] = t.median;
+  merged[`page_${key}_fps`] = r.fps.median;
+  merged[`page_${key}_input_delay_ms`] = r.delay.median;
+}
+console.log('(the kernel figures are for 1024²; page/kernel compares each lattice with them)');
+await writeFile(jsonPath, JSON.stringify(merged, null, 2));
+console.log(`\npage figures written to ${jsonPath}`);

@@ -1,0 +1,108 @@
+// The lattice's engine runs in a module worker (www/lattice/worker.js): what the page shows
+// after a run there is the engine's exported state, the page's own mirror of the run is then
+// exactly the worker's, the inspector's tick is the engine's, and a worker that dies shows
+// the fault overlay with the last good state still exportable.
+import { readFile } from 'node:fs/promises';
+import { test, expect, openApp, lab, pause, choose, enter, shown, spinsAndClamps } from './fixtures.js';
+
+// The energy and magnetisation per spin of a zero-field ferromagnet with periodic
+// boundaries, from the exported spin rows ("+-+…"): E = −Σ⟨ij⟩ s_i s_j, M = Σ s_i.
+function perSpin(rows) {
+  const L = rows.length;
+  const s = (x, y) => (rows[(y + L) % L][(x + L) % L] === '+' ? 1 : -1);
+  let e = 0;
+  let m = 0;
+  for (let y = 0; y < L; y++)
+    for (let x = 0; x < L; x++) {
+      e -= s(x, y) * (s(x + 1, y) + s(x, y + 1));
+      m += s(x, y);
+    }
+  return { energy: e / (L * L), magnetization: m / (L * L), n: L * L };
+}
+
+const format = (x) => (Math.abs(x) < 0.5e-4 ? 0 : x).toFixed(4);
+
+async function runAtMax(page) {
+  const speed = page.getByRole('slider', { name: 'Speed' });
+  await speed.fill(await speed.getAttribute('max'));
+  await expect(page.locator('#speed-shown')).toHaveText(/max/);
+}
+
+test('after a run at maximum speed in the worker, the page shows the engine’s exported state', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '32');
+  await enter(page, 'Temperature value', 2);
+  await runAtMax(page);
+  await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(200);
+  // Export works while the worker runs: a state the engine wrote, part-way through.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export state (JSON)' }).click();
+  const running = JSON.parse(await readFile(await (await download).path(), 'utf8'));
+  expect(running.ticks).toBeGreaterThan(0);
+  await pause(page);
+  const text = await lab(page, 'export_state');
+  const state = JSON.parse(text);
+  const exact = perSpin(state.spins);
+  // The worker's last frame is drawn at the next animation frame.
+  await expect(page.locator('#sweeps')).toHaveText((state.ticks / exact.n).toFixed(1));
+  await expect(page.locator('#energy')).toHaveText(format(exact.energy));
+  await expect(page.locator('#magnetization')).toHaveText(format(exact.magnetization));
+  const live = await spinsAndClamps(page);
+  expect(live.spins.map((s) => (s > 0 ? '+' : '-')).join('')).toBe(state.spins.join(''));
+  // The page's mirror of the run holds exactly the worker's state once paused.
+  const mirrorState = await page.evaluate(async () => {
+    await window.boltzlabSettled();
+    return window.boltzlabApp.lattice.lab.export_state();
+  });
+  expect(mirrorState).toBe(text);
+});
+
+test('after a run in the worker, step one tick explains the engine’s tick and both copies agree', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  await runAtMax(page);
+  await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(50);
+  await pause(page);
+  for (let k = 0; k < 5; k++) {
+    const before = await lab(page, 'ticks');
+    await page.getByRole('button', { name: 'Step one tick' }).click();
+    await expect(page.locator('#inspect-site')).toContainText(`tick ${before}`);
+    expect(await lab(page, 'ticks')).toBe(before + 1);
+  }
+  await page.evaluate(() => window.boltzlabSettled());
+  const [worker, mirror] = await page.evaluate(async () => [
+    await window.boltzlabLab.export_state(),
+    window.boltzlabApp.lattice.lab.export_state(),
+  ]);
+  expect(mirror).toBe(worker);
+});
+
+test.describe('a worker that dies', () => {
+  // console_error_panic_hook logs the worker's panic.
+  test.use({
+    expectedProblems: {
+      patterns: [/deliberate panic for tests/],
+    },
+  });
+
+  test('shows the fault overlay and keeps the last good state exportable', async ({ page }) => {
+    await openApp(page);
+    await enter(page, 'Temperature value', 1.5);
+    await expect
+      .poll(async () => {
+        const text = await page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
+        return text === null ? null : JSON.parse(JSON.parse(text).lattice).temperature;
+      })
+      .toBe(1.5);
+    await runAtMax(page);
+    await page.evaluate(() => window.boltzlabWorkerFault());
+    const overlay = page.getByRole('alertdialog', { name: 'The engine stopped' });
+    await expect(overlay).toBeVisible();
+    await expect(page.locator('#fault-message')).toContainText('deliberate panic for tests');
+    await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export last good state' }).click();
+    const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
+    expect(saved.temperature).toBe(1.5);
+  });
+});

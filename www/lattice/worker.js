@@ -1,0 +1,226 @@
+// The lattice engine in a module worker: it owns the live IsingLab (the same wasm engine,
+// loaded from the same wasm-bindgen module and .wasm file as the page) and advances it, so
+// that the page's main thread only draws and handles input. Protocol (engine_link.js is
+// the page's side):
+//
+//   page → worker
+//     {type: 'init', js, wasm, session}        load the engine; the run starts from `session`
+//     {type: 'command', id, method, args, seq} one of IsingLab's methods (checked by the engine)
+//     {type: 'read', id, method, args}         a value: any IsingLab method, 'spins', 'clamps',
+//                                              'timed_session' ({text, ms}) or 'memory' (bytes)
+//     {type: 'run', max}                       max: run continuously, in slices (else stop)
+//     {type: 'advance', ticks, explain, seq?}  one frame's ticks, or a paused step (numbered)
+//     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
+//     {type: 'fault'}                          test only: a deliberate panic
+//   worker → page
+//     {type: 'ready'} · {type: 'result', id, value | error} · {type: 'frame', …}
+//     {type: 'panic', message} · {type: 'error', message}
+//
+// Frames never queue up: at most one is in flight; the next is posted once the page has
+// acknowledged the last, with what changed meanwhile. Each frame carries the number (seq)
+// of the page's last change it includes, so that the page never shows a state from before
+// a change it made. Nothing needs cross-origin isolation:
+// the spins travel in transferred ArrayBuffers (no SharedArrayBuffer). The messages name
+// the lab's methods, so another engine object (the machine) can use the same protocol.
+
+// Wall time of one continuous slice at maximum speed, and the largest chunk of ticks per
+// engine call (calls of about an eighth of a slice, as the page's frame loop did).
+const SLICE_MS = 8;
+const CHUNK = 1 << 16;
+
+let engine = null;
+let lab = null;
+let dead = false;
+const early = []; // messages that came before the engine was loaded
+let runMax = false;
+let chunkTicks = CHUNK;
+let inFlight = false; // a frame was posted and not yet acknowledged
+let dirty = true; // something changed since the last frame
+let ticksDone = 0; // ticks since the last frame
+let seq = 0; // the last of the page's numbered changes done
+const spare = []; // ArrayBuffers given back by the page
+
+// The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
+globalThis.boltzlabReportPanic = (message) => {
+  dead = true;
+  postMessage({ type: 'panic', message: String(message) });
+};
+
+const tick = new MessageChannel();
+tick.port1.onmessage = () => slice();
+
+function buffer(bytes) {
+  const k = spare.findIndex((b) => b.byteLength === bytes);
+  return k >= 0 ? spare.splice(k, 1)[0] : new ArrayBuffer(bytes);
+}
+
+function copyOut(Type, ptr, length) {
+  const out = new Type(buffer(length * Type.BYTES_PER_ELEMENT));
+  out.set(new Type(engine.wasm_memory().buffer, ptr, length));
+  return out;
+}
+
+function frame() {
+  if (inFlight || !dirty || dead) return;
+  const n = lab.spin_count();
+  const spins = copyOut(Int8Array, lab.spins_ptr(), n);
+  const clamps = copyOut(Uint8Array, lab.clamp_ptr(), n);
+  const points = lab.trace_len();
+  const memory = engine.wasm_memory().buffer;
+  const trace = {
+    sweeps: new Float64Array(memory, lab.trace_sweeps_ptr(), points).slice(),
+    energy: new Float64Array(memory, lab.trace_energy_ptr(), points).slice(),
+    magnetization: new Float64Array(memory, lab.trace_magnetization_ptr(), points).slice(),
+  };
+  const message = {
+    type: 'frame',
+    seq,
+    side: lab.side(),
+    spins,
+    clamps,
+    trace,
+    ticksDone,
+    stats: {
+      ticks: lab.ticks(),
+      sweeps: lab.sweeps(),
+      energy: lab.energy_per_spin(),
+      magnetization: lab.magnetization_per_spin(),
+      clampedCount: lab.clamped_count(),
+      version: lab.lattice_version(),
+      nextSite: lab.next_site(),
+      lastStep: lab.last_step(),
+    },
+  };
+  inFlight = true;
+  dirty = false;
+  ticksDone = 0;
+  postMessage(message, [spins.buffer, clamps.buffer]);
+}
+
+// Advances `ticks` in calls of at most chunkTicks (each call appends a trace point, as the
+// page's loop did); with `untilMs`, stops at that time.
+function advance(ticks, explain, untilMs = Infinity) {
+  if (explain) {
+    lab.advance_explained(ticks);
+    ticksDone += ticks;
+    dirty = true;
+    return;
+  }
+  let done = 0;
+  while (done < ticks) {
+    const chunk = Math.min(chunkTicks, ticks - done);
+    const t0 = performance.now();
+    lab.advance(chunk);
+    done += chunk;
+    ticksDone += chunk;
+    dirty = true;
+    const took = performance.now() - t0;
+    if (took > SLICE_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
+    else if (took < SLICE_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
+    if (performance.now() > untilMs) break;
+  }
+}
+
+function slice() {
+  if (!runMax || dead) return;
+  try {
+    advance(Infinity, false, performance.now() + SLICE_MS);
+  } catch (err) {
+    runMax = false;
+    report(err);
+    return;
+  }
+  frame();
+  tick.port2.postMessage(null); // the next slice, after any message waiting
+}
+
+function report(err) {
+  if (!dead) postMessage({ type: 'error', message: String(err?.message ?? err) });
+}
+
+function read(method, args) {
+  const n = lab.spin_count();
+  const memory = engine.wasm_memory().buffer;
+  if (method === 'spins') return new Int8Array(memory, lab.spins_ptr(), n).slice();
+  if (method === 'clamps') return new Uint8Array(memory, lab.clamp_ptr(), n).slice();
+  if (method === 'memory') return memory.byteLength; // the worker's wasm memory, in bytes
+  if (method === 'timed_session') {
+    const t0 = performance.now();
+    const text = lab.session();
+    return { text, ms: performance.now() - t0 };
+  }
+  if (typeof lab[method] !== 'function' || method.startsWith('__') || method === 'free')
+    throw new Error(`the engine has no ${method}`);
+  return lab[method](...args);
+}
+
+function handle(data) {
+  if (dead) return;
+  if (Number.isInteger(data.seq)) seq = data.seq;
+  switch (data.type) {
+    case 'command':
+    case 'read':
+      try {
+        const value = data.type === 'read' ? read(data.method, data.args) : lab[data.method](...data.args);
+        if (data.type === 'command') dirty = true;
+        postMessage({ type: 'result', id: data.id, value });
+      } catch (err) {
+        if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+      }
+      frame();
+      break;
+    case 'advance':
+      try {
+        // A frame's ticks stop after a slice's time, as the page's frame budget stopped them.
+        advance(data.ticks, data.explain, performance.now() + SLICE_MS);
+      } catch (err) {
+        report(err);
+      }
+      frame();
+      break;
+    case 'run':
+      if (data.max && !runMax) {
+        runMax = true;
+        tick.port2.postMessage(null);
+      }
+      runMax = data.max;
+      break;
+    case 'ack':
+      inFlight = false;
+      for (const b of data.buffers ?? []) if (spare.length < 4) spare.push(b);
+      frame();
+      break;
+    case 'fault':
+      engine.fault_for_tests();
+      break;
+    default:
+      report(new Error(`unknown message ${data.type}`));
+  }
+}
+
+async function init({ js, wasm, session }) {
+  engine = await import(js);
+  await engine.default({ module_or_path: wasm });
+  lab = new engine.IsingLab(4, 2.269, 1);
+  lab.restore_session(session);
+  postMessage({ type: 'ready' });
+  dirty = true;
+  frame();
+  for (const data of early.splice(0)) handle(data);
+}
+
+onmessage = ({ data }) => {
+  if (data.type === 'init') {
+    init(data).catch((err) => {
+      dead = true;
+      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
+    });
+  } else if (lab === null) early.push(data);
+  else {
+    try {
+      handle(data);
+    } catch (err) {
+      report(err);
+    }
+  }
+};
