@@ -19,7 +19,7 @@
 //! (s_low = 0, d = 1) it is W = w/T, c = θ/T, C = 0; for ±1 units W = 4w/T,
 //! c_u = 2(θ_u − Σ_v w_uv)/T, C = (Σ w − Σ θ)/T.
 
-use super::log_z::{Bound, Facts, LogZ, LogZMethod};
+use super::log_z::{Bound, Facts, LogZ, LogZMethod, finite};
 use super::rbm_ais::{AisSchedule, ais_log_z};
 use super::rbm_exact::{MAX_EXACT_LAYER, log_z};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
@@ -198,22 +198,6 @@ pub fn ais_log_z_bipartite(
         seconds: None,
     })
     .map(Some)
-}
-
-/// Refuses a non-finite result (the weights overflow at this T).
-fn finite(result: LogZ) -> Result<LogZ, ParamError> {
-    if result.log_z.is_finite() && result.stderr.is_none_or(f64::is_finite) {
-        Ok(result)
-    } else {
-        Err(ParamError::Invalid {
-            field: "temperature",
-            reason: format!(
-                "at T = {} the Boltzmann weights of this network overflow an f64 (ln Z came \
-                 out as {}); raise the temperature",
-                result.temperature, result.log_z
-            ),
-        })
-    }
 }
 
 #[cfg(test)]

@@ -476,7 +476,7 @@ pub fn ais_log_z(
 
 /// Refuses a result that overflowed: a temperature so low for these weights that −E/T
 /// leaves the range of an f64 (|E|/T > ~10³⁰⁸) gives an error naming `temperature`.
-fn finite(result: LogZ) -> Result<LogZ, ParamError> {
+pub(crate) fn finite(result: LogZ) -> Result<LogZ, ParamError> {
     if result.log_z.is_finite() && result.stderr.is_none_or(f64::is_finite) {
         Ok(result)
     } else {

@@ -31,3 +31,34 @@ export function ticks(lo, hi, count = 5) {
 }
 
 export const tickLabel = (v) => Number(v.toPrecision(4)).toString();
+
+// The grid and tick labels of a plot: a faint line and a label at each y tick, labels at
+// the x ticks (one per `xSpacing` pixels at most) and the x axis's name below them.
+// frame: {left, right, bottom, w, h}; scale: {x0, x1, y0, y1, px, py} (value → pixel).
+export function drawAxes(
+  c,
+  { left, right, bottom, w, h },
+  { x0, x1, y0, y1, px, py },
+  { ink, faint, xLabel, xSpacing },
+) {
+  c.font = '12px system-ui, sans-serif';
+  c.fillStyle = ink;
+  c.lineWidth = 1;
+  c.textAlign = 'right';
+  c.textBaseline = 'middle';
+  for (const v of ticks(y0, y1, 4)) {
+    c.strokeStyle = faint;
+    c.globalAlpha = 0.3;
+    c.beginPath();
+    c.moveTo(left, py(v));
+    c.lineTo(w - right, py(v));
+    c.stroke();
+    c.globalAlpha = 1;
+    c.fillText(tickLabel(v), left - 5, py(v));
+  }
+  c.textAlign = 'center';
+  c.textBaseline = 'top';
+  for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / xSpacing))))
+    c.fillText(tickLabel(v), px(v), h - bottom + 4);
+  c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + 16);
+}

@@ -3,7 +3,7 @@
 // when it was estimated by AIS (exact points have none).
 
 import { cssColour } from './colour.js';
-import { fitCanvas, ticks, tickLabel } from './canvas.js';
+import { drawAxes, fitCanvas } from './canvas.js';
 
 export class LikelihoodView {
   constructor(canvas) {
@@ -46,26 +46,12 @@ export class LikelihoodView {
     y1 += margin;
     const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
     const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
-    c.font = '12px system-ui, sans-serif';
-    c.fillStyle = ink;
-    c.lineWidth = 1;
-    c.textAlign = 'right';
-    c.textBaseline = 'middle';
-    for (const v of ticks(y0, y1, 4)) {
-      c.strokeStyle = faint;
-      c.globalAlpha = 0.3;
-      c.beginPath();
-      c.moveTo(left, py(v));
-      c.lineTo(w - right, py(v));
-      c.stroke();
-      c.globalAlpha = 1;
-      c.fillText(tickLabel(v), left - 5, py(v));
-    }
-    c.textAlign = 'center';
-    c.textBaseline = 'top';
-    for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 70))))
-      c.fillText(tickLabel(v), px(v), h - bottom + 4);
-    c.fillText('updates', left + (w - left - right) / 2, h - bottom + 16);
+    drawAxes(
+      c,
+      { left, right, bottom, w, h },
+      { x0, x1, y0, y1, px, py },
+      { ink, faint, xLabel: 'updates', xSpacing: 70 },
+    );
     [train, test].forEach((series, s) => {
       c.strokeStyle = colours[s];
       c.fillStyle = colours[s];

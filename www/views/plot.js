@@ -2,7 +2,7 @@
 // temperature-sweep results.
 
 import { cssColour } from './colour.js';
-import { fitCanvas, ticks, tickLabel } from './canvas.js';
+import { drawAxes, fitCanvas } from './canvas.js';
 
 export class ErrorBarPlot {
   constructor(canvas, { title, xLabel = 'T' }) {
@@ -69,25 +69,12 @@ export class ErrorBarPlot {
     c.textBaseline = 'top';
     c.font = '600 13px system-ui, sans-serif';
     c.fillText(this.title, left, 3);
-    c.font = '12px system-ui, sans-serif';
-    c.lineWidth = 1;
-    c.textAlign = 'right';
-    c.textBaseline = 'middle';
-    for (const v of ticks(y0, y1, 4)) {
-      c.strokeStyle = faint;
-      c.globalAlpha = 0.3;
-      c.beginPath();
-      c.moveTo(left, py(v));
-      c.lineTo(w - right, py(v));
-      c.stroke();
-      c.globalAlpha = 1;
-      c.fillText(tickLabel(v), left - 5, py(v));
-    }
-    c.textAlign = 'center';
-    c.textBaseline = 'top';
-    for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 60))))
-      c.fillText(tickLabel(v), px(v), h - bottom + 4);
-    c.fillText(this.xLabel, left + (w - left - right) / 2, h - bottom + 17);
+    drawAxes(
+      c,
+      { left, right, bottom, w, h },
+      { x0, x1, y0, y1, px, py },
+      { ink, faint, xLabel: this.xLabel, xSpacing: 60 },
+    );
 
     c.save();
     c.beginPath();

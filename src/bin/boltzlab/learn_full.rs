@@ -267,13 +267,24 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         .check()
         .map_err(|e| args.engine_error(e, FIELDS))?;
     let (v, network) = train(&run).map_err(|e| args.engine_error(e, FIELDS))?;
+    save_and_print(&args, &v, &network, print_row)
+}
+
+/// What both machines' `learn` end with: `--save FILE` writes the trained network as the
+/// page's network JSON, then the row is printed (`--json`, or as text by `print`).
+pub fn save_and_print(
+    args: &Args,
+    row: &Value,
+    network: &Network,
+    print: fn(&Value),
+) -> Result<(), String> {
     if let Some(file) = args.text("save") {
         std::fs::write(file, network.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
     }
     if args.flag("json") {
-        println!("{v}");
+        println!("{row}");
     } else {
-        print_row(&v);
+        print(row);
     }
     Ok(())
 }

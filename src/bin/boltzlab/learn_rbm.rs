@@ -210,17 +210,9 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         every: args.count("every", 0, 0, 1_000_000_000)?,
     };
     let (row, m) = train(&run).map_err(|e| args.engine_error(e, FIELDS))?;
-    if let Some(file) = args.text("save") {
-        // The trained machine as the page's network JSON (with its bipartite mask).
-        let network = m.to_network().map_err(|e| e.to_string())?;
-        std::fs::write(file, network.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
-    }
-    if args.flag("json") {
-        println!("{row}");
-    } else {
-        print_row(&row);
-    }
-    Ok(())
+    // The trained machine as the page's network JSON (with its bipartite mask).
+    let network = m.to_network().map_err(|e| e.to_string())?;
+    crate::learn_full::save_and_print(&args, &row, &network, print_row)
 }
 
 fn print_row(row: &Value) {
