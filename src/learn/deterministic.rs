@@ -24,8 +24,8 @@
 
 use super::Settling;
 use super::{
-    ClampNoise, CycleReport, FreePhase, Learner, LearnerCommonState, LearningOptions, Phase,
-    PhaseStatistics, Position, Progress, Updater, check_patterns, split_seed, to_kind,
+    CycleReport, FreePhase, Learner, LearnerCommonState, LearnerCore, LearningOptions, Phase,
+    PhaseStatistics, Position, Progress, check_patterns, split_seed, to_kind,
 };
 use crate::error::ParamError;
 use crate::estimate::mean_field::{MeanField, MeanFieldOptions, check_solver, solve};
@@ -115,22 +115,16 @@ impl Default for MeanFieldSettings {
 pub struct MeanFieldLearner {
     network: Network,
     patterns: Vec<Vec<u8>>,
-    options: LearningOptions,
     settings: MeanFieldSettings,
-    noise_rng: SpinRng,
     start_rng: SpinRng,
-    presented: Vec<Vec<u8>>,
-    position: Position,
     clamped: PhaseStatistics,
     free: PhaseStatistics,
     /// The last solve of this cycle and its clamps (reused when the clamps repeat).
     last_solve: Option<(Vec<Option<i8>>, MeanField)>,
     nonconverged: u64,
     cycle_nonconverged: u64,
-    updater: Updater,
-    last: Option<CycleReport>,
-    /// Set when a weight change diverged: every later step returns it.
-    diverged: Option<ParamError>,
+    /// The options, the place in the cycle, the updater, the last report, a divergence.
+    core: LearnerCore,
 }
 
 impl MeanFieldLearner {
@@ -163,25 +157,13 @@ impl MeanFieldLearner {
             network,
             patterns: patterns.to_vec(),
             settings,
-            noise_rng: seeded_rng(noise_seed),
             start_rng: seeded_rng(start_seed),
-            presented: Vec::new(),
-            position: Position {
-                cycle: 0,
-                phase: Phase::Clamped,
-                settling: 0,
-                pattern: Some(0),
-                sweep: 0,
-            },
             clamped: PhaseStatistics::empty(n),
             free: PhaseStatistics::empty(n),
             last_solve: None,
             nonconverged: 0,
             cycle_nonconverged: 0,
-            updater: Updater::new(n),
-            last: None,
-            diverged: None,
-            options,
+            core: LearnerCore::new(options, seeded_rng(noise_seed), n),
         })
     }
 
@@ -210,30 +192,34 @@ impl MeanFieldLearner {
     }
 
     fn settlings_per_phase(&self) -> u64 {
-        self.patterns.len() as u64 * self.options.settlings
+        self.patterns.len() as u64 * self.core.options.settlings
     }
 
     fn pattern_of(&self, s: u64) -> usize {
-        (s / self.options.settlings) as usize
+        (s / self.core.options.settlings) as usize
     }
 
     /// The clamps of the current settling.
     fn clamps(&mut self) -> Vec<Option<i8>> {
         let kind = self.network.kind();
         let n = self.network.len();
-        let s = self.position.settling;
-        let shown: Option<Vec<u8>> = match (self.position.phase, self.options.free_phase) {
+        let s = self.core.position.settling;
+        let shown: Option<Vec<u8>> = match (self.core.position.phase, self.core.options.free_phase)
+        {
             (Phase::Clamped, _) => {
                 let k = self.pattern_of(s);
                 let shown = self
+                    .core
                     .options
                     .noise
-                    .present(&self.patterns[k], &mut self.noise_rng);
-                self.presented.push(shown.clone());
+                    .present(&self.patterns[k], &mut self.core.noise_rng);
+                self.core.presented.push(shown.clone());
                 Some(shown)
             }
             (Phase::Free, FreePhase::Nothing) => None,
-            (Phase::Free, FreePhase::Inputs(k)) => Some(self.presented[s as usize][..k].to_vec()),
+            (Phase::Free, FreePhase::Inputs(k)) => {
+                Some(self.core.presented[s as usize][..k].to_vec())
+            }
         };
         let values = shown.map(|v| to_kind(kind, &v)).unwrap_or_default();
         (0..n).map(|i| values.get(i).copied()).collect()
@@ -245,7 +231,7 @@ impl MeanFieldLearner {
     /// and this and every later call return the error ([`super::diverged`]) until a new
     /// learner is made.
     pub fn step(&mut self) -> Result<Progress, ParamError> {
-        if let Some(e) = &self.diverged {
+        if let Some(e) = &self.core.diverged {
             return Err(e.clone());
         }
         let clamp = self.clamps();
@@ -262,7 +248,7 @@ impl MeanFieldLearner {
             };
             let solution = annealed_solve(
                 &self.network,
-                &self.options.settling,
+                &self.core.options.settling,
                 &clamp,
                 start.as_deref(),
                 &self.settings,
@@ -274,21 +260,21 @@ impl MeanFieldLearner {
             self.nonconverged += 1;
             self.cycle_nonconverged += 1;
         }
-        let sums = match self.position.phase {
+        let sums = match self.core.position.phase {
             Phase::Clamped => &mut self.clamped,
             Phase::Free => &mut self.free,
         };
         add_solution(sums, &solution.means);
-        self.position.settling += 1;
-        if self.position.settling < self.settlings_per_phase() {
-            self.position.pattern = self.pattern_in_phase();
+        self.core.position.settling += 1;
+        if self.core.position.settling < self.settlings_per_phase() {
+            self.core.position.pattern = self.pattern_in_phase();
             return Ok(Progress::Settling);
         }
-        match self.position.phase {
+        match self.core.position.phase {
             Phase::Clamped => {
-                self.position.phase = Phase::Free;
-                self.position.settling = 0;
-                self.position.pattern = self.pattern_in_phase();
+                self.core.position.phase = Phase::Free;
+                self.core.position.settling = 0;
+                self.core.position.pattern = self.pattern_in_phase();
                 Ok(Progress::Phase)
             }
             Phase::Free => self.end_cycle(),
@@ -298,28 +284,31 @@ impl MeanFieldLearner {
     fn end_cycle(&mut self) -> Result<Progress, ParamError> {
         let clamped = average(&self.clamped);
         let free = average(&self.free);
-        let cycle = self.position.cycle + 1;
-        if let Err(e) = self
-            .updater
-            .apply(&mut self.network, &self.options, &clamped, &free, cycle)
-        {
-            self.diverged = Some(e.clone());
+        let cycle = self.core.position.cycle + 1;
+        if let Err(e) = self.core.updater.apply(
+            &mut self.network,
+            &self.core.options,
+            &clamped,
+            &free,
+            cycle,
+        ) {
+            self.core.diverged = Some(e.clone());
             return Err(e);
         }
         let n = self.network.len();
         self.clamped = PhaseStatistics::empty(n);
         self.free = PhaseStatistics::empty(n);
-        self.presented.clear();
+        self.core.presented.clear();
         self.last_solve = None;
-        self.position = Position {
-            cycle: self.position.cycle + 1,
+        self.core.position = Position {
+            cycle: self.core.position.cycle + 1,
             phase: Phase::Clamped,
             settling: 0,
             pattern: Some(0),
             sweep: 0,
         };
-        self.last = Some(CycleReport {
-            cycle: self.position.cycle,
+        self.core.last = Some(CycleReport {
+            cycle: self.core.position.cycle,
             clamped,
             free,
             nonconverged: self.cycle_nonconverged,
@@ -329,9 +318,9 @@ impl MeanFieldLearner {
     }
 
     fn pattern_in_phase(&self) -> Option<usize> {
-        match (self.position.phase, self.options.free_phase) {
+        match (self.core.position.phase, self.core.options.free_phase) {
             (Phase::Free, FreePhase::Nothing) => None,
-            _ => Some(self.pattern_of(self.position.settling)),
+            _ => Some(self.pattern_of(self.core.position.settling)),
         }
     }
 }
@@ -391,14 +380,7 @@ impl MeanFieldLearner {
             last_solve: self.last_solve.clone(),
             nonconverged: self.nonconverged,
             cycle_nonconverged: self.cycle_nonconverged,
-            common: LearnerCommonState::save(
-                &self.noise_rng,
-                &self.presented,
-                self.position,
-                &self.updater,
-                self.last.as_ref(),
-                self.diverged.as_ref(),
-            ),
+            common: LearnerCommonState::save(&self.core),
         }
     }
 
@@ -416,7 +398,7 @@ impl MeanFieldLearner {
         let n = learner.network.len();
         saved
             .common
-            .check(&learner.network, patterns, &learner.options, 1, |p| {
+            .check(&learner.network, patterns, &learner.core.options, 1, |p| {
                 p.settling as usize
             })?;
         let per_phase = learner.settlings_per_phase();
@@ -466,14 +448,7 @@ impl MeanFieldLearner {
                 reason: "this cycle's count exceeds the run's".into(),
             });
         }
-        saved.common.restore(
-            &mut learner.noise_rng,
-            &mut learner.presented,
-            &mut learner.position,
-            &mut learner.updater,
-            &mut learner.last,
-            &mut learner.diverged,
-        )?;
+        saved.common.restore(&mut learner.core)?;
         learner.start_rng =
             crate::rng::rng_from_words("learner.start_random_state", saved.start_random_state)?;
         learner.clamped = saved.clamped;
@@ -488,7 +463,7 @@ impl MeanFieldLearner {
 impl Learner for MeanFieldLearner {
     fn cycle(&mut self) -> Result<CycleReport, ParamError> {
         while self.step()? != Progress::Cycle {}
-        Ok(self.last.clone().expect("a cycle was just completed"))
+        Ok(self.core.last.clone().expect("a cycle was just completed"))
     }
 
     fn settle(&mut self) -> Result<Progress, ParamError> {
@@ -499,37 +474,15 @@ impl Learner for MeanFieldLearner {
         &self.network
     }
 
-    fn cycles(&self) -> u64 {
-        self.position.cycle
+    fn core(&self) -> &LearnerCore {
+        &self.core
     }
 
-    fn position(&self) -> Position {
-        self.position
-    }
-
-    fn options(&self) -> &LearningOptions {
-        &self.options
-    }
-
-    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError> {
-        noise.check()?;
-        self.options.noise = noise;
-        Ok(())
-    }
-
-    fn set_hidden_connected(&mut self, connected: bool) {
-        self.updater.set_hidden_connected(connected);
-    }
-
-    fn last_cycle(&self) -> Option<&CycleReport> {
-        self.last.as_ref()
+    fn core_mut(&mut self) -> &mut LearnerCore {
+        &mut self.core
     }
 
     fn nonconverged(&self) -> u64 {
         self.nonconverged
-    }
-
-    fn diverged(&self) -> Option<&ParamError> {
-        self.diverged.as_ref()
     }
 }

@@ -497,21 +497,41 @@ pub trait Learner {
     fn settle(&mut self) -> Result<Progress, ParamError>;
     /// The network being trained.
     fn network(&self) -> &Network;
+    /// The state every learner keeps the same way (options, place in the cycle, updater,
+    /// last report, divergence): the methods below read and set it once for both.
+    #[doc(hidden)]
+    fn core(&self) -> &LearnerCore;
+    #[doc(hidden)]
+    fn core_mut(&mut self) -> &mut LearnerCore;
     /// Cycles completed.
-    fn cycles(&self) -> u64;
+    fn cycles(&self) -> u64 {
+        self.core().position.cycle
+    }
     /// Where the learner is inside its cycle.
-    fn position(&self) -> Position;
+    fn position(&self) -> Position {
+        self.core().position
+    }
     /// The options.
-    fn options(&self) -> &LearningOptions;
+    fn options(&self) -> &LearningOptions {
+        &self.core().options
+    }
     /// Changes the clamping noise from the next settling on; refused (nothing changes) if
     /// a probability is outside [0, 1].
-    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError>;
+    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError> {
+        noise.check()?;
+        self.core_mut().options.noise = noise;
+        Ok(())
+    }
     /// Connects or disconnects the hidden units from the next weight change on: while
     /// disconnected, no weight to a hidden unit and no hidden bias is learned (they keep
     /// their values: zero when disconnected from the start).
-    fn set_hidden_connected(&mut self, connected: bool);
+    fn set_hidden_connected(&mut self, connected: bool) {
+        self.core_mut().updater.set_hidden_connected(connected);
+    }
     /// The statistics of the last completed cycle.
-    fn last_cycle(&self) -> Option<&CycleReport>;
+    fn last_cycle(&self) -> Option<&CycleReport> {
+        self.core().last.as_ref()
+    }
     /// Mean-field solves that did not converge, over the whole run (0 when sampling).
     fn nonconverged(&self) -> u64 {
         0
@@ -519,7 +539,9 @@ pub trait Learner {
     /// The divergence that stopped learning, if any ([`diverged`]): once set, every
     /// further cycle, settling or step returns it and the network keeps the last finite
     /// weights.
-    fn diverged(&self) -> Option<&ParamError>;
+    fn diverged(&self) -> Option<&ParamError> {
+        self.core().diverged.as_ref()
+    }
 }
 
 /// The weight changes of the rule with momentum and decay, over allowed pairs only.
@@ -639,6 +661,42 @@ pub(crate) fn split_seed(seed: u64) -> (u64, u64) {
 /// The values of a 0/1 pattern in a network's kind: 1 → s_high, 0 → s_low.
 pub(crate) fn to_kind(kind: crate::model::SpinKind, pattern: &[u8]) -> Vec<i8> {
     pattern.iter().map(|&b| kind.value(b == 1)).collect()
+}
+
+/// What every learner keeps besides its network, its statistics and its way of settling:
+/// the options, the noisy-clamping stream and the vectors presented this cycle, where it is
+/// in its cycle, the weight updater, the last cycle's report and a divergence.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct LearnerCore {
+    pub(crate) options: LearningOptions,
+    pub(crate) noise_rng: SpinRng,
+    pub(crate) presented: Vec<Vec<u8>>,
+    pub(crate) position: Position,
+    pub(crate) updater: Updater,
+    pub(crate) last: Option<CycleReport>,
+    pub(crate) diverged: Option<ParamError>,
+}
+
+impl LearnerCore {
+    /// A learner of `units` units at the start of its first cycle.
+    pub(crate) fn new(options: LearningOptions, noise_rng: SpinRng, units: usize) -> LearnerCore {
+        LearnerCore {
+            options,
+            noise_rng,
+            presented: Vec::new(),
+            position: Position {
+                cycle: 0,
+                phase: Phase::Clamped,
+                settling: 0,
+                pattern: Some(0),
+                sweep: 0,
+            },
+            updater: Updater::new(units),
+            last: None,
+            diverged: None,
+        }
+    }
 }
 
 /// The part of a learner's state that the options, the network and the training vectors
@@ -775,46 +833,31 @@ impl LearnerCommonState {
 
     /// The divergence error again.
     /// The common state of a learner made of these parts.
-    pub(crate) fn save(
-        noise_rng: &SpinRng,
-        presented: &[Vec<u8>],
-        position: Position,
-        updater: &Updater,
-        last: Option<&CycleReport>,
-        diverged: Option<&ParamError>,
-    ) -> LearnerCommonState {
+    pub(crate) fn save(core: &LearnerCore) -> LearnerCommonState {
         LearnerCommonState {
-            noise_random_state: crate::rng::random_words(noise_rng),
-            presented: presented.to_vec(),
-            position,
-            weight_velocity: updater.weight_velocity.clone(),
-            bias_velocity: updater.bias_velocity.clone(),
-            hidden_connected: updater.hidden_connected,
-            last: last.cloned(),
-            diverged: diverged.map(diverged_reason),
+            noise_random_state: crate::rng::random_words(&core.noise_rng),
+            presented: core.presented.clone(),
+            position: core.position,
+            weight_velocity: core.updater.weight_velocity.clone(),
+            bias_velocity: core.updater.bias_velocity.clone(),
+            hidden_connected: core.updater.hidden_connected,
+            last: core.last.clone(),
+            diverged: core.diverged.as_ref().map(diverged_reason),
         }
     }
 
     /// Puts the saved parts back into a learner's (checked first by [`Self::check`]); the
     /// error names the noise stream's field if its words are the generator's fixed point.
-    pub(crate) fn restore(
-        self,
-        noise_rng: &mut SpinRng,
-        presented: &mut Vec<Vec<u8>>,
-        position: &mut Position,
-        updater: &mut Updater,
-        last: &mut Option<CycleReport>,
-        diverged: &mut Option<ParamError>,
-    ) -> Result<(), ParamError> {
-        *noise_rng =
+    pub(crate) fn restore(self, core: &mut LearnerCore) -> Result<(), ParamError> {
+        core.noise_rng =
             crate::rng::rng_from_words("learner.noise_random_state", self.noise_random_state)?;
-        *diverged = self.diverged_error();
-        *presented = self.presented;
-        *position = self.position;
-        updater.weight_velocity = self.weight_velocity;
-        updater.bias_velocity = self.bias_velocity;
-        updater.hidden_connected = self.hidden_connected;
-        *last = self.last;
+        core.diverged = self.diverged_error();
+        core.presented = self.presented;
+        core.position = self.position;
+        core.updater.weight_velocity = self.weight_velocity;
+        core.updater.bias_velocity = self.bias_velocity;
+        core.updater.hidden_connected = self.hidden_connected;
+        core.last = self.last;
         Ok(())
     }
 

@@ -25,9 +25,9 @@
 
 use super::statistics::mean_field_clamped;
 use super::{
-    ClampNoise, ClampedStatistics, CycleReport, FreePhase, FreeStatistics, GeneralStatistics,
-    Learner, LearnerCommonState, LearningOptions, Phase, PhaseStatistics, Position, Progress,
-    Updater, check_patterns, split_seed, to_kind,
+    ClampedStatistics, CycleReport, FreePhase, FreeStatistics, GeneralStatistics, Learner,
+    LearnerCommonState, LearnerCore, LearningOptions, Phase, PhaseStatistics, Position, Progress,
+    check_patterns, split_seed, to_kind,
 };
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule, Schedule};
@@ -35,30 +35,23 @@ use crate::error::{ParamError, whole_in};
 use crate::estimate::Correlations;
 use crate::estimate::correlations::CorrelationSums;
 use crate::model::Network;
-use crate::rng::{SpinRng, seeded_rng};
+use crate::rng::seeded_rng;
 
 /// A network learning from training vectors by the stochastic two-phase rule.
 #[derive(Debug, Clone)]
 pub struct StochasticLearner {
     sampler: NetworkSampler,
     patterns: Vec<Vec<u8>>,
-    options: LearningOptions,
     /// The clamped and free phases' settling plans ([`LearningOptions::plan_of`]).
     plans: [Vec<(f64, bool)>; 2],
     /// Warm-started clamped phase: the state kept for each training vector shown so far.
     warm: Vec<Vec<i8>>,
     /// Persistent free phase: the fantasy particles advanced so far.
     particles: Vec<Vec<i8>>,
-    noise_rng: SpinRng,
-    /// The vectors clamped in this cycle's clamped phase, one per settling.
-    presented: Vec<Vec<u8>>,
-    position: Position,
     clamped: Correlations,
     free: Correlations,
-    updater: Updater,
-    last: Option<CycleReport>,
-    /// Set when a weight change diverged: every later step returns it.
-    diverged: Option<ParamError>,
+    /// The options, the place in the cycle, the updater, the last report, a divergence.
+    core: LearnerCore,
 }
 
 impl StochasticLearner {
@@ -95,21 +88,9 @@ impl StochasticLearner {
             plans,
             warm: Vec::new(),
             particles: Vec::new(),
-            noise_rng: seeded_rng(noise_seed),
-            presented: Vec::new(),
-            position: Position {
-                cycle: 0,
-                phase: Phase::Clamped,
-                settling: 0,
-                pattern: Some(0),
-                sweep: 0,
-            },
             clamped: Correlations::new(n),
             free: Correlations::new(n),
-            updater: Updater::new(n),
-            last: None,
-            diverged: None,
-            options,
+            core: LearnerCore::new(options, seeded_rng(noise_seed), n),
         })
     }
 
@@ -145,21 +126,21 @@ impl StochasticLearner {
 
     /// Whether the clamped phase is the mean-field settling.
     fn mean_field_clamped(&self) -> bool {
-        self.options.statistics.clamped == ClampedStatistics::MeanField
+        self.core.options.statistics.clamped == ClampedStatistics::MeanField
     }
 
     /// The mean-field clamped statistics of the vectors presented so far in this cycle,
     /// and the solves that did not converge.
     fn mean_field_statistics(&self) -> Result<(PhaseStatistics, u64), ParamError> {
         let n = self.network_len();
-        let count = self.presented.len();
+        let count = self.core.presented.len();
         if count == 0 {
             return Ok((PhaseStatistics::empty(n), 0));
         }
         let (means, pairs, nonconverged) = mean_field_clamped(
             self.sampler.network(),
-            self.options.temperature(),
-            &self.presented,
+            self.core.options.temperature(),
+            &self.core.presented,
         )?;
         let m = count as f64;
         Ok((
@@ -174,38 +155,40 @@ impl StochasticLearner {
 
     /// The plan of the current phase's settlings.
     fn plan(&self) -> &[(f64, bool)] {
-        &self.plans[usize::from(self.position.phase == Phase::Free)]
+        &self.plans[usize::from(self.core.position.phase == Phase::Free)]
     }
 
     /// The way of getting the statistics.
     pub fn statistics_way(&self) -> GeneralStatistics {
-        self.options.statistics
+        self.core.options.statistics
     }
 
     /// Settlings in the current phase ([`LearningOptions::settlings_in`]).
     fn settlings_per_phase(&self) -> u64 {
-        self.options
-            .settlings_in(self.position.phase, self.patterns.len())
+        self.core
+            .options
+            .settlings_in(self.core.position.phase, self.patterns.len())
     }
 
     /// The training vector of settling `s`.
     fn pattern_of(&self, s: u64) -> usize {
-        (s / self.options.settlings) as usize
+        (s / self.core.options.settlings) as usize
     }
 
     /// Sets up a settling: clamps and random free units.
     fn begin_settling(&mut self) -> Result<(), ParamError> {
         self.sampler.release_all();
         let kind = self.sampler.network().kind();
-        let s = self.position.settling;
-        match self.position.phase {
+        let s = self.core.position.settling;
+        match self.core.position.phase {
             Phase::Clamped => {
                 let k = self.pattern_of(s);
                 let shown = self
+                    .core
                     .options
                     .noise
-                    .present(&self.patterns[k], &mut self.noise_rng);
-                let warm = match self.options.statistics.clamped {
+                    .present(&self.patterns[k], &mut self.core.noise_rng);
+                let warm = match self.core.options.statistics.clamped {
                     ClampedStatistics::WarmStarted { .. } => self.warm.get(k),
                     _ => None,
                 };
@@ -213,20 +196,20 @@ impl StochasticLearner {
                     self.sampler.set_state(state)?;
                 }
                 self.sampler.clamp_visible(&to_kind(kind, &shown))?;
-                self.presented.push(shown);
-                match self.options.statistics.clamped {
+                self.core.presented.push(shown);
+                match self.core.options.statistics.clamped {
                     ClampedStatistics::MeanField => return Ok(()),
                     ClampedStatistics::WarmStarted { .. } if warm.is_some() => return Ok(()),
                     _ => {}
                 }
             }
             Phase::Free => {
-                if let FreePhase::Inputs(inputs) = self.options.free_phase {
-                    let shown = &self.presented[s as usize][..inputs];
+                if let FreePhase::Inputs(inputs) = self.core.options.free_phase {
+                    let shown = &self.core.presented[s as usize][..inputs];
                     let units: Vec<usize> = (0..inputs).collect();
                     self.sampler.clamp(&units, &to_kind(kind, shown))?;
                 }
-                if let FreeStatistics::Persistent { .. } = self.options.statistics.free
+                if let FreeStatistics::Persistent { .. } = self.core.options.statistics.free
                     && let Some(state) = self.particles.get(s as usize)
                 {
                     self.sampler.set_state(state)?;
@@ -242,9 +225,9 @@ impl StochasticLearner {
     /// warm state or the fantasy particle.
     fn keep_chain_state(&mut self) {
         let state = self.sampler.state().to_vec();
-        let s = self.position.settling as usize;
+        let s = self.core.position.settling as usize;
         let pattern = self.pattern_of(s as u64);
-        let (store, index) = match (self.position.phase, self.options.statistics) {
+        let (store, index) = match (self.core.position.phase, self.core.options.statistics) {
             (
                 Phase::Clamped,
                 GeneralStatistics {
@@ -275,28 +258,28 @@ impl StochasticLearner {
     /// weights from before the change and this and every later call return the error
     /// ([`super::diverged`]) until a new learner is made.
     pub fn sweep(&mut self) -> Result<Progress, ParamError> {
-        if let Some(e) = &self.diverged {
+        if let Some(e) = &self.core.diverged {
             return Err(e.clone());
         }
-        if self.position.sweep == 0 {
+        if self.core.position.sweep == 0 {
             self.begin_settling()?;
         }
-        let (temperature, collect) = self.plan()[self.position.sweep as usize];
+        let (temperature, collect) = self.plan()[self.core.position.sweep as usize];
         self.sampler
             .set_temperature(temperature)
             .expect("settling temperatures were checked");
-        let solved = self.position.phase == Phase::Clamped && self.mean_field_clamped();
+        let solved = self.core.position.phase == Phase::Clamped && self.mean_field_clamped();
         if !solved {
             self.sampler.sweep();
         }
         if collect {
-            match self.position.phase {
+            match self.core.position.phase {
                 Phase::Clamped => self.clamped.add(self.sampler.state()),
                 Phase::Free => self.free.add(self.sampler.state()),
             }
         }
-        self.position.sweep += 1;
-        if self.position.sweep < self.plan().len() as u64 {
+        self.core.position.sweep += 1;
+        if self.core.position.sweep < self.plan().len() as u64 {
             return Ok(Progress::Sweep);
         }
         self.keep_chain_state();
@@ -305,18 +288,18 @@ impl StochasticLearner {
 
     fn end_settling(&mut self) -> Result<Progress, ParamError> {
         let per_phase = self.settlings_per_phase();
-        if self.position.settling + 1 < per_phase {
-            self.position.settling += 1;
-            self.position.sweep = 0;
-            self.position.pattern = self.pattern_in_phase();
+        if self.core.position.settling + 1 < per_phase {
+            self.core.position.settling += 1;
+            self.core.position.sweep = 0;
+            self.core.position.pattern = self.pattern_in_phase();
             return Ok(Progress::Settling);
         }
-        match self.position.phase {
+        match self.core.position.phase {
             Phase::Clamped => {
-                self.position.phase = Phase::Free;
-                self.position.settling = 0;
-                self.position.sweep = 0;
-                self.position.pattern = self.pattern_in_phase();
+                self.core.position.phase = Phase::Free;
+                self.core.position.settling = 0;
+                self.core.position.sweep = 0;
+                self.core.position.pattern = self.pattern_in_phase();
                 Ok(Progress::Phase)
             }
             Phase::Free => {
@@ -324,7 +307,7 @@ impl StochasticLearner {
                     match self.mean_field_statistics() {
                         Ok(solved) => solved,
                         Err(e) => {
-                            self.diverged = Some(e.clone());
+                            self.core.diverged = Some(e.clone());
                             return Err(e);
                         }
                     }
@@ -332,27 +315,27 @@ impl StochasticLearner {
                     (statistics_of(&self.clamped), 0)
                 };
                 let free = statistics_of(&self.free);
-                let options = &self.options;
-                let updater = &mut self.updater;
-                let cycle = self.position.cycle + 1;
+                let options = &self.core.options;
+                let updater = &mut self.core.updater;
+                let cycle = self.core.position.cycle + 1;
                 if let Err(e) = self.sampler.with_network_mut(|network| {
                     updater.apply(network, options, &clamped, &free, cycle)
                 }) {
-                    self.diverged = Some(e.clone());
+                    self.core.diverged = Some(e.clone());
                     return Err(e);
                 }
                 self.clamped.reset();
                 self.free.reset();
-                self.presented.clear();
-                self.position = Position {
-                    cycle: self.position.cycle + 1,
+                self.core.presented.clear();
+                self.core.position = Position {
+                    cycle: self.core.position.cycle + 1,
                     phase: Phase::Clamped,
                     settling: 0,
                     pattern: Some(0),
                     sweep: 0,
                 };
-                self.last = Some(CycleReport {
-                    cycle: self.position.cycle,
+                self.core.last = Some(CycleReport {
+                    cycle: self.core.position.cycle,
                     clamped,
                     free,
                     nonconverged,
@@ -363,9 +346,9 @@ impl StochasticLearner {
     }
 
     fn pattern_in_phase(&self) -> Option<usize> {
-        match (self.position.phase, self.options.free_phase) {
+        match (self.core.position.phase, self.core.options.free_phase) {
             (Phase::Free, FreePhase::Nothing) => None,
-            _ => Some(self.pattern_of(self.position.settling)),
+            _ => Some(self.pattern_of(self.core.position.settling)),
         }
     }
 
@@ -375,7 +358,7 @@ impl StochasticLearner {
     pub fn generate(&self, count: usize, seed: u64) -> Result<Vec<Vec<u8>>, ParamError> {
         generate(
             self.sampler.network(),
-            &self.options.settling.schedule(),
+            &self.core.options.settling.schedule(),
             count,
             seed,
         )
@@ -409,14 +392,7 @@ impl StochasticLearner {
             free: self.free.to_sums(),
             warm: self.warm.clone(),
             particles: self.particles.clone(),
-            common: LearnerCommonState::save(
-                &self.noise_rng,
-                &self.presented,
-                self.position,
-                &self.updater,
-                self.last.as_ref(),
-                self.diverged.as_ref(),
-            ),
+            common: LearnerCommonState::save(&self.core),
         }
     }
 
@@ -431,7 +407,7 @@ impl StochasticLearner {
     ) -> Result<Self, ParamError> {
         let mut learner = StochasticLearner::new(network, patterns, options)?;
         let n = learner.sampler.network().len();
-        let options = &learner.options;
+        let options = &learner.core.options;
         let plans = &learner.plans;
         saved.common.check_phases(
             learner.sampler.network(),
@@ -472,14 +448,7 @@ impl StochasticLearner {
         learner.free = Correlations::from_sums("learner.free_sums", n, saved.free)?;
         learner.warm = saved.warm;
         learner.particles = saved.particles;
-        saved.common.restore(
-            &mut learner.noise_rng,
-            &mut learner.presented,
-            &mut learner.position,
-            &mut learner.updater,
-            &mut learner.last,
-            &mut learner.diverged,
-        )?;
+        saved.common.restore(&mut learner.core)?;
         Ok(learner)
     }
 }
@@ -487,7 +456,7 @@ impl StochasticLearner {
 impl Learner for StochasticLearner {
     fn cycle(&mut self) -> Result<CycleReport, ParamError> {
         while self.sweep()? != Progress::Cycle {}
-        Ok(self.last.clone().expect("a cycle was just completed"))
+        Ok(self.core.last.clone().expect("a cycle was just completed"))
     }
 
     fn settle(&mut self) -> Result<Progress, ParamError> {
@@ -503,34 +472,12 @@ impl Learner for StochasticLearner {
         self.sampler.network()
     }
 
-    fn cycles(&self) -> u64 {
-        self.position.cycle
+    fn core(&self) -> &LearnerCore {
+        &self.core
     }
 
-    fn position(&self) -> Position {
-        self.position
-    }
-
-    fn options(&self) -> &LearningOptions {
-        &self.options
-    }
-
-    fn set_noise(&mut self, noise: ClampNoise) -> Result<(), ParamError> {
-        noise.check()?;
-        self.options.noise = noise;
-        Ok(())
-    }
-
-    fn set_hidden_connected(&mut self, connected: bool) {
-        self.updater.set_hidden_connected(connected);
-    }
-
-    fn last_cycle(&self) -> Option<&CycleReport> {
-        self.last.as_ref()
-    }
-
-    fn diverged(&self) -> Option<&ParamError> {
-        self.diverged.as_ref()
+    fn core_mut(&mut self) -> &mut LearnerCore {
+        &mut self.core
     }
 }
 
