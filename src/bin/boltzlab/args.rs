@@ -114,3 +114,40 @@ impl Args {
         }
     }
 }
+
+/// The engine's field names, each with the option it came from.
+pub type OptionNames = Vec<(&'static str, &'static str)>;
+
+/// The lattice `ising` and `exact` both take: --size (and --height), --coupling, --field
+/// and --boundary, with the required --temperature. Returns the lattice, T, and the map
+/// from the engine's field names to these options (with `more` pairs appended) for naming
+/// later refusals; a refusal here already names its option.
+pub fn lattice_options(
+    args: &Args,
+    more: &[(&'static str, &'static str)],
+) -> Result<(boltzlab::Lattice, f64, OptionNames), String> {
+    let size = args.required("size")?;
+    let height = args.number("height").unwrap_or(size);
+    let temperature = args.required("temperature")?;
+    let field = args.number("field").unwrap_or(0.0);
+    let coupling = args.number("coupling").unwrap_or(1.0);
+    // The engine's field names → the options they came from.
+    let mut options = vec![
+        ("width", "size"),
+        ("height", if args.has("height") { "height" } else { "size" }),
+        ("coupling", "coupling"),
+        ("field", "field"),
+        ("temperature", "temperature"),
+        ("boundary", "boundary"),
+    ];
+    options.extend_from_slice(more);
+    let engine = |e| args.engine_error(e, &options);
+    let boundary = boltzlab::Boundary::parse(
+        &args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?,
+    )
+    .map_err(engine)?;
+    let lattice = boltzlab::Lattice::new(size, height, coupling, field)
+        .and_then(|l| l.with_boundary(boundary))
+        .map_err(engine)?;
+    Ok((lattice, temperature, options))
+}

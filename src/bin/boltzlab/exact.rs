@@ -1,9 +1,9 @@
 //! `boltzlab exact`: exact values of a lattice by enumeration or Kaufman's formula.
 
 use crate::args::Args;
+use boltzlab::Boundary;
 use boltzlab::exact::enumeration::{MAX_ENUMERATION_UNITS, enumerate};
 use boltzlab::exact::{kaufman_energy_per_spin, kaufman_log_z, kaufman_specific_heat_per_spin};
-use boltzlab::{Boundary, Lattice};
 use serde_json::json;
 
 pub fn exact(raw: &[String]) -> Result<(), String> {
@@ -19,27 +19,9 @@ pub fn exact(raw: &[String]) -> Result<(), String> {
         ],
         &["json", "kaufman"],
     )?;
-    let size = args.required("size")?;
-    let height = args.number("height").unwrap_or(size);
-    let temperature = args.required("temperature")?;
-    let field = args.number("field").unwrap_or(0.0);
-    let coupling = args.number("coupling").unwrap_or(1.0);
-    // The engine's field names → the options they came from.
-    let options = [
-        ("width", "size"),
-        ("height", if args.has("height") { "height" } else { "size" }),
-        ("coupling", "coupling"),
-        ("field", "field"),
-        ("temperature", "temperature"),
-        ("boundary", "boundary"),
-    ];
+    let (lattice, temperature, options) = crate::args::lattice_options(&args, &[])?;
     let engine = |e| args.engine_error(e, &options);
-    let boundary =
-        Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
-            .map_err(engine)?;
-    let lattice = Lattice::new(size, height, coupling, field)
-        .and_then(|l| l.with_boundary(boundary))
-        .map_err(engine)?;
+    let (field, coupling, boundary) = (lattice.field(), lattice.coupling(), lattice.boundary());
     boltzlab::error::check_temperature(temperature, boltzlab::error::TemperatureDomain::LogZ)
         .map_err(engine)?;
     let (w, h) = (lattice.width(), lattice.height());

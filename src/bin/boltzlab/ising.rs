@@ -4,7 +4,7 @@ use crate::args::Args;
 use boltzlab::estimate::observables::{
     Estimate, ThermalEstimates, ThermalSeries, WolffCalibration,
 };
-use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order};
+use boltzlab::{Dynamics, LatticeSampler, Order};
 use serde_json::json;
 use std::time::Instant;
 
@@ -26,38 +26,20 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
         ],
         &["json"],
     )?;
-    let size = args.required("size")?;
-    let height = args.number("height").unwrap_or(size);
-    let temperature = args.required("temperature")?;
-    let field = args.number("field").unwrap_or(0.0);
-    let coupling = args.number("coupling").unwrap_or(1.0);
-    // The engine's field names → the options they came from.
-    let options = [
-        ("width", "size"),
-        ("height", if args.has("height") { "height" } else { "size" }),
-        ("coupling", "coupling"),
-        ("field", "field"),
-        ("temperature", "temperature"),
-        ("dynamics", "dynamics"),
-        ("order", "order"),
-        ("boundary", "boundary"),
-    ];
+    // Dynamics and order first, as before: a refusal names the first bad option.
+    let dynamics = args.choice("dynamics", &["heat-bath", "metropolis", "wolff"])?;
+    let order = args.choice("order", &["sequential", "random", "checkerboard"])?;
+    let (lattice, temperature, options) =
+        crate::args::lattice_options(&args, &[("dynamics", "dynamics"), ("order", "order")])?;
     let engine = |e| args.engine_error(e, &options);
-    let dynamics =
-        Dynamics::parse(&args.choice("dynamics", &["heat-bath", "metropolis", "wolff"])?)
-            .map_err(engine)?;
-    let order = Order::parse(&args.choice("order", &["sequential", "random", "checkerboard"])?)
-        .map_err(engine)?;
-    let boundary =
-        Boundary::parse(&args.choice("boundary", &["periodic", "open", "fixed-up", "fixed-down"])?)
-            .map_err(engine)?;
+    let (size, height) = (lattice.width(), lattice.height());
+    let (field, coupling, boundary) = (lattice.field(), lattice.coupling(), lattice.boundary());
+    let dynamics = Dynamics::parse(&dynamics).map_err(engine)?;
+    let order = Order::parse(&order).map_err(engine)?;
     let sweeps = args.count("sweeps", 10_000, 64, 100_000_000)?;
     let burn_in = args.count("burn-in", 1_000, 0, 100_000_000)?;
     let seed = args.count("seed", 1, 0, u64::MAX)?;
 
-    let lattice = Lattice::new(size, height, coupling, field)
-        .and_then(|l| l.with_boundary(boundary))
-        .map_err(engine)?;
     let spins = lattice.len();
     let mut sampler = LatticeSampler::new(lattice, temperature, seed).map_err(engine)?;
     sampler.set_dynamics(dynamics).map_err(engine)?;
