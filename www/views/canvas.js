@@ -32,23 +32,24 @@ export function ticks(lo, hi, count = 5) {
 
 export const tickLabel = (v) => Number(v.toPrecision(4)).toString();
 
-// The grid and tick labels of a plot: a faint line and a label at each y tick, labels at
-// the x ticks (one per `xSpacing` pixels at most) and the x axis's name below them.
+// The grid and tick labels of a plot: a faint line and a label at each of about `yTicks` y
+// ticks (the zero line stronger when `zeroAlpha` is given), labels at the x ticks (one per
+// `xSpacing` pixels at most) and the x axis's name `labelGap` pixels below the axis.
 // frame: {left, right, bottom, w, h}; scale: {x0, x1, y0, y1, px, py} (value → pixel).
 export function drawAxes(
   c,
   { left, right, bottom, w, h },
   { x0, x1, y0, y1, px, py },
-  { ink, faint, xLabel, xSpacing },
+  { ink, faint, xLabel, xSpacing, yTicks = 4, zeroAlpha = 0.3, labelGap = 16 },
 ) {
   c.font = '12px system-ui, sans-serif';
   c.fillStyle = ink;
   c.lineWidth = 1;
   c.textAlign = 'right';
   c.textBaseline = 'middle';
-  for (const v of ticks(y0, y1, 4)) {
+  for (const v of ticks(y0, y1, yTicks)) {
     c.strokeStyle = faint;
-    c.globalAlpha = 0.3;
+    c.globalAlpha = v === 0 ? zeroAlpha : 0.3;
     c.beginPath();
     c.moveTo(left, py(v));
     c.lineTo(w - right, py(v));
@@ -60,5 +61,21 @@ export function drawAxes(
   c.textBaseline = 'top';
   for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / xSpacing))))
     c.fillText(tickLabel(v), px(v), h - bottom + 4);
-  c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + 16);
+  c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + labelGap);
+}
+
+// The y range [y0, y1] widened to at least `minSpan` (or `fallback` when it holds no finite
+// value) and by a 6 % margin each side, with the value → pixel maps of the plot area.
+export function paddedScale({ left, right, top, bottom, w, h }, x0, x1, y0, y1, minSpan, fallback) {
+  if (!Number.isFinite(y0) || !Number.isFinite(y1)) [y0, y1] = fallback;
+  if (y1 - y0 < minSpan) {
+    y0 -= 0.5;
+    y1 += 0.5;
+  }
+  const margin = (y1 - y0) * 0.06;
+  y0 -= margin;
+  y1 += margin;
+  const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
+  const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
+  return { x0, x1, y0, y1, px, py };
 }

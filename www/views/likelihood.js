@@ -3,7 +3,7 @@
 // when it was estimated by AIS (exact points have none).
 
 import { cssColour } from './colour.js';
-import { drawAxes, fitCanvas } from './canvas.js';
+import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
 
 export class LikelihoodView {
   constructor(canvas) {
@@ -33,25 +33,10 @@ export class LikelihoodView {
         y0 = Math.min(y0, series[i] - e);
         y1 = Math.max(y1, series[i] + e);
       }
-    if (!Number.isFinite(y0)) {
-      y0 = -1;
-      y1 = 0;
-    }
-    if (y1 - y0 < 1e-6) {
-      y0 -= 0.5;
-      y1 += 0.5;
-    }
-    const margin = (y1 - y0) * 0.06;
-    y0 -= margin;
-    y1 += margin;
-    const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
-    const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
-    drawAxes(
-      c,
-      { left, right, bottom, w, h },
-      { x0, x1, y0, y1, px, py },
-      { ink, faint, xLabel: 'updates', xSpacing: 70 },
-    );
+    const frame = { left, right, top, bottom, w, h };
+    const scale = paddedScale(frame, x0, x1, y0, y1, 1e-6, [-1, 0]);
+    const { px, py } = scale;
+    drawAxes(c, frame, scale, { ink, faint, xLabel: 'updates', xSpacing: 70 });
     [train, test].forEach((series, s) => {
       c.strokeStyle = colours[s];
       c.fillStyle = colours[s];

@@ -2,7 +2,7 @@
 // temperature-sweep results.
 
 import { cssColour } from './colour.js';
-import { drawAxes, fitCanvas } from './canvas.js';
+import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
 
 export class ErrorBarPlot {
   constructor(canvas, { title, xLabel = 'T' }) {
@@ -49,19 +49,9 @@ export class ErrorBarPlot {
         }
       }
     }
-    if (!Number.isFinite(y0) || !Number.isFinite(y1)) {
-      y0 = 0;
-      y1 = 1;
-    }
-    if (y1 - y0 < 1e-9) {
-      y0 -= 0.5;
-      y1 += 0.5;
-    }
-    const margin = (y1 - y0) * 0.06;
-    y0 -= margin;
-    y1 += margin;
-    const px = (v) => left + ((v - x0) / (x1 - x0)) * (w - left - right);
-    const py = (v) => top + ((y1 - v) / (y1 - y0)) * (h - top - bottom);
+    const frame = { left, right, top, bottom, w, h };
+    const scale = paddedScale(frame, x0, x1, y0, y1, 1e-9, [0, 1]);
+    const { px, py } = scale;
 
     c.font = '12px system-ui, sans-serif';
     c.fillStyle = ink;
@@ -69,12 +59,7 @@ export class ErrorBarPlot {
     c.textBaseline = 'top';
     c.font = '600 13px system-ui, sans-serif';
     c.fillText(this.title, left, 3);
-    drawAxes(
-      c,
-      { left, right, bottom, w, h },
-      { x0, x1, y0, y1, px, py },
-      { ink, faint, xLabel: this.xLabel, xSpacing: 60 },
-    );
+    drawAxes(c, frame, scale, { ink, faint, xLabel: this.xLabel, xSpacing: 60, labelGap: 17 });
 
     c.save();
     c.beginPath();
@@ -100,7 +85,8 @@ export class ErrorBarPlot {
           pen = false;
           continue;
         }
-        const yy = py(Math.max(y0 - (y1 - y0), Math.min(y1 + (y1 - y0), v)));
+        const { y0: lo, y1: hi } = scale;
+        const yy = py(Math.max(lo - (hi - lo), Math.min(hi + (hi - lo), v)));
         if (pen) c.lineTo(px(exact.x[i]), yy);
         else c.moveTo(px(exact.x[i]), yy);
         pen = true;

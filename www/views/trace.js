@@ -1,7 +1,7 @@
 // The trace view: E/N and M/N against sweeps, with axes and labels.
 
 import { cssColour } from './colour.js';
-import { fitCanvas, ticks, tickLabel } from './canvas.js';
+import { drawAxes, fitCanvas } from './canvas.js';
 
 export class TraceView {
   constructor(canvas) {
@@ -31,27 +31,12 @@ export class TraceView {
     const px = (x) => left + ((x - x0) / (x1 - x0)) * (w - left - right);
     const py = (y) => top + ((yMax - y) / (yMax - yMin)) * (h - top - bottom);
 
-    c.font = '12px system-ui, sans-serif';
-    c.lineWidth = 1;
-    c.fillStyle = ink;
-    c.textAlign = 'right';
-    c.textBaseline = 'middle';
-    for (const y of ticks(yMin, yMax, 6)) {
-      c.strokeStyle = faint;
-      c.globalAlpha = y === 0 ? 0.9 : 0.3;
-      c.beginPath();
-      c.moveTo(left, py(y));
-      c.lineTo(w - right, py(y));
-      c.stroke();
-      c.globalAlpha = 1;
-      c.fillText(tickLabel(y), left - 5, py(y));
-    }
-    c.textAlign = 'center';
-    c.textBaseline = 'top';
-    for (const x of ticks(x0, x1, Math.max(2, Math.floor((w - left) / 90)))) {
-      c.fillText(tickLabel(x), px(x), h - bottom + 4);
-    }
-    c.fillText('sweeps', left + (w - left - right) / 2, h - bottom + 18);
+    drawAxes(
+      c,
+      { left, right, bottom, w, h },
+      { x0, x1, y0: yMin, y1: yMax, px, py },
+      { ink, faint, xLabel: 'sweeps', xSpacing: 90, yTicks: 6, zeroAlpha: 0.9, labelGap: 18 },
+    );
     c.save();
     c.translate(11, top + (h - top - bottom) / 2);
     c.rotate(-Math.PI / 2);
