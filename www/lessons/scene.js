@@ -132,6 +132,7 @@ export function applyScene(app, scene, seed = scene.seed) {
       if (values[key] !== undefined) setControl(LATTICE_CONTROLS[key], values[key]);
     setControl('seed', seed, true);
     if (scene.start) $(`reset-${scene.start}`).click();
+    if (scene.picture) app.lattice.painter.picture(scene.picture);
     setSpeed('speed', 'speed-shown', scene.speed ?? '1 sweep / frame');
     setRunning('run', Boolean(scene.run));
   } else if (scene.mode === 'restricted') {
@@ -155,6 +156,11 @@ export function applyScene(app, scene, seed = scene.seed) {
     if (scene.couplings === 'random') $('bm-random-couplings').click();
     if (scene.speed) setSpeed('bm-speed', 'bm-speed-shown', scene.speed);
     setRunning('bm-run', Boolean(scene.run));
+    // A training pattern clamped on the visible units (1-based), as Clamp and settle does.
+    if (scene.clamp) {
+      setControl('bm-explore-pattern', scene.clamp);
+      $('bm-explore-clamped').click();
+    }
   }
   emphasise(scene);
 }
