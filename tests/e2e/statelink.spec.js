@@ -72,6 +72,12 @@ test('a painted and stepped lattice → Copy link → a fresh page holds exactly
   const big = await copiedLink(fresh, 'copy-link', 'share-link', 'copy-done');
   console.log(`state link, 256x256 lattice: ${big.length} characters`);
   expect(big).toContain('#state=');
+  // A 256² Gaussian glass keeps 2L² real bonds: its state would make a link over 1 MB, so
+  // Copy link falls back to the parameters and seed (the run from its seeded start) and says so.
+  await choose(fresh, 'Model', 'spin-glass-gaussian');
+  await fresh.locator('#copy-link').click();
+  await expect(fresh.locator('#copy-done')).toContainText('carries only the parameters and seed');
+  expect(await fresh.locator('#share-link').inputValue()).toContain(`#${await lab(fresh, 'fragment')}`);
   await fresh.close();
 });
 
@@ -176,4 +182,37 @@ test('bad state links are explained and the page keeps its state', async ({ page
   await expect(fresh.locator('#link-error')).toContainText('compressed data is damaged');
   expect(await lab(fresh, 'side')).toBe(256);
   await fresh.close();
+});
+
+test('the restricted machine’s link says it carries only its options, and starts a run from them', async ({
+  page,
+  browser,
+}) => {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.locator('#bm-kind-restricted').check();
+  await page.getByLabel('Hidden layer').fill('20');
+  await page.getByLabel('RBM seed').fill('7');
+  await page.getByRole('button', { name: 'New machine' }).click();
+  const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
+  await expect(page.locator('#bm-copy-done')).toContainText('carries only its dataset, sizes, options and seed');
+  const options = await page.evaluate(() =>
+    ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
+      (key) => document.getElementById(`rbm-${key}`).value,
+    ),
+  );
+
+  const other = await browser.newPage();
+  await openApp(other, link);
+  await expect(other.locator('#rbm')).toBeVisible();
+  await expect(other.locator('#bm-kind-restricted')).toBeChecked();
+  expect(
+    await other.evaluate(() =>
+      ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
+        (key) => document.getElementById(`rbm-${key}`).value,
+      ),
+    ),
+  ).toEqual(options);
+  expect(options[1]).toBe('20');
+  await other.close();
 });

@@ -6,19 +6,7 @@
 
 import { $ } from '../ui.js';
 import { MAX_LINK_CHARS, addressWith, encodeState, offerLink } from '../link.js';
-
-// The restricted machine's controls a link carries when it has no session text.
-export const RESTRICTED_CONTROLS = [
-  'dataset',
-  'hidden',
-  'seed',
-  'statistics',
-  'steps',
-  'particles',
-  'batch',
-  'rate',
-  'momentum',
-];
+import { controlValues } from '../lessons/scene.js';
 
 // The payload of the machine shown: {mode, kind, session, options?} and a note on what it
 // carries.
@@ -36,7 +24,7 @@ export function machinePayload(machine) {
       payload: { mode: 'machine', kind: 'restricted', session },
       note: 'It opens exactly this restricted machine.',
     };
-  const options = Object.fromEntries(RESTRICTED_CONTROLS.map((key) => [key, $(`rbm-${key}`).value]));
+  const options = controlValues('restricted');
   return {
     payload: { mode: 'machine', kind: 'restricted', session: null, options },
     note: 'The restricted machine’s link carries only its dataset, sizes, options and seed: it starts a new run from them, without the learned weights.',
