@@ -102,7 +102,11 @@ export async function decodeState(hash) {
   if (payload.session !== null && typeof payload.session !== 'string') throw new Error('its session is not text');
   if (payload.session === null && !(payload.mode === 'machine' && payload.kind === 'restricted'))
     throw new Error('its session is missing');
-  if (payload.session === null && !isObject(payload.options)) throw new Error('its options are missing');
+  if (payload.session === null) {
+    const options = payload.options;
+    if (!isObject(options) || !Object.values(options).every((v) => typeof v === 'string' || Number.isFinite(v)))
+      throw new Error('its options are missing or not values');
+  }
   return payload;
 }
 
@@ -133,15 +137,17 @@ export async function openStateLink(app, hash, restricted) {
       app.machine.restoreSession(payload.session);
       app.show('machine');
       showKind('full');
-    } else {
-      app.show('machine');
+    } else if (payload.session !== null) {
       const rbm = app.machine.rbm;
-      if (payload.session !== null) {
-        if (typeof rbm.restoreSession !== 'function')
-          throw new Error('this page cannot restore a restricted machine’s state yet');
-        showKind('restricted');
-        rbm.restoreSession(payload.session);
-      } else restricted(payload.options);
+      if (typeof rbm.restoreSession !== 'function')
+        throw new Error('this page cannot restore a restricted machine’s state yet');
+      rbm.restoreSession(payload.session);
+      app.show('machine');
+      showKind('restricted');
+    } else {
+      // Its controls, each checked by the control's own handler and the engine as typed.
+      app.show('machine');
+      restricted(payload.options);
     }
     $('link-error').hidden = true;
     return true;

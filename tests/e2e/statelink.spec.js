@@ -61,8 +61,8 @@ test('a painted and stepped lattice → Copy link → a fresh page holds exactly
   expect(await lab(other, 'export_state')).toBe(await lab(page, 'export_state'));
   await other.close();
 
-  // The replay link still carries only the parameters and seed.
-  await page.locator('#copy-replay').click();
+  // The parameters link still carries only the parameters and seed.
+  await page.locator('#copy-params').click();
   expect(await page.locator('#share-link').inputValue()).toContain(`#${await lab(page, 'fragment')}`);
 
   // The default 256² lattice after a few sweeps, for the report's link length.

@@ -1,6 +1,6 @@
 // Export and share: a PNG of the lattice, CSV of the trace, the full state as JSON (and
 // its import), and two links: Copy link gives the exact state (the engine's session text in
-// the fragment, link.js), Copy replay link the parameters and seed (the address bar shows
+// the fragment, link.js), Copy parameters link the parameters and seed (the address bar shows
 // that one as they change). Imported files and links are checked by the engine; a bad one
 // is explained and changes nothing.
 
@@ -28,7 +28,7 @@ export class Sharing {
     $('import-state').addEventListener('change', (event) => this.importFile(event.target));
     this.read = read;
     $('copy-link').addEventListener('click', () => this.copyLink());
-    $('copy-replay').addEventListener('click', () => this.copyReplayLink());
+    $('copy-params').addEventListener('click', () => this.copyParamsLink());
     window.addEventListener('hashchange', () => this.applyLink(window.location.hash));
   }
 
@@ -65,12 +65,12 @@ export class Sharing {
   }
 
   // The parameters-and-seed link: it replays the run from its seeded start.
-  replayLink() {
+  paramsLink() {
     return addressWith(this.lab.fragment());
   }
 
   // The exact state's link (the live run's session text, from the engine's worker); a state
-  // too large for a sensible link falls back to the replay link, and says so.
+  // too large for a sensible link falls back to the parameters link, and says so.
   async copyLink() {
     $('copy-done').textContent = 'Making the link…';
     let link;
@@ -80,19 +80,19 @@ export class Sharing {
       note = `It opens exactly this state: the same tick, spins, clamps and parameters (${link.length} characters).`;
       if (link.length > MAX_LINK_CHARS) {
         note = `This lattice’s exact state would need a link of ${link.length} characters (more than ${MAX_LINK_CHARS}), so this link carries only the parameters and seed: it replays the run from its start, not this state. Export state (JSON) keeps the exact state.`;
-        link = this.replayLink();
+        link = this.paramsLink();
       }
     } catch (err) {
       note = `The exact state could not be put in a link (${err.message}), so this link carries only the parameters and seed.`;
-      link = this.replayLink();
+      link = this.paramsLink();
     }
     await offerLink($('share-link'), $('copy-done'), link, note);
   }
 
-  async copyReplayLink() {
+  async copyParamsLink() {
     const note =
       'It carries the parameters and seed, so it replays the run from its start (not painted or evolved spins).';
-    await offerLink($('share-link'), $('copy-done'), this.replayLink(), note);
+    await offerLink($('share-link'), $('copy-done'), this.paramsLink(), note);
   }
 
   async importFile(input) {
