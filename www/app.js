@@ -16,6 +16,9 @@ import { LatticeMode } from './lattice/mode.js';
 import { MachineMode } from './machine/mode.js';
 import { installLessons } from './lessons/panel.js';
 import { Persistence } from './session/persist.js';
+import { MachineSharing } from './machine/share.js';
+import { isStateLink, openStateLink } from './link.js';
+import { applyRestricted } from './lessons/scene.js';
 
 // Wall time per frame the engine may use, so that the page keeps 60 frames per second:
 // at most FRAME_BUDGET_MS, less when frames come later than SLOW_FRAME_MS apart.
@@ -46,10 +49,13 @@ export class FrameBudget {
 const TITLES = { lattice: 'boltzlab: Ising lattice', machine: 'boltzlab: Boltzmann machine' };
 
 export class App {
-  constructor(engine) {
+  // hash: the address's fragment at start (a parameters link for the lattice; a state link
+  // is opened by openLink once the app runs).
+  constructor(engine, hash) {
     this.engine = engine;
-    this.lattice = new LatticeMode(engine, window.location.hash);
+    this.lattice = new LatticeMode(engine, isStateLink(hash) ? '' : hash);
     this.machine = new MachineMode(engine);
+    this.machineSharing = new MachineSharing(this.machine);
     this.modes = { lattice: this.lattice, machine: this.machine };
     this.shownName = 'lattice';
     this.budget = new FrameBudget();
@@ -58,6 +64,15 @@ export class App {
     installShortcuts(() => this.shown().shortcuts);
     installLessons(this);
     this.session = new Persistence(this);
+  }
+
+  // Opens a state link (link.js): the state of its mode, exactly, or the reason it was
+  // refused (the page keeps its state). A state link typed into the address bar opens too.
+  openLink(hash) {
+    window.addEventListener('hashchange', () => {
+      if (isStateLink(window.location.hash)) openStateLink(this, window.location.hash, applyRestricted);
+    });
+    return isStateLink(hash) ? openStateLink(this, hash, applyRestricted) : Promise.resolve(false);
   }
 
   shown() {
@@ -140,12 +155,15 @@ function exposeForTests(app) {
 }
 
 async function start() {
+  // The fragment as opened (the lattice soon writes its parameters into the address bar).
+  const hash = window.location.hash;
   const engine = await engineReady();
-  const app = new App(engine);
+  const app = new App(engine, hash);
   await app.lattice.link.ready();
   app.lattice.enter();
   exposeForTests(app);
   await app.session.start();
+  await app.openLink(hash);
   document.body.dataset.ready = 'true';
   document.body.dataset.machineReady = 'true';
   app.run();

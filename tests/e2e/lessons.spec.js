@@ -6,8 +6,9 @@
 // links explained. Every page fails its test on any console error (fixtures.js).
 // Each lesson's first step in lecture mode is photographed at 1280×720 (into
 // target/playwright/lessons/; `UPDATE_SCREENSHOT=1` also writes docs/lessons/).
-import { test, expect, lab } from './fixtures.js';
+import { test, expect, lab, spinsAndClamps } from './fixtures.js';
 import { COURSE } from '../../www/lessons/course.js';
+import { pictureSpins } from '../../www/lattice/pictures.js';
 
 async function openStep(page, query) {
   await page.goto(`/?${query}`);
@@ -326,8 +327,9 @@ test('a teacher’s one-step lesson link opens exactly the shared state, with pa
   await page.locator('#teach-parts select[data-part="model"]').selectOption('hidden');
   await page.locator('#teach-parts select[data-part="temperature"]').selectOption('locked');
   await page.getByRole('button', { name: 'Copy lesson link' }).click();
+  await expect(page.locator('#teach-link')).toHaveValue(/teach=1/);
   const link = await page.locator('#teach-link').inputValue();
-  expect(link).toMatch(/\?teach=1&title=Find\+T_c&text=.*&hide=model&lock=temperature#/);
+  expect(link).toMatch(/\?teach=1&title=Find\+T_c&text=.*&hide=model&lock=temperature#state=/);
   const fragment = await lab(page, 'fragment');
 
   await page.goto(link);
@@ -347,4 +349,45 @@ test('a teacher’s one-step lesson link opens exactly the shared state, with pa
   await openStep(page, 'teach=1&hide=model,bogus');
   await expect(page.locator('#link-error')).toContainText('names parts the page does not have: bogus');
   await expect(page.locator('#model')).toBeVisible();
+});
+
+test('a step’s declared picture or clamped pattern is what the engine holds after entering it', async ({ page }) => {
+  const steps = [];
+  COURSE.forEach((lesson, l) =>
+    lesson.steps.forEach((step, s) => {
+      if (step.scene.picture || step.scene.clamp) steps.push({ l, s, scene: step.scene });
+    }),
+  );
+  // At least lesson 3's shrinking disc and one machine lesson.
+  expect(steps.some(({ scene }) => scene.picture === 'disc')).toBe(true);
+  expect(steps.some(({ scene }) => scene.clamp)).toBe(true);
+  for (const { l, s, scene } of steps) {
+    await openStep(page, `lesson=${l + 1}&step=${s + 1}`);
+    if (scene.picture) {
+      // A picture step stays paused (it is a prediction or says "press Run"), so the engine
+      // still holds exactly the picture.
+      expect(scene.run).toBe(false);
+      await page.evaluate(() => window.boltzlabSettled());
+      const { side, spins } = await spinsAndClamps(page);
+      expect(side).toBe(scene.lattice.size);
+      const want = pictureSpins(scene.picture, side);
+      expect(spins.filter((v, i) => v !== want[i]).length, `${l + 1}.${s + 1}`).toBe(0);
+      expect(want.filter((v) => v < 0).length).toBeGreaterThan(0);
+    } else {
+      const held = await page.evaluate((clamp) => {
+        const lab = window.boltzlabMachine;
+        const memory = window.boltzlabEngine.wasm_memory().buffer;
+        const visible = lab.visible();
+        return {
+          exploring: lab.exploring(),
+          visible: Array.from(new Float64Array(memory, lab.activations_ptr(), visible)),
+          clamps: Array.from(new Uint8Array(memory, lab.clamps_ptr(), visible)),
+          pattern: Array.from(lab.patterns_flat().slice((clamp - 1) * visible, clamp * visible)),
+        };
+      }, scene.clamp);
+      expect(held.exploring).toBe(true);
+      expect(held.clamps.every((c) => c === 1)).toBe(true);
+      expect(held.visible).toEqual(held.pattern);
+    }
+  }
 });

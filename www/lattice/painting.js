@@ -3,6 +3,7 @@
 // makes one call per pointer move, never one per spin.
 
 import { $, attempt, readNumber } from '../ui.js';
+import { pictureRows } from './pictures.js';
 
 export class Painter {
   // box: the element over the spin canvas that receives the pointer; onPaint: called after
@@ -62,6 +63,16 @@ export class Painter {
     const ok = attempt('brush-error', () => this.lab.paint(from.x, from.y, to.x, to.y, radius, $('brush').value));
     if (ok) this.onPaint();
     else this.last = null;
+  }
+
+  // Draws named picture `name` (pictures.js) over the lattice: all spins up, then its rows
+  // of down spins, each one engine stroke of radius 0 (checked like a drag; throws the
+  // engine's reason, with the lattice then part-drawn, only for a refused stroke).
+  picture(name) {
+    const rows = pictureRows(name, this.lab.side());
+    this.lab.reset('up');
+    for (const { y, x0, x1 } of rows) this.lab.paint(x0 + 0.5, y + 0.5, x1 + 0.5, y + 0.5, 0, 'down');
+    this.onPaint();
   }
 
   // The brush outline for the overlay, or null.

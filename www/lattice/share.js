@@ -1,8 +1,11 @@
 // Export and share: a PNG of the lattice, CSV of the trace, the full state as JSON (and
-// its import), and the share link whose URL fragment carries the parameters. Imported
-// files and links are checked by the engine; a bad one is explained and changes nothing.
+// its import), and two links: Copy link gives the exact state (the engine's session text in
+// the fragment, link.js), Copy parameters link the parameters and seed (the address bar shows
+// that one as they change). Imported files and links are checked by the engine; a bad one
+// is explained and changes nothing.
 
 import { $, attempt, showError, clearError, download, sentence } from '../ui.js';
+import { MAX_LINK_CHARS, addressWith, encodeState, isStateLink, offerLink } from '../link.js';
 
 // The engine's lattice session text names its format in a field of its own.
 const SESSION_FORMAT = /"format"\s*:\s*"boltzlab-lattice-session"/;
@@ -23,7 +26,9 @@ export class Sharing {
     $('download-trace').addEventListener('click', () => offer('boltzlab-trace.csv', 'trace_csv', 'text/csv'));
     $('export-state').addEventListener('click', () => offer('boltzlab-state.json', 'export_state', 'application/json'));
     $('import-state').addEventListener('change', (event) => this.importFile(event.target));
+    this.read = read;
     $('copy-link').addEventListener('click', () => this.copyLink());
+    $('copy-params').addEventListener('click', () => this.copyParamsLink());
     window.addEventListener('hashchange', () => this.applyLink(window.location.hash));
   }
 
@@ -31,7 +36,8 @@ export class Sharing {
   // as it is and the address shows its parameters again.
   applyLink(hash) {
     const fragment = hash.replace(/^#/, '');
-    if (fragment === '' || fragment === this.lab.fragment()) return;
+    // A state link is opened by the app (app.js, link.js), whichever mode it holds.
+    if (fragment === '' || fragment === this.lab.fragment() || isStateLink(fragment)) return;
     let ok;
     try {
       this.lab.apply_fragment(fragment);
@@ -58,15 +64,35 @@ export class Sharing {
     }, 250);
   }
 
+  // The parameters-and-seed link: it replays the run from its seeded start.
+  paramsLink() {
+    return addressWith(this.lab.fragment());
+  }
+
+  // The exact state's link (the live run's session text, from the engine's worker); a state
+  // too large for a sensible link falls back to the parameters link, and says so.
   async copyLink() {
-    const field = $('share-link');
-    field.select();
+    $('copy-done').textContent = 'Making the link…';
+    let link;
+    let note;
     try {
-      await navigator.clipboard.writeText(field.value);
-      $('copy-done').textContent = 'Link copied.';
-    } catch {
-      $('copy-done').textContent = 'Select the link above and copy it (the browser did not allow copying).';
+      link = addressWith(await encodeState({ mode: 'lattice', session: await this.read('session') }), '');
+      note = `It opens exactly this state: the same tick, spins, clamps and parameters (${link.length} characters).`;
+      if (link.length > MAX_LINK_CHARS) {
+        note = `This lattice’s exact state would need a link of ${link.length} characters (more than ${MAX_LINK_CHARS}), so this link carries only the parameters and seed: it replays the run from its start, not this state. Export state (JSON) keeps the exact state.`;
+        link = this.paramsLink();
+      }
+    } catch (err) {
+      note = `The exact state could not be put in a link (${err.message}), so this link carries only the parameters and seed.`;
+      link = this.paramsLink();
     }
+    await offerLink($('share-link'), $('copy-done'), link, note);
+  }
+
+  async copyParamsLink() {
+    const note =
+      'It carries the parameters and seed, so it replays the run from its start (not painted or evolved spins).';
+    await offerLink($('share-link'), $('copy-done'), this.paramsLink(), note);
   }
 
   async importFile(input) {

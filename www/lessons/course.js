@@ -7,8 +7,10 @@
 //
 // A scene: { mode: 'lattice' | 'machine', lattice: {model, size, temperature, field, rule,
 // order, boundary} | machine: {dataset, method, rule, rate}, seed, start: 'random' | 'up' |
-// 'down', run, speed (a speed label), controls: [part…], highlight: part, views: [part…] }
-// where a part is a name in scene.js's PARTS.
+// 'down', picture: a named picture of down spins in an up lattice (lattice/pictures.js:
+// 'disc', 'stripes', 'wall'), clamp: a training pattern (1-based) clamped on the machine's
+// visible units, run, speed (a speed label), controls: [part…], highlight: part, views:
+// [part…] } where a part is a name in scene.js's PARTS.
 //
 // A prediction: { question, choices: [{label, range: [lo, hi]}], measure: {label, read(r),
 // after: {sweeps | cycles}}, explain }: the step stays paused until a choice is committed,
@@ -402,6 +404,42 @@ export const COURSE = [
         notes: {
           ask: 'Does a thin stroke or a fat disc survive longer? Why?',
           limits: 'At T = 1.2 thermal flips also make small bubbles; they cost 8J each and close fast.',
+        },
+      },
+      {
+        title: 'Predict: a disc of down spins',
+        text: `A disc of down spins (radius 16) in an up sea, at T = 1.5 with no field: no force pushes it either way, but its wall costs 2J per broken bond. Now M/N = ${live('magnetization')}.`,
+        scene: lattice({
+          lattice: {
+            model: 'ferromagnet',
+            size: 64,
+            temperature: 1.5,
+            field: 0,
+            rule: 'heat-bath',
+            order: 'checkerboard',
+            boundary: 'periodic',
+          },
+          picture: 'disc',
+          run: false,
+          speed: '16 sweeps / frame',
+          controls: ['status'],
+          views: ['spins', 'trace'],
+        }),
+        predict: {
+          question: 'After 1000 sweeps, M/N will be…',
+          choices: [
+            { label: 'above 0.9: the disc has shrunk away', range: [0.9, 1] },
+            { label: 'between 0.45 and 0.9: the disc is still there', range: [0.45, 0.9] },
+            { label: 'below 0.45: the disc has grown', range: [-1, 0.45] },
+          ],
+          measure: { label: 'M/N', read: (r) => r.magnetization, after: { sweeps: 1000 } },
+          explain:
+            'A curved wall moves towards its centre of curvature: with no field, the disc’s area falls at a steady rate (dA/dt = −const, so R² shrinks linearly in time, Allen–Cahn), until it is gone. This is why small domains vanish first in a quench.',
+        },
+        notes: {
+          ask: 'Which way does a curved wall move, and why does a flat one (the stripes after a quench) not move?',
+          limits:
+            'The lattice makes the wall’s energy depend on its direction, so the disc turns squarish as it shrinks; thermal noise makes the time it takes vary from run to run.',
         },
       },
       {
@@ -816,6 +854,23 @@ export const COURSE = [
         notes: {
           ask: 'How many codes do two binary hidden units have?',
           limits: 'Exactly four: the encoder must use every one.',
+        },
+      },
+      {
+        title: 'One pattern clamped',
+        text: 'Pattern 1 is clamped on the visible units (ringed). Only the two hidden units are free: they settle to whatever code the present weights give this pattern. Try the other patterns (Pattern to clamp): before learning, do they get different codes?',
+        scene: machine({
+          machine: { dataset: '4-2-4', method: 'stochastic' },
+          clamp: 1,
+          run: false,
+          controls: ['explore'],
+          views: ['network'],
+          highlight: 'explore',
+        }),
+        notes: {
+          ask: 'What must learning do so that the four patterns get four different codes?',
+          limits:
+            'At the learning temperature the hidden units keep flipping: a code is what they hold most of the time.',
         },
       },
       {

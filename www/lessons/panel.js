@@ -305,7 +305,7 @@ export class LessonPanel {
 // app: the app, whose modes the lessons set up.
 export function installLessons(app) {
   const panel = new LessonPanel(app);
-  installTeacherLinks();
+  installTeacherLinks(app);
   if (!openTeachLink(window.location.search)) panel.follow(window.location.search);
   return panel;
 }

@@ -54,6 +54,8 @@ export const PARTS = {
   'machine-weights': () => $('bm-weights').closest('figure'),
   correlations: () => $('bm-clamped').closest('figure'),
   gallery: () => $('bm-gallery-title').closest('section'),
+  editor: () => $('bm-patterns-text').closest('fieldset'),
+  'machine-share': () => $('bm-share-title').closest('section'),
   'machine-logz': () => $('bm-logz-title').closest('section'),
   // the restricted machine
   fantasy: () => $('rbm-fantasy').closest('section'),
@@ -106,6 +108,18 @@ function setSpeed(sliderId, shownId, label) {
   throw new Error(`no speed "${label}"`);
 }
 
+// Shows the restricted machine and starts a new run from `values` (its controls' values by
+// name: dataset, hidden, seed and the training options), as Create does; a scene and a
+// restricted machine's link (link.js) both start it so.
+export function applyRestricted(values) {
+  const radio = $('bm-kind-restricted');
+  if (!radio.checked) radio.click();
+  // The image set first: choosing one sets a batch that fits it, which the values may change.
+  for (const [key, id] of Object.entries(RBM_RUN)) if (values[key] !== undefined) setControl(id, values[key]);
+  for (const [key, id] of Object.entries(RBM_TRAINING)) if (values[key] !== undefined) setControl(id, values[key]);
+  $('rbm-create').click();
+}
+
 // Applies `scene` to the app. `seed` replaces the scene's own seed (a "New run"). The seed
 // is set last and always: it starts the run afresh from every parameter (spins, glass bonds,
 // weights and the random stream), so the same scene and seed give the same film however
@@ -118,16 +132,11 @@ export function applyScene(app, scene, seed = scene.seed) {
       if (values[key] !== undefined) setControl(LATTICE_CONTROLS[key], values[key]);
     setControl('seed', seed, true);
     if (scene.start) $(`reset-${scene.start}`).click();
+    if (scene.picture) app.lattice.painter.picture(scene.picture);
     setSpeed('speed', 'speed-shown', scene.speed ?? '1 sweep / frame');
     setRunning('run', Boolean(scene.run));
   } else if (scene.mode === 'restricted') {
-    const radio = $('bm-kind-restricted');
-    if (!radio.checked) radio.click();
-    const values = { ...scene.rbm, seed };
-    // The image set first: choosing one sets a batch that fits it, which the scene may change.
-    for (const [key, id] of Object.entries(RBM_RUN)) if (values[key] !== undefined) setControl(id, values[key]);
-    for (const [key, id] of Object.entries(RBM_TRAINING)) if (values[key] !== undefined) setControl(id, values[key]);
-    $('rbm-create').click();
+    applyRestricted({ ...scene.rbm, seed });
     setRunning('rbm-run', Boolean(scene.run));
   } else {
     const radio = $('bm-kind-full');
@@ -147,6 +156,11 @@ export function applyScene(app, scene, seed = scene.seed) {
     if (scene.couplings === 'random') $('bm-random-couplings').click();
     if (scene.speed) setSpeed('bm-speed', 'bm-speed-shown', scene.speed);
     setRunning('bm-run', Boolean(scene.run));
+    // A training pattern clamped on the visible units (1-based), as Clamp and settle does.
+    if (scene.clamp) {
+      setControl('bm-explore-pattern', scene.clamp);
+      $('bm-explore-clamped').click();
+    }
   }
   emphasise(scene);
 }

@@ -1,25 +1,46 @@
-// Links a teacher builds: from the lattice as it stands, a one-step lesson with the
-// teacher's own title and instruction, and chosen controls hidden or locked. The link is
-// ?teach=1&title=…&text=…&hide=…&lock=…#<the share link's fragment>, so opening it starts
-// exactly the shared run (its parameters and seed) under that one step. The title and
-// text are shown as plain text, never as markup.
+// Links a teacher builds: from the lattice or machine as it stands, a one-step lesson with
+// the teacher's own title and instruction, and chosen controls hidden or locked. The link
+// is ?teach=1&title=…&text=…&hide=…&lock=…#state=… (link.js), so opening it restores
+// exactly that state (the lattice's or machine's session text) under that one step; a
+// lattice too large for a sensible link falls back to its parameters and seed. The title
+// and text are shown as plain text, never as markup.
 
 import { $ } from '../ui.js';
 import { PARTS } from './scene.js';
+import { MAX_LINK_CHARS, encodeState } from '../link.js';
+import { machinePayload } from '../machine/share.js';
 
-// The lattice parts a teacher may hide or lock, with their names in the builder.
-export const TEACHABLE = {
-  run: 'run controls',
-  temperature: 'temperature and field',
-  model: 'model, size, rule, seed',
-  brush: 'brush and phase',
-  inspector: 'tick inspector',
-  trace: 'energy trace',
-  weights: 'weights view',
-  sweep: 'temperature sweep',
-  'lattice-logz': 'ln Z panel',
-  share: 'export and share',
+// The parts a teacher may hide or lock in each mode, with their names in the builder.
+export const TEACHABLE_BY_MODE = {
+  lattice: {
+    run: 'run controls',
+    temperature: 'temperature and field',
+    model: 'model, size, rule, seed',
+    brush: 'brush and phase',
+    inspector: 'tick inspector',
+    trace: 'energy trace',
+    weights: 'weights view',
+    sweep: 'temperature sweep',
+    'lattice-logz': 'ln Z panel',
+    share: 'export and share',
+  },
+  machine: {
+    learning: 'learning controls',
+    explore: 'phase switch (watch by hand)',
+    options: 'dataset, method, seed, statistics',
+    editor: 'pattern editor',
+    'machine-weights': 'weights view',
+    correlations: 'correlations',
+    gallery: 'gallery',
+    'machine-logz': 'ln Z panel',
+    'rbm-learning': 'restricted machine: learning',
+    'rbm-options': 'restricted machine: options',
+    'machine-share': 'export and share',
+  },
 };
+
+// Every part either mode's builder offers.
+export const TEACHABLE = { ...TEACHABLE_BY_MODE.lattice, ...TEACHABLE_BY_MODE.machine };
 
 const MAX_TITLE = 120;
 const MAX_TEXT = 1000;
@@ -41,40 +62,65 @@ export function parseTeachLink(search) {
   return { title, text, hide, lock };
 }
 
-// Builds the link from the builder's choices and the lattice's share link.
-function buildLink() {
+// The fragment of the state shown (link.js): the lattice's or machine's session text; a
+// lattice whose state would make too long a link gives its parameters and seed instead.
+async function stateFragment(app) {
+  if (app.mode() === 'machine') return { fragment: await encodeState(machinePayload(app.machine).payload) };
+  const fragment = await encodeState({ mode: 'lattice', session: await app.lattice.read('session') });
+  if (fragment.length <= MAX_LINK_CHARS) return { fragment };
+  return {
+    fragment: app.lattice.lab.fragment(),
+    note: 'This lattice is too large for its exact state to fit a link: the lesson starts from its parameters and seed.',
+  };
+}
+
+// Builds the link from the builder's choices (the parts of the mode shown) and its state.
+async function buildLink(app) {
   const params = new URLSearchParams({ teach: '1', title: $('teach-title').value.trim() || 'A lesson' });
   const text = $('teach-text').value.trim();
   if (text) params.set('text', text);
   const chosen = (how) =>
-    [...document.querySelectorAll('#teach-parts select')].filter((s) => s.value === how).map((s) => s.dataset.part);
+    [...document.querySelectorAll(`#teach-parts select[data-mode="${app.mode()}"]`)]
+      .filter((s) => s.value === how)
+      .map((s) => s.dataset.part);
   if (chosen('hidden').length) params.set('hide', chosen('hidden').join(','));
   if (chosen('locked').length) params.set('lock', chosen('locked').join(','));
-  const share = $('share-link').value;
-  const fragment = share.includes('#') ? share.slice(share.indexOf('#')) : '';
+  const { fragment, note } = await stateFragment(app);
   const { origin, pathname } = window.location;
-  return `${origin}${pathname}?${params}${fragment}`;
+  return { link: `${origin}${pathname}?${params}#${fragment}`, note: note ?? '' };
 }
 
-// The builder in the lessons panel.
-export function installTeacherLinks() {
+// The builder in the lessons panel: each mode's parts, shown with their mode.
+export function installTeacherLinks(app) {
   const parts = $('teach-parts');
-  for (const [part, label] of Object.entries(TEACHABLE)) {
-    const row = document.createElement('label');
-    const select = document.createElement('select');
-    select.dataset.part = part;
-    for (const how of ['shown', 'hidden', 'locked']) select.add(new Option(how, how));
-    row.append(`${label} `, select);
-    parts.append(row);
+  for (const [mode, teachable] of Object.entries(TEACHABLE_BY_MODE)) {
+    for (const [part, label] of Object.entries(teachable)) {
+      const row = document.createElement('label');
+      row.className = `${mode}-only`;
+      row.hidden = mode !== app.mode();
+      const select = document.createElement('select');
+      select.dataset.part = part;
+      select.dataset.mode = mode;
+      for (const how of ['shown', 'hidden', 'locked']) select.add(new Option(how, how));
+      row.append(`${label} `, select);
+      parts.append(row);
+    }
   }
   $('teach-make').addEventListener('click', async () => {
-    const link = buildLink();
-    $('teach-link').value = link;
+    $('teach-done').textContent = 'Making the link…';
+    let made;
     try {
-      await navigator.clipboard.writeText(link);
-      $('teach-done').textContent = 'Lesson link copied.';
+      made = await buildLink(app);
+    } catch (err) {
+      $('teach-done').textContent = `No link was made: ${err.message}`;
+      return;
+    }
+    $('teach-link').value = made.link;
+    try {
+      await navigator.clipboard.writeText(made.link);
+      $('teach-done').textContent = `Lesson link copied. ${made.note}`;
     } catch {
-      $('teach-done').textContent = 'Select the link and copy it (the browser did not allow copying).';
+      $('teach-done').textContent = `Select the link and copy it (the browser did not allow copying). ${made.note}`;
     }
   });
 }
@@ -107,8 +153,8 @@ export function openTeachLink(search) {
       control.dataset.teachLocked = '1';
     }
   }
-  // Locked run controls lock their keyboard shortcuts too (keys.js).
-  if (wanted.lock.includes('run')) document.body.classList.add('lesson-locked');
+  // Locked run (or learning) controls lock their keyboard shortcuts too (keys.js).
+  if (wanted.lock.includes('run') || wanted.lock.includes('learning')) document.body.classList.add('lesson-locked');
   return true;
 }
 

@@ -1,0 +1,218 @@
+// State links (www/link.js): Copy link packs the engine's own session text of the mode
+// shown into the URL fragment (deflate-raw, base64url), and a fresh page opening it holds
+// exactly that state: a painted and stepped lattice (the engine's exported state compared
+// whole), a machine after some learning (its session text, weights and phase), a teacher's
+// machine lesson with a hidden and a locked part. Malformed, damaged, foreign or NaN-bearing
+// links are explained and change nothing. Link lengths are printed for the report.
+import { test, expect, openApp, lab, pause, choose } from './fixtures.js';
+
+// The fragment `state=<base64url(deflate-raw(text))>` packed in the page, independently of
+// link.js (so a test can pack texts link.js would never make).
+function pack(page, text) {
+  return page.evaluate(async (t) => {
+    const stream = new Blob([t]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return `state=${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  }, text);
+}
+
+const stateLink = (session, extra = {}) =>
+  JSON.stringify({ format: 'boltzlab-link', version: 1, mode: 'lattice', session, ...extra });
+
+async function copiedLink(page, button, field, done) {
+  await page.locator(`#${button}`).click();
+  await expect(page.locator(`#${done}`)).toContainText('characters');
+  return page.locator(`#${field}`).inputValue();
+}
+
+test('a painted and stepped lattice → Copy link → a fresh page holds exactly that state', async ({ page, browser }) => {
+  await openApp(page);
+  await choose(page, 'Size', '32');
+  await choose(page, 'Brush', 'clamp');
+  const box = await page.locator('#spins-box').boundingBox();
+  await page.mouse.move(box.x + 20, box.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 120, box.y + 60);
+  await page.mouse.up();
+  await choose(page, 'Brush', 'down');
+  await page.mouse.move(box.x + 150, box.y + 150);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 200, box.y + 220);
+  await page.mouse.up();
+  await pause(page);
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await page.getByRole('button', { name: 'Step one sweep' }).click();
+  await page.evaluate(() => window.boltzlabSettled());
+  const state = await lab(page, 'export_state');
+  expect(JSON.parse(state).clamped.length).toBeGreaterThan(5);
+  const link = await copiedLink(page, 'copy-link', 'share-link', 'copy-done');
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#state=[A-Za-z0-9_-]+$/);
+
+  const other = await browser.newPage();
+  await openApp(other, link);
+  await other.evaluate(() => window.boltzlabSettled());
+  expect(await lab(other, 'export_state')).toBe(state);
+  await expect(other.locator('#run')).toHaveAttribute('aria-pressed', 'false');
+  await expect(other.locator('#link-error')).toBeHidden();
+  // Both run on identically.
+  for (const p of [page, other]) await p.evaluate(() => window.boltzlabLab.advance(500));
+  expect(await lab(other, 'export_state')).toBe(await lab(page, 'export_state'));
+  await other.close();
+
+  // The parameters link still carries only the parameters and seed.
+  await page.locator('#copy-params').click();
+  expect(await page.locator('#share-link').inputValue()).toContain(`#${await lab(page, 'fragment')}`);
+
+  // The default 256² lattice after a few sweeps, for the report's link length.
+  const fresh = await browser.newPage();
+  await openApp(fresh);
+  await expect.poll(() => fresh.evaluate(() => window.boltzlabLab.sweeps())).toBeGreaterThan(2);
+  const big = await copiedLink(fresh, 'copy-link', 'share-link', 'copy-done');
+  console.log(`state link, 256x256 lattice: ${big.length} characters`);
+  expect(big).toContain('#state=');
+  // A 256² Gaussian glass keeps 2L² real bonds: its state would make a link over 1 MB, so
+  // Copy link falls back to the parameters and seed (the run from its seeded start) and says so.
+  await choose(fresh, 'Model', 'spin-glass-gaussian');
+  await fresh.locator('#copy-link').click();
+  await expect(fresh.locator('#copy-done')).toContainText('carries only the parameters and seed');
+  expect(await fresh.locator('#share-link').inputValue()).toContain(`#${await lab(fresh, 'fragment')}`);
+  await fresh.close();
+});
+
+test('a machine after some learning → Copy link → the same weights, cycle and phase', async ({ page, browser }) => {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await choose(page, 'Dataset', '40-10-40');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => page.evaluate(() => window.boltzlabMachine.cycles())).toBeGreaterThan(1);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  await page.getByRole('button', { name: 'Step one learning sweep' }).click();
+  const before = await page.evaluate(() => {
+    const m = window.boltzlabMachine;
+    return { session: m.session(), phase: m.phase(), cycles: m.cycles(), network: m.export_network() };
+  });
+  const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
+  console.log(`state link, 40-10-40 machine after ${before.cycles} cycles: ${link.length} characters`);
+
+  const other = await browser.newPage();
+  await openApp(other, link);
+  await expect(other.locator('#machine')).toBeVisible();
+  await expect(other.locator('#bm-dataset')).toHaveValue('40-10-40');
+  const after = await other.evaluate(() => {
+    const m = window.boltzlabMachine;
+    return { session: m.session(), phase: m.phase(), cycles: m.cycles(), network: m.export_network() };
+  });
+  expect(after).toEqual(before);
+  await other.close();
+});
+
+test('a teacher’s machine lesson: the machine exactly, a part hidden and one locked', async ({ page, browser }) => {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.getByRole('button', { name: 'Step one learning cycle' }).click();
+  const session = await page.evaluate(() => window.boltzlabMachine.session());
+  await page.locator('#teach summary').click();
+  await expect(page.locator('#teach-parts select[data-part="model"]')).toBeHidden();
+  await page.getByLabel('Title').fill('Watch the codes');
+  await page.locator('#teach-parts select[data-part="options"]').selectOption('hidden');
+  await page.locator('#teach-parts select[data-part="learning"]').selectOption('locked');
+  await page.getByRole('button', { name: 'Copy lesson link' }).click();
+  await expect(page.locator('#teach-link')).toHaveValue(/teach=1/);
+  const link = await page.locator('#teach-link').inputValue();
+  expect(link).toMatch(/\?teach=1&title=Watch\+the\+codes&hide=options&lock=learning#state=/);
+
+  const other = await browser.newPage();
+  await openApp(other, link);
+  await expect(other.locator('#lesson-title')).toHaveText('Lesson: Watch the codes');
+  await expect(other.locator('#machine')).toBeVisible();
+  expect(await other.evaluate(() => window.boltzlabMachine.session())).toBe(session);
+  await expect(other.locator('#bm-dataset')).toBeHidden();
+  await expect(other.locator('#bm-run')).toBeDisabled();
+  await expect(other.locator('#bm-explore-clamped')).toBeEnabled();
+  await other.getByRole('button', { name: 'Explore freely' }).click();
+  await expect(other.locator('#bm-dataset')).toBeVisible();
+  await expect(other.locator('#bm-run')).toBeEnabled();
+  await other.close();
+});
+
+test('bad state links are explained and the page keeps its state', async ({ page, browser }) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  await pause(page);
+  await page.evaluate(() => window.boltzlabSettled());
+  const good = await lab(page, 'export_state');
+  const session = await lab(page, 'session');
+  const machineSession = await page.evaluate(() => {
+    window.boltzlabApp.machine.enter();
+    return window.boltzlabMachine.session();
+  });
+  const cases = [
+    ['malformed base64', 'state=ab$cd!', 'not base64url'],
+    ['cut to one character past a block', 'state=AAAAA', 'not base64url'],
+    ['bad deflate', 'state=AAAA', 'compressed data is damaged'],
+    ['wrong format', await pack(page, '{"format":"boltzlab-session","version":2}'), 'does not hold a boltzlab state'],
+    ['not JSON', await pack(page, 'hello'), 'does not hold a boltzlab state'],
+    ['unknown mode', await pack(page, stateLink(session, { mode: 'sea' })), 'neither lattice nor machine'],
+    ['a machine session as a lattice', await pack(page, stateLink(machineSession)), 'could not be used'],
+    [
+      'NaN inside the lattice',
+      await pack(page, stateLink(session.replace(/"temperature":[^,}]+/, '"temperature":NaN'))),
+      'could not be used',
+    ],
+    [
+      'NaN inside the machine',
+      await pack(page, stateLink(machineSession.replace(/(-?\d+\.\d+)/, 'NaN'), { mode: 'machine', kind: 'full' })),
+      'could not be used',
+    ],
+  ];
+  for (const [name, fragment, message] of cases) {
+    await page.evaluate(() => (document.getElementById('link-error').hidden = true));
+    await page.evaluate((f) => (window.location.hash = f), fragment);
+    await expect(page.locator('#link-error'), name).toBeVisible();
+    await expect(page.locator('#link-error'), name).toContainText(message);
+    await expect(page.locator('#link-error'), name).toContainText('nothing was changed');
+    expect(await lab(page, 'export_state'), name).toBe(good);
+    expect(await page.evaluate(() => window.boltzlabMachine.session()), name).toBe(machineSession);
+  }
+  // Opened in a fresh page: the defaults, with the reason.
+  const fresh = await browser.newPage();
+  await openApp(fresh, '/#state=AAAA');
+  await expect(fresh.locator('#link-error')).toContainText('compressed data is damaged');
+  expect(await lab(fresh, 'side')).toBe(256);
+  await fresh.close();
+});
+
+test('the restricted machine’s link says it carries only its options, and starts a run from them', async ({
+  page,
+  browser,
+}) => {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.locator('#bm-kind-restricted').check();
+  await page.getByLabel('Hidden layer').fill('20');
+  await page.getByLabel('RBM seed').fill('7');
+  await page.getByRole('button', { name: 'New machine' }).click();
+  const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
+  await expect(page.locator('#bm-copy-done')).toContainText('carries only its dataset, sizes, options and seed');
+  const options = await page.evaluate(() =>
+    ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
+      (key) => document.getElementById(`rbm-${key}`).value,
+    ),
+  );
+
+  const other = await browser.newPage();
+  await openApp(other, link);
+  await expect(other.locator('#rbm')).toBeVisible();
+  await expect(other.locator('#bm-kind-restricted')).toBeChecked();
+  expect(
+    await other.evaluate(() =>
+      ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
+        (key) => document.getElementById(`rbm-${key}`).value,
+      ),
+    ),
+  ).toEqual(options);
+  expect(options[1]).toBe('20');
+  await other.close();
+});

@@ -1,0 +1,57 @@
+// The machine's Export and share part: Copy link gives a link to exactly this machine, the
+// mode's current session text in the fragment (link.js). The general machine's is the
+// engine's MachineLab session (weights, cycle, stage, phase, curves). The restricted
+// machine's link uses its session text when its mode has one; until then it carries its
+// dataset, sizes, options and seed only, and says so.
+
+import { $ } from '../ui.js';
+import { MAX_LINK_CHARS, addressWith, encodeState, offerLink } from '../link.js';
+import { controlValues } from '../lessons/scene.js';
+
+// The payload of the machine shown: {mode, kind, session, options?} and a note on what it
+// carries.
+export function machinePayload(machine) {
+  if (machine.kind !== 'restricted') {
+    if (!machine.lab) machine.enter();
+    return {
+      payload: { mode: 'machine', kind: 'full', session: machine.session() },
+      note: 'It opens exactly this machine: its dataset, options, weights, learning cycle and phase.',
+    };
+  }
+  const session = typeof machine.rbm.session === 'function' ? machine.rbm.session() : null;
+  if (session !== null)
+    return {
+      payload: { mode: 'machine', kind: 'restricted', session },
+      note: 'It opens exactly this restricted machine.',
+    };
+  const options = controlValues('restricted');
+  return {
+    payload: { mode: 'machine', kind: 'restricted', session: null, options },
+    note: 'The restricted machine’s link carries only its dataset, sizes, options and seed: it starts a new run from them, without the learned weights.',
+  };
+}
+
+export class MachineSharing {
+  constructor(machine) {
+    this.machine = machine;
+    $('bm-copy-link').addEventListener('click', () => this.copyLink());
+  }
+
+  async copyLink() {
+    $('bm-copy-done').textContent = 'Making the link…';
+    let link = '';
+    let note;
+    try {
+      const { payload, note: carried } = machinePayload(this.machine);
+      link = addressWith(await encodeState(payload), '');
+      note = `${carried} (${link.length} characters)`;
+      if (link.length > MAX_LINK_CHARS) {
+        note = `This machine’s state would need a link of ${link.length} characters (more than ${MAX_LINK_CHARS}); use Export network (JSON) instead.`;
+        link = '';
+      }
+    } catch (err) {
+      note = `No link was made: ${err.message}`;
+    }
+    await offerLink($('bm-share-link'), $('bm-copy-done'), link, note);
+  }
+}
