@@ -500,3 +500,268 @@ mod tests {
         );
     }
 }
+
+/// Most units [`exact_statistics`] enumerates in one group (2^16 states).
+pub const EXACT_GROUP_LIMIT: usize = 16;
+
+/// The moments of one group G of 0/1 units with every other unit fixed (issue 15's
+/// exact statistics): P(g) ∝ exp(−E(g)/T) with
+/// E(g) = −Σ_{i<k∈G} w_ik g_i g_k − Σ_{i∈G} f_i g_i, f_i = θ_i + Σ_{j∉G} w_ij s_j,
+/// by enumerating the 2^|G| states. `log_z` = ln Σ_g exp(−E(g)/T); `means[a]` = E[g_a];
+/// `pairs[a·|G| + b]` = E[g_a g_b].
+struct GroupMoments {
+    log_z: f64,
+    means: Vec<f64>,
+    pairs: Vec<f64>,
+}
+
+fn group_moments(
+    network: &Network,
+    temperature: f64,
+    state: &[i8],
+    group: &[usize],
+) -> GroupMoments {
+    let m = group.len();
+    let inside = |j: usize| group.contains(&j);
+    let fields: Vec<f64> = group
+        .iter()
+        .map(|&i| {
+            network.bias(i)
+                + (0..network.len())
+                    .filter(|&j| j != i && !inside(j) && state[j] != 0)
+                    .map(|j| network.weight(i, j))
+                    .sum::<f64>()
+        })
+        .collect();
+    let exponents: Vec<f64> = (0..1usize << m)
+        .map(|g| {
+            let mut e = 0.0;
+            for a in (0..m).filter(|a| g >> a & 1 == 1) {
+                e += fields[a];
+                for b in (a + 1..m).filter(|b| g >> b & 1 == 1) {
+                    e += network.weight(group[a], group[b]);
+                }
+            }
+            e / temperature
+        })
+        .collect();
+    let top = exponents.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = exponents.iter().map(|x| (x - top).exp()).collect();
+    let z: f64 = weights.iter().sum();
+    let (mut means, mut pairs) = (vec![0.0; m], vec![0.0; m * m]);
+    for (g, w) in weights.iter().enumerate() {
+        let p = w / z;
+        for a in (0..m).filter(|a| g >> a & 1 == 1) {
+            means[a] += p;
+            for b in (0..m).filter(|b| g >> b & 1 == 1) {
+                pairs[a * m + b] += p;
+            }
+        }
+    }
+    GroupMoments {
+        log_z: top + z.ln(),
+        means,
+        pairs,
+    }
+}
+
+/// The exact clamped and free statistics of an encoder with 0/1 units at temperature T,
+/// in place of sampled ones (issue 15: separating sampling noise from the sign rule).
+///
+/// Clamped: p_i, p_ij = (1/K) Σ_k Σ_v P(v | k) E[s_i s_j | v], over the K training
+/// vectors and every visible vector v their noisy clamping can give, P(v | k) = Π_i q_i
+/// with q_i = 1 − on→off for an on bit and off→on for an off bit (vectors with P = 0
+/// skipped); given v, the hidden group is enumerated ([`group_moments`]).
+/// Free: nothing clamped; the encoder's wiring (no V1–V2 weights) makes V1 and V2
+/// independent given the hidden state h, so P(h) ∝ exp(−E_H(h)/T) Z₁(h) Z₂(h) and every
+/// moment is Σ_h P(h) times the groups' conditional moments.
+/// Needs binary units, the encoder's wiring and groups of at most
+/// [`EXACT_GROUP_LIMIT`] units (checked).
+pub fn exact_statistics(
+    network: &Network,
+    encoder: Encoder,
+    temperature: f64,
+    patterns: &[Vec<u8>],
+    noise: super::ClampNoise,
+) -> Result<(super::PhaseStatistics, super::PhaseStatistics), ParamError> {
+    check_network(network, encoder)?;
+    if network.kind() != crate::model::SpinKind::Binary {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need 0/1 units".into(),
+        });
+    }
+    if 2 * encoder.group > EXACT_GROUP_LIMIT || encoder.hidden > EXACT_GROUP_LIMIT {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: format!("groups of at most {EXACT_GROUP_LIMIT} units can be enumerated"),
+        });
+    }
+    let n = network.len();
+    if encoder
+        .v1()
+        .any(|i| encoder.v2().any(|k| network.weight(i, k) != 0.0))
+    {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need the encoder's wiring (no V1–V2 weights)".into(),
+        });
+    }
+    let visible: Vec<usize> = encoder.v1().chain(encoder.v2()).collect();
+    let hidden: Vec<usize> = encoder.hidden_units().collect();
+    let (v1, v2): (Vec<usize>, Vec<usize>) = (encoder.v1().collect(), encoder.v2().collect());
+    let pair = |i: usize, j: usize| crate::model::network::pair_index(n, i, j);
+    let mut clamped = super::PhaseStatistics::empty(n);
+    let mut state = vec![0i8; n];
+    let share = 1.0 / patterns.len() as f64;
+    for pattern in patterns {
+        let q: Vec<f64> = pattern
+            .iter()
+            .map(|&b| {
+                if b == 1 {
+                    1.0 - noise.on_to_off
+                } else {
+                    noise.off_to_on
+                }
+            })
+            .collect();
+        for v in 0..1usize << visible.len() {
+            let p_v: f64 = (0..visible.len())
+                .map(|a| if v >> a & 1 == 1 { q[a] } else { 1.0 - q[a] })
+                .product();
+            if p_v == 0.0 {
+                continue;
+            }
+            let w = share * p_v;
+            for (a, &i) in visible.iter().enumerate() {
+                state[i] = (v >> a & 1) as i8;
+            }
+            let h = group_moments(network, temperature, &state, &hidden);
+            let on: Vec<usize> = visible.iter().copied().filter(|&i| state[i] == 1).collect();
+            for (x, &i) in on.iter().enumerate() {
+                clamped.means[i] += w;
+                for &k in &on[x + 1..] {
+                    clamped.pairs[pair(i, k)] += w;
+                }
+                for (b, &j) in hidden.iter().enumerate() {
+                    clamped.pairs[pair(i, j)] += w * h.means[b];
+                }
+            }
+            for (a, &j) in hidden.iter().enumerate() {
+                clamped.means[j] += w * h.means[a];
+                for (b, &k) in hidden.iter().enumerate().skip(a + 1) {
+                    clamped.pairs[pair(j, k)] += w * h.pairs[a * hidden.len() + b];
+                }
+            }
+        }
+    }
+    let mut free = super::PhaseStatistics::empty(n);
+    let mut state = vec![0i8; n];
+    let mut terms = Vec::with_capacity(1 << hidden.len());
+    for g in 0..1usize << hidden.len() {
+        for (a, &j) in hidden.iter().enumerate() {
+            state[j] = (g >> a & 1) as i8;
+        }
+        let mut exponent = 0.0;
+        for (a, &j) in hidden.iter().enumerate().filter(|&(a, _)| g >> a & 1 == 1) {
+            exponent += network.bias(j);
+            for &k in hidden.iter().skip(a + 1).filter(|&&k| state[k] == 1) {
+                exponent += network.weight(j, k);
+            }
+        }
+        let m1 = group_moments(network, temperature, &state, &v1);
+        let m2 = group_moments(network, temperature, &state, &v2);
+        terms.push((
+            exponent / temperature + m1.log_z + m2.log_z,
+            m1,
+            m2,
+            state.clone(),
+        ));
+    }
+    let top = terms.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
+    let z: f64 = terms.iter().map(|t| (t.0 - top).exp()).sum();
+    let g = encoder.group;
+    for (log_w, m1, m2, s) in &terms {
+        let p = (log_w - top).exp() / z;
+        for (a, &j) in hidden.iter().enumerate() {
+            if s[j] == 0 {
+                continue;
+            }
+            free.means[j] += p;
+            for &k in hidden.iter().skip(a + 1).filter(|&&k| s[k] == 1) {
+                free.pairs[pair(j, k)] += p;
+            }
+        }
+        for (group, m) in [(&v1, m1), (&v2, m2)] {
+            for (a, &i) in group.iter().enumerate() {
+                free.means[i] += p * m.means[a];
+                for (b, &k) in group.iter().enumerate().skip(a + 1) {
+                    free.pairs[pair(i, k)] += p * m.pairs[a * g + b];
+                }
+                for &j in hidden.iter().filter(|&&j| s[j] == 1) {
+                    free.pairs[pair(i, j)] += p * m.means[a];
+                }
+            }
+        }
+        // V1 and V2 are independent given h.
+        for (a, &i) in v1.iter().enumerate() {
+            for (b, &k) in v2.iter().enumerate() {
+                free.pairs[pair(i, k)] += p * m1.means[a] * m2.means[b];
+            }
+        }
+    }
+    clamped.samples = 1;
+    free.samples = 1;
+    Ok((clamped, free))
+}
+
+/// The codes by exact enumeration: V1 clamped to input k, V2 and the hidden units
+/// summed over exactly, P(h | V1 = k) ∝ exp(Σ_j h_j f_j / T + Σ_{j<l} w_jl h_j h_l / T) Z₂(h)
+/// with f_j = θ_j + Σ_{i∈V1} w_ij v_i; the code is the most probable h, decided when its
+/// probability exceeds ½ (the settling reading's majority rule without its sampling).
+pub fn exact_codes(
+    network: &Network,
+    encoder: Encoder,
+    temperature: f64,
+) -> Result<Codes, ParamError> {
+    check_network(network, encoder)?;
+    let n = network.len();
+    let hidden: Vec<usize> = encoder.hidden_units().collect();
+    let v2: Vec<usize> = encoder.v2().collect();
+    let mut codes = Vec::with_capacity(encoder.group);
+    for k in 0..encoder.group {
+        let mut state = vec![0i8; n];
+        state[encoder.v1().start + k] = 1;
+        let mut logs = Vec::with_capacity(1 << hidden.len());
+        for g in 0..1usize << hidden.len() {
+            for (a, &j) in hidden.iter().enumerate() {
+                state[j] = (g >> a & 1) as i8;
+            }
+            let mut exponent = 0.0;
+            for (a, &j) in hidden.iter().enumerate().filter(|&(a, _)| g >> a & 1 == 1) {
+                exponent += network.bias(j) + network.weight(j, encoder.v1().start + k);
+                for &l in hidden.iter().skip(a + 1).filter(|&&l| state[l] == 1) {
+                    exponent += network.weight(j, l);
+                }
+            }
+            logs.push(
+                exponent / temperature + group_moments(network, temperature, &state, &v2).log_z,
+            );
+        }
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = logs.iter().map(|x| (x - top).exp()).sum();
+        let (best, log_best) =
+            logs.iter()
+                .copied()
+                .enumerate()
+                .fold(
+                    (0, f64::NEG_INFINITY),
+                    |b, (g, x)| if x > b.1 { (g, x) } else { b },
+                );
+        codes.push(
+            ((log_best - top).exp() / z > 0.5)
+                .then(|| (0..hidden.len()).map(|a| best >> a & 1 == 1).collect()),
+        );
+    }
+    Ok(codes)
+}
