@@ -521,7 +521,6 @@ fn group_moments(
     state: &[i8],
     group: &[usize],
 ) -> GroupMoments {
-    let m = group.len();
     let inside = |j: usize| group.contains(&j);
     let fields: Vec<f64> = group
         .iter()
@@ -533,6 +532,17 @@ fn group_moments(
                     .sum::<f64>()
         })
         .collect();
+    moments_of_fields(network, temperature, group, &fields)
+}
+
+/// [`group_moments`] given the group's outside fields f_i.
+fn moments_of_fields(
+    network: &Network,
+    temperature: f64,
+    group: &[usize],
+    fields: &[f64],
+) -> GroupMoments {
+    let m = group.len();
     let exponents: Vec<f64> = (0..1usize << m)
         .map(|g| {
             let mut e = 0.0;
@@ -571,7 +581,10 @@ fn group_moments(
 /// Clamped: p_i, p_ij = (1/K) Σ_k Σ_v P(v | k) E[s_i s_j | v], over the K training
 /// vectors and every visible vector v their noisy clamping can give, P(v | k) = Π_i q_i
 /// with q_i = 1 − on→off for an on bit and off→on for an off bit (vectors with P = 0
-/// skipped); given v, the hidden group is enumerated ([`group_moments`]).
+/// skipped).
+/// Given v the hidden units are independent (no hidden–hidden weights):
+/// E[h_j | v] = σ(f_j/T); the sum over v runs over V1's and V2's noisy copies separately
+/// (they are independent) with the fields f_j = θ_j + a_j(v1) + b_j(v2).
 /// Free: nothing clamped; the encoder's wiring (no V1–V2 weights) makes V1 and V2
 /// independent given the hidden state h, so P(h) ∝ exp(−E_H(h)/T) Z₁(h) Z₂(h) and every
 /// moment is Σ_h P(h) times the groups' conditional moments.
@@ -607,13 +620,22 @@ pub fn exact_statistics(
             reason: "need the encoder's wiring (no V1–V2 weights)".into(),
         });
     }
+    if encoder
+        .hidden_units()
+        .any(|j| encoder.hidden_units().any(|k| network.weight(j, k) != 0.0))
+    {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need the encoder's wiring (no hidden–hidden weights)".into(),
+        });
+    }
     let visible: Vec<usize> = encoder.v1().chain(encoder.v2()).collect();
     let hidden: Vec<usize> = encoder.hidden_units().collect();
     let (v1, v2): (Vec<usize>, Vec<usize>) = (encoder.v1().collect(), encoder.v2().collect());
     let pair = |i: usize, j: usize| crate::model::network::pair_index(n, i, j);
     let mut clamped = super::PhaseStatistics::empty(n);
-    let mut state = vec![0i8; n];
     let share = 1.0 / patterns.len() as f64;
+    let hn = hidden.len();
     for pattern in patterns {
         let q: Vec<f64> = pattern
             .iter()
@@ -625,32 +647,71 @@ pub fn exact_statistics(
                 }
             })
             .collect();
-        for v in 0..1usize << visible.len() {
-            let p_v: f64 = (0..visible.len())
-                .map(|a| if v >> a & 1 == 1 { q[a] } else { 1.0 - q[a] })
-                .product();
-            if p_v == 0.0 {
-                continue;
+        // The visible bits are independent: p_i = q_i, p_ik = q_i q_k.
+        for (a, &i) in visible.iter().enumerate() {
+            clamped.means[i] += share * q[a];
+            for (b, &k) in visible.iter().enumerate().skip(a + 1) {
+                clamped.pairs[pair(i, k)] += share * q[a] * q[b];
             }
-            let w = share * p_v;
-            for (a, &i) in visible.iter().enumerate() {
-                state[i] = (v >> a & 1) as i8;
-            }
-            let h = group_moments(network, temperature, &state, &hidden);
-            let on: Vec<usize> = visible.iter().copied().filter(|&i| state[i] == 1).collect();
-            for (x, &i) in on.iter().enumerate() {
-                clamped.means[i] += w;
-                for &k in &on[x + 1..] {
-                    clamped.pairs[pair(i, k)] += w;
+        }
+        // Each half's noisy copies with their probabilities and fields on the hidden units.
+        let half = |units: &[usize]| -> Vec<(f64, usize, Vec<f64>)> {
+            (0..1usize << units.len())
+                .filter_map(|x| {
+                    let p: f64 = units
+                        .iter()
+                        .enumerate()
+                        .map(|(a, &i)| if x >> a & 1 == 1 { q[i] } else { 1.0 - q[i] })
+                        .product();
+                    (p > 0.0).then(|| {
+                        let f = hidden
+                            .iter()
+                            .map(|&j| {
+                                units
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|&(a, _)| x >> a & 1 == 1)
+                                    .map(|(_, &i)| network.weight(i, j))
+                                    .sum()
+                            })
+                            .collect();
+                        (p, x, f)
+                    })
+                })
+                .collect()
+        };
+        let (h1, h2) = (half(&v1), half(&v2));
+        // s1[a][j] = Σ_b P(v2_b) E[h_j | v1_a, v2_b], and s2 the other way round.
+        let mut s1 = vec![vec![0.0; hn]; h1.len()];
+        let mut s2 = vec![vec![0.0; hn]; h2.len()];
+        let mut fields = vec![0.0; hn];
+        for (a, (p1, _, f1)) in h1.iter().enumerate() {
+            for (b, (p2, _, f2)) in h2.iter().enumerate() {
+                for (j, &unit) in hidden.iter().enumerate() {
+                    fields[j] = network.bias(unit) + f1[j] + f2[j];
                 }
-                for (b, &j) in hidden.iter().enumerate() {
-                    clamped.pairs[pair(i, j)] += w * h.means[b];
+                // The encoder's hidden units are unconnected, so independent given v:
+                // E[h_j | v] = σ(f_j/T), E[h_j h_k | v] = σ_j σ_k.
+                for f in fields.iter_mut() {
+                    *f = 1.0 / (1.0 + (-*f / temperature).exp());
+                }
+                let w = share * p1 * p2;
+                for j in 0..hn {
+                    clamped.means[hidden[j]] += w * fields[j];
+                    for k in j + 1..hn {
+                        clamped.pairs[pair(hidden[j], hidden[k])] += w * fields[j] * fields[k];
+                    }
+                    s1[a][j] += share * p2 * fields[j];
+                    s2[b][j] += share * p1 * fields[j];
                 }
             }
-            for (a, &j) in hidden.iter().enumerate() {
-                clamped.means[j] += w * h.means[a];
-                for (b, &k) in hidden.iter().enumerate().skip(a + 1) {
-                    clamped.pairs[pair(j, k)] += w * h.pairs[a * hidden.len() + b];
+        }
+        for (halves, sums, units) in [(&h1, &s1, &v1), (&h2, &s2, &v2)] {
+            for ((p, x, _), sum) in halves.iter().zip(sums) {
+                for (_, &i) in units.iter().enumerate().filter(|&(a, _)| x >> a & 1 == 1) {
+                    for (j, &unit) in hidden.iter().enumerate() {
+                        clamped.pairs[pair(i, unit)] += p * sum[j];
+                    }
                 }
             }
         }
