@@ -467,40 +467,6 @@ pub fn mean_field_accuracy_with(
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn summaries_count_codes_and_distances() {
-        let b = |s: &str| Some(s.bytes().map(|c| c == b'1').collect::<Vec<bool>>());
-        let even = [b("000"), b("011"), b("101"), b("110")];
-        let s = summarize(&even);
-        assert_eq!((s.decided, s.distinct, s.min_distance), (4, 4, 2));
-        assert!(s.well_spaced(4));
-        let close = [b("000"), b("001"), b("011"), b("111")];
-        let s = summarize(&close);
-        assert!(s.solved(4) && !s.well_spaced(4));
-        let shared = [b("00"), b("01"), b("01"), b("11")];
-        let s = summarize(&shared);
-        assert_eq!((s.distinct, s.min_distance), (3, 0));
-        assert!(!s.solved(4));
-        let undecided = [b("00"), b("01"), None, b("11")];
-        let s = summarize(&undecided);
-        assert_eq!((s.decided, s.distinct, s.min_distance), (3, 3, 1));
-        assert!(!s.solved(4));
-    }
-
-    #[test]
-    fn the_test_schedule_doubles_and_ends_at_half_the_temperature() {
-        let s = test_schedule(&Settling::ackley1985());
-        assert_eq!(
-            s.steps(),
-            &[(20.0, 4), (15.0, 4), (12.0, 4), (10.0, 8), (5.0, 8)]
-        );
-    }
-}
-
 /// Most units [`exact_statistics`] enumerates in one group (2^16 states).
 pub const EXACT_GROUP_LIMIT: usize = 16;
 
@@ -825,4 +791,38 @@ pub fn exact_codes(
         );
     }
     Ok(codes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_count_codes_and_distances() {
+        let b = |s: &str| Some(s.bytes().map(|c| c == b'1').collect::<Vec<bool>>());
+        let even = [b("000"), b("011"), b("101"), b("110")];
+        let s = summarize(&even);
+        assert_eq!((s.decided, s.distinct, s.min_distance), (4, 4, 2));
+        assert!(s.well_spaced(4));
+        let close = [b("000"), b("001"), b("011"), b("111")];
+        let s = summarize(&close);
+        assert!(s.solved(4) && !s.well_spaced(4));
+        let shared = [b("00"), b("01"), b("01"), b("11")];
+        let s = summarize(&shared);
+        assert_eq!((s.distinct, s.min_distance), (3, 0));
+        assert!(!s.solved(4));
+        let undecided = [b("00"), b("01"), None, b("11")];
+        let s = summarize(&undecided);
+        assert_eq!((s.decided, s.distinct, s.min_distance), (3, 3, 1));
+        assert!(!s.solved(4));
+    }
+
+    #[test]
+    fn the_test_schedule_doubles_and_ends_at_half_the_temperature() {
+        let s = test_schedule(&Settling::ackley1985());
+        assert_eq!(
+            s.steps(),
+            &[(20.0, 4), (15.0, 4), (12.0, 4), (10.0, 8), (5.0, 8)]
+        );
+    }
 }

@@ -330,7 +330,15 @@ pub struct RunOutcome {
     /// allowed pairs, and the fraction of allowed pairs whose clamped and free statistics
     /// tied in that cycle (so the sign rule left the weight alone).
     pub growth: Vec<(u64, f64, f64)>,
+    /// Exact statistics only ([`run_exact`]): `(cycle, period)` when the weights and
+    /// biases after `cycle` equal those `period` cycles earlier (period ≤
+    /// [`MAX_PERIOD`]). The rule is then a deterministic map on a cycle of states, so
+    /// nothing new can happen and the run stops there.
+    pub periodic_from: Option<(u64, u64)>,
 }
+
+/// The longest period [`run_exact`] looks for.
+pub const MAX_PERIOD: usize = 16;
 
 /// Cycles between the records of [`RunOutcome::growth`].
 pub const GROWTH_EVERY: u64 = 100;
@@ -396,6 +404,7 @@ pub fn run(
         final_kl: None,
         nonconverged: 0,
         growth: Vec::new(),
+        periodic_from: None,
     };
     let mut test_nonconverged = 0;
     for cycle in 1..=protocol.max_cycles {
@@ -612,7 +621,11 @@ pub fn exact_sign_step(
 /// Exact statistics are deterministic: from zero weights every hidden unit gets the same
 /// statistics forever, so `seed` only matters through `initial_weights` (> 0 needed to
 /// break the symmetry). 4-2-4, 4-3-4 and 8-3-8 (each visible vector's noisy copies are
-/// enumerated: 2^(2n) per training vector).
+/// enumerated: 2^(2n) per training vector). The rule on exact statistics is a
+/// deterministic map of the weights: when they repeat within [`MAX_PERIOD`] cycles
+/// ([`RunOutcome::periodic_from`]) the run stops, since every later cycle repeats
+/// states already checked. The stage's hidden wiring is not applied (the small
+/// encoders have one stage).
 pub fn run_exact(
     protocol: &Protocol,
     seed: u64,
@@ -641,6 +654,7 @@ pub fn run_exact(
         final_kl: None,
         nonconverged: 0,
         growth: Vec::new(),
+        periodic_from: None,
     };
     let meets = |summary: &CodeSummary| {
         if protocol.problem == Problem::Encoder4x3 {
@@ -649,19 +663,32 @@ pub fn run_exact(
             summary.solved(e.group)
         }
     };
+    let mut recent: std::collections::VecDeque<(Vec<f64>, Vec<f64>)> =
+        std::collections::VecDeque::with_capacity(MAX_PERIOD);
     for cycle in 1..=protocol.max_cycles {
         let stage = protocol.stage(cycle);
         let (clamped, free) =
             encoder::exact_statistics(&network, e, temperature, dataset.patterns(), stage.noise)?;
         let ties = exact_sign_step(&mut network, protocol.options.update, &clamped, &free)?;
         outcome.cycles = cycle;
-        if cycle % GROWTH_EVERY == 0 || cycle == protocol.max_cycles {
+        let now = (network.weights().to_vec(), network.biases().to_vec());
+        if let Some(back) = recent.iter().rev().position(|past| *past == now) {
+            outcome.periodic_from = Some((cycle, back as u64 + 1));
+        }
+        if recent.len() == MAX_PERIOD {
+            recent.pop_front();
+        }
+        recent.push_back(now);
+        if cycle % GROWTH_EVERY == 0
+            || cycle == protocol.max_cycles
+            || outcome.periodic_from.is_some()
+        {
             let (w, _) = weight_growth(
                 &network,
                 &super::CycleReport {
                     cycle,
-                    clamped: clamped.clone(),
-                    free: free.clone(),
+                    clamped,
+                    free,
                     nonconverged: 0,
                 },
             );
@@ -694,6 +721,9 @@ pub fn run_exact(
             && (protocol.code_reading != CodeReading::Both
                 || outcome.solved_at_by_weights.is_some());
         if stop && protocol.stop_when_solved {
+            break;
+        }
+        if outcome.periodic_from.is_some() {
             break;
         }
     }

@@ -298,7 +298,7 @@ impl StochasticLearner {
             Phase::Clamped => {
                 let k = self.pattern_of(s);
                 let shared = self.sampling.noisy_copy == NoisyCopy::PerVector
-                    && s % self.core.options.settlings != 0;
+                    && !s.is_multiple_of(self.core.options.settlings);
                 let shown = match self.core.presented.last() {
                     Some(copy) if shared => copy.clone(),
                     _ => self

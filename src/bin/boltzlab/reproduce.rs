@@ -468,6 +468,7 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
                     .iter()
                     .map(|o| json!({"seed": o.seed, "solved_at": o.solved_at,
                         "seven_codes_at": o.seven_codes_at, "codes": o.codes,
+                        "periodic_from": o.periodic_from,
                         "cycle_mean_abs_w_ties": o.growth}))
                     .collect::<Vec<_>>()
             );
