@@ -10,6 +10,10 @@
 //! sweep is added to the phase's statistics, so one settling contributes
 //! `collect_sweeps` states. The clamped phase settles each training vector `settlings`
 //! times in a row (vector 0, 0, 1, 1, …); the free phase does as many settlings.
+//! Three details the paper leaves open are [`Sampling`] (set by
+//! [`StochasticLearner::set_sampling`]): how a time unit's probes choose units
+//! ([`ProbeOrder`]), when states are recorded ([`CollectAt`]) and whether a vector's
+//! settlings share one noisy copy ([`NoisyCopy`]); the defaults are as above.
 //!
 //! The way each phase gets its statistics is [`super::LearningOptions::statistics`]
 //! ([`super::statistics`]): with [`GeneralStatistics::ANNEAL`] everything is as above.
