@@ -7,12 +7,14 @@
 //! deterministic seed): none can fail by chance. The long runs are in
 //! `boltzlab reproduce ackley1985`, not here.
 
-use boltzlab::learn::encoder::{TestAnneal, weight_codes};
+use boltzlab::dynamics::NetworkOrder;
+use boltzlab::learn::encoder::{TestAnneal, exact_codes, exact_statistics, weight_codes};
 use boltzlab::learn::experiment::{LearningMethod, Protocol, random_weights};
+use boltzlab::learn::stochastic::{CollectAt, NoisyCopy, ProbeOrder, Sampling};
 use boltzlab::learn::{
     ClampNoise, Learner, Phase, Problem, Progress, Settling, StochasticLearner, Update,
 };
-use boltzlab::model::SpinKind;
+use boltzlab::model::{Network, SpinKind};
 
 /// The paper's settlings per training vector in the clamped phase: "the network was
 /// allowed to reach equilibrium twice" (4-2-4, p. 158; 4-3-4 and 8-3-8 "with the same
@@ -274,4 +276,255 @@ fn weight_codes_are_the_signs_of_the_clamped_hidden_fields() {
     let codes = weight_codes(&network, e).expect("fits");
     assert_eq!(codes[0], None, "a zero field has no sign");
     assert_eq!(codes[1], Some(vec![false, false]));
+}
+
+/// A learner of the paper's protocol for `problem` with the sampling details `sampling`.
+fn learner_with(problem: Problem, seed: u64, sampling: Sampling) -> StochasticLearner {
+    let mut l = learner(problem, seed);
+    l.set_sampling(sampling);
+    l
+}
+
+/// Runs the learner through the clamped phase and returns the clamped visible vector of
+/// each clamped settling in order; stops at the start of the free phase.
+fn clamped_vectors_of_one_cycle(l: &mut StochasticLearner) -> Vec<Vec<i8>> {
+    let mut shown = Vec::new();
+    while l.position().phase == Phase::Clamped {
+        l.settle().expect("settles");
+        shown.push(l.sampler().visible_state().to_vec());
+    }
+    shown
+}
+
+/// `--noisy-copy vector`: the two settlings of one training vector clamp the same noisy
+/// copy, in every cycle; the default draws a fresh copy per settling. With 8-3-8's noise
+/// two fresh copies of one vector agree with probability (0.85² + 0.15²)²(0.98² +
+/// 0.02²)¹⁴ ≈ 0.32, so all 160 pairs of 20 cycles agree by chance with probability
+/// ≈ 10⁻⁸⁰: the default's check cannot fail falsely.
+#[test]
+fn one_shared_noisy_copy_per_vector_or_a_fresh_one_per_settling() {
+    for noisy_copy in [NoisyCopy::PerVector, NoisyCopy::PerSettling] {
+        let sampling = Sampling {
+            noisy_copy,
+            ..Sampling::default()
+        };
+        let mut l = learner_with(Problem::Encoder8x3, 3, sampling);
+        let mut differing = 0;
+        for _ in 0..20 {
+            let shown = clamped_vectors_of_one_cycle(&mut l);
+            assert_eq!(shown.len(), 16);
+            differing += shown.chunks(2).filter(|p| p[0] != p[1]).count();
+            while l.settle().expect("settles") != Progress::Cycle {}
+        }
+        match noisy_copy {
+            NoisyCopy::PerVector => assert_eq!(differing, 0),
+            NoisyCopy::PerSettling => assert!(differing > 0),
+        }
+    }
+}
+
+/// `--collect-at`: how many states each phase of one cycle averages. Per time unit:
+/// s·K·10 in both phases (s settlings of K vectors, 10 collection time units); per probe:
+/// n_free states per time unit (the hidden units in the clamped phase, all units in the
+/// free phase); at the end: one per settling.
+#[test]
+fn the_states_collected_per_settling_follow_the_collection_reading() {
+    for problem in [Problem::Encoder4x2, Problem::Encoder8x3] {
+        let e = problem.encoder().expect("an encoder");
+        let settlings = 2 * e.group as u64;
+        for collect_at in [CollectAt::TimeUnit, CollectAt::Probe, CollectAt::End] {
+            let sampling = Sampling {
+                collect_at,
+                ..Sampling::default()
+            };
+            let mut l = learner_with(problem, 5, sampling);
+            while l.position().phase == Phase::Clamped {
+                l.settle().expect("settles");
+            }
+            let clamped = l.statistics(Phase::Clamped).samples;
+            while l.settle().expect("settles") != Progress::Cycle {}
+            let free = l.last_cycle().expect("a cycle").free.samples;
+            let expected = match collect_at {
+                CollectAt::TimeUnit => (settlings * 10, settlings * 10),
+                CollectAt::Probe => (
+                    settlings * 10 * e.hidden as u64,
+                    settlings * 10 * e.units() as u64,
+                ),
+                CollectAt::End => (settlings, settlings),
+            };
+            assert_eq!(
+                (clamped, free),
+                expected,
+                "{} {collect_at:?}",
+                problem.name()
+            );
+        }
+    }
+}
+
+/// `--probes`: every order makes n probes per time unit (footnote 4: "a time period of 1
+/// involves n random probes"), n the free units: the ticks of one cycle are
+/// s·K·20·(hidden) in the clamped phase and s·K·20·(all units) in the free phase (20 time
+/// units per settling); typewriter order is the sampler's sequential order.
+#[test]
+fn every_probe_order_makes_n_probes_per_time_unit() {
+    let problem = Problem::Encoder4x3;
+    let e = problem.encoder().expect("an encoder");
+    let settlings = 2 * e.group as u64;
+    for probes in [
+        ProbeOrder::Random,
+        ProbeOrder::Permutation,
+        ProbeOrder::Typewriter,
+    ] {
+        let sampling = Sampling {
+            probes,
+            ..Sampling::default()
+        };
+        let mut l = learner_with(problem, 9, sampling);
+        let before = l.sampler().ticks();
+        while l.settle().expect("settles") != Progress::Cycle {}
+        let ticks = l.sampler().ticks() - before;
+        assert_eq!(
+            ticks,
+            settlings * 20 * (e.hidden + e.units()) as u64,
+            "{probes:?}"
+        );
+        assert_eq!(
+            l.sampler().order() == NetworkOrder::Sequential,
+            probes == ProbeOrder::Typewriter
+        );
+    }
+}
+
+/// A 4-2-4 with random weights on its wiring and random biases.
+fn random_encoder_network(seed: u64) -> Network {
+    let dataset = Problem::Encoder4x2.dataset();
+    let mut network = random_weights(dataset.network(SpinKind::Binary), 3.0, seed).unwrap();
+    for i in 0..network.len() {
+        network
+            .set_bias(i, (i as f64 * 0.7 + seed as f64).sin() * 2.0)
+            .unwrap();
+    }
+    network
+}
+
+/// exp(−E(s)/T) over all 2^n states with `fixed` units held (None: free).
+fn brute_force_moments(network: &Network, t: f64, fixed: &[Option<i8>]) -> (Vec<f64>, Vec<f64>) {
+    let n = network.len();
+    let (mut z, mut means, mut pairs) = (0.0, vec![0.0; n], vec![0.0; n * n]);
+    for s in 0..1usize << n {
+        let state: Vec<i8> = (0..n).map(|i| (s >> i & 1) as i8).collect();
+        if fixed
+            .iter()
+            .enumerate()
+            .any(|(i, f)| f.is_some_and(|v| v != state[i]))
+        {
+            continue;
+        }
+        let w = (-network.energy(&state) / t).exp();
+        z += w;
+        for i in (0..n).filter(|&i| state[i] == 1) {
+            means[i] += w;
+            for j in (0..n).filter(|&j| state[j] == 1) {
+                pairs[i * n + j] += w;
+            }
+        }
+    }
+    (
+        means.iter().map(|m| m / z).collect(),
+        pairs.iter().map(|p| p / z).collect(),
+    )
+}
+
+/// The exact statistics (by groups: hidden given the clamp, V1 and V2 given the hidden
+/// state) equal plain enumeration of every state and every noisy clamp, to rounding
+/// (1e−12), for random 4-2-4 networks.
+#[test]
+fn exact_statistics_equal_brute_force_enumeration() {
+    let dataset = Problem::Encoder4x2.dataset();
+    let e = dataset.encoder().expect("an encoder");
+    let noise = ClampNoise {
+        on_to_off: 0.15,
+        off_to_on: 0.05,
+    };
+    let t = 3.0;
+    for seed in 1..4 {
+        let network = random_encoder_network(seed);
+        let n = network.len();
+        let (clamped, free) = exact_statistics(&network, e, t, dataset.patterns(), noise).unwrap();
+        let (means, pairs) = brute_force_moments(&network, t, &vec![None; n]);
+        let (mut c_means, mut c_pairs) = (vec![0.0; n], vec![0.0; n * n]);
+        let patterns = dataset.patterns();
+        for pattern in patterns {
+            for v in 0..1usize << 8 {
+                let p: f64 = (0..8)
+                    .map(|i| {
+                        let on = v >> i & 1 == 1;
+                        let q = if pattern[i] == 1 {
+                            1.0 - noise.on_to_off
+                        } else {
+                            noise.off_to_on
+                        };
+                        if on { q } else { 1.0 - q }
+                    })
+                    .product::<f64>()
+                    / patterns.len() as f64;
+                let fixed: Vec<Option<i8>> = (0..n)
+                    .map(|i| (i < 8).then_some((v >> i & 1) as i8))
+                    .collect();
+                let (m, pp) = brute_force_moments(&network, t, &fixed);
+                for i in 0..n {
+                    c_means[i] += p * m[i];
+                    for j in 0..n {
+                        c_pairs[i * n + j] += p * pp[i * n + j];
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            assert!((free.means[i] - means[i]).abs() < 1e-12);
+            assert!((clamped.means[i] - c_means[i]).abs() < 1e-12);
+            for j in i + 1..n {
+                assert!(
+                    (free.pair(i, j) - pairs[i * n + j]).abs() < 1e-12,
+                    "{i} {j}"
+                );
+                assert!((clamped.pair(i, j) - c_pairs[i * n + j]).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+/// The exact codes are the modes of P(h | V1 = k) by plain enumeration, decided when the
+/// mode's probability exceeds ½.
+#[test]
+fn exact_codes_are_the_modes_of_the_enumerated_hidden_distribution() {
+    let e = Problem::Encoder4x2.encoder().expect("an encoder");
+    let mut decided = 0;
+    for seed in 1..20 {
+        let network = random_encoder_network(seed);
+        let n = network.len();
+        let codes = exact_codes(&network, e, 1.0).unwrap();
+        for (k, code) in codes.iter().enumerate() {
+            let fixed: Vec<Option<i8>> = (0..n)
+                .map(|i| (i < 4).then_some(i8::from(i == k)))
+                .collect();
+            let mut p = [0.0; 4];
+            let mut z = 0.0;
+            for s in 0..1usize << n {
+                let state: Vec<i8> = (0..n).map(|i| (s >> i & 1) as i8).collect();
+                if (0..4).any(|i| fixed[i] != Some(state[i])) {
+                    continue;
+                }
+                let w = (-network.energy(&state)).exp();
+                z += w;
+                p[usize::from(state[8] == 1) | usize::from(state[9] == 1) << 1] += w;
+            }
+            let (best, pb) = (0..4).fold((0, 0.0), |b, h| if p[h] > b.1 { (h, p[h]) } else { b });
+            let expected = (pb / z > 0.5).then(|| vec![best & 1 == 1, best & 2 == 2]);
+            decided += usize::from(expected.is_some());
+            assert_eq!(code, &expected, "seed {seed} input {k}");
+        }
+    }
+    assert!(decided > 0, "the check compares some decided codes");
 }

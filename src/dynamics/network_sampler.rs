@@ -325,6 +325,13 @@ impl NetworkSampler {
             }
             NetworkOrder::Random => self.free[random_index(&mut self.rng, free as u32) as usize],
         } as usize;
+        self.redraw(i);
+    }
+
+    /// Redraws unit `i` by the rule at temperature T and updates the energy by
+    /// ΔE = −(s_new − s_old)·h_i (one 32-bit draw).
+    #[inline]
+    fn redraw(&mut self, i: usize) {
         let kind = self.network.kind();
         let field = self.network.local_field(&self.state, i);
         let old = self.state[i];
@@ -350,12 +357,45 @@ impl NetworkSampler {
         self.run(self.free.len() as u64);
     }
 
+    /// One sweep exactly as [`Self::sweep`] (the same ticks and random numbers), calling
+    /// `after_each` with the state after every tick: for statistics gathered probe by
+    /// probe.
+    pub fn sweep_observed(&mut self, mut after_each: impl FnMut(&[i8])) {
+        for _ in 0..self.free.len() {
+            self.tick();
+            after_each(&self.state);
+        }
+    }
+
+    /// One sweep in a fresh random permutation: every free unit is redrawn exactly once,
+    /// in an order drawn uniformly from the n! orders ([`shuffle`]); `after_each` gets the
+    /// state after every redraw. The order setting is not used; counts n ticks.
+    pub fn sweep_permuted(&mut self, mut after_each: impl FnMut(&[i8])) {
+        let mut order = self.free.clone();
+        shuffle(&mut self.rng, &mut order);
+        for i in order {
+            self.ticks += 1;
+            self.redraw(i as usize);
+            after_each(&self.state);
+        }
+    }
+
     /// Simulated annealing: for each step (T, sweeps) of the schedule in turn, set the
     /// temperature to T and do that many sweeps; the temperature stays at the last step's.
     /// The whole schedule is checked first ([`Schedule::new`]); on error nothing changes.
     pub fn anneal(&mut self, schedule: &[(f64, f64)]) -> Result<(), ParamError> {
         Schedule::new(schedule)?.run(self);
         Ok(())
+    }
+}
+
+/// Shuffles `items` uniformly (Fisher–Yates): for k = len − 1 down to 1, swap item k
+/// with item j, j uniform on 0..=k (one [`random_index`] draw each), so each of the len!
+/// orders has probability 1/len!.
+pub fn shuffle(rng: &mut SpinRng, items: &mut [u32]) {
+    for k in (1..items.len()).rev() {
+        let j = random_index(rng, k as u32 + 1) as usize;
+        items.swap(k, j);
     }
 }
 
@@ -490,5 +530,68 @@ mod tests {
         assert_eq!((sampler.ticks(), sampler.temperature()), (0, 2.0));
         sampler.anneal(&[(20.0, 2.0), (10.0, 3.0)]).unwrap();
         assert_eq!((sampler.ticks(), sampler.temperature()), (20, 10.0));
+    }
+
+    /// One permuted sweep at T = 0 with every field positive turns every free unit high:
+    /// each free unit is redrawn exactly once (random probes with replacement would miss
+    /// one of 6 with probability 1 − 6!/6⁶ ≈ 0.98), the clamped units stay, and the sweep
+    /// counts one tick per free unit. Exact, for many seeds.
+    #[test]
+    fn a_permuted_sweep_redraws_every_free_unit_once() {
+        let mut net = Network::zeros(SpinKind::Binary, 8).unwrap();
+        for i in 0..8 {
+            net.set_bias(i, 1.0).unwrap();
+        }
+        for seed in 0..50 {
+            let mut sampler =
+                NetworkSampler::new(net.clone(), 0.0, Rule::HeatBath, NetworkOrder::Random, seed)
+                    .unwrap();
+            sampler.clamp(&[2, 5], &[0, 0]).unwrap();
+            sampler.set_state(&[0; 8]).unwrap();
+            let mut seen = 0;
+            sampler.sweep_permuted(|_| seen += 1);
+            assert_eq!(sampler.state(), &[1, 1, 0, 1, 1, 0, 1, 1], "seed {seed}");
+            assert_eq!((seen, sampler.ticks()), (6, 6));
+        }
+    }
+
+    /// Observing a sweep changes nothing: the same states and random stream as `sweep`,
+    /// one call per tick, the last with the final state.
+    #[test]
+    fn an_observed_sweep_is_the_plain_sweep() {
+        let net = Network::random(7, SpinKind::Binary, 1.0, 1.0, 3).unwrap();
+        let mut plain =
+            NetworkSampler::new(net.clone(), 1.0, Rule::HeatBath, NetworkOrder::Random, 9).unwrap();
+        let mut observed =
+            NetworkSampler::new(net, 1.0, Rule::HeatBath, NetworkOrder::Random, 9).unwrap();
+        for _ in 0..20 {
+            plain.sweep();
+            let mut states = Vec::new();
+            observed.sweep_observed(|s| states.push(s.to_vec()));
+            assert_eq!(states.len(), 7);
+            assert_eq!(states.last().unwrap().as_slice(), plain.state());
+            assert_eq!(observed.state(), plain.state());
+        }
+        assert_eq!(observed.saved_state(), plain.saved_state());
+    }
+
+    /// Fisher–Yates is uniform: 24 000 shuffles of 4 items, χ² over the 24 orders against
+    /// 1000 each, 23 degrees of freedom; the bound 71.2 is the 1 − 10⁻⁶ quantile
+    /// (Wilson–Hilferty), so a correct shuffle fails with probability 10⁻⁶.
+    #[test]
+    fn shuffle_draws_every_order_equally_often() {
+        let mut rng = seeded_rng(11);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..24_000 {
+            let mut items = [0u32, 1, 2, 3];
+            shuffle(&mut rng, &mut items);
+            *counts.entry(items).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 24);
+        let chi2: f64 = counts
+            .values()
+            .map(|&c| (f64::from(c) - 1000.0).powi(2) / 1000.0)
+            .sum();
+        assert!(chi2 < 71.2, "χ² = {chi2}");
     }
 }

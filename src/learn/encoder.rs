@@ -467,6 +467,332 @@ pub fn mean_field_accuracy_with(
     ))
 }
 
+/// Most units [`exact_statistics`] enumerates in one group (2^16 states).
+pub const EXACT_GROUP_LIMIT: usize = 16;
+
+/// The moments of one group G of 0/1 units with every other unit fixed (issue 15's
+/// exact statistics): P(g) ∝ exp(−E(g)/T) with
+/// E(g) = −Σ_{i<k∈G} w_ik g_i g_k − Σ_{i∈G} f_i g_i, f_i = θ_i + Σ_{j∉G} w_ij s_j,
+/// by enumerating the 2^|G| states. `log_z` = ln Σ_g exp(−E(g)/T); `means[a]` = E[g_a];
+/// `pairs[a·|G| + b]` = E[g_a g_b].
+struct GroupMoments {
+    log_z: f64,
+    means: Vec<f64>,
+    pairs: Vec<f64>,
+}
+
+fn group_moments(
+    network: &Network,
+    temperature: f64,
+    state: &[i8],
+    group: &[usize],
+) -> GroupMoments {
+    let inside = |j: usize| group.contains(&j);
+    let fields: Vec<f64> = group
+        .iter()
+        .map(|&i| {
+            network.bias(i)
+                + (0..network.len())
+                    .filter(|&j| j != i && !inside(j) && state[j] != 0)
+                    .map(|j| network.weight(i, j))
+                    .sum::<f64>()
+        })
+        .collect();
+    moments_of_fields(network, temperature, group, &fields)
+}
+
+/// [`group_moments`] given the group's outside fields f_i.
+fn moments_of_fields(
+    network: &Network,
+    temperature: f64,
+    group: &[usize],
+    fields: &[f64],
+) -> GroupMoments {
+    let m = group.len();
+    let exponents: Vec<f64> = (0..1usize << m)
+        .map(|g| {
+            let mut e = 0.0;
+            for a in (0..m).filter(|a| g >> a & 1 == 1) {
+                e += fields[a];
+                for b in (a + 1..m).filter(|b| g >> b & 1 == 1) {
+                    e += network.weight(group[a], group[b]);
+                }
+            }
+            e / temperature
+        })
+        .collect();
+    let top = exponents.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = exponents.iter().map(|x| (x - top).exp()).collect();
+    let z: f64 = weights.iter().sum();
+    let (mut means, mut pairs) = (vec![0.0; m], vec![0.0; m * m]);
+    for (g, w) in weights.iter().enumerate() {
+        let p = w / z;
+        for a in (0..m).filter(|a| g >> a & 1 == 1) {
+            means[a] += p;
+            for b in (0..m).filter(|b| g >> b & 1 == 1) {
+                pairs[a * m + b] += p;
+            }
+        }
+    }
+    GroupMoments {
+        log_z: top + z.ln(),
+        means,
+        pairs,
+    }
+}
+
+/// The exact clamped and free statistics of an encoder with 0/1 units at temperature T,
+/// in place of sampled ones (issue 15: separating sampling noise from the sign rule).
+///
+/// Clamped: p_i, p_ij = (1/K) Σ_k Σ_v P(v | k) E[s_i s_j | v], over the K training
+/// vectors and every visible vector v their noisy clamping can give, P(v | k) = Π_i q_i
+/// with q_i = 1 − on→off for an on bit and off→on for an off bit (vectors with P = 0
+/// skipped).
+/// Given v the hidden units are independent (no hidden–hidden weights):
+/// E[h_j | v] = σ(f_j/T); the sum over v runs over V1's and V2's noisy copies separately
+/// (they are independent) with the fields f_j = θ_j + a_j(v1) + b_j(v2).
+/// Free: nothing clamped; the encoder's wiring (no V1–V2 weights) makes V1 and V2
+/// independent given the hidden state h, so P(h) ∝ exp(−E_H(h)/T) Z₁(h) Z₂(h) and every
+/// moment is Σ_h P(h) times the groups' conditional moments.
+/// Needs binary units, the encoder's wiring and groups of at most
+/// [`EXACT_GROUP_LIMIT`] units (checked).
+pub fn exact_statistics(
+    network: &Network,
+    encoder: Encoder,
+    temperature: f64,
+    patterns: &[Vec<u8>],
+    noise: super::ClampNoise,
+) -> Result<(super::PhaseStatistics, super::PhaseStatistics), ParamError> {
+    check_network(network, encoder)?;
+    if network.kind() != crate::model::SpinKind::Binary {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need 0/1 units".into(),
+        });
+    }
+    if 2 * encoder.group > EXACT_GROUP_LIMIT || encoder.hidden > EXACT_GROUP_LIMIT {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: format!("groups of at most {EXACT_GROUP_LIMIT} units can be enumerated"),
+        });
+    }
+    let n = network.len();
+    if encoder
+        .v1()
+        .any(|i| encoder.v2().any(|k| network.weight(i, k) != 0.0))
+    {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need the encoder's wiring (no V1–V2 weights)".into(),
+        });
+    }
+    if encoder
+        .hidden_units()
+        .any(|j| encoder.hidden_units().any(|k| network.weight(j, k) != 0.0))
+    {
+        return Err(ParamError::Invalid {
+            field: "exact statistics",
+            reason: "need the encoder's wiring (no hidden–hidden weights)".into(),
+        });
+    }
+    let visible: Vec<usize> = encoder.v1().chain(encoder.v2()).collect();
+    let hidden: Vec<usize> = encoder.hidden_units().collect();
+    let (v1, v2): (Vec<usize>, Vec<usize>) = (encoder.v1().collect(), encoder.v2().collect());
+    let pair = |i: usize, j: usize| crate::model::network::pair_index(n, i, j);
+    let mut clamped = super::PhaseStatistics::empty(n);
+    let share = 1.0 / patterns.len() as f64;
+    let hn = hidden.len();
+    for pattern in patterns {
+        let q: Vec<f64> = pattern
+            .iter()
+            .map(|&b| {
+                if b == 1 {
+                    1.0 - noise.on_to_off
+                } else {
+                    noise.off_to_on
+                }
+            })
+            .collect();
+        // The visible bits are independent: p_i = q_i, p_ik = q_i q_k.
+        for (a, &i) in visible.iter().enumerate() {
+            clamped.means[i] += share * q[a];
+            for (b, &k) in visible.iter().enumerate().skip(a + 1) {
+                clamped.pairs[pair(i, k)] += share * q[a] * q[b];
+            }
+        }
+        // Each half's noisy copies with their probabilities and fields on the hidden units.
+        let half = |units: &[usize]| -> Vec<(f64, usize, Vec<f64>)> {
+            (0..1usize << units.len())
+                .filter_map(|x| {
+                    let p: f64 = units
+                        .iter()
+                        .enumerate()
+                        .map(|(a, &i)| if x >> a & 1 == 1 { q[i] } else { 1.0 - q[i] })
+                        .product();
+                    (p > 0.0).then(|| {
+                        let f = hidden
+                            .iter()
+                            .map(|&j| {
+                                units
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|&(a, _)| x >> a & 1 == 1)
+                                    .map(|(_, &i)| network.weight(i, j))
+                                    .sum()
+                            })
+                            .collect();
+                        (p, x, f)
+                    })
+                })
+                .collect()
+        };
+        let (h1, h2) = (half(&v1), half(&v2));
+        // s1[a][j] = Σ_b P(v2_b) E[h_j | v1_a, v2_b], and s2 the other way round.
+        let mut s1 = vec![vec![0.0; hn]; h1.len()];
+        let mut s2 = vec![vec![0.0; hn]; h2.len()];
+        let mut fields = vec![0.0; hn];
+        for (a, (p1, _, f1)) in h1.iter().enumerate() {
+            for (b, (p2, _, f2)) in h2.iter().enumerate() {
+                for (j, &unit) in hidden.iter().enumerate() {
+                    fields[j] = network.bias(unit) + f1[j] + f2[j];
+                }
+                // The encoder's hidden units are unconnected, so independent given v:
+                // E[h_j | v] = σ(f_j/T), E[h_j h_k | v] = σ_j σ_k.
+                for f in fields.iter_mut() {
+                    *f = 1.0 / (1.0 + (-*f / temperature).exp());
+                }
+                let w = share * p1 * p2;
+                for j in 0..hn {
+                    clamped.means[hidden[j]] += w * fields[j];
+                    for k in j + 1..hn {
+                        clamped.pairs[pair(hidden[j], hidden[k])] += w * fields[j] * fields[k];
+                    }
+                    s1[a][j] += share * p2 * fields[j];
+                    s2[b][j] += share * p1 * fields[j];
+                }
+            }
+        }
+        for (halves, sums, units) in [(&h1, &s1, &v1), (&h2, &s2, &v2)] {
+            for ((p, x, _), sum) in halves.iter().zip(sums) {
+                for (_, &i) in units.iter().enumerate().filter(|&(a, _)| x >> a & 1 == 1) {
+                    for (j, &unit) in hidden.iter().enumerate() {
+                        clamped.pairs[pair(i, unit)] += p * sum[j];
+                    }
+                }
+            }
+        }
+    }
+    let mut free = super::PhaseStatistics::empty(n);
+    let mut state = vec![0i8; n];
+    let mut terms = Vec::with_capacity(1 << hidden.len());
+    for g in 0..1usize << hidden.len() {
+        for (a, &j) in hidden.iter().enumerate() {
+            state[j] = (g >> a & 1) as i8;
+        }
+        let mut exponent = 0.0;
+        for (a, &j) in hidden.iter().enumerate().filter(|&(a, _)| g >> a & 1 == 1) {
+            exponent += network.bias(j);
+            for &k in hidden.iter().skip(a + 1).filter(|&&k| state[k] == 1) {
+                exponent += network.weight(j, k);
+            }
+        }
+        let m1 = group_moments(network, temperature, &state, &v1);
+        let m2 = group_moments(network, temperature, &state, &v2);
+        terms.push((
+            exponent / temperature + m1.log_z + m2.log_z,
+            m1,
+            m2,
+            state.clone(),
+        ));
+    }
+    let top = terms.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
+    let z: f64 = terms.iter().map(|t| (t.0 - top).exp()).sum();
+    let g = encoder.group;
+    for (log_w, m1, m2, s) in &terms {
+        let p = (log_w - top).exp() / z;
+        for (a, &j) in hidden.iter().enumerate() {
+            if s[j] == 0 {
+                continue;
+            }
+            free.means[j] += p;
+            for &k in hidden.iter().skip(a + 1).filter(|&&k| s[k] == 1) {
+                free.pairs[pair(j, k)] += p;
+            }
+        }
+        for (group, m) in [(&v1, m1), (&v2, m2)] {
+            for (a, &i) in group.iter().enumerate() {
+                free.means[i] += p * m.means[a];
+                for (b, &k) in group.iter().enumerate().skip(a + 1) {
+                    free.pairs[pair(i, k)] += p * m.pairs[a * g + b];
+                }
+                for &j in hidden.iter().filter(|&&j| s[j] == 1) {
+                    free.pairs[pair(i, j)] += p * m.means[a];
+                }
+            }
+        }
+        // V1 and V2 are independent given h.
+        for (a, &i) in v1.iter().enumerate() {
+            for (b, &k) in v2.iter().enumerate() {
+                free.pairs[pair(i, k)] += p * m1.means[a] * m2.means[b];
+            }
+        }
+    }
+    clamped.samples = 1;
+    free.samples = 1;
+    Ok((clamped, free))
+}
+
+/// The codes by exact enumeration: V1 clamped to input k, V2 and the hidden units
+/// summed over exactly, P(h | V1 = k) ∝ exp(Σ_j h_j f_j / T + Σ_{j<l} w_jl h_j h_l / T) Z₂(h)
+/// with f_j = θ_j + Σ_{i∈V1} w_ij v_i; the code is the most probable h, decided when its
+/// probability exceeds ½ (the settling reading's majority rule without its sampling).
+pub fn exact_codes(
+    network: &Network,
+    encoder: Encoder,
+    temperature: f64,
+) -> Result<Codes, ParamError> {
+    check_network(network, encoder)?;
+    let n = network.len();
+    let hidden: Vec<usize> = encoder.hidden_units().collect();
+    let v2: Vec<usize> = encoder.v2().collect();
+    let mut codes = Vec::with_capacity(encoder.group);
+    for k in 0..encoder.group {
+        let mut state = vec![0i8; n];
+        state[encoder.v1().start + k] = 1;
+        let mut logs = Vec::with_capacity(1 << hidden.len());
+        for g in 0..1usize << hidden.len() {
+            for (a, &j) in hidden.iter().enumerate() {
+                state[j] = (g >> a & 1) as i8;
+            }
+            let mut exponent = 0.0;
+            for (a, &j) in hidden.iter().enumerate().filter(|&(a, _)| g >> a & 1 == 1) {
+                exponent += network.bias(j) + network.weight(j, encoder.v1().start + k);
+                for &l in hidden.iter().skip(a + 1).filter(|&&l| state[l] == 1) {
+                    exponent += network.weight(j, l);
+                }
+            }
+            logs.push(
+                exponent / temperature + group_moments(network, temperature, &state, &v2).log_z,
+            );
+        }
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = logs.iter().map(|x| (x - top).exp()).sum();
+        let (best, log_best) =
+            logs.iter()
+                .copied()
+                .enumerate()
+                .fold(
+                    (0, f64::NEG_INFINITY),
+                    |b, (g, x)| if x > b.1 { (g, x) } else { b },
+                );
+        codes.push(
+            ((log_best - top).exp() / z > 0.5)
+                .then(|| (0..hidden.len()).map(|a| best >> a & 1 == 1).collect()),
+        );
+    }
+    Ok(codes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,9 @@
 //!
 //! Details the paper does not state are fields of [`Protocol`] with boltzlab's reading as
 //! the default: how codes are read ([`CodeReading`]: by settling, from the weights, or
-//! both side by side) and how the 40-10-40 test anneal is read
-//! ([`encoder::TestAnneal`]). Every run records the growth of the weights
+//! both side by side), how the 40-10-40 test anneal is read
+//! ([`encoder::TestAnneal`]), and how the stochastic machine probes, collects and copies
+//! noisy vectors ([`Sampling`]). Every run records the growth of the weights
 //! ([`RunOutcome::growth`]). docs/ackley1985.md measures each of them.
 //!
 //! The mean-field machine runs the same protocol (sign rule, schedule, noise, settlings,
@@ -55,7 +56,7 @@ use super::datasets::{Dataset, Problem};
 use super::deterministic::{MeanFieldLearner, MeanFieldSettings, MeanFieldStart};
 use super::encoder::{self, CodeSummary, Codes, TestAnneal};
 use super::likelihood::{kl_divergence, visible_distribution};
-use super::stochastic::StochasticLearner;
+use super::stochastic::{Sampling, StochasticLearner};
 use super::{ClampNoise, FreePhase, Learner, LearningOptions, Settling, Update};
 use crate::error::ParamError;
 use crate::model::{Network, SpinKind};
@@ -189,6 +190,12 @@ pub struct Protocol {
     pub code_reading: CodeReading,
     /// How the 40-10-40 test anneal is read.
     pub test_anneal: TestAnneal,
+    /// The stochastic machine's probes, collection and noisy copies (ignored by the
+    /// mean-field machine).
+    pub sampling: Sampling,
+    /// An experiment, not the paper's machine: the stochastic machine's statistics
+    /// computed exactly by enumeration in place of sampled ([`run_exact`]).
+    pub exact_statistics: bool,
 }
 
 impl Protocol {
@@ -277,6 +284,8 @@ impl Protocol {
             accuracy_from,
             code_reading: CodeReading::Settle,
             test_anneal: TestAnneal::Doubled,
+            sampling: Sampling::default(),
+            exact_statistics: false,
         }
     }
 
@@ -321,7 +330,15 @@ pub struct RunOutcome {
     /// allowed pairs, and the fraction of allowed pairs whose clamped and free statistics
     /// tied in that cycle (so the sign rule left the weight alone).
     pub growth: Vec<(u64, f64, f64)>,
+    /// Exact statistics only ([`run_exact`]): `(cycle, period)` when the weights and
+    /// biases after `cycle` equal those `period` cycles earlier (period ≤
+    /// [`MAX_PERIOD`]). The rule is then a deterministic map on a cycle of states, so
+    /// nothing new can happen and the run stops there.
+    pub periodic_from: Option<(u64, u64)>,
 }
+
+/// The longest period [`run_exact`] looks for.
+pub const MAX_PERIOD: usize = 16;
 
 /// Cycles between the records of [`RunOutcome::growth`].
 pub const GROWTH_EVERY: u64 = 100;
@@ -351,6 +368,9 @@ pub fn run(
     seed: u64,
     mut progress: impl FnMut(&RunOutcome),
 ) -> Result<RunOutcome, ParamError> {
+    if protocol.exact_statistics && protocol.method == LearningMethod::Stochastic {
+        return run_exact(protocol, seed, progress);
+    }
     let dataset = protocol.problem.dataset();
     let mut network = dataset.network(protocol.kind);
     if protocol.initial_weights > 0.0 {
@@ -359,11 +379,11 @@ pub fn run(
     let mut options = protocol.options.clone();
     options.seed = seed;
     let mut learner: Box<dyn Learner> = match protocol.method {
-        LearningMethod::Stochastic => Box::new(StochasticLearner::new(
-            network,
-            dataset.patterns(),
-            options.clone(),
-        )?),
+        LearningMethod::Stochastic => {
+            let mut learner = StochasticLearner::new(network, dataset.patterns(), options.clone())?;
+            learner.set_sampling(protocol.sampling);
+            Box::new(learner)
+        }
         LearningMethod::MeanField => Box::new(MeanFieldLearner::new(
             network,
             dataset.patterns(),
@@ -384,6 +404,7 @@ pub fn run(
         final_kl: None,
         nonconverged: 0,
         growth: Vec::new(),
+        periodic_from: None,
     };
     let mut test_nonconverged = 0;
     for cycle in 1..=protocol.max_cycles {
@@ -551,4 +572,161 @@ pub fn random_weights(network: Network, scale: f64, seed: u64) -> Result<Network
         }
     }
     Ok(network)
+}
+
+/// Differences of exact statistics at most this large count as ties (rounding of sums of
+/// products of probabilities, ≈ 10⁻¹⁶ each).
+pub const EXACT_TIE: f64 = 1e-12;
+
+/// One cycle of the sign rule on exact statistics: every allowed w_ij changes by
+/// k·sign(p_ij − p′_ij) and every θ_i by k·sign(p_i − p′_i) ([`Update::change`]), where a
+/// difference within ±[`EXACT_TIE`] is a tie (no change). Returns the fraction of allowed
+/// pairs that tied.
+pub fn exact_sign_step(
+    network: &mut Network,
+    update: Update,
+    clamped: &super::PhaseStatistics,
+    free: &super::PhaseStatistics,
+) -> Result<f64, ParamError> {
+    let n = network.len();
+    let change = |p: f64, q: f64| {
+        if (p - q).abs() <= EXACT_TIE {
+            0.0
+        } else {
+            update.change(p, q)
+        }
+    };
+    let (mut pairs, mut ties) = (0u64, 0u64);
+    for i in 0..n {
+        for j in i + 1..n {
+            if network.is_allowed(i, j) {
+                let d = change(clamped.pair(i, j), free.pair(i, j));
+                pairs += 1;
+                ties += u64::from(d == 0.0);
+                network.set_weight(i, j, network.weight(i, j) + d)?;
+            }
+        }
+        let b = network.bias(i) + change(clamped.means[i], free.means[i]);
+        network.set_bias(i, b)?;
+    }
+    Ok(ties as f64 / pairs.max(1) as f64)
+}
+
+/// An experiment, not the paper's machine (issue 15): the encoder protocol with the
+/// sampled statistics replaced by exact ones ([`encoder::exact_statistics`]: every
+/// noisy clamp and every state enumerated), so whatever remains is the sign rule's own
+/// doing and not sampling noise. Same stages, noise, temperature (the settling's final
+/// T), rule and stopping as [`run`]; codes read exactly ([`encoder::exact_codes`], or
+/// from the weights with [`CodeReading::Weights`], both with [`CodeReading::Both`]).
+/// Exact statistics are deterministic: from zero weights every hidden unit gets the same
+/// statistics forever, so `seed` only matters through `initial_weights` (> 0 needed to
+/// break the symmetry). 4-2-4, 4-3-4 and 8-3-8 (each visible vector's noisy copies are
+/// enumerated: 2^(2n) per training vector). The rule on exact statistics is a
+/// deterministic map of the weights: when they repeat within [`MAX_PERIOD`] cycles
+/// ([`RunOutcome::periodic_from`]) the run stops, since every later cycle repeats
+/// states already checked. The stage's hidden wiring is not applied (the small
+/// encoders have one stage).
+pub fn run_exact(
+    protocol: &Protocol,
+    seed: u64,
+    mut progress: impl FnMut(&RunOutcome),
+) -> Result<RunOutcome, ParamError> {
+    let dataset = protocol.problem.dataset();
+    let e = dataset.encoder().ok_or_else(|| ParamError::Invalid {
+        field: "exact statistics",
+        reason: "only for the encoders".into(),
+    })?;
+    let mut network = dataset.network(SpinKind::Binary);
+    if protocol.initial_weights > 0.0 {
+        network = random_weights(network, protocol.initial_weights, seed)?;
+    }
+    let temperature = protocol.options.temperature();
+    let mut outcome = RunOutcome {
+        seed,
+        cycles: 0,
+        solved_at: None,
+        seven_codes_at: None,
+        codes: None,
+        solved_at_by_weights: None,
+        seven_codes_at_by_weights: None,
+        codes_by_weights: None,
+        accuracy: Vec::new(),
+        final_kl: None,
+        nonconverged: 0,
+        growth: Vec::new(),
+        periodic_from: None,
+    };
+    let meets = |summary: &CodeSummary| {
+        if protocol.problem == Problem::Encoder4x3 {
+            summary.well_spaced(e.group)
+        } else {
+            summary.solved(e.group)
+        }
+    };
+    let mut recent: std::collections::VecDeque<(Vec<f64>, Vec<f64>)> =
+        std::collections::VecDeque::with_capacity(MAX_PERIOD);
+    for cycle in 1..=protocol.max_cycles {
+        let stage = protocol.stage(cycle);
+        let (clamped, free) =
+            encoder::exact_statistics(&network, e, temperature, dataset.patterns(), stage.noise)?;
+        let ties = exact_sign_step(&mut network, protocol.options.update, &clamped, &free)?;
+        outcome.cycles = cycle;
+        let now = (network.weights().to_vec(), network.biases().to_vec());
+        if let Some(back) = recent.iter().rev().position(|past| *past == now) {
+            outcome.periodic_from = Some((cycle, back as u64 + 1));
+        }
+        if recent.len() == MAX_PERIOD {
+            recent.pop_front();
+        }
+        recent.push_back(now);
+        if cycle % GROWTH_EVERY == 0
+            || cycle == protocol.max_cycles
+            || outcome.periodic_from.is_some()
+        {
+            let (w, _) = weight_growth(
+                &network,
+                &super::CycleReport {
+                    cycle,
+                    clamped,
+                    free,
+                    nonconverged: 0,
+                },
+            );
+            outcome.growth.push((cycle, w, ties));
+        }
+        let codes = match protocol.code_reading {
+            CodeReading::Weights => encoder::weight_codes(&network, e)?,
+            _ => encoder::exact_codes(&network, e, temperature)?,
+        };
+        let summary = encoder::summarize(&codes);
+        outcome.codes = Some(summary);
+        if summary.distinct + 1 >= e.group && outcome.seven_codes_at.is_none() {
+            outcome.seven_codes_at = Some(cycle);
+        }
+        if meets(&summary) && outcome.solved_at.is_none() {
+            outcome.solved_at = Some(cycle);
+        }
+        if protocol.code_reading == CodeReading::Both {
+            let by_weights = encoder::summarize(&encoder::weight_codes(&network, e)?);
+            outcome.codes_by_weights = Some(by_weights);
+            if by_weights.distinct + 1 >= e.group && outcome.seven_codes_at_by_weights.is_none() {
+                outcome.seven_codes_at_by_weights = Some(cycle);
+            }
+            if meets(&by_weights) && outcome.solved_at_by_weights.is_none() {
+                outcome.solved_at_by_weights = Some(cycle);
+            }
+        }
+        progress(&outcome);
+        let stop = outcome.solved_at.is_some()
+            && (protocol.code_reading != CodeReading::Both
+                || outcome.solved_at_by_weights.is_some());
+        if stop && protocol.stop_when_solved {
+            break;
+        }
+        if outcome.periodic_from.is_some() {
+            break;
+        }
+    }
+    outcome.final_kl = Some(kl_divergence(&network, temperature, dataset.patterns())?);
+    Ok(outcome)
 }

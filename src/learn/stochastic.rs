@@ -10,6 +10,10 @@
 //! sweep is added to the phase's statistics, so one settling contributes
 //! `collect_sweeps` states. The clamped phase settles each training vector `settlings`
 //! times in a row (vector 0, 0, 1, 1, …); the free phase does as many settlings.
+//! Three details the paper leaves open are [`Sampling`] (set by
+//! [`StochasticLearner::set_sampling`]): how a time unit's probes choose units
+//! ([`ProbeOrder`]), when states are recorded ([`CollectAt`]) and whether a vector's
+//! settlings share one noisy copy ([`NoisyCopy`]); the defaults are as above.
 //!
 //! The way each phase gets its statistics is [`super::LearningOptions::statistics`]
 //! ([`super::statistics`]): with [`GeneralStatistics::ANNEAL`] everything is as above.
@@ -52,7 +56,106 @@ pub struct StochasticLearner {
     free: Correlations,
     /// The options, the place in the cycle, the updater, the last report, a divergence.
     core: LearnerCore,
+    /// How probes, collection and noisy copies are read ([`Sampling`]).
+    sampling: Sampling,
 }
+
+/// How the n probes of one time unit choose their units (paper, footnote 4 p. 159: "a
+/// time period of 1 involves n random probes in which some unit is given a chance to
+/// change its state").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProbeOrder {
+    /// Each probe a free unit drawn uniformly, with replacement (boltzlab's reading).
+    Random,
+    /// The free units in a fresh random permutation each time unit: every unit exactly
+    /// once ([`NetworkSampler::sweep_permuted`]).
+    Permutation,
+    /// The free units in index order, cyclically (not random: a departure).
+    Typewriter,
+}
+
+/// When the collection time units record states for p_ij (paper p. 159: "statistics
+/// were collected at a temperature of 10 for 10 units of time"; the granularity is not
+/// stated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CollectAt {
+    /// The state after each collection time unit: 10 per settling (boltzlab's reading).
+    TimeUnit,
+    /// The state after every probe of the collection time units: 10·n per settling
+    /// (n free units, so the clamped phase's count differs from the free phase's).
+    Probe,
+    /// Only the state at the end of the settling: 1 per settling.
+    End,
+}
+
+/// Which noisy copy of a training vector each of its clamped settlings uses (paper
+/// p. 156: "These noisy vectors are then clamped"; whether the two settlings of one
+/// vector share one is not stated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoisyCopy {
+    /// A fresh noisy copy for each settling (boltzlab's reading).
+    PerSettling,
+    /// One noisy copy per vector and cycle, shared by its settlings.
+    PerVector,
+}
+
+/// The sampling details of the stochastic learner that the paper leaves open. The
+/// default is boltzlab's reading: random probes with replacement, a state per
+/// collection time unit, a fresh noisy copy per settling. Not part of
+/// [`StochasticState`]: a learner restored from a saved state samples by the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Sampling {
+    /// How a time unit's probes choose units.
+    pub probes: ProbeOrder,
+    /// When states are recorded.
+    pub collect_at: CollectAt,
+    /// Noisy copies per settling or per vector.
+    pub noisy_copy: NoisyCopy,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling {
+            probes: ProbeOrder::Random,
+            collect_at: CollectAt::TimeUnit,
+            noisy_copy: NoisyCopy::PerSettling,
+        }
+    }
+}
+
+/// Names on the command line, and parsing with an error naming `field`.
+macro_rules! named_choices {
+    ($ty:ident, $field:literal, $allowed:literal, $($variant:ident => $name:literal),+) => {
+        impl $ty {
+            /// Every choice.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The name on the command line.
+            pub fn name(self) -> &'static str {
+                match self { $($ty::$variant => $name),+ }
+            }
+
+            /// Parses a name; the error names the field and the allowed names.
+            pub fn parse(name: &str) -> Result<$ty, ParamError> {
+                $ty::ALL.iter().copied().find(|c| c.name() == name).ok_or_else(|| {
+                    ParamError::UnknownChoice {
+                        field: $field,
+                        value: name.to_string(),
+                        allowed: $allowed,
+                    }
+                })
+            }
+        }
+    };
+}
+
+named_choices!(ProbeOrder, "probes", "random, permutation, typewriter", Random => "random", Permutation => "permutation",
+    Typewriter => "typewriter");
+named_choices!(CollectAt, "collect at", "time-unit, probe, end", TimeUnit => "time-unit", Probe => "probe", End => "end");
+named_choices!(NoisyCopy, "noisy copy", "settling, vector", PerSettling => "settling", PerVector => "vector");
 
 impl StochasticLearner {
     /// A learner for `network` (its visible units, mask and starting weights) and the
@@ -91,7 +194,22 @@ impl StochasticLearner {
             clamped: Correlations::new(n),
             free: Correlations::new(n),
             core: LearnerCore::new(options, seeded_rng(noise_seed), n),
+            sampling: Sampling::default(),
         })
+    }
+
+    /// Sets the sampling details ([`Sampling`]); takes effect from the next time unit.
+    pub fn set_sampling(&mut self, sampling: Sampling) {
+        self.sampling = sampling;
+        self.sampler.set_order(match sampling.probes {
+            ProbeOrder::Typewriter => NetworkOrder::Sequential,
+            ProbeOrder::Random | ProbeOrder::Permutation => NetworkOrder::Random,
+        });
+    }
+
+    /// The sampling details.
+    pub fn sampling(&self) -> Sampling {
+        self.sampling
     }
 
     /// The sampler: the current state, clamps and temperature (for the live view).
@@ -183,11 +301,16 @@ impl StochasticLearner {
         match self.core.position.phase {
             Phase::Clamped => {
                 let k = self.pattern_of(s);
-                let shown = self
-                    .core
-                    .options
-                    .noise
-                    .present(&self.patterns[k], &mut self.core.noise_rng);
+                let shared = self.sampling.noisy_copy == NoisyCopy::PerVector
+                    && !s.is_multiple_of(self.core.options.settlings);
+                let shown = match self.core.presented.last() {
+                    Some(copy) if shared => copy.clone(),
+                    _ => self
+                        .core
+                        .options
+                        .noise
+                        .present(&self.patterns[k], &mut self.core.noise_rng),
+                };
                 let warm = match self.core.options.statistics.clamped {
                     ClampedStatistics::WarmStarted { .. } => self.warm.get(k),
                     _ => None,
@@ -269,14 +392,29 @@ impl StochasticLearner {
             .set_temperature(temperature)
             .expect("settling temperatures were checked");
         let solved = self.core.position.phase == Phase::Clamped && self.mean_field_clamped();
+        let last = self.core.position.sweep + 1 == self.plan().len() as u64;
+        let stats = match self.core.position.phase {
+            Phase::Clamped => &mut self.clamped,
+            Phase::Free => &mut self.free,
+        };
+        let (per_probe, at_end) = match self.sampling.collect_at {
+            CollectAt::TimeUnit => (false, collect),
+            CollectAt::Probe => (collect && !solved, collect && solved),
+            CollectAt::End => (false, last),
+        };
         if !solved {
-            self.sampler.sweep();
-        }
-        if collect {
-            match self.core.position.phase {
-                Phase::Clamped => self.clamped.add(self.sampler.state()),
-                Phase::Free => self.free.add(self.sampler.state()),
+            match (self.sampling.probes, per_probe) {
+                (ProbeOrder::Permutation, _) => self.sampler.sweep_permuted(|state| {
+                    if per_probe {
+                        stats.add(state)
+                    }
+                }),
+                (_, true) => self.sampler.sweep_observed(|state| stats.add(state)),
+                (_, false) => self.sampler.sweep(),
             }
+        }
+        if at_end {
+            stats.add(self.sampler.state());
         }
         self.core.position.sweep += 1;
         if self.core.position.sweep < self.plan().len() as u64 {

@@ -63,17 +63,27 @@ USAGE:
                  [--code-reading settle|weights|both]
                  [--test-anneal doubled|collection-doubled|stepped]
                  [--update sign|gradient:RATE] [--mean-field-units binary|ising]
-                 [--verbose] [--json]
+                 [--probes random|permutation|typewriter] [--collect-at time-unit|probe|end]
+                 [--noisy-copy settling|vector] [--statistics sampled|exact]
+                 [--initial-weights A] [--verbose] [--json]
       The encoder results of Ackley, Hinton & Sejnowski (1985) beside ours with the
       paper's protocol (250 runs of 4-2-4, 200 of 4-3-4, 20 of 8-3-8 for 4000 cycles, one
       40-10-40 run of 1800 cycles), and the mean-field machine on the same problems with
       its speed-up. --runs and --max-cycles override the paper's numbers for a quick try.
       Details the paper leaves open: --code-reading (codes by settling, from the weights'
-      signed fields, or both side by side) and --test-anneal (three readings of the
-      40-10-40 test anneal). Departures from the paper, printed as VARIANT: --free-phase
+      signed fields, or both side by side), --test-anneal (three readings of the
+      40-10-40 test anneal), and for the stochastic machine --probes (a time unit's n
+      probes: random with replacement, the default, or a random permutation),
+      --collect-at (a state per collection time unit, the default, after every probe, or
+      only at the end of the settling) and --noisy-copy (a fresh noisy copy per settling,
+      the default, or one per vector shared by its settlings). Departures from the paper, printed as VARIANT: --free-phase
       inputs (V1 clamped in the free phase), --settlings N per training vector (paper: 2,
       1 for 40-10-40), --collect C time units of statistics (paper: 10), --update
-      gradient:RATE, --mean-field-units (P&A: ising).
+      gradient:RATE, --mean-field-units (P&A: ising), --probes typewriter (index order,
+      not random), --initial-weights A (weights from U[−A, A]; paper: 0), and the
+      experiment --statistics exact (the stochastic machine's statistics computed by
+      enumeration instead of sampled: 4-2-4, 4-3-4, 8-3-8; needs --initial-weights > 0 to
+      break the hidden units' symmetry).
   boltzlab learn --machine full [--dataset pixels-10|4-2-4|4-3-4|8-3-8|bars-3x3|bars-4x4]
                  [--statistics anneal|persistent|persistent-free|mean-field-persistent]
                  [--particles K] [--gibbs-steps k] [--hidden H] [--rate ε] [--momentum μ]

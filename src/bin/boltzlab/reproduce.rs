@@ -6,6 +6,7 @@ use crate::args::Args;
 use crate::learn::{Batch, median, run_batch, summary, threads};
 use boltzlab::learn::encoder::TestAnneal;
 use boltzlab::learn::experiment::{CodeReading, LearningMethod, Protocol, RunOutcome};
+use boltzlab::learn::stochastic::{CollectAt, NoisyCopy, ProbeOrder, Sampling};
 use boltzlab::learn::{FreePhase, Problem, Update};
 use boltzlab::model::SpinKind;
 use serde_json::{Value, json};
@@ -150,6 +151,11 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             "test-anneal",
             "mean-field-units",
             "update",
+            "probes",
+            "collect-at",
+            "noisy-copy",
+            "statistics",
+            "initial-weights",
         ],
         &["json", "verbose"],
     )?;
@@ -237,8 +243,72 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             }
         },
     };
+    // The stochastic machine's sampling details (the paper is silent on all but the
+    // randomness of the probes: typewriter order departs from "random probes").
+    let mut sampling = Sampling::default();
+    if let Some(v) = value_of(raw, "probes") {
+        sampling.probes = ProbeOrder::parse(v).map_err(|e| format!("--probes: {e}"))?;
+    }
+    if let Some(v) = value_of(raw, "collect-at") {
+        sampling.collect_at = CollectAt::parse(v).map_err(|e| format!("--collect-at: {e}"))?;
+    }
+    if let Some(v) = value_of(raw, "noisy-copy") {
+        sampling.noisy_copy = NoisyCopy::parse(v).map_err(|e| format!("--noisy-copy: {e}"))?;
+    }
+    let exact = match value_of(raw, "statistics") {
+        None | Some("sampled") => false,
+        Some("exact") => true,
+        Some(v) => {
+            return Err(format!(
+                "--statistics must be one of sampled, exact, got '{}'",
+                boltzlab::error::shorten(v)
+            ));
+        }
+    };
+    let initial_weights = args
+        .number("initial-weights")
+        .map(|a| {
+            boltzlab::error::finite_in("initial weights", a, 0.0, 100.0)
+                .map_err(|e| args.refused("initial-weights", e))
+        })
+        .transpose()?;
     let mut variants: Vec<String> = Vec::new();
     let mut readings: Vec<String> = Vec::new();
+    if exact {
+        variants.push(
+            "--statistics exact (the stochastic machine's statistics by enumeration, not \
+             sampled; 4-2-4, 4-3-4, 8-3-8)"
+                .to_string(),
+        );
+    }
+    if let Some(a) = initial_weights.filter(|&a| a > 0.0) {
+        variants.push(format!(
+            "--initial-weights {a} (weights from U[−{a}, {a}]; the paper: 0; P&A: 1)"
+        ));
+    }
+    match value_of(raw, "probes") {
+        Some(_) if sampling.probes == ProbeOrder::Typewriter => variants.push(
+            "--probes typewriter (the paper: \"n random probes\"; stochastic machine only)"
+                .to_string(),
+        ),
+        Some(_) => readings.push(format!(
+            "--probes {} (stochastic machine only)",
+            sampling.probes.name()
+        )),
+        None => {}
+    }
+    if value_of(raw, "collect-at").is_some() {
+        readings.push(format!(
+            "--collect-at {} (stochastic machine only)",
+            sampling.collect_at.name()
+        ));
+    }
+    if value_of(raw, "noisy-copy").is_some() {
+        readings.push(format!(
+            "--noisy-copy {} (stochastic machine only)",
+            sampling.noisy_copy.name()
+        ));
+    }
     if let Some(v) = free_phase {
         variants.push(format!("--free-phase {v}"));
     }
@@ -317,6 +387,11 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             if let Some(u) = update {
                 protocol.options.update = u;
             }
+            protocol.sampling = sampling;
+            protocol.exact_statistics = exact;
+            if let Some(a) = initial_weights {
+                protocol.initial_weights = a;
+            }
             if let (Some(k), LearningMethod::MeanField) = (mean_field_units, method) {
                 protocol.kind = k;
             }
@@ -370,6 +445,9 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             row["code_reading"] = json!(protocol.code_reading);
             row["test_anneal"] = json!(protocol.test_anneal);
             row["update"] = json!(protocol.options.update);
+            row["sampling"] = json!(protocol.sampling);
+            row["exact_statistics"] = json!(protocol.exact_statistics);
+            row["initial_weights"] = json!(protocol.initial_weights);
             row["units"] = json!(match protocol.kind {
                 SpinKind::Binary => "binary",
                 SpinKind::Ising => "ising",
@@ -389,6 +467,8 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
                     .outcomes
                     .iter()
                     .map(|o| json!({"seed": o.seed, "solved_at": o.solved_at,
+                        "seven_codes_at": o.seven_codes_at, "codes": o.codes,
+                        "periodic_from": o.periodic_from,
                         "cycle_mean_abs_w_ties": o.growth}))
                     .collect::<Vec<_>>()
             );
