@@ -18,6 +18,8 @@
 //! Every value that enters is checked; a call that returns an error leaves the lab as it
 //! was. The page reads the buffers through typed-array views (pointers from `web/rbm.rs`).
 
+pub mod session;
+
 use crate::dynamics::rbm::{Particles, hidden_probabilities, sample_bits, visible_probabilities};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::estimate::rbm_ais::{AisSchedule, ais_log_z};
@@ -543,21 +545,23 @@ impl RbmLab {
     }
 
     fn new_job(&self) -> Result<LikelihoodJob, ParamError> {
-        let rbm = self.trainer.rbm().clone();
+        self.job_for(self.trainer.rbm().clone(), self.updates())
+    }
+
+    /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
+    /// or AIS chunks seeded by the run's seed and the update.
+    fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
         let method = if self.likelihood_exact() {
             LogZJob::Exact(LogZSum::new(&rbm)?)
         } else {
             LogZJob::Ais {
                 base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
                 chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
-                seed: self
-                    .seed
-                    .wrapping_mul(0x9e37_79b9)
-                    .wrapping_add(self.updates()),
+                seed: self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
             }
         };
         Ok(LikelihoodJob {
-            update: self.updates(),
+            update,
             rbm,
             method,
         })

@@ -71,6 +71,39 @@ impl Particles {
         }
     }
 
+    /// K particles of `rbm` in the given states (K × V visible and K × H hidden bits, as
+    /// [`Particles::visible_states`] and [`Particles::hidden_states`] give them), for a
+    /// saved run; p(h | v) is recomputed under `rbm` (the next advance overwrites it before
+    /// anything reads it). Errors name `field` and say which part is wrong; the caller
+    /// checks K.
+    pub fn from_states(
+        field: &'static str,
+        rbm: &Rbm,
+        count: usize,
+        visible: Vec<u8>,
+        hidden: Vec<u8>,
+    ) -> Result<Particles, crate::error::ParamError> {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        crate::model::rbm::check_bits(field, &visible, count * nv)?;
+        crate::model::rbm::check_bits(field, &hidden, count * nh)?;
+        let mut probabilities = vec![0.0; count * nh];
+        for k in 0..count {
+            hidden_probabilities(
+                rbm,
+                &visible[k * nv..(k + 1) * nv],
+                &mut probabilities[k * nh..(k + 1) * nh],
+            );
+        }
+        Ok(Particles {
+            count,
+            hidden_units: nh,
+            visible,
+            hidden,
+            hidden_probabilities: probabilities,
+            visible_scratch: vec![0.0; nv],
+        })
+    }
+
     /// K.
     pub fn count(&self) -> usize {
         self.count

@@ -45,6 +45,55 @@ impl Replicas {
         }
     }
 
+    /// Replicas for a saved run: `replicas` (R ≥ 2 sets of one shape, replica 0 the
+    /// coldest) at `betas`, which must be exactly β_r = 1 − r/R, with the swap counts
+    /// (accepted ≤ proposed). Errors name `field`.
+    pub fn from_parts(
+        field: &'static str,
+        betas: Vec<f64>,
+        replicas: Vec<Particles>,
+        proposed: u64,
+        accepted: u64,
+    ) -> Result<Replicas, crate::error::ParamError> {
+        let bad = |reason: String| crate::error::ParamError::Invalid { field, reason };
+        let count = replicas.len();
+        if betas.len() != count || count < 2 {
+            return Err(bad(format!(
+                "need as many temperatures as replicas (at least 2), got {} and {count}",
+                betas.len()
+            )));
+        }
+        for (r, &beta) in betas.iter().enumerate() {
+            let expected = 1.0 - r as f64 / count as f64;
+            if beta.to_bits() != expected.to_bits() {
+                return Err(bad(format!(
+                    "β of replica {r} must be 1 − {r}/{count} = {expected}, got {beta}"
+                )));
+            }
+        }
+        if accepted > proposed {
+            return Err(bad(format!(
+                "{accepted} swaps accepted of {proposed} proposed"
+            )));
+        }
+        Ok(Replicas {
+            betas,
+            replicas,
+            proposed,
+            accepted,
+        })
+    }
+
+    /// Replicas R.
+    pub fn count(&self) -> usize {
+        self.replicas.len()
+    }
+
+    /// Swaps proposed and accepted so far.
+    pub fn swaps(&self) -> (u64, u64) {
+        (self.proposed, self.accepted)
+    }
+
     /// β_r of each replica.
     pub fn betas(&self) -> &[f64] {
         &self.betas

@@ -38,7 +38,7 @@ pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{FreeChains, Gradient, Statistics};
 pub use tempering::Replicas;
-pub use training::{RateSchedule, RbmTrainer, TrainingOptions};
+pub use training::{RateSchedule, RbmTrainer, TrainerState, TrainingOptions};
 
 /// Most persistent particles: 10 000.
 pub const MAX_PARTICLES: usize = 10_000;

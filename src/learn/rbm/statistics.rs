@@ -237,6 +237,53 @@ impl FreeChains {
         }
     }
 
+    /// The state of `statistics` (checked by the caller) on `rbm` for a saved run: the
+    /// persistent particles (persistent statistics), or the replicas (tempering), or
+    /// neither (CD-k), each of the shape the choice says; errors name `field`.
+    pub fn from_parts(
+        field: &'static str,
+        statistics: Statistics,
+        rbm: &Rbm,
+        particles: Option<Particles>,
+        replicas: Option<Replicas>,
+    ) -> Result<FreeChains, ParamError> {
+        let bad = |reason: String| ParamError::Invalid { field, reason };
+        let shape = |p: &Particles, k: usize| p.count() == k;
+        match (statistics, &particles, &replicas) {
+            (Statistics::ContrastiveDivergence { .. }, None, None) => {}
+            (Statistics::Persistent { particles: k, .. }, Some(p), None) if shape(p, k) => {}
+            (
+                Statistics::ParallelTempering {
+                    particles: k,
+                    replicas: r,
+                    ..
+                },
+                None,
+                Some(t),
+            ) if t.count() == r && (0..r).all(|i| shape(t.replica(i), k)) => {}
+            _ => {
+                return Err(bad(format!(
+                    "the particles and replicas do not match the statistics {statistics:?}"
+                )));
+            }
+        }
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        Ok(FreeChains {
+            statistics,
+            particles,
+            replicas,
+            v: vec![0; nv],
+            h: vec![0; nh],
+            p_h: vec![0.0; nh],
+            p_v: vec![0.0; nv],
+        })
+    }
+
+    /// The persistent particles of persistent statistics only (not tempering's).
+    pub fn own_particles(&self) -> Option<&Particles> {
+        self.particles.as_ref()
+    }
+
     /// The choice this state serves.
     pub fn statistics(&self) -> Statistics {
         self.statistics

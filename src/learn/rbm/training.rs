@@ -96,6 +96,32 @@ impl TrainingOptions {
     }
 }
 
+/// Everything an [`RbmTrainer`] is besides its training data, for a saved run: a trainer
+/// rebuilt from it ([`RbmTrainer::from_state`]) continues bit for bit as the one it was
+/// taken from ([`RbmTrainer::state`]). The scratch buffers and the last gradient are not
+/// in it: every update overwrites them before reading them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainerState {
+    /// The machine (W, a, b).
+    pub rbm: Rbm,
+    /// The options (statistics, batch, rate and schedule, momentum, decay, seed).
+    pub options: TrainingOptions,
+    /// The epoch's order of the training vectors (a permutation of 0 … N − 1).
+    pub order: Vec<usize>,
+    /// The position of the next mini-batch in `order` (a multiple of B below N).
+    pub cursor: usize,
+    /// The momentum velocities u_W, u_a, u_b.
+    pub velocity: Gradient,
+    /// The run's generator, four 32-bit words (see [`crate::rng::random_words`]).
+    pub random_state: [u32; 4],
+    /// Updates done (drives the schedule).
+    pub updates: u64,
+    /// The divergence message that stopped learning, if any.
+    pub diverged: Option<String>,
+    /// The free-phase chains: persistent particles or tempered replicas.
+    pub chains: FreeChains,
+}
+
 /// A restricted machine being trained on fixed data, one mini-batch update at a time.
 /// Nothing is allocated per update.
 #[derive(Debug, Clone)]
@@ -144,6 +170,119 @@ impl RbmTrainer {
         };
         trainer.shuffle();
         Ok(trainer)
+    }
+
+    /// The trainer's state (see [`TrainerState`]).
+    pub fn state(&self) -> TrainerState {
+        TrainerState {
+            rbm: self.rbm.clone(),
+            options: self.options,
+            order: self.order.clone(),
+            cursor: self.cursor,
+            velocity: self.velocity.clone(),
+            random_state: crate::rng::random_words(&self.rng),
+            updates: self.updates,
+            diverged: self.diverged.as_ref().map(|e| match e {
+                ParamError::Invalid { reason, .. } => reason.clone(),
+                other => other.to_string(),
+            }),
+            chains: self.chains.clone(),
+        }
+    }
+
+    /// The trainer `state` describes, on `patterns` (the run's own training vectors),
+    /// continuing exactly where it was taken. Every part is checked against the patterns
+    /// and the options (errors name `order`, `cursor`, `velocity`, `random state`,
+    /// `updates` or the option); the chains' shapes are the caller's
+    /// ([`FreeChains::from_parts`]) and must match the options' statistics.
+    pub fn from_state(patterns: &[Vec<u8>], state: TrainerState) -> Result<RbmTrainer, ParamError> {
+        let TrainerState {
+            rbm,
+            options,
+            order,
+            cursor,
+            velocity,
+            random_state,
+            updates,
+            diverged,
+            chains,
+        } = state;
+        check_patterns(patterns, rbm.visible())?;
+        options.check(patterns.len(), rbm.visible(), rbm.hidden())?;
+        let n = patterns.len();
+        let bad = |field: &'static str, reason: String| ParamError::Invalid { field, reason };
+        let mut seen = vec![false; n];
+        if order.len() != n {
+            return Err(bad(
+                "order",
+                format!("need {n} positions, got {}", order.len()),
+            ));
+        }
+        for &k in &order {
+            if k >= n || std::mem::replace(&mut seen[k], true) {
+                return Err(bad(
+                    "order",
+                    format!("not a permutation of 0 … {}: {k}", n - 1),
+                ));
+            }
+        }
+        if cursor >= n || !cursor.is_multiple_of(options.batch) {
+            return Err(bad(
+                "cursor",
+                format!(
+                    "{cursor} is not a batch start (a multiple of {} below {n})",
+                    options.batch
+                ),
+            ));
+        }
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        let shapes = [
+            (velocity.weights.len(), nv * nh),
+            (velocity.visible.len(), nv),
+            (velocity.hidden.len(), nh),
+        ];
+        if shapes.iter().any(|(got, need)| got != need) {
+            return Err(bad(
+                "velocity",
+                format!("need {nv}×{nh}, {nv} and {nh} values"),
+            ));
+        }
+        let all = velocity
+            .weights
+            .iter()
+            .chain(&velocity.visible)
+            .chain(&velocity.hidden);
+        if let Some(x) = all.into_iter().find(|x| !within_limit(**x)) {
+            return Err(bad(
+                "velocity",
+                format!("{x} is not a finite number within ±{DIVERGENCE_LIMIT}"),
+            ));
+        }
+        whole_in("updates", updates as f64, 0, 1 << 53)?;
+        if chains.statistics() != options.statistics {
+            return Err(bad(
+                "chains",
+                "the chains do not serve the options' statistics".into(),
+            ));
+        }
+        let rng = crate::rng::rng_from_words("random state", random_state)?;
+        Ok(RbmTrainer {
+            data: patterns.concat(),
+            order,
+            cursor,
+            chains,
+            gradient: Gradient::zeros(nv, nh),
+            velocity,
+            p_h: vec![0.0; nh],
+            rng,
+            updates,
+            diverged: diverged.map(|reason| ParamError::Invalid {
+                field: "learning",
+                reason,
+            }),
+            options,
+            rbm,
+        })
     }
 
     /// The machine as trained so far.
