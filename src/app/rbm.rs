@@ -430,6 +430,31 @@ impl RbmLab {
         self.trainer.options()
     }
 
+    /// The options as the page gives them ([`RbmTraining`]); K and R are NaN where the
+    /// statistics have none (CD-k has no particles, only tempering has replicas).
+    pub fn training(&self) -> RbmTraining {
+        let o = self.trainer.options();
+        let (particles, replicas) = match o.statistics {
+            Statistics::ContrastiveDivergence { .. } => (f64::NAN, f64::NAN),
+            Statistics::Persistent { particles, .. } => (particles as f64, f64::NAN),
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => (particles as f64, replicas as f64),
+        };
+        RbmTraining {
+            statistics: o.statistics.name().into(),
+            steps: o.statistics.steps() as f64,
+            particles,
+            replicas,
+            batch: o.batch as f64,
+            rate: o.rate,
+            momentum: o.momentum,
+            decay: o.weight_decay,
+        }
+    }
+
     /// The machine as trained so far.
     pub fn rbm(&self) -> &Rbm {
         self.trainer.rbm()

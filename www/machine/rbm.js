@@ -27,6 +27,7 @@ export class RbmMode {
     this.settling = 0; // completion steps still to run
     this.painted = new Uint8Array(64);
     this.drawnVersion = -1;
+    this.changes = 0; // counts option changes and new runs, for the session's fingerprint
     this.views = {
       fantasy: new ImageGridView($('rbm-fantasy')),
       reconstructions: new ImageGridView($('rbm-reconstructions')),
@@ -145,8 +146,16 @@ export class RbmMode {
       return false;
     }
     clearError('rbm-training-error');
-    if (this.lab) this.lab.free();
+    this.adopt(next);
+    return true;
+  }
+
+  // Makes `next` the run shown (the old one is freed): the paint mask, counters and the
+  // setup line start again.
+  adopt(next) {
+    if (this.lab && this.lab !== next) this.lab.free();
     this.lab = next;
+    this.changes += 1;
     this.painted = new Uint8Array(next.visible());
     for (let i = 0; i < next.visible(); i++) this.painted[i] = i < next.visible() / 2 ? 1 : 0;
     this.galleryRunning = false;
@@ -160,7 +169,57 @@ export class RbmMode {
         : 'by AIS (more than 24 units in each layer), with error bars'
     }.`;
     $('rbm-setup-done').hidden = false;
-    return true;
+  }
+
+  // --- The session (session/record.js) -------------------------------------------------------
+
+  // Whether anything the restricted session keeps may have changed: the weights' version,
+  // the update count, the curve, the point under way and the options applied.
+  fingerprint() {
+    const lab = this.lab;
+    if (!lab) return 'none';
+    return [lab.version(), lab.updates(), lab.curve_len(), lab.likelihood_progress() >= 0, this.changes].join(' ');
+  }
+
+  // The engine's session text of the restricted run (opaque, exact), or null before one
+  // was made. The gallery and the completion are not in it (they start again).
+  save() {
+    return this.lab ? this.lab.session() : null;
+  }
+
+  // What a restricted session holds, read by a throwaway engine object: {dataset, hidden,
+  // updates}; throws the engine's reason when it would not restore.
+  checkSession(text) {
+    const probe = this.engine.RbmLab.from_session(text);
+    try {
+      return { dataset: probe.dataset(), hidden: probe.hidden(), updates: probe.updates() };
+    } finally {
+      probe.free();
+    }
+  }
+
+  // Restores a restricted session: the run continues exactly where it stopped, and the
+  // controls show its dataset, hidden units, seed and options.
+  restoreSession(text) {
+    const lab = this.engine.RbmLab.from_session(text);
+    this.setRunning(false);
+    const dataset = lab.dataset();
+    if (dataset !== 'custom') $('rbm-dataset').value = dataset;
+    $('rbm-hidden').value = String(lab.hidden());
+    $('rbm-seed').value = String(lab.seed());
+    const t = JSON.parse(lab.training_json());
+    for (const [id, value] of Object.entries({
+      'rbm-statistics': t.statistics,
+      'rbm-steps': t.steps,
+      'rbm-particles': t.particles,
+      'rbm-replicas': t.replicas,
+      'rbm-batch': t.batch,
+      'rbm-rate': t.rate,
+      'rbm-momentum': t.momentum,
+      'rbm-decay': t.decay,
+    }))
+      if (value !== null) $(id).value = String(value);
+    this.adopt(lab);
   }
 
   // The options shown in the panel (numbers read strictly; the engine checks them).
@@ -181,6 +240,7 @@ export class RbmMode {
   applyTo(lab, t) {
     lab.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
     lab.set_likelihood_every(Math.max(1, 2 * lab.updates_per_epoch()));
+    this.changes += 1;
   }
 
   // Applies the options to the running machine; a bad value changes nothing.
