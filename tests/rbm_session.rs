@@ -249,3 +249,83 @@ fn huge_sizes_are_refused() {
     let huge = " ".repeat(64 << 20) + "{}";
     refused(&huge, "restricted session");
 }
+
+// --- Updates in slices ------------------------------------------------------------------------
+
+/// `updates` updates done in slices of `budget` multiply-adds by `lab.learn`.
+fn learn_in_slices(lab: &mut RbmLab, updates: u64, budget: f64) {
+    let target = lab.updates() + updates;
+    while lab.updates() < target {
+        lab.learn(budget).unwrap();
+    }
+}
+
+#[test]
+fn an_update_in_slices_is_the_update_at_once_bit_for_bit() {
+    // Budgets from below one block Gibbs step (2VH = 192) to several chains: the slices
+    // stop inside the clamped phase, inside a chain's k steps, between replicas, in the
+    // statistics and in the swaps.
+    for (statistics, particles, steps, batch) in [
+        ("persistent", 20.0, 5.0, 7.0),
+        ("cd", 1.0, 4.0, 10.0),
+        ("tempering", 8.0, 3.0, 30.0),
+    ] {
+        for budget in [1.0, 700.0, 5000.0] {
+            let mut whole = RbmLab::new("bars-4x4", 6.0, 4.0).unwrap();
+            whole
+                .set_training(&training(statistics, particles, steps, batch))
+                .unwrap();
+            let mut sliced = whole.clone();
+            whole.advance(12.0).unwrap();
+            learn_in_slices(&mut sliced, 12, budget);
+            assert_eq!(sliced.rbm(), whole.rbm(), "{statistics}, budget {budget}");
+            // The last slice may have begun update 13: finishing it at once gives the same
+            // update 13 as doing it whole.
+            sliced.advance(1.0).unwrap();
+            whole.advance(1.0).unwrap();
+            // Everything but the count of weight changes the page redraws by.
+            let state = |lab: &RbmLab| {
+                let mut v: Value = serde_json::from_str(&lab.session()).unwrap();
+                v.as_object_mut().unwrap().remove("changes");
+                v
+            };
+            assert_eq!(
+                state(&sliced),
+                state(&whole),
+                "{statistics}, budget {budget}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_session_saved_inside_an_update_continues_bit_for_bit() {
+    for (statistics, particles, steps, batch) in [
+        ("persistent", 20.0, 5.0, 7.0),
+        ("cd", 1.0, 4.0, 10.0),
+        ("tempering", 8.0, 3.0, 30.0),
+    ] {
+        let mut lab = RbmLab::new("bars-4x4", 6.0, 8.0).unwrap();
+        lab.set_training(&training(statistics, particles, steps, batch))
+            .unwrap();
+        lab.advance(3.0).unwrap();
+        // Part of an update: the session carries where it stands.
+        lab.learn(1500.0).unwrap();
+        let text = lab.session();
+        assert!(
+            !text.contains("\"pending\":null"),
+            "{statistics}: an update is under way"
+        );
+        let mut restored = RbmLab::from_session(&text).unwrap();
+        assert_eq!(restored.session(), text);
+        learn_in_slices(&mut lab, 5, 900.0);
+        learn_in_slices(&mut restored, 5, 900.0);
+        assert_eq!(restored.rbm(), lab.rbm(), "{statistics}");
+        assert_eq!(restored.session(), lab.session(), "{statistics}");
+        // A place that is not in an update is refused.
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        value["pending"]["progress"]["free"]["step"] = json!(99);
+        let err = RbmLab::from_session(&value.to_string()).unwrap_err();
+        assert!(err.to_string().contains("pending"), "{err}");
+    }
+}

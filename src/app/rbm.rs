@@ -382,6 +382,41 @@ impl RbmLab {
         result.map(|()| self.trainer.updates() - before)
     }
 
+    /// Learns for about `work` multiply-adds (1 to 2^40), in slices of an update
+    /// ([`RbmTrainer::work`]): an update is resumed where the last call stopped, so no call
+    /// runs longer than its budget by more than one block Gibbs step of one chain, whatever
+    /// k × particles. Returns the updates completed; errors as [`RbmLab::advance`].
+    pub fn learn(&mut self, work: f64) -> Result<u64, ParamError> {
+        let work = whole_in("learning work", work, 1, 1 << 40)?;
+        let (mut spent, mut completed) = (0, 0);
+        while spent < work {
+            let (done, used) = match self.trainer.work(work - spent) {
+                Ok(step) => step,
+                Err(e) => {
+                    if completed > 0 {
+                        self.version += 1;
+                    }
+                    return Err(e);
+                }
+            };
+            spent += used.max(1);
+            completed += u64::from(done);
+        }
+        if completed > 0 {
+            self.version += 1;
+        }
+        Ok(completed)
+    }
+
+    /// Multiply-adds of one whole update (the clamped phase B·V·H plus the free phase's
+    /// chains·(2k + 1)·V·H), for the page to size its slices.
+    pub fn update_work(&self) -> f64 {
+        let o = self.trainer.options();
+        let chains = o.statistics.chains(o.batch) as f64;
+        let k = o.statistics.steps() as f64;
+        (o.batch as f64 + chains * (2.0 * k + 1.0)) * (self.visible() * self.hidden) as f64
+    }
+
     // --- What the page shows --------------------------------------------------------------
 
     /// The dataset's name: `bars-4x4`, `digits8` or `custom`.

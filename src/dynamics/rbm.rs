@@ -165,20 +165,35 @@ impl Particles {
     /// [`Particles::advance`] for the machine at inverse temperature β, p ∝ e^{−βE}
     /// ([`gibbs_chain_at`]).
     pub fn advance_at(&mut self, rbm: &Rbm, beta: f64, steps: usize, rng: &mut SpinRng) {
+        for k in 0..self.count {
+            self.advance_one_at(rbm, beta, k, steps, rng);
+        }
+    }
+
+    /// Advances particle k alone by `steps` block Gibbs steps at β ([`gibbs_chain_at`]).
+    /// Its k steps done in parts (a steps, then b) are the same draws as done at once
+    /// (a + b): between steps the chain's state is its v alone, and p(h | v) is recomputed
+    /// from it. That is what lets an update be done in slices.
+    pub fn advance_one_at(
+        &mut self,
+        rbm: &Rbm,
+        beta: f64,
+        k: usize,
+        steps: usize,
+        rng: &mut SpinRng,
+    ) {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
         debug_assert_eq!(self.visible_scratch.len(), nv);
-        for k in 0..self.count {
-            gibbs_chain_at(
-                rbm,
-                beta,
-                steps,
-                &mut self.visible[k * nv..(k + 1) * nv],
-                &mut self.hidden[k * nh..(k + 1) * nh],
-                &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
-                &mut self.visible_scratch,
-                rng,
-            );
-        }
+        gibbs_chain_at(
+            rbm,
+            beta,
+            steps,
+            &mut self.visible[k * nv..(k + 1) * nv],
+            &mut self.hidden[k * nh..(k + 1) * nh],
+            &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
+            &mut self.visible_scratch,
+            rng,
+        );
     }
 }
 

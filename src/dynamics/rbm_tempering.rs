@@ -130,23 +130,40 @@ impl Replicas {
     /// decided by one 32-bit draw as every other bit. An exchanged state keeps p(h | v) of
     /// its old β; the next advance recomputes it.
     pub fn swap(&mut self, rbm: &Rbm, rng: &mut SpinRng) {
-        for r in 0..self.replicas.len().saturating_sub(1) {
-            let gap = self.betas[r] - self.betas[r + 1];
-            let (low, high) = self.replicas.split_at_mut(r + 1);
-            let (cold, hot) = (&mut low[r], &mut high[0]);
-            for k in 0..cold.count() {
-                let difference = gap * (cold.energy(rbm, k) - hot.energy(rbm, k));
-                let p = if difference >= 0.0 {
-                    1.0
-                } else {
-                    libm::exp(difference)
-                };
-                self.proposed += 1;
-                if u64::from(rng.next_u32()) < threshold(p) {
-                    cold.exchange(hot, k);
-                    self.accepted += 1;
-                }
-            }
+        let k = self.coldest().count();
+        for pair in 0..self.replicas.len().saturating_sub(1) * k {
+            self.swap_pair(rbm, pair, rng);
         }
+    }
+
+    /// Swap proposals in a round: (R − 1)·K.
+    pub fn pairs(&self) -> usize {
+        (self.replicas.len() - 1) * self.coldest().count()
+    }
+
+    /// The `pair`-th proposal of a round of [`Replicas::swap`] (pair = r·K + k: replicas r
+    /// and r + 1, particle k), so that a round can be done in slices.
+    pub fn swap_pair(&mut self, rbm: &Rbm, pair: usize, rng: &mut SpinRng) {
+        let count = self.coldest().count();
+        let (r, k) = (pair / count, pair % count);
+        let gap = self.betas[r] - self.betas[r + 1];
+        let (low, high) = self.replicas.split_at_mut(r + 1);
+        let (cold, hot) = (&mut low[r], &mut high[0]);
+        let difference = gap * (cold.energy(rbm, k) - hot.energy(rbm, k));
+        let p = if difference >= 0.0 {
+            1.0
+        } else {
+            libm::exp(difference)
+        };
+        self.proposed += 1;
+        if u64::from(rng.next_u32()) < threshold(p) {
+            cold.exchange(hot, k);
+            self.accepted += 1;
+        }
+    }
+
+    /// Replica r's particles, to advance.
+    pub(crate) fn replica_mut(&mut self, r: usize) -> &mut Particles {
+        &mut self.replicas[r]
     }
 }

@@ -109,6 +109,17 @@ impl WebRbmLab {
             .map_err(js_error)
     }
 
+    /// Learns for about `work` multiply-adds, in slices of an update (resumed by the next
+    /// call); returns the updates completed.
+    pub fn learn(&mut self, work: f64) -> Result<f64, JsError> {
+        self.lab.learn(work).map(|n| n as f64).map_err(js_error)
+    }
+
+    /// Multiply-adds of one whole update.
+    pub fn update_work(&self) -> f64 {
+        self.lab.update_work()
+    }
+
     /// Brings the particle grid and the reconstructions up to date.
     pub fn refresh(&mut self) {
         self.lab.refresh();

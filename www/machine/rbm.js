@@ -1,6 +1,7 @@
 // The restricted machine (machine mode, "restricted"): a learning run of the engine's
 // RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live. Each
-// frame it learns for part of the frame budget (timed with performance.now()), then spends
+// frame it learns for part of the frame budget (timed with performance.now(); in slices of
+// an update, RbmLab.learn, so that the largest k × particles never block a frame), then spends
 // the rest on the log-likelihood point under way (exact ln Z summed a slice of hidden
 // states at a time, or AIS chunks), the generation gallery and the completion chain. The
 // views take typed arrays over wasm memory; only this controller calls the engine.
@@ -21,7 +22,7 @@ export class RbmMode {
     this.lab = null;
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
-    this.updatesPerMs = 1; // measured learning speed
+    this.workPerMs = 1e5; // measured learning speed, multiply-adds per ms
     this.statesPerMs = 200; // measured ln Z speed
     this.rate = { updates: 0, since: performance.now(), shown: 0 };
     this.settling = 0; // completion steps still to run
@@ -72,19 +73,19 @@ export class RbmMode {
     const left = () => budgetMs - (performance.now() - start);
     if (this.running) {
       const share = lab.likelihood_progress() >= 0 ? budgetMs * LEARN_SHARE : budgetMs;
+      // Learning in slices of an update (multiply-adds, sized by the measured speed): an
+      // update of any k × particles is resumed by the next slice, so no call blocks the
+      // frame for long.
       while (this.running && performance.now() - start < share) {
-        const count = Math.max(
-          1,
-          Math.min(1000, Math.floor((share - (performance.now() - start)) * this.updatesPerMs)),
-        );
+        const work = Math.max(1, Math.min(2 ** 40, Math.floor((share - (performance.now() - start)) * this.workPerMs)));
         const t0 = performance.now();
         let done = 0;
-        if (!this.act('rbm-run-error', () => (done = lab.advance(count)))) {
+        if (!this.act('rbm-run-error', () => (done = lab.learn(work)))) {
           this.setRunning(false);
           break;
         }
         const ms = performance.now() - t0;
-        if (ms > 0.05) this.updatesPerMs = 0.7 * this.updatesPerMs + 0.3 * (count / ms);
+        if (ms > 0.05) this.workPerMs = 0.7 * this.workPerMs + 0.3 * (work / ms);
         this.rate.updates += done;
       }
     }

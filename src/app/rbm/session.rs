@@ -16,6 +16,8 @@
 //!   "order": [3, 0, …], "cursor": 200, "updates": 1234, "changes": 1234, "diverged": null,
 //!   "particles": { "count": 100, "visible": "base64", "hidden": "base64" },
 //!   "replicas": null,
+//!   "pending": { "progress": { "clamped": 100, "free": { "stage": "advance", "replica": 0,
+//!                "chain": 41, "step": 0 } }, "gradient": { … }, "chain_visible": "base64" },
 //!   "likelihood_every": 30, "last_point": 1200,
 //!   "point": { "update": 1230, "weights": "base64", … },
 //!   "curve": { "updates": […], "train": […], "test": […], "stderr": […] }
@@ -28,7 +30,9 @@
 //! machine with its particles is saved in a few milliseconds. `images` holds the user's own
 //! dataset (`{count, visible, bits}`; `dataset` is then `custom`), `null` for a built-in
 //! one. `replicas` (tempering) holds `{betas, states: [particles…], proposed, accepted}`,
-//! replica 0 the β = 1 one. `point` is the log-likelihood point under way (the machine
+//! replica 0 the β = 1 one. `pending` is an update under way in slices
+//! ([`RbmTrainer::work`]): where it stands, the gradient summed so far and (CD-k) the
+//! visible state of the chain under way; `null` between updates. `point` is the log-likelihood point under way (the machine
 //! frozen at its update; its ln Z sum starts again from the beginning on restore, which
 //! gives the same value: AIS chunks are seeded by their index), or `null`.
 //!
@@ -43,7 +47,9 @@ use crate::app::packing::{bit_bytes, pack_numbers, to_base64, unpack_bits, unpac
 use crate::dynamics::rbm::Particles;
 use crate::dynamics::rbm_tempering::Replicas;
 use crate::error::{ParamError, shorten_to};
-use crate::learn::rbm::{FreeChains, Gradient, Rbm, RbmTrainer, TrainerState, TrainingOptions};
+use crate::learn::rbm::{
+    FreeChains, Gradient, Rbm, RbmTrainer, TrainerState, TrainingOptions, UpdateProgress,
+};
 use crate::rng::{random_words, rng_from_words};
 use serde::{Deserialize, Serialize};
 
@@ -81,10 +87,19 @@ struct Text {
     diverged: Option<String>,
     particles: Option<ParticleText>,
     replicas: Option<ReplicaText>,
+    pending: Option<Pending>,
     likelihood_every: u64,
     last_point: Option<u64>,
     point: Option<Point>,
     curve: Curve,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pending {
+    progress: UpdateProgress,
+    gradient: Velocity,
+    chain_visible: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -206,6 +221,15 @@ impl RbmLab {
                     .collect(),
                 proposed: r.swaps().0,
                 accepted: r.swaps().1,
+            }),
+            pending: state.pending.as_ref().map(|(progress, g, v)| Pending {
+                progress: *progress,
+                gradient: Velocity {
+                    weights: pack_numbers(&g.weights),
+                    visible: pack_numbers(&g.visible),
+                    hidden: pack_numbers(&g.hidden),
+                },
+                chain_visible: pack_states(v),
             }),
             likelihood_every: self.every,
             last_point: self.last_point,
@@ -419,6 +443,18 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
     let chains =
         FreeChains::from_parts("particles", t.options.statistics, &rbm, particles, replicas)?;
     let updates = count("updates", t.updates)?;
+    let pending = match &t.pending {
+        None => None,
+        Some(p) => Some((
+            p.progress,
+            Gradient {
+                weights: unpack_numbers("pending", &p.gradient.weights, nv * nh)?,
+                visible: unpack_numbers("pending", &p.gradient.visible, nv)?,
+                hidden: unpack_numbers("pending", &p.gradient.hidden, nh)?,
+            },
+            states("pending", &p.chain_visible, nv)?,
+        )),
+    };
     let trainer = RbmTrainer::from_state(
         &lab.train,
         TrainerState {
@@ -431,6 +467,7 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
             updates,
             diverged: t.diverged,
             chains,
+            pending,
         },
     )?;
     let view_rng = rng_from_words("view_random_state", t.view_random_state)?;
