@@ -30,7 +30,19 @@ async function longestTasks(page, settings, seconds) {
     return { tasks, updates: window.boltzlabApp.machine.rbm.lab.updates() - u0 };
   }, seconds * 1000);
   const sorted = [...figures.tasks].sort((a, b) => b - a);
-  return { longest: sorted[0] ?? 0, count: sorted.length, top: sorted.slice(0, 5), updates: figures.updates };
+  // The session text of this run: how long the main thread spends making it.
+  const save = await page.evaluate(() => {
+    const rbmMode = window.boltzlabApp.machine.rbm;
+    const times = [];
+    let length = 0;
+    for (let k = 0; k < 5; k++) {
+      const t0 = performance.now();
+      length = rbmMode.save().length;
+      times.push(performance.now() - t0);
+    }
+    return { times, length };
+  });
+  return { longest: sorted[0] ?? 0, count: sorted.length, top: sorted.slice(0, 5), updates: figures.updates, save };
 }
 
 const EXTREMES = {
@@ -50,7 +62,8 @@ for (const [name, settings] of Object.entries(EXTREMES)) {
     const f = await longestTasks(page, settings, 8);
     console.log(
       `${name}: longest main-thread task ${f.longest.toFixed(0)} ms; ${f.count} long tasks (> 50 ms) in 8 s ` +
-        `(longest five: ${f.top.map((t) => t.toFixed(0)).join(', ') || 'none'}); ${f.updates} updates`,
+        `(longest five: ${f.top.map((t) => t.toFixed(0)).join(', ') || 'none'}); ${f.updates} updates; ` +
+        `session text ${f.save.length} characters, made in ${f.save.times.map((t) => t.toFixed(1)).join(', ')} ms`,
     );
     expect(f.count).toBeGreaterThanOrEqual(0);
   });
