@@ -189,11 +189,23 @@ pub fn add_clamped<'a>(
     gradient: &mut Gradient,
     p_h: &mut [f64],
 ) {
-    let scale = 1.0 / batch.len() as f64;
+    let size = batch.len();
     for v in batch {
-        hidden_probabilities(rbm, v, p_h);
-        gradient.add(v, p_h, scale);
+        add_clamped_vector(rbm, v, size, gradient, p_h);
     }
+}
+
+/// One vector's share of the clamped phase, (1/B) v ⊗ p(h | v) (and the means), for a
+/// batch of B vectors (so that the phase can be done in slices).
+pub fn add_clamped_vector(
+    rbm: &Rbm,
+    v: &[u8],
+    batch: usize,
+    gradient: &mut Gradient,
+    p_h: &mut [f64],
+) {
+    hidden_probabilities(rbm, v, p_h);
+    gradient.add(v, p_h, 1.0 / batch as f64);
 }
 
 /// The running state of a [`Statistics`] choice: the persistent particles, the tempered
@@ -321,16 +333,15 @@ impl FreeChains {
     /// The free phase: subtracts the model statistics, estimated as the choice says, from
     /// `gradient`. CD-k starts one chain at each vector of `batch`; persistent chains
     /// ignore the batch. It is [`FreeChains::subtract_free_in_slices`] done at once.
-    pub fn subtract_free<'a>(
+    pub fn subtract_free(
         &mut self,
         rbm: &Rbm,
-        batch: impl ExactSizeIterator<Item = &'a [u8]>,
+        batch: Batch<'_>,
         gradient: &mut Gradient,
         rng: &mut SpinRng,
     ) {
-        let batch: Vec<&[u8]> = batch.collect();
         let mut progress = FreeProgress::default();
-        self.subtract_free_in_slices(rbm, &batch, gradient, rng, &mut progress, u64::MAX);
+        self.subtract_free_in_slices(rbm, batch, gradient, rng, &mut progress, u64::MAX);
     }
 
     /// The CD chain's visible state while a chain is under way (the saved part of an update
@@ -360,7 +371,7 @@ impl FreeChains {
     pub fn subtract_free_in_slices(
         &mut self,
         rbm: &Rbm,
-        batch: &[&[u8]],
+        batch: Batch<'_>,
         gradient: &mut Gradient,
         rng: &mut SpinRng,
         progress: &mut FreeProgress,
@@ -387,7 +398,7 @@ impl FreeChains {
                         particles.advance_one_at(rbm, 1.0, k, n, rng);
                     } else {
                         if progress.step == 0 {
-                            self.v.copy_from_slice(batch[k]);
+                            self.v.copy_from_slice(batch.vector(k));
                         }
                         gibbs_chain(
                             rbm,
@@ -484,6 +495,33 @@ impl FreeChains {
             }
             FreeStage::Done => at_start,
         }
+    }
+}
+
+/// A mini-batch: the training vectors `data` (N × V, flat) at positions `order` (borrowed,
+/// so that a slice of an update allocates nothing).
+#[derive(Debug, Clone, Copy)]
+pub struct Batch<'a> {
+    pub data: &'a [u8],
+    pub order: &'a [usize],
+    pub visible: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// B, the vectors in the batch.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether the batch is empty.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The batch's vector k.
+    pub fn vector(&self, k: usize) -> &'a [u8] {
+        let i = self.order[k];
+        &self.data[i * self.visible..(i + 1) * self.visible]
     }
 }
 

@@ -12,7 +12,9 @@
 //! with ε_t from the [`RateSchedule`], momentum μ and weight decay λ (on weights only).
 
 use super::MAX_UPDATE_WORK;
-use super::statistics::{FreeChains, FreeProgress, FreeStage, Gradient, Statistics};
+use super::statistics::{
+    Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics, add_clamped_vector,
+};
 use crate::dynamics::rbm::Particles;
 use crate::error::{ParamError, whole_in};
 use crate::learn::{DIVERGENCE_LIMIT, MAX_PATTERNS, below_one, check_patterns, diverged, positive};
@@ -464,11 +466,11 @@ impl RbmTrainer {
         let n = self.order.len();
         let start = self.cursor;
         let end = (start + self.options.batch).min(n);
-        let (data, order) = (&self.data, &self.order);
-        let batch: Vec<&[u8]> = order[start..end]
-            .iter()
-            .map(|&k| &data[k * nv..(k + 1) * nv])
-            .collect();
+        let batch = Batch {
+            data: &self.data,
+            order: &self.order[start..end],
+            visible: nv,
+        };
         let progress = match &mut self.pending {
             Some(p) => p,
             None => {
@@ -478,16 +480,15 @@ impl RbmTrainer {
         };
         let mut spent = 0;
         while progress.clamped < batch.len() && spent < budget {
-            let v = batch[progress.clamped];
-            crate::dynamics::rbm::hidden_probabilities(&self.rbm, v, &mut self.p_h);
-            self.gradient.add(v, &self.p_h, 1.0 / batch.len() as f64);
+            let v = batch.vector(progress.clamped);
+            add_clamped_vector(&self.rbm, v, batch.len(), &mut self.gradient, &mut self.p_h);
             progress.clamped += 1;
             spent += vh;
         }
         if progress.clamped == batch.len() && spent < budget {
             spent += self.chains.subtract_free_in_slices(
                 &self.rbm,
-                &batch,
+                batch,
                 &mut self.gradient,
                 &mut self.rng,
                 &mut progress.free,
