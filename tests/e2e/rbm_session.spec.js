@@ -33,7 +33,23 @@ test('a restricted run learning digits comes back after a reload at the same upd
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => rbm(page, 'updates'), { timeout: 60_000 }).toBeGreaterThanOrEqual(200);
   await page.getByRole('button', { name: 'Pause learning' }).click();
+  // The log-likelihood goes on while paused: wait until no point is under way or due (idle
+  // for 300 ms with the curve unchanged; a due point starts within a frame).
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const lab = window.boltzlabApp.machine.rbm.lab;
+          const before = lab.curve_len();
+          if (lab.likelihood_progress() >= 0) return false;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return lab.likelihood_progress() < 0 && lab.curve_len() === before;
+        }),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   const updates = await rbm(page, 'updates');
+  console.log(`paused at update ${updates}, curve ${await rbm(page, 'curve_len')} points`);
   const w = await weights(page);
   const curve = await rbm(page, 'curve_len');
   // The save's cost on the main thread: the engine's session text, then the whole record.
