@@ -18,6 +18,8 @@
 //! Every value that enters is checked; a call that returns an error leaves the lab as it
 //! was. The page reads the buffers through typed-array views (pointers from `web/rbm.rs`).
 
+pub mod session;
+
 use crate::dynamics::rbm::{Particles, hidden_probabilities, sample_bits, visible_probabilities};
 use crate::error::{ParamError, finite_in, whole_in};
 use crate::estimate::rbm_ais::{AisSchedule, ais_log_z};
@@ -380,6 +382,41 @@ impl RbmLab {
         result.map(|()| self.trainer.updates() - before)
     }
 
+    /// Learns for about `work` multiply-adds (1 to 2^40), in slices of an update
+    /// ([`RbmTrainer::work`]): an update is resumed where the last call stopped, so no call
+    /// runs longer than its budget by more than one block Gibbs step of one chain, whatever
+    /// k × particles. Returns the updates completed; errors as [`RbmLab::advance`].
+    pub fn learn(&mut self, work: f64) -> Result<u64, ParamError> {
+        let work = whole_in("learning work", work, 1, 1 << 40)?;
+        let (mut spent, mut completed) = (0, 0);
+        while spent < work {
+            let (done, used) = match self.trainer.work(work - spent) {
+                Ok(step) => step,
+                Err(e) => {
+                    if completed > 0 {
+                        self.version += 1;
+                    }
+                    return Err(e);
+                }
+            };
+            spent += used.max(1);
+            completed += u64::from(done);
+        }
+        if completed > 0 {
+            self.version += 1;
+        }
+        Ok(completed)
+    }
+
+    /// Multiply-adds of one whole update (the clamped phase B·V·H plus the free phase's
+    /// chains·(2k + 1)·V·H), for the page to size its slices.
+    pub fn update_work(&self) -> f64 {
+        let o = self.trainer.options();
+        let chains = o.statistics.chains(o.batch) as f64;
+        let k = o.statistics.steps() as f64;
+        (o.batch as f64 + chains * (2.0 * k + 1.0)) * (self.visible() * self.hidden) as f64
+    }
+
     // --- What the page shows --------------------------------------------------------------
 
     /// The dataset's name: `bars-4x4`, `digits8` or `custom`.
@@ -426,6 +463,31 @@ impl RbmLab {
 
     pub fn options(&self) -> &TrainingOptions {
         self.trainer.options()
+    }
+
+    /// The options as the page gives them ([`RbmTraining`]); K and R are NaN where the
+    /// statistics have none (CD-k has no particles, only tempering has replicas).
+    pub fn training(&self) -> RbmTraining {
+        let o = self.trainer.options();
+        let (particles, replicas) = match o.statistics {
+            Statistics::ContrastiveDivergence { .. } => (f64::NAN, f64::NAN),
+            Statistics::Persistent { particles, .. } => (particles as f64, f64::NAN),
+            Statistics::ParallelTempering {
+                particles,
+                replicas,
+                ..
+            } => (particles as f64, replicas as f64),
+        };
+        RbmTraining {
+            statistics: o.statistics.name().into(),
+            steps: o.statistics.steps() as f64,
+            particles,
+            replicas,
+            batch: o.batch as f64,
+            rate: o.rate,
+            momentum: o.momentum,
+            decay: o.weight_decay,
+        }
     }
 
     /// The machine as trained so far.
@@ -543,21 +605,23 @@ impl RbmLab {
     }
 
     fn new_job(&self) -> Result<LikelihoodJob, ParamError> {
-        let rbm = self.trainer.rbm().clone();
+        self.job_for(self.trainer.rbm().clone(), self.updates())
+    }
+
+    /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
+    /// or AIS chunks seeded by the run's seed and the update.
+    fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
         let method = if self.likelihood_exact() {
             LogZJob::Exact(LogZSum::new(&rbm)?)
         } else {
             LogZJob::Ais {
                 base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
                 chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
-                seed: self
-                    .seed
-                    .wrapping_mul(0x9e37_79b9)
-                    .wrapping_add(self.updates()),
+                seed: self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
             }
         };
         Ok(LikelihoodJob {
-            update: self.updates(),
+            update,
             rbm,
             method,
         })

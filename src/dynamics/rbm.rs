@@ -71,6 +71,39 @@ impl Particles {
         }
     }
 
+    /// K particles of `rbm` in the given states (K × V visible and K × H hidden bits, as
+    /// [`Particles::visible_states`] and [`Particles::hidden_states`] give them), for a
+    /// saved run; p(h | v) is recomputed under `rbm` (the next advance overwrites it before
+    /// anything reads it). Errors name `field` and say which part is wrong; the caller
+    /// checks K.
+    pub fn from_states(
+        field: &'static str,
+        rbm: &Rbm,
+        count: usize,
+        visible: Vec<u8>,
+        hidden: Vec<u8>,
+    ) -> Result<Particles, crate::error::ParamError> {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        crate::model::rbm::check_bits(field, &visible, count * nv)?;
+        crate::model::rbm::check_bits(field, &hidden, count * nh)?;
+        let mut probabilities = vec![0.0; count * nh];
+        for k in 0..count {
+            hidden_probabilities(
+                rbm,
+                &visible[k * nv..(k + 1) * nv],
+                &mut probabilities[k * nh..(k + 1) * nh],
+            );
+        }
+        Ok(Particles {
+            count,
+            hidden_units: nh,
+            visible,
+            hidden,
+            hidden_probabilities: probabilities,
+            visible_scratch: vec![0.0; nv],
+        })
+    }
+
     /// K.
     pub fn count(&self) -> usize {
         self.count
@@ -132,20 +165,35 @@ impl Particles {
     /// [`Particles::advance`] for the machine at inverse temperature β, p ∝ e^{−βE}
     /// ([`gibbs_chain_at`]).
     pub fn advance_at(&mut self, rbm: &Rbm, beta: f64, steps: usize, rng: &mut SpinRng) {
+        for k in 0..self.count {
+            self.advance_one_at(rbm, beta, k, steps, rng);
+        }
+    }
+
+    /// Advances particle k alone by `steps` block Gibbs steps at β ([`gibbs_chain_at`]).
+    /// Its k steps done in parts (a steps, then b) are the same draws as done at once
+    /// (a + b): between steps the chain's state is its v alone, and p(h | v) is recomputed
+    /// from it. That is what lets an update be done in slices.
+    pub fn advance_one_at(
+        &mut self,
+        rbm: &Rbm,
+        beta: f64,
+        k: usize,
+        steps: usize,
+        rng: &mut SpinRng,
+    ) {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
         debug_assert_eq!(self.visible_scratch.len(), nv);
-        for k in 0..self.count {
-            gibbs_chain_at(
-                rbm,
-                beta,
-                steps,
-                &mut self.visible[k * nv..(k + 1) * nv],
-                &mut self.hidden[k * nh..(k + 1) * nh],
-                &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
-                &mut self.visible_scratch,
-                rng,
-            );
-        }
+        gibbs_chain_at(
+            rbm,
+            beta,
+            steps,
+            &mut self.visible[k * nv..(k + 1) * nv],
+            &mut self.hidden[k * nh..(k + 1) * nh],
+            &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
+            &mut self.visible_scratch,
+            rng,
+        );
     }
 }
 

@@ -45,6 +45,55 @@ impl Replicas {
         }
     }
 
+    /// Replicas for a saved run: `replicas` (R ≥ 2 sets of one shape, replica 0 the
+    /// coldest) at `betas`, which must be exactly β_r = 1 − r/R, with the swap counts
+    /// (accepted ≤ proposed). Errors name `field`.
+    pub fn from_parts(
+        field: &'static str,
+        betas: Vec<f64>,
+        replicas: Vec<Particles>,
+        proposed: u64,
+        accepted: u64,
+    ) -> Result<Replicas, crate::error::ParamError> {
+        let bad = |reason: String| crate::error::ParamError::Invalid { field, reason };
+        let count = replicas.len();
+        if betas.len() != count || count < 2 {
+            return Err(bad(format!(
+                "need as many temperatures as replicas (at least 2), got {} and {count}",
+                betas.len()
+            )));
+        }
+        for (r, &beta) in betas.iter().enumerate() {
+            let expected = 1.0 - r as f64 / count as f64;
+            if beta.to_bits() != expected.to_bits() {
+                return Err(bad(format!(
+                    "β of replica {r} must be 1 − {r}/{count} = {expected}, got {beta}"
+                )));
+            }
+        }
+        if accepted > proposed {
+            return Err(bad(format!(
+                "{accepted} swaps accepted of {proposed} proposed"
+            )));
+        }
+        Ok(Replicas {
+            betas,
+            replicas,
+            proposed,
+            accepted,
+        })
+    }
+
+    /// Replicas R.
+    pub fn count(&self) -> usize {
+        self.replicas.len()
+    }
+
+    /// Swaps proposed and accepted so far.
+    pub fn swaps(&self) -> (u64, u64) {
+        (self.proposed, self.accepted)
+    }
+
     /// β_r of each replica.
     pub fn betas(&self) -> &[f64] {
         &self.betas
@@ -81,23 +130,40 @@ impl Replicas {
     /// decided by one 32-bit draw as every other bit. An exchanged state keeps p(h | v) of
     /// its old β; the next advance recomputes it.
     pub fn swap(&mut self, rbm: &Rbm, rng: &mut SpinRng) {
-        for r in 0..self.replicas.len().saturating_sub(1) {
-            let gap = self.betas[r] - self.betas[r + 1];
-            let (low, high) = self.replicas.split_at_mut(r + 1);
-            let (cold, hot) = (&mut low[r], &mut high[0]);
-            for k in 0..cold.count() {
-                let difference = gap * (cold.energy(rbm, k) - hot.energy(rbm, k));
-                let p = if difference >= 0.0 {
-                    1.0
-                } else {
-                    libm::exp(difference)
-                };
-                self.proposed += 1;
-                if u64::from(rng.next_u32()) < threshold(p) {
-                    cold.exchange(hot, k);
-                    self.accepted += 1;
-                }
-            }
+        let k = self.coldest().count();
+        for pair in 0..self.replicas.len().saturating_sub(1) * k {
+            self.swap_pair(rbm, pair, rng);
         }
+    }
+
+    /// Swap proposals in a round: (R − 1)·K.
+    pub fn pairs(&self) -> usize {
+        (self.replicas.len() - 1) * self.coldest().count()
+    }
+
+    /// The `pair`-th proposal of a round of [`Replicas::swap`] (pair = r·K + k: replicas r
+    /// and r + 1, particle k), so that a round can be done in slices.
+    pub fn swap_pair(&mut self, rbm: &Rbm, pair: usize, rng: &mut SpinRng) {
+        let count = self.coldest().count();
+        let (r, k) = (pair / count, pair % count);
+        let gap = self.betas[r] - self.betas[r + 1];
+        let (low, high) = self.replicas.split_at_mut(r + 1);
+        let (cold, hot) = (&mut low[r], &mut high[0]);
+        let difference = gap * (cold.energy(rbm, k) - hot.energy(rbm, k));
+        let p = if difference >= 0.0 {
+            1.0
+        } else {
+            libm::exp(difference)
+        };
+        self.proposed += 1;
+        if u64::from(rng.next_u32()) < threshold(p) {
+            cold.exchange(hot, k);
+            self.accepted += 1;
+        }
+    }
+
+    /// Replica r's particles, to advance.
+    pub(crate) fn replica_mut(&mut self, r: usize) -> &mut Particles {
+        &mut self.replicas[r]
     }
 }

@@ -33,6 +33,43 @@ impl WebRbmLab {
         Ok(WebRbmLab { lab })
     }
 
+    /// The run as the engine's session text (opaque, exact: see `app::rbm::session`).
+    pub fn session(&self) -> String {
+        self.lab.session()
+    }
+
+    /// The run a session text describes, continuing exactly where it was saved; a bad text
+    /// is refused with an `Error` naming the field.
+    pub fn from_session(text: &str) -> Result<WebRbmLab, JsError> {
+        let lab = RbmLab::from_session(text).map_err(js_error)?;
+        Ok(WebRbmLab { lab })
+    }
+
+    /// The learning options as JSON with the page's names (`statistics`, `steps`,
+    /// `particles`, `replicas`, `batch`, `rate`, `momentum`, `decay`); `null` where the
+    /// statistics have no such number.
+    pub fn training_json(&self) -> String {
+        let t = self.lab.training();
+        let number = |x: f64| {
+            if x.is_nan() {
+                serde_json::Value::Null
+            } else {
+                serde_json::json!(x)
+            }
+        };
+        serde_json::json!({
+            "statistics": t.statistics,
+            "steps": t.steps,
+            "particles": number(t.particles),
+            "replicas": number(t.replicas),
+            "batch": t.batch,
+            "rate": t.rate,
+            "momentum": t.momentum,
+            "decay": t.decay,
+        })
+        .to_string()
+    }
+
     /// The learning options (`cd`, `persistent` or `tempering`; k, particles, replicas,
     /// batch, rate, momentum, weight decay); refused with nothing changed if any is bad.
     #[allow(clippy::too_many_arguments)]
@@ -70,6 +107,17 @@ impl WebRbmLab {
             .advance(updates)
             .map(|n| n as f64)
             .map_err(js_error)
+    }
+
+    /// Learns for about `work` multiply-adds, in slices of an update (resumed by the next
+    /// call); returns the updates completed.
+    pub fn learn(&mut self, work: f64) -> Result<f64, JsError> {
+        self.lab.learn(work).map(|n| n as f64).map_err(js_error)
+    }
+
+    /// Multiply-adds of one whole update.
+    pub fn update_work(&self) -> f64 {
+        self.lab.update_work()
     }
 
     /// Brings the particle grid and the reconstructions up to date.

@@ -296,7 +296,7 @@ export class MachineMode {
   // cycle, its phase and pattern, and the options.
   fingerprint() {
     const lab = this.lab;
-    if (!lab) return 'none';
+    if (!lab) return `none ${this.kind} ${this.rbm.fingerprint()}`;
     return [
       lab.version(),
       lab.cycles(),
@@ -307,6 +307,8 @@ export class MachineMode {
       lab.weight_decay(),
       lab.schedule(),
       lab.collect_sweeps(),
+      this.kind,
+      this.rbm.fingerprint(),
     ].join(' ');
   }
 
@@ -314,6 +316,11 @@ export class MachineMode {
   // first shown.
   session() {
     return this.lab ? this.lab.session() : null;
+  }
+
+  // The restricted machine's session text (rbm.js save()), or null before one was made.
+  restrictedSession() {
+    return this.rbm.save();
   }
 
   // What a machine session holds, read by a throwaway engine object: {dataset, cycles};

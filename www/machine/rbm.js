@@ -1,6 +1,7 @@
 // The restricted machine (machine mode, "restricted"): a learning run of the engine's
 // RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live. Each
-// frame it learns for part of the frame budget (timed with performance.now()), then spends
+// frame it learns for part of the frame budget (timed with performance.now(); in slices of
+// an update, RbmLab.learn, so that the largest k × particles never block a frame), then spends
 // the rest on the log-likelihood point under way (exact ln Z summed a slice of hidden
 // states at a time, or AIS chunks), the generation gallery and the completion chain. The
 // views take typed arrays over wasm memory; only this controller calls the engine.
@@ -21,12 +22,13 @@ export class RbmMode {
     this.lab = null;
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
-    this.updatesPerMs = 1; // measured learning speed
+    this.workPerMs = 1e5; // measured learning speed, multiply-adds per ms
     this.statesPerMs = 200; // measured ln Z speed
     this.rate = { updates: 0, since: performance.now(), shown: 0 };
     this.settling = 0; // completion steps still to run
     this.painted = new Uint8Array(64);
     this.drawnVersion = -1;
+    this.changes = 0; // counts option changes and new runs, for the session's fingerprint
     this.views = {
       fantasy: new ImageGridView($('rbm-fantasy')),
       reconstructions: new ImageGridView($('rbm-reconstructions')),
@@ -71,19 +73,19 @@ export class RbmMode {
     const left = () => budgetMs - (performance.now() - start);
     if (this.running) {
       const share = lab.likelihood_progress() >= 0 ? budgetMs * LEARN_SHARE : budgetMs;
+      // Learning in slices of an update (multiply-adds, sized by the measured speed): an
+      // update of any k × particles is resumed by the next slice, so no call blocks the
+      // frame for long.
       while (this.running && performance.now() - start < share) {
-        const count = Math.max(
-          1,
-          Math.min(1000, Math.floor((share - (performance.now() - start)) * this.updatesPerMs)),
-        );
+        const work = Math.max(1, Math.min(2 ** 40, Math.floor((share - (performance.now() - start)) * this.workPerMs)));
         const t0 = performance.now();
         let done = 0;
-        if (!this.act('rbm-run-error', () => (done = lab.advance(count)))) {
+        if (!this.act('rbm-run-error', () => (done = lab.learn(work)))) {
           this.setRunning(false);
           break;
         }
         const ms = performance.now() - t0;
-        if (ms > 0.05) this.updatesPerMs = 0.7 * this.updatesPerMs + 0.3 * (count / ms);
+        if (ms > 0.05) this.workPerMs = 0.7 * this.workPerMs + 0.3 * (work / ms);
         this.rate.updates += done;
       }
     }
@@ -145,8 +147,16 @@ export class RbmMode {
       return false;
     }
     clearError('rbm-training-error');
-    if (this.lab) this.lab.free();
+    this.adopt(next);
+    return true;
+  }
+
+  // Makes `next` the run shown (the old one is freed): the paint mask, counters and the
+  // setup line start again.
+  adopt(next) {
+    if (this.lab && this.lab !== next) this.lab.free();
     this.lab = next;
+    this.changes += 1;
     this.painted = new Uint8Array(next.visible());
     for (let i = 0; i < next.visible(); i++) this.painted[i] = i < next.visible() / 2 ? 1 : 0;
     this.galleryRunning = false;
@@ -160,7 +170,57 @@ export class RbmMode {
         : 'by AIS (more than 24 units in each layer), with error bars'
     }.`;
     $('rbm-setup-done').hidden = false;
-    return true;
+  }
+
+  // --- The session (session/record.js) -------------------------------------------------------
+
+  // Whether anything the restricted session keeps may have changed: the weights' version,
+  // the update count, the curve, the point under way and the options applied.
+  fingerprint() {
+    const lab = this.lab;
+    if (!lab) return 'none';
+    return [lab.version(), lab.updates(), lab.curve_len(), lab.likelihood_progress() >= 0, this.changes].join(' ');
+  }
+
+  // The engine's session text of the restricted run (opaque, exact), or null before one
+  // was made. The gallery and the completion are not in it (they start again).
+  save() {
+    return this.lab ? this.lab.session() : null;
+  }
+
+  // What a restricted session holds, read by a throwaway engine object: {dataset, hidden,
+  // updates}; throws the engine's reason when it would not restore.
+  checkSession(text) {
+    const probe = this.engine.RbmLab.from_session(text);
+    try {
+      return { dataset: probe.dataset(), hidden: probe.hidden(), updates: probe.updates() };
+    } finally {
+      probe.free();
+    }
+  }
+
+  // Restores a restricted session: the run continues exactly where it stopped, and the
+  // controls show its dataset, hidden units, seed and options.
+  restoreSession(text) {
+    const lab = this.engine.RbmLab.from_session(text);
+    this.setRunning(false);
+    const dataset = lab.dataset();
+    if (dataset !== 'custom') $('rbm-dataset').value = dataset;
+    $('rbm-hidden').value = String(lab.hidden());
+    $('rbm-seed').value = String(lab.seed());
+    const t = JSON.parse(lab.training_json());
+    for (const [id, value] of Object.entries({
+      'rbm-statistics': t.statistics,
+      'rbm-steps': t.steps,
+      'rbm-particles': t.particles,
+      'rbm-replicas': t.replicas,
+      'rbm-batch': t.batch,
+      'rbm-rate': t.rate,
+      'rbm-momentum': t.momentum,
+      'rbm-decay': t.decay,
+    }))
+      if (value !== null) $(id).value = String(value);
+    this.adopt(lab);
   }
 
   // The options shown in the panel (numbers read strictly; the engine checks them).
@@ -181,6 +241,7 @@ export class RbmMode {
   applyTo(lab, t) {
     lab.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
     lab.set_likelihood_every(Math.max(1, 2 * lab.updates_per_epoch()));
+    this.changes += 1;
   }
 
   // Applies the options to the running machine; a bad value changes nothing.

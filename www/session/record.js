@@ -2,7 +2,11 @@
 // offered, how it is restored, and which files the fault overlay can still export from it.
 //
 // Version 2 (written): {format, version: 2, saved, mode, lattice: the engine's lattice
-// session text, machine: the engine's machine session text or null}. The engine's texts
+// session text, machine: the engine's machine session text or null, restricted: the
+// restricted machine's session text (RbmLab.session()) or null, kind: the machine shown,
+// 'full' or 'restricted'}. `restricted` and `kind` came later within version 2: a record
+// without them restores the general machine only. A restricted part that cannot be read
+// does not stop the rest from restoring: the note says why it starts fresh. The engine's texts
 // are opaque here: they are made by IsingLab.session() and MachineLab.session(), checked by
 // restoring them into throwaway engine objects, and restored exactly.
 //
@@ -27,6 +31,8 @@ export function encodeRecord(app, lattice) {
     mode: app.mode(),
     lattice,
     machine: app.machine.session(),
+    restricted: app.machine.restrictedSession(),
+    kind: app.machine.kind,
   });
 }
 
@@ -76,13 +82,33 @@ function checkV2(record, app) {
       return app.machine.checkSession(record.machine);
     });
   }
+  let restricted = null;
+  let restrictedNote = '';
+  if (record.restricted !== undefined && record.restricted !== null) {
+    try {
+      if (typeof record.restricted !== 'string') throw new Error('not a restricted-machine session');
+      restricted = app.machine.rbm.checkSession(record.restricted);
+    } catch (err) {
+      restrictedNote = `The restricted machine's saved run could not be read (${String(err.message ?? err)}); it starts fresh.`;
+    }
+  }
   const restore = (target) => {
     if (record.machine !== null) target.machine.restoreSession(record.machine);
+    if (restricted) target.machine.rbm.restoreSession(record.restricted);
+    if (record.kind === 'full' || record.kind === 'restricted') {
+      document.getElementById(`bm-kind-${record.kind}`).checked = true;
+      target.machine.showKind(record.kind);
+    }
     target.lattice.restoreSession(record.lattice);
     target.show(record.mode);
-    return '';
+    return restrictedNote;
   };
-  return { record, summary: summarise(record.mode, lattice, machine), restore };
+  return {
+    record,
+    summary: summarise(record.mode, lattice, machine, restricted),
+    restore,
+    note: restrictedNote,
+  };
 }
 
 function checkV1(record, app) {
@@ -109,10 +135,14 @@ function checkV1(record, app) {
 
 // "lattice 128×128, spin-glass-pm, T = 1.7, 1.0 sweeps; Boltzmann machine on 4-2-4, 48
 // learning cycles", the shown mode first.
-function summarise(mode, lattice, machine) {
+function summarise(mode, lattice, machine, restricted = null) {
   const l = lattice;
   const parts = [`lattice ${l.side}×${l.side}, ${l.model}, T = ${l.temperature}, ${l.sweeps.toFixed(1)} sweeps`];
   if (machine) parts.push(`Boltzmann machine on ${machine.dataset}, ${machine.cycles} learning cycles`);
+  if (restricted)
+    parts.push(
+      `restricted machine on ${restricted.dataset} (${restricted.hidden} hidden units), ${restricted.updates} updates`,
+    );
   if (mode === 'machine') parts.reverse();
   return parts.join('; ');
 }

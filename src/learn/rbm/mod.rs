@@ -36,9 +36,9 @@ pub use crate::model::rbm as model;
 pub use ais::{AisEstimate, AisSchedule, ais_log_z};
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
-pub use statistics::{FreeChains, Gradient, Statistics};
+pub use statistics::{Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics};
 pub use tempering::Replicas;
-pub use training::{RateSchedule, RbmTrainer, TrainingOptions};
+pub use training::{RateSchedule, RbmTrainer, TrainerState, TrainingOptions, UpdateProgress};
 
 /// Most persistent particles: 10 000.
 pub const MAX_PARTICLES: usize = 10_000;

@@ -189,11 +189,23 @@ pub fn add_clamped<'a>(
     gradient: &mut Gradient,
     p_h: &mut [f64],
 ) {
-    let scale = 1.0 / batch.len() as f64;
+    let size = batch.len();
     for v in batch {
-        hidden_probabilities(rbm, v, p_h);
-        gradient.add(v, p_h, scale);
+        add_clamped_vector(rbm, v, size, gradient, p_h);
     }
+}
+
+/// One vector's share of the clamped phase, (1/B) v ⊗ p(h | v) (and the means), for a
+/// batch of B vectors (so that the phase can be done in slices).
+pub fn add_clamped_vector(
+    rbm: &Rbm,
+    v: &[u8],
+    batch: usize,
+    gradient: &mut Gradient,
+    p_h: &mut [f64],
+) {
+    hidden_probabilities(rbm, v, p_h);
+    gradient.add(v, p_h, 1.0 / batch as f64);
 }
 
 /// The running state of a [`Statistics`] choice: the persistent particles, the tempered
@@ -237,6 +249,53 @@ impl FreeChains {
         }
     }
 
+    /// The state of `statistics` (checked by the caller) on `rbm` for a saved run: the
+    /// persistent particles (persistent statistics), or the replicas (tempering), or
+    /// neither (CD-k), each of the shape the choice says; errors name `field`.
+    pub fn from_parts(
+        field: &'static str,
+        statistics: Statistics,
+        rbm: &Rbm,
+        particles: Option<Particles>,
+        replicas: Option<Replicas>,
+    ) -> Result<FreeChains, ParamError> {
+        let bad = |reason: String| ParamError::Invalid { field, reason };
+        let shape = |p: &Particles, k: usize| p.count() == k;
+        match (statistics, &particles, &replicas) {
+            (Statistics::ContrastiveDivergence { .. }, None, None) => {}
+            (Statistics::Persistent { particles: k, .. }, Some(p), None) if shape(p, k) => {}
+            (
+                Statistics::ParallelTempering {
+                    particles: k,
+                    replicas: r,
+                    ..
+                },
+                None,
+                Some(t),
+            ) if t.count() == r && (0..r).all(|i| shape(t.replica(i), k)) => {}
+            _ => {
+                return Err(bad(format!(
+                    "the particles and replicas do not match the statistics {statistics:?}"
+                )));
+            }
+        }
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        Ok(FreeChains {
+            statistics,
+            particles,
+            replicas,
+            v: vec![0; nv],
+            h: vec![0; nh],
+            p_h: vec![0.0; nh],
+            p_v: vec![0.0; nv],
+        })
+    }
+
+    /// The persistent particles of persistent statistics only (not tempering's).
+    pub fn own_particles(&self) -> Option<&Particles> {
+        self.particles.as_ref()
+    }
+
     /// The choice this state serves.
     pub fn statistics(&self) -> Statistics {
         self.statistics
@@ -273,55 +332,233 @@ impl FreeChains {
 
     /// The free phase: subtracts the model statistics, estimated as the choice says, from
     /// `gradient`. CD-k starts one chain at each vector of `batch`; persistent chains
-    /// ignore the batch.
-    pub fn subtract_free<'a>(
+    /// ignore the batch. It is [`FreeChains::subtract_free_in_slices`] done at once.
+    pub fn subtract_free(
         &mut self,
         rbm: &Rbm,
-        batch: impl ExactSizeIterator<Item = &'a [u8]>,
+        batch: Batch<'_>,
         gradient: &mut Gradient,
         rng: &mut SpinRng,
     ) {
+        let mut progress = FreeProgress::default();
+        self.subtract_free_in_slices(rbm, batch, gradient, rng, &mut progress, u64::MAX);
+    }
+
+    /// The CD chain's visible state while a chain is under way (the saved part of an update
+    /// in slices; persistent chains keep theirs in the particles).
+    pub fn chain_visible(&self) -> &[u8] {
+        &self.v
+    }
+
+    /// Sets the CD chain's visible state (a saved update in slices; V values 0/1, checked
+    /// by the caller).
+    pub(crate) fn set_chain_visible(&mut self, v: &[u8]) {
+        self.v.copy_from_slice(v);
+    }
+
+    /// The free phase in slices of about `budget` multiply-adds (at least one block Gibbs
+    /// step): continues from `progress` and returns the work done; the phase is complete
+    /// when `progress.stage` is [`FreeStage::Done`]. The draws and sums are those of the
+    /// phase done at once, in the same order, so the result is the same bit for bit:
+    /// - persistent: advance particle 0, 1, … each k steps (a chain's steps may be split,
+    ///   [`Particles::advance_one_at`]), then subtract their statistics one by one;
+    /// - tempering: advance replica 0's particles, then replica 1's, …, subtract the β = 1
+    ///   particles' statistics, then the swap proposals pair by pair;
+    /// - CD-k: for each batch vector, a chain started at it, k steps, then its statistics.
+    ///
+    /// Work units: a block Gibbs step 2VH, a chain's start VH, a particle's statistics VH,
+    /// a swap proposal 2VH.
+    pub fn subtract_free_in_slices(
+        &mut self,
+        rbm: &Rbm,
+        batch: Batch<'_>,
+        gradient: &mut Gradient,
+        rng: &mut SpinRng,
+        progress: &mut FreeProgress,
+        budget: u64,
+    ) -> u64 {
+        let vh = (rbm.visible() * rbm.hidden()) as u64;
         let steps = self.statistics.steps();
-        if let Some(replicas) = &mut self.replicas {
-            replicas.advance(rbm, steps, rng);
-            subtract_particles(rbm, replicas.coldest(), gradient);
-            replicas.swap(rbm, rng);
-            return;
-        }
-        match &mut self.particles {
-            Some(particles) => {
-                particles.advance(rbm, steps, rng);
-                subtract_particles(rbm, particles, gradient);
-            }
-            None => {
-                let scale = -1.0 / batch.len() as f64;
-                for data in batch {
-                    self.v.copy_from_slice(data);
-                    gibbs_chain(
-                        rbm,
-                        steps,
-                        &mut self.v,
-                        &mut self.h,
-                        &mut self.p_h,
-                        &mut self.p_v,
-                        rng,
-                    );
-                    gradient.add(&self.v, &self.p_h, scale);
+        let (replica_count, chain_count) = match (&self.replicas, &self.particles) {
+            (Some(r), _) => (r.count(), r.coldest().count()),
+            (None, Some(p)) => (1, p.count()),
+            (None, None) => (1, batch.len()),
+        };
+        let mut spent = 0u64;
+        while progress.stage != FreeStage::Done && spent < budget {
+            match progress.stage {
+                FreeStage::Advance => {
+                    let affordable = ((budget - spent) / (2 * vh).max(1)).max(1);
+                    let n = (steps - progress.step).min(affordable.min(usize::MAX as u64) as usize);
+                    let (r, k) = (progress.replica, progress.chain);
+                    if let Some(replicas) = &mut self.replicas {
+                        let beta = replicas.betas()[r];
+                        replicas.replica_mut(r).advance_one_at(rbm, beta, k, n, rng);
+                    } else if let Some(particles) = &mut self.particles {
+                        particles.advance_one_at(rbm, 1.0, k, n, rng);
+                    } else {
+                        if progress.step == 0 {
+                            self.v.copy_from_slice(batch.vector(k));
+                        }
+                        gibbs_chain(
+                            rbm,
+                            n,
+                            &mut self.v,
+                            &mut self.h,
+                            &mut self.p_h,
+                            &mut self.p_v,
+                            rng,
+                        );
+                    }
+                    spent += (2 * n as u64 + 1) * vh;
+                    progress.step += n;
+                    if progress.step == steps {
+                        if self.particles.is_none() && self.replicas.is_none() {
+                            gradient.add(&self.v, &self.p_h, -1.0 / batch.len() as f64);
+                        }
+                        progress.step = 0;
+                        progress.chain += 1;
+                        if progress.chain == chain_count {
+                            progress.chain = 0;
+                            progress.replica += 1;
+                            if progress.replica == replica_count {
+                                progress.replica = 0;
+                                progress.stage =
+                                    if self.particles.is_none() && self.replicas.is_none() {
+                                        FreeStage::Done
+                                    } else {
+                                        FreeStage::Subtract
+                                    };
+                            }
+                        }
+                    }
                 }
+                FreeStage::Subtract => {
+                    let particles = self.particles().expect("persistent or tempering");
+                    subtract_particle(rbm, particles, progress.chain, gradient);
+                    spent += vh;
+                    progress.chain += 1;
+                    if progress.chain == chain_count {
+                        progress.chain = 0;
+                        progress.stage = if self.replicas.is_some() {
+                            FreeStage::Swap
+                        } else {
+                            FreeStage::Done
+                        };
+                    }
+                }
+                FreeStage::Swap => {
+                    let replicas = self.replicas.as_mut().expect("tempering");
+                    replicas.swap_pair(rbm, progress.chain, rng);
+                    spent += 2 * vh;
+                    progress.chain += 1;
+                    if progress.chain == replicas.pairs() {
+                        progress.chain = 0;
+                        progress.stage = FreeStage::Done;
+                    }
+                }
+                FreeStage::Done => {}
             }
+        }
+        spent
+    }
+
+    /// Whether `progress` is a place the free phase can stand for a batch of `batch`
+    /// vectors (every index within its stage's range).
+    pub fn progress_fits(&self, progress: &FreeProgress, batch: usize) -> bool {
+        let steps = self.statistics.steps();
+        let (replica_count, chain_count) = match (&self.replicas, &self.particles) {
+            (Some(r), _) => (r.count(), r.coldest().count()),
+            (None, Some(p)) => (1, p.count()),
+            (None, None) => (1, batch),
+        };
+        let persistent = self.particles.is_some() || self.replicas.is_some();
+        let at_start = progress.replica == 0 && progress.chain == 0 && progress.step == 0;
+        match progress.stage {
+            FreeStage::Advance => {
+                progress.replica < replica_count
+                    && progress.chain < chain_count
+                    && progress.step < steps
+            }
+            FreeStage::Subtract => {
+                persistent
+                    && progress.replica == 0
+                    && progress.step == 0
+                    && progress.chain < chain_count
+            }
+            FreeStage::Swap => {
+                self.replicas
+                    .as_ref()
+                    .is_some_and(|r| progress.chain < r.pairs())
+                    && progress.replica == 0
+                    && progress.step == 0
+            }
+            FreeStage::Done => at_start,
         }
     }
 }
 
-/// Subtracts (1/K) Σ_p v⁽ᵖ⁾ ⊗ p(h | v⁽ᵖ⁾) (and the means) of K particles just advanced.
-fn subtract_particles(rbm: &Rbm, particles: &Particles, gradient: &mut Gradient) {
+/// A mini-batch: the training vectors `data` (N × V, flat) at positions `order` (borrowed,
+/// so that a slice of an update allocates nothing).
+#[derive(Debug, Clone, Copy)]
+pub struct Batch<'a> {
+    pub data: &'a [u8],
+    pub order: &'a [usize],
+    pub visible: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// B, the vectors in the batch.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether the batch is empty.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The batch's vector k.
+    pub fn vector(&self, k: usize) -> &'a [u8] {
+        let i = self.order[k];
+        &self.data[i * self.visible..(i + 1) * self.visible]
+    }
+}
+
+/// The stage of a free phase done in slices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FreeStage {
+    /// Advancing the chains.
+    #[default]
+    Advance,
+    /// Subtracting the particles' statistics.
+    Subtract,
+    /// Proposing the tempering swaps.
+    Swap,
+    /// Complete.
+    Done,
+}
+
+/// Where a free phase done in slices stands: in `stage`, chain (or particle, or swap
+/// pair) `chain` of replica `replica`, which has done `step` of its k steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreeProgress {
+    pub stage: FreeStage,
+    pub replica: usize,
+    pub chain: usize,
+    pub step: usize,
+}
+
+/// Subtracts particle k's share (1/K) v⁽ᵏ⁾ ⊗ p(h | v⁽ᵏ⁾) (and the means) of the K
+/// particles' statistics, just advanced.
+fn subtract_particle(rbm: &Rbm, particles: &Particles, k: usize, gradient: &mut Gradient) {
     let scale = -1.0 / particles.count() as f64;
     let nh = rbm.hidden();
-    for k in 0..particles.count() {
-        gradient.add(
-            particles.visible_state(k),
-            &particles.hidden_probabilities()[k * nh..(k + 1) * nh],
-            scale,
-        );
-    }
+    gradient.add(
+        particles.visible_state(k),
+        &particles.hidden_probabilities()[k * nh..(k + 1) * nh],
+        scale,
+    );
 }

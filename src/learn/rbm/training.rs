@@ -12,7 +12,9 @@
 //! with ε_t from the [`RateSchedule`], momentum μ and weight decay λ (on weights only).
 
 use super::MAX_UPDATE_WORK;
-use super::statistics::{FreeChains, Gradient, Statistics, add_clamped};
+use super::statistics::{
+    Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics, add_clamped_vector,
+};
 use crate::dynamics::rbm::Particles;
 use crate::error::{ParamError, whole_in};
 use crate::learn::{DIVERGENCE_LIMIT, MAX_PATTERNS, below_one, check_patterns, diverged, positive};
@@ -96,6 +98,35 @@ impl TrainingOptions {
     }
 }
 
+/// Everything an [`RbmTrainer`] is besides its training data, for a saved run: a trainer
+/// rebuilt from it ([`RbmTrainer::from_state`]) continues bit for bit as the one it was
+/// taken from ([`RbmTrainer::state`]). The scratch buffers and the last gradient are not
+/// in it: every update overwrites them before reading them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainerState {
+    /// The machine (W, a, b).
+    pub rbm: Rbm,
+    /// The options (statistics, batch, rate and schedule, momentum, decay, seed).
+    pub options: TrainingOptions,
+    /// The epoch's order of the training vectors (a permutation of 0 … N − 1).
+    pub order: Vec<usize>,
+    /// The position of the next mini-batch in `order` (a multiple of B below N).
+    pub cursor: usize,
+    /// The momentum velocities u_W, u_a, u_b.
+    pub velocity: Gradient,
+    /// The run's generator, four 32-bit words (see [`crate::rng::random_words`]).
+    pub random_state: [u32; 4],
+    /// Updates done (drives the schedule).
+    pub updates: u64,
+    /// The divergence message that stopped learning, if any.
+    pub diverged: Option<String>,
+    /// The free-phase chains: persistent particles or tempered replicas.
+    pub chains: FreeChains,
+    /// An update under way in slices: where it stands, the gradient summed so far and (CD-k)
+    /// the visible state of the chain under way.
+    pub pending: Option<(UpdateProgress, Gradient, Vec<u8>)>,
+}
+
 /// A restricted machine being trained on fixed data, one mini-batch update at a time.
 /// Nothing is allocated per update.
 #[derive(Debug, Clone)]
@@ -112,6 +143,16 @@ pub struct RbmTrainer {
     rng: SpinRng,
     updates: u64,
     diverged: Option<ParamError>,
+    pending: Option<UpdateProgress>,
+}
+
+/// Where an update done in slices stands: the clamped statistics of the first `clamped`
+/// batch vectors are summed, then the free phase stands at `free`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateProgress {
+    pub clamped: usize,
+    pub free: FreeProgress,
 }
 
 impl RbmTrainer {
@@ -139,11 +180,170 @@ impl RbmTrainer {
             rng,
             updates: 0,
             diverged: None,
+            pending: None,
             options,
             rbm,
         };
         trainer.shuffle();
         Ok(trainer)
+    }
+
+    /// The trainer's state (see [`TrainerState`]).
+    pub fn state(&self) -> TrainerState {
+        TrainerState {
+            rbm: self.rbm.clone(),
+            options: self.options,
+            order: self.order.clone(),
+            cursor: self.cursor,
+            velocity: self.velocity.clone(),
+            random_state: crate::rng::random_words(&self.rng),
+            updates: self.updates,
+            diverged: self.diverged.as_ref().map(|e| match e {
+                ParamError::Invalid { reason, .. } => reason.clone(),
+                other => other.to_string(),
+            }),
+            chains: self.chains.clone(),
+            pending: self.pending.map(|p| {
+                (
+                    p,
+                    self.gradient.clone(),
+                    self.chains.chain_visible().to_vec(),
+                )
+            }),
+        }
+    }
+
+    /// The trainer `state` describes, on `patterns` (the run's own training vectors),
+    /// continuing exactly where it was taken. Every part is checked against the patterns
+    /// and the options (errors name `order`, `cursor`, `velocity`, `random state`,
+    /// `updates` or the option); the chains' shapes are the caller's
+    /// ([`FreeChains::from_parts`]) and must match the options' statistics.
+    pub fn from_state(patterns: &[Vec<u8>], state: TrainerState) -> Result<RbmTrainer, ParamError> {
+        let TrainerState {
+            rbm,
+            options,
+            order,
+            cursor,
+            velocity,
+            random_state,
+            updates,
+            diverged,
+            mut chains,
+            pending,
+        } = state;
+        check_patterns(patterns, rbm.visible())?;
+        options.check(patterns.len(), rbm.visible(), rbm.hidden())?;
+        let n = patterns.len();
+        let bad = |field: &'static str, reason: String| ParamError::Invalid { field, reason };
+        let mut seen = vec![false; n];
+        if order.len() != n {
+            return Err(bad(
+                "order",
+                format!("need {n} positions, got {}", order.len()),
+            ));
+        }
+        for &k in &order {
+            if k >= n || std::mem::replace(&mut seen[k], true) {
+                return Err(bad(
+                    "order",
+                    format!("not a permutation of 0 … {}: {k}", n - 1),
+                ));
+            }
+        }
+        if cursor >= n || !cursor.is_multiple_of(options.batch) {
+            return Err(bad(
+                "cursor",
+                format!(
+                    "{cursor} is not a batch start (a multiple of {} below {n})",
+                    options.batch
+                ),
+            ));
+        }
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        let shapes = [
+            (velocity.weights.len(), nv * nh),
+            (velocity.visible.len(), nv),
+            (velocity.hidden.len(), nh),
+        ];
+        if shapes.iter().any(|(got, need)| got != need) {
+            return Err(bad(
+                "velocity",
+                format!("need {nv}×{nh}, {nv} and {nh} values"),
+            ));
+        }
+        let all = velocity
+            .weights
+            .iter()
+            .chain(&velocity.visible)
+            .chain(&velocity.hidden);
+        if let Some(x) = all.into_iter().find(|x| !within_limit(**x)) {
+            return Err(bad(
+                "velocity",
+                format!("{x} is not a finite number within ±{DIVERGENCE_LIMIT}"),
+            ));
+        }
+        whole_in("updates", updates as f64, 0, 1 << 53)?;
+        if chains.statistics() != options.statistics {
+            return Err(bad(
+                "chains",
+                "the chains do not serve the options' statistics".into(),
+            ));
+        }
+        let rng = crate::rng::rng_from_words("random state", random_state)?;
+        let mut gradient = Gradient::zeros(nv, nh);
+        let pending = match pending {
+            None => None,
+            Some((progress, g, v)) => {
+                let batch = options.batch.min(n - cursor);
+                let fits = progress.clamped <= batch
+                    && (progress.clamped == batch || progress.free == FreeProgress::default())
+                    && progress.free.stage != FreeStage::Done
+                    && chains.progress_fits(&progress.free, batch);
+                if !fits {
+                    return Err(bad(
+                        "pending",
+                        format!("{progress:?} is not a place in an update"),
+                    ));
+                }
+                let shapes = [
+                    (g.weights.len(), nv * nh),
+                    (g.visible.len(), nv),
+                    (g.hidden.len(), nh),
+                ];
+                let all = g.weights.iter().chain(&g.visible).chain(&g.hidden);
+                if shapes.iter().any(|(got, need)| got != need)
+                    || all.into_iter().any(|x| !x.is_finite())
+                {
+                    return Err(bad(
+                        "pending",
+                        "the gradient under way is not finite numbers of the machine's shape"
+                            .into(),
+                    ));
+                }
+                crate::model::rbm::check_bits("pending", &v, nv)?;
+                chains.set_chain_visible(&v);
+                gradient = g;
+                Some(progress)
+            }
+        };
+        Ok(RbmTrainer {
+            data: patterns.concat(),
+            order,
+            cursor,
+            chains,
+            gradient,
+            velocity,
+            p_h: vec![0.0; nh],
+            rng,
+            pending,
+            updates,
+            diverged: diverged.map(|reason| ParamError::Invalid {
+                field: "learning",
+                reason,
+            }),
+            options,
+            rbm,
+        })
     }
 
     /// The machine as trained so far.
@@ -188,7 +388,7 @@ impl RbmTrainer {
     }
 
     /// Replaces the options from the next update on; refused (nothing changes) if they do
-    /// not pass [`TrainingOptions::check`]. Changing the kind of statistics or the number
+    /// not pass [`TrainingOptions::check`]. An update under way in slices is dropped. Changing the kind of statistics or the number
     /// of particles starts new particles (drawn from the run's generator); changing only k
     /// keeps them. Changing the batch size or seed restarts the epoch; the velocities and
     /// the update count (which drives the schedule) are kept.
@@ -215,6 +415,9 @@ impl RbmTrainer {
             self.chains = FreeChains::new(options.statistics, &self.rbm, &mut self.rng);
         }
         self.options = options;
+        // An update under way in slices is dropped (its chains keep the steps they made);
+        // the next update starts at the same batch.
+        self.pending = None;
         if options.batch != old.batch || options.seed != old.seed {
             self.cursor = 0;
             self.shuffle();
@@ -224,38 +427,101 @@ impl RbmTrainer {
 
     /// Estimates the gradient for the next mini-batch (the exact clamped phase minus the
     /// free phase) without changing the machine: it advances the batch position and the
-    /// free chains. [`RbmTrainer::update`] is this plus the parameter change.
+    /// free chains. [`RbmTrainer::update`] is this plus the parameter change. An update
+    /// under way in slices is completed first.
     pub fn estimate_gradient(&mut self) -> &Gradient {
+        while !self.gradient_slice(u64::MAX).0 {}
+        &self.gradient
+    }
+
+    /// The update under way in slices, if any ([`RbmTrainer::work`]).
+    pub fn pending(&self) -> Option<&UpdateProgress> {
+        self.pending.as_ref()
+    }
+
+    /// One slice of the next update: about `budget` multiply-adds of it (at least one
+    /// block Gibbs step of one chain, or one vector's clamped statistics), continuing where
+    /// the last slice stopped. Returns whether an update was completed (the parameters
+    /// changed) and the work done. An update done in slices is the same, bit for bit, as
+    /// one done at once ([`RbmTrainer::update`]): the same draws and sums in the same order
+    /// ([`FreeChains::subtract_free_in_slices`]); so the page can learn with the largest
+    /// allowed k × particles and never block a frame for longer than one block Gibbs step
+    /// of one chain (2VH ≤ 10⁶ multiply-adds). Errors as for [`RbmTrainer::update`].
+    pub fn work(&mut self, budget: u64) -> Result<(bool, u64), ParamError> {
+        if let Some(e) = &self.diverged {
+            return Err(e.clone());
+        }
+        let (done, spent) = self.gradient_slice(budget.max(1));
+        if done {
+            self.apply()?;
+        }
+        Ok((done, spent))
+    }
+
+    /// A slice of the gradient's estimate: (whether it is complete, work done). On
+    /// completion the batch position moves on (and the next epoch's order is drawn).
+    fn gradient_slice(&mut self, budget: u64) -> (bool, u64) {
         let nv = self.rbm.visible();
+        let vh = (nv * self.rbm.hidden()) as u64;
         let n = self.order.len();
-        let end = (self.cursor + self.options.batch).min(n);
-        let (start, data, order) = (self.cursor, &self.data, &self.order);
-        let batch = || {
-            order[start..end]
-                .iter()
-                .map(|&k| &data[k * nv..(k + 1) * nv])
+        let start = self.cursor;
+        let end = (start + self.options.batch).min(n);
+        let batch = Batch {
+            data: &self.data,
+            order: &self.order[start..end],
+            visible: nv,
         };
-        self.gradient.clear();
-        add_clamped(&self.rbm, batch(), &mut self.gradient, &mut self.p_h);
-        self.chains
-            .subtract_free(&self.rbm, batch(), &mut self.gradient, &mut self.rng);
+        let progress = match &mut self.pending {
+            Some(p) => p,
+            None => {
+                self.gradient.clear();
+                self.pending.insert(UpdateProgress::default())
+            }
+        };
+        let mut spent = 0;
+        while progress.clamped < batch.len() && spent < budget {
+            let v = batch.vector(progress.clamped);
+            add_clamped_vector(&self.rbm, v, batch.len(), &mut self.gradient, &mut self.p_h);
+            progress.clamped += 1;
+            spent += vh;
+        }
+        if progress.clamped == batch.len() && spent < budget {
+            spent += self.chains.subtract_free_in_slices(
+                &self.rbm,
+                batch,
+                &mut self.gradient,
+                &mut self.rng,
+                &mut progress.free,
+                budget - spent,
+            );
+        }
+        if progress.free.stage != FreeStage::Done {
+            return (false, spent);
+        }
+        self.pending = None;
         self.cursor = end;
         if self.cursor == n {
             self.cursor = 0;
             self.shuffle();
         }
-        &self.gradient
+        (true, spent)
     }
 
-    /// One mini-batch update (see the module's formulas). All-or-nothing: if a new weight
-    /// or bias would be non-finite or beyond ±[`DIVERGENCE_LIMIT`], the parameters and
-    /// velocities stay as they were (the chains and batch position have moved), the error
-    /// names the update and the parameter, and every later call returns it.
+    /// One mini-batch update (see the module's formulas), at once (an update under way in
+    /// slices is completed). All-or-nothing: if a new weight or bias would be non-finite or
+    /// beyond ±[`DIVERGENCE_LIMIT`], the parameters and velocities stay as they were (the
+    /// chains and batch position have moved), the error names the update and the
+    /// parameter, and every later call returns it.
     pub fn update(&mut self) -> Result<(), ParamError> {
         if let Some(e) = &self.diverged {
             return Err(e.clone());
         }
         self.estimate_gradient();
+        self.apply()
+    }
+
+    /// Applies the estimated gradient (momentum, rate, decay), all or nothing.
+    fn apply(&mut self) -> Result<(), ParamError> {
         let TrainingOptions {
             momentum,
             weight_decay,
