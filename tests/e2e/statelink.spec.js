@@ -1,7 +1,8 @@
 // State links (www/link.js): Copy link packs the engine's own session text of the mode
 // shown into the URL fragment (deflate-raw, base64url), and a fresh page opening it holds
 // exactly that state: a painted and stepped lattice (the engine's exported state compared
-// whole), a machine after some learning (its session text, weights and phase), a teacher's
+// whole), a machine after some learning (its session text, weights and phase), a restricted
+// machine after learning (its updates and weights), a teacher's
 // machine lesson with a hidden and a locked part. Malformed, damaged, foreign or NaN-bearing
 // links are explained and change nothing. Link lengths are printed for the report.
 import { test, expect, openApp, lab, pause, choose } from './fixtures.js';
@@ -184,35 +185,58 @@ test('bad state links are explained and the page keeps its state', async ({ page
   await fresh.close();
 });
 
-test('the restricted machine’s link says it carries only its options, and starts a run from them', async ({
-  page,
-  browser,
-}) => {
+// The page's restricted machine: its update count and W (through the app's test hook).
+function restricted(page) {
+  return page.evaluate(() => {
+    const lab = window.boltzlabApp.machine.rbm.lab;
+    const memory = window.boltzlabEngine.wasm_memory().buffer;
+    const w = Array.from(new Float64Array(memory, lab.weights_ptr(), lab.visible() * lab.hidden()));
+    return { updates: lab.updates(), hidden: lab.hidden(), w };
+  });
+}
+
+test('a restricted machine after learning → Copy link → a fresh page holds the same run', async ({ page, browser }) => {
   await openApp(page);
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
   await page.getByLabel('Hidden layer').fill('20');
   await page.getByLabel('RBM seed').fill('7');
   await page.getByRole('button', { name: 'New machine' }).click();
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => restricted(page).then((r) => r.updates), { timeout: 60_000 }).toBeGreaterThanOrEqual(50);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  const before = await restricted(page);
   const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
-  await expect(page.locator('#bm-copy-done')).toContainText('carries only its dataset, sizes, options and seed');
-  const options = await page.evaluate(() =>
-    ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
-      (key) => document.getElementById(`rbm-${key}`).value,
-    ),
-  );
+  await expect(page.locator('#bm-copy-done')).toContainText('exactly this restricted machine');
+  console.log(`restricted 64-20 digits machine at update ${before.updates}: link of ${link.length} characters`);
 
   const other = await browser.newPage();
   await openApp(other, link);
   await expect(other.locator('#rbm')).toBeVisible();
   await expect(other.locator('#bm-kind-restricted')).toBeChecked();
-  expect(
-    await other.evaluate(() =>
-      ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'].map(
-        (key) => document.getElementById(`rbm-${key}`).value,
-      ),
-    ),
-  ).toEqual(options);
-  expect(options[1]).toBe('20');
+  expect(await restricted(other)).toEqual(before);
+  expect(await other.locator('#rbm-hidden').inputValue()).toBe('20');
   await other.close();
+});
+
+test('a restricted link with options only starts a new run from them', async ({ page }) => {
+  await openApp(page);
+  const options = { dataset: 'bars-4x4', hidden: 12, seed: 5, statistics: 'cd', steps: 1, particles: 100 };
+  const fragment = await pack(
+    page,
+    JSON.stringify({
+      format: 'boltzlab-link',
+      version: 1,
+      mode: 'machine',
+      kind: 'restricted',
+      session: null,
+      options,
+    }),
+  );
+  await openApp(page, `/#${fragment}`);
+  await expect(page.locator('#rbm')).toBeVisible();
+  await expect(page.locator('#bm-kind-restricted')).toBeChecked();
+  expect(await page.locator('#rbm-dataset').inputValue()).toBe('bars-4x4');
+  expect(await page.locator('#rbm-hidden').inputValue()).toBe('12');
+  expect(await page.locator('#rbm-statistics').inputValue()).toBe('cd');
 });

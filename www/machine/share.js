@@ -1,7 +1,8 @@
 // The machine's Export and share part: Copy link gives a link to exactly this machine, the
 // mode's current session text in the fragment (link.js). The general machine's is the
-// engine's MachineLab session (weights, cycle, stage, phase, curves). The restricted
-// machine's link uses its session text when its mode has one; until then it carries its
+// engine's MachineLab session (weights, cycle, stage, phase, curves); the restricted
+// machine's is its RbmLab session (weights, velocities, particles, random stream, epoch
+// position, curves). Before a restricted run exists, the link carries its controls'
 // dataset, sizes, options and seed only, and says so.
 
 import { $ } from '../ui.js';
@@ -18,7 +19,7 @@ export function machinePayload(machine) {
       note: 'It opens exactly this machine: its dataset, options, weights, learning cycle and phase.',
     };
   }
-  const session = typeof machine.rbm.session === 'function' ? machine.rbm.session() : null;
+  const session = machine.restrictedSession();
   if (session !== null)
     return {
       payload: { mode: 'machine', kind: 'restricted', session },
@@ -27,7 +28,7 @@ export function machinePayload(machine) {
   const options = controlValues('restricted');
   return {
     payload: { mode: 'machine', kind: 'restricted', session: null, options },
-    note: 'The restricted machine’s link carries only its dataset, sizes, options and seed: it starts a new run from them, without the learned weights.',
+    note: 'No restricted machine has been made yet, so the link carries only its dataset, sizes, options and seed: it starts a new run from them.',
   };
 }
 
