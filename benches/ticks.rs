@@ -5,8 +5,10 @@
 //! median of repeated timed runs (after a warm-up), with the min–max beside it, all
 //! measured in the same run; then exact ln Z of dense random networks of 20, 24 and 28
 //! units (tabled-suffix enumeration, and the plain Gray-code walk up to 24 units). Writes
-//! the medians to target/bench.json too.
+//! the medians to target/bench.json too; and one update of the page's default restricted
+//! machine on the digits.
 
+use boltzlab::app::rbm::RbmLab;
 use boltzlab::dynamics::lanes::CheckerboardLanes;
 use boltzlab::estimate::exact_log_z;
 use boltzlab::exact::enumeration::enumerate;
@@ -76,6 +78,26 @@ fn time_seconds(repeats: usize, mut f: impl FnMut()) -> Figure {
         median: samples[repeats / 2],
         min: samples[0],
         max: samples[repeats - 1],
+    }
+}
+
+/// Updates per timed run of [`time_rbm_update`].
+const RBM_UPDATES: u64 = 50;
+
+/// Seconds per update of the page's default restricted machine on the digits
+/// (`RbmLab::new("digits8", 16, 1)`: 64 visible, 16 hidden, batch 100, 100 persistent
+/// particles advanced k = 1 block Gibbs step), the page's own call (issue 14's target:
+/// ≤ 1 ms in wasm).
+fn time_rbm_update() -> Figure {
+    let mut lab = RbmLab::new("digits8", 16.0, 1.0).expect("the digits machine");
+    let f = time_seconds(REPEATS, || {
+        std::hint::black_box(lab.advance(RBM_UPDATES as f64).expect("no divergence"));
+    });
+    let per = |x: f64| x / RBM_UPDATES as f64;
+    Figure {
+        median: per(f.median),
+        min: per(f.min),
+        max: per(f.max),
     }
 }
 
@@ -198,6 +220,16 @@ fn main() {
         );
         json.insert(format!("native_exact_logz_{n}_units_s"), tabled.median);
     }
+    println!();
+    let rbm = time_rbm_update();
+    println!(
+        "native, one update of a 64-16 RBM on the digits (batch 100, 100 persistent particles, \
+         k = 1), as the page runs it: {:.3} ms ({:.3}–{:.3}), median of {REPEATS} runs of {RBM_UPDATES}",
+        rbm.median * 1e3,
+        rbm.min * 1e3,
+        rbm.max * 1e3
+    );
+    json.insert("native_rbm_64_16_update_ms".to_string(), rbm.median * 1e3);
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench.json");
     let text = serde_json::to_string_pretty(&json).expect("figures serialise");
     match std::fs::write(&path, text) {

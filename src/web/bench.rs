@@ -2,6 +2,7 @@
 //! times them. JavaScript measures with `performance.now()` around calls of bounded size,
 //! so V8 tiers the kernels up before the timed runs; nothing here reads a clock.
 
+use crate::app::rbm::RbmLab;
 use crate::dynamics::lanes::CheckerboardLanes;
 use crate::dynamics::rules::acceptance_table;
 use crate::estimate::exact_log_z;
@@ -132,4 +133,28 @@ pub fn bench_learn_424(method: &str, seed: f64) -> Result<f64, JsError> {
     let protocol = Protocol::standard(Problem::Encoder4x2, method);
     let outcome = experiment::run(&protocol, seed as u64, |_| {}).map_err(thrown)?;
     Ok(outcome.solved_at.unwrap_or(0) as f64)
+}
+
+/// The page's default restricted machine on the digits (`RbmLab::new("digits8", 16, 1)`:
+/// 64-16, batch 100, 100 persistent particles, k = 1), learning as the page's learning
+/// calls it; the bench page times its calls (issue 14's target: one update ≤ 1 ms).
+#[wasm_bindgen]
+pub struct BenchRbm {
+    lab: RbmLab,
+}
+
+#[wasm_bindgen]
+impl BenchRbm {
+    /// The page's default digits machine, seed 1.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Result<BenchRbm, JsError> {
+        Ok(BenchRbm {
+            lab: RbmLab::new("digits8", 16.0, 1.0).map_err(thrown)?,
+        })
+    }
+
+    /// `updates` mini-batch updates (1 to 10 000), as the page's learning calls them.
+    pub fn run(&mut self, updates: f64) -> Result<f64, JsError> {
+        self.lab.advance(updates).map(|n| n as f64).map_err(thrown)
+    }
 }

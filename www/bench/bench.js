@@ -208,6 +208,19 @@ async function main() {
     record(key, `wasm learn 4-2-4 ${method} (solved at cycle ${solvedAt})`, figure, 'ms', 3);
     results[`wasm_learn_424_${method.replace('-', '_')}_solved_at_cycle`] = solvedAt;
   }
+  status.textContent = 'learning the digits, restricted machine…';
+  await pause();
+  const machine = new bindings.BenchRbm();
+  const updates = 50;
+  const rbm = await timed(() => machine.run(updates));
+  machine.free();
+  record(
+    'wasm_rbm_64_16_update_ms',
+    'wasm one update, 64-16 RBM on the digits (batch 100, 100 persistent particles, k = 1)',
+    scale(rbm, 1 / updates),
+    'ms',
+    3,
+  );
   results.user_agent = navigator.userAgent;
   status.textContent = 'done';
   window.benchResults = results;

@@ -264,19 +264,19 @@ export class LatticeMode {
   }
 
   // A frame from the worker: drawn at the next animation frame; the one it replaces gives
-  // its buffers back.
+  // its buffers back. Every frame is acknowledged once: one from before the page's last
+  // change at once (it is not shown), one replaced before it was drawn at once (after a
+  // change the worker sends a second frame without waiting), a drawn one when drawn.
   received(frame) {
     this.awaiting = false;
     this.rateTicks += frame.ticksDone;
+    const ack = (buffers) => this.link.post({ type: 'ack', buffers }, buffers);
     if (frame.seq < this.seq) {
-      // From before the page's last change: not shown.
-      this.link.post({ type: 'ack', buffers: [frame.spins.buffer, frame.clamps.buffer] }, [
-        frame.spins.buffer,
-        frame.clamps.buffer,
-      ]);
+      ack([frame.spins.buffer, frame.clamps.buffer]);
       return;
     }
     if (this.frameData) this.spare.push(this.frameData.spins.buffer, this.frameData.clamps.buffer);
+    if (this.fresh) ack(this.spare.splice(0));
     this.frameData = frame;
     this.fresh = true;
   }

@@ -17,15 +17,20 @@
 //     {type: 'panic', message} · {type: 'error', message}
 //
 // Frames never queue up: at most one is in flight; the next is posted once the page has
-// acknowledged the last, with what changed meanwhile. Each frame carries the number (seq)
+// acknowledged the last, with what changed meanwhile. A change the page made (a command)
+// is the one exception: its frame is posted at once, with at most one other in flight, so
+// the change is on screen at the page's next frame instead of after a whole round trip. Each frame carries the number (seq)
 // of the page's last change it includes, so that the page never shows a state from before
 // a change it made. Nothing needs cross-origin isolation:
 // the spins travel in transferred ArrayBuffers (no SharedArrayBuffer). The messages name
 // the lab's methods, so another engine object (the machine) can use the same protocol.
 
-// Wall time of one continuous slice at maximum speed, and the largest chunk of ticks per
-// engine call (calls of about an eighth of a slice, as the page's frame loop did).
-const SLICE_MS = 8;
+// Wall time of one continuous slice at maximum speed (short, so a change the page sends
+// waits at most this long to be read), the most one frame's ticks may take at a slower
+// speed (as the page's frame budget stopped them), and the largest chunk of ticks per
+// engine call (calls of about an eighth of a frame's time, as the page's frame loop did).
+const SLICE_MS = 4;
+const FRAME_MS = 8;
 const CHUNK = 1 << 16;
 
 let engine = null;
@@ -34,7 +39,7 @@ let dead = false;
 const early = []; // messages that came before the engine was loaded
 let runMax = false;
 let chunkTicks = CHUNK;
-let inFlight = false; // a frame was posted and not yet acknowledged
+let inFlight = 0; // frames posted and not yet acknowledged (1, or 2 after a change)
 let dirty = true; // something changed since the last frame
 let ticksDone = 0; // ticks since the last frame
 let seq = 0; // the last of the page's numbered changes done
@@ -60,8 +65,10 @@ function copyOut(Type, ptr, length) {
   return out;
 }
 
-function frame() {
-  if (inFlight || !dirty || dead) return;
+// Posts a frame when none is in flight, or, for a change the page made (`urgent`), when at
+// most one is.
+function frame(urgent = false) {
+  if (inFlight > (urgent ? 1 : 0) || !dirty || dead) return;
   const n = lab.spin_count();
   const spins = copyOut(Int8Array, lab.spins_ptr(), n);
   const clamps = copyOut(Uint8Array, lab.clamp_ptr(), n);
@@ -91,7 +98,7 @@ function frame() {
       lastStep: lab.last_step(),
     },
   };
-  inFlight = true;
+  inFlight += 1;
   dirty = false;
   ticksDone = 0;
   postMessage(message, [spins.buffer, clamps.buffer]);
@@ -115,8 +122,8 @@ function advance(ticks, explain, untilMs = Infinity) {
     ticksDone += chunk;
     dirty = true;
     const took = performance.now() - t0;
-    if (took > SLICE_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
-    else if (took < SLICE_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
+    if (took > FRAME_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
+    else if (took < FRAME_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
     if (performance.now() > untilMs) break;
   }
 }
@@ -167,12 +174,12 @@ function handle(data) {
       } catch (err) {
         if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
       }
-      frame();
+      frame(data.type === 'command');
       break;
     case 'advance':
       try {
         // A frame's ticks stop after a slice's time, as the page's frame budget stopped them.
-        advance(data.ticks, data.explain, performance.now() + SLICE_MS);
+        advance(data.ticks, data.explain, performance.now() + FRAME_MS);
       } catch (err) {
         report(err);
       }
@@ -186,7 +193,7 @@ function handle(data) {
       runMax = data.max;
       break;
     case 'ack':
-      inFlight = false;
+      inFlight = Math.max(0, inFlight - 1);
       for (const b of data.buffers ?? []) if (spare.length < 4) spare.push(b);
       frame();
       break;
