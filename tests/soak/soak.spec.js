@@ -13,7 +13,7 @@
 // - the wasm memory never grows (it can only grow; growth while running is a leak);
 // - the live JS heap of the last third of samples is within max(1 MiB, 5 %) of the first
 //   third's (a leak of 30 bytes a frame over 10 minutes would be 1 MiB);
-// - DOM nodes and event listeners do not grow;
+// - DOM nodes and event listeners do not grow (medians of the first and last thirds);
 // - the run really ran (its progress grew in every interval) and no error reached the page.
 import fs from 'node:fs';
 import { test, expect, openApp, choose } from '../e2e/fixtures.js';
@@ -89,8 +89,14 @@ async function soak(page, leg, progress) {
   const first = median(samples.slice(0, third).map((s) => s.heap));
   const last = median(samples.slice(-third).map((s) => s.heap));
   expect(last - first, `JS heap: ${first} → ${last} bytes`).toBeLessThanOrEqual(Math.max(2 ** 20, 0.05 * first));
-  expect(Math.max(...samples.map((s) => s.nodes))).toBeLessThanOrEqual(samples[0].nodes + 20);
-  expect(Math.max(...samples.map((s) => s.listeners))).toBeLessThanOrEqual(samples[0].listeners + 20);
+  // Nodes and listeners come and go with what a frame shows (a progress line, a caption),
+  // so single samples spike by a few tens and return: growth is judged, as the heap's, on
+  // the medians of the first and last thirds.
+  for (const key of ['nodes', 'listeners']) {
+    const early = median(samples.slice(0, third).map((s) => s[key]));
+    const late = median(samples.slice(-third).map((s) => s[key]));
+    expect(late, `${key}: ${early} → ${late}`).toBeLessThanOrEqual(early + 20);
+  }
 }
 
 test.beforeEach(async ({ page }) => {
