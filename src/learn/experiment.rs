@@ -337,6 +337,27 @@ pub struct RunOutcome {
     pub periodic_from: Option<(u64, u64)>,
 }
 
+impl RunOutcome {
+    /// The outcome of run `seed` before its first cycle: nothing found, nothing recorded.
+    fn starting(seed: u64) -> RunOutcome {
+        RunOutcome {
+            seed,
+            cycles: 0,
+            solved_at: None,
+            seven_codes_at: None,
+            codes: None,
+            solved_at_by_weights: None,
+            seven_codes_at_by_weights: None,
+            codes_by_weights: None,
+            accuracy: Vec::new(),
+            final_kl: None,
+            nonconverged: 0,
+            growth: Vec::new(),
+            periodic_from: None,
+        }
+    }
+}
+
 /// The longest period [`run_exact`] looks for.
 pub const MAX_PERIOD: usize = 16;
 
@@ -391,21 +412,7 @@ pub fn run(
             protocol.settings,
         )?),
     };
-    let mut outcome = RunOutcome {
-        seed,
-        cycles: 0,
-        solved_at: None,
-        seven_codes_at: None,
-        codes: None,
-        solved_at_by_weights: None,
-        seven_codes_at_by_weights: None,
-        codes_by_weights: None,
-        accuracy: Vec::new(),
-        final_kl: None,
-        nonconverged: 0,
-        growth: Vec::new(),
-        periodic_from: None,
-    };
+    let mut outcome = RunOutcome::starting(seed);
     let mut test_nonconverged = 0;
     for cycle in 1..=protocol.max_cycles {
         let stage = protocol.stage(cycle);
@@ -641,21 +648,7 @@ pub fn run_exact(
         network = random_weights(network, protocol.initial_weights, seed)?;
     }
     let temperature = protocol.options.temperature();
-    let mut outcome = RunOutcome {
-        seed,
-        cycles: 0,
-        solved_at: None,
-        seven_codes_at: None,
-        codes: None,
-        solved_at_by_weights: None,
-        seven_codes_at_by_weights: None,
-        codes_by_weights: None,
-        accuracy: Vec::new(),
-        final_kl: None,
-        nonconverged: 0,
-        growth: Vec::new(),
-        periodic_from: None,
-    };
+    let mut outcome = RunOutcome::starting(seed);
     let meets = |summary: &CodeSummary| {
         if protocol.problem == Problem::Encoder4x3 {
             summary.well_spaced(e.group)

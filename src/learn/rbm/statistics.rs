@@ -238,6 +238,17 @@ impl FreeChains {
             } => (None, Some(Replicas::random(replicas, particles, rbm, rng))),
             Statistics::ContrastiveDivergence { .. } => (None, None),
         };
+        FreeChains::with(statistics, particles, replicas, nv, nh)
+    }
+
+    /// The chains of `statistics` with their work buffers for a V-H machine.
+    fn with(
+        statistics: Statistics,
+        particles: Option<Particles>,
+        replicas: Option<Replicas>,
+        nv: usize,
+        nh: usize,
+    ) -> FreeChains {
         FreeChains {
             statistics,
             particles,
@@ -279,16 +290,13 @@ impl FreeChains {
                 )));
             }
         }
-        let (nv, nh) = (rbm.visible(), rbm.hidden());
-        Ok(FreeChains {
+        Ok(FreeChains::with(
             statistics,
             particles,
             replicas,
-            v: vec![0; nv],
-            h: vec![0; nh],
-            p_h: vec![0.0; nh],
-            p_v: vec![0.0; nv],
-        })
+            rbm.visible(),
+            rbm.hidden(),
+        ))
     }
 
     /// The persistent particles of persistent statistics only (not tempering's).
