@@ -356,6 +356,14 @@ impl RunOutcome {
             periodic_from: None,
         }
     }
+
+    /// Whether the run stops here: it is solved and the protocol stops when solved (with
+    /// both code readings, once each reading has been solved).
+    fn finished(&self, protocol: &Protocol) -> bool {
+        protocol.stop_when_solved
+            && self.solved_at.is_some()
+            && (protocol.code_reading != CodeReading::Both || self.solved_at_by_weights.is_some())
+    }
 }
 
 /// The longest period [`run_exact`] looks for.
@@ -512,11 +520,7 @@ pub fn run(
             outcome.solved_at = Some(cycle);
         }
         progress(&outcome);
-        // With both readings, a run stops once each has been solved.
-        let stop = outcome.solved_at.is_some()
-            && (protocol.code_reading != CodeReading::Both
-                || outcome.solved_at_by_weights.is_some());
-        if stop && protocol.stop_when_solved {
+        if outcome.finished(protocol) {
             break;
         }
     }
@@ -710,10 +714,7 @@ pub fn run_exact(
             }
         }
         progress(&outcome);
-        let stop = outcome.solved_at.is_some()
-            && (protocol.code_reading != CodeReading::Both
-                || outcome.solved_at_by_weights.is_some());
-        if stop && protocol.stop_when_solved {
+        if outcome.finished(protocol) {
             break;
         }
         if outcome.periodic_from.is_some() {
