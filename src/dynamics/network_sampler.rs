@@ -387,6 +387,33 @@ impl NetworkSampler {
         Schedule::new(schedule)?.run(self);
         Ok(())
     }
+
+    /// Replica exchange (Swendsen & Wang 1986; Geyer 1991) between the chains `replicas`
+    /// at `temperatures` (rising; one per replica): for r = 0 … R − 2 in turn, replicas r
+    /// and r + 1 swap their states with probability
+    ///
+    ///   min(1, exp((1/T_r − 1/T_{r+1}) (E_r − E_{r+1}))),
+    ///
+    /// E the network's energy. This is Metropolis on the product Π_r e^{−E(s_r)/T_r}/Z_r,
+    /// which the swap leaves invariant (detailed balance), so each chain keeps sampling its
+    /// own temperature's Boltzmann distribution. One 32-bit draw per pair from the
+    /// sampler's own stream. Returns the number of swaps made.
+    pub fn exchange_replicas(&mut self, replicas: &mut [Vec<i8>], temperatures: &[f64]) -> usize {
+        debug_assert_eq!(replicas.len(), temperatures.len());
+        let mut energies: Vec<f64> = replicas.iter().map(|s| self.network.energy(s)).collect();
+        let mut swaps = 0;
+        for r in 0..replicas.len().saturating_sub(1) {
+            let log_ratio = (1.0 / temperatures[r] - 1.0 / temperatures[r + 1])
+                * (energies[r] - energies[r + 1]);
+            let u = crate::rng::uniform(&mut self.rng);
+            if u < libm::exp(log_ratio.min(0.0)) {
+                replicas.swap(r, r + 1);
+                energies.swap(r, r + 1);
+                swaps += 1;
+            }
+        }
+        swaps
+    }
 }
 
 /// Shuffles `items` uniformly (Fisher–Yates): for k = len − 1 down to 1, swap item k

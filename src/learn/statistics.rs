@@ -17,7 +17,9 @@
 //! - [`FreeStatistics::Anneal`]: as the paper.
 //! - [`FreeStatistics::Persistent`]: K fantasy particles kept from cycle to cycle, each
 //!   advanced k sequential heat-bath sweeps at T per cycle (Tieleman 2008's persistent
-//!   chains, docs/references.md §5), every state after a sweep counted.
+//!   chains, docs/references.md §5), every state after a sweep counted; with R ≥ 2 replicas
+//!   each particle is a ladder of R chains at rising temperatures that swap states
+//!   (parallel tempering, [`replica_temperature`]).
 //!
 //! A restricted machine's ways (CD-k, persistent block Gibbs, tempering) are in
 //! [`super::rbm`].
@@ -31,8 +33,10 @@ use crate::model::network::pair_count;
 pub const MAX_PARTICLES: u64 = 10_000;
 /// Most sweeps per particle or warm state per cycle: 10 000.
 pub const MAX_CHAIN_SWEEPS: u64 = 10_000;
-/// Most particles × sweeps per cycle: 10⁶ (as a settling's sweeps).
+/// Most particles × sweeps × replicas per cycle: 10⁶ (as a settling's sweeps).
 pub const MAX_CHAIN_WORK: u64 = 1_000_000;
+/// Most replicas in a tempering ladder: 32.
+pub const MAX_REPLICAS: u64 = 32;
 
 /// The damping d of the clamped mean-field settling: q_i ← (1 − d) q_i + d σ(…).
 pub const MEAN_FIELD_DAMPING: f64 = 0.5;
@@ -99,12 +103,41 @@ pub enum FreeStatistics {
     /// the learning signal then comes from a distribution that is no longer the model's
     /// and learning can oscillate or diverge; a small ε (and momentum) keeps them close.
     /// With few particles p′ is noisy; at low T the particles mix slowly between modes.
+    ///
+    /// With `replicas` R ≥ 2 it is parallel tempering (Swendsen & Wang 1986; Geyer 1991;
+    /// Desjardins et al. 2010 for Boltzmann machines): each particle is a ladder of R
+    /// chains at T_r = T / (1 − r/R), r = 0 … R − 1 ([`replica_temperature`]; the same
+    /// ladder as the restricted machine's). Per cycle every chain of the ladder does k
+    /// sweeps at its own T_r, then neighbouring chains swap states with probability
+    /// min(1, e^{(1/T_r − 1/T_{r+1})(E_r − E_{r+1})})
+    /// ([`crate::dynamics::NetworkSampler::exchange_replicas`]); only the chain at T is
+    /// counted. The hot chains cross energy barriers that the chain at T cannot, and hand
+    /// their states down. Failure mode: it costs R times the sweeps of plain persistent
+    /// chains, and it helps only while neighbouring temperatures overlap (swaps are
+    /// accepted): with too few replicas for the machine's energy range the swaps stop
+    /// and it is R separate runs of which one is used. Like every persistent way it still
+    /// needs a small learning rate.
     Persistent {
         /// Fantasy particles K (1 ≤ K ≤ 10⁴).
         particles: u64,
-        /// Sweeps per particle per cycle (1 ≤ k ≤ 10⁴); K·k ≤ 10⁶.
+        /// Sweeps per particle per cycle (1 ≤ k ≤ 10⁴); K·k·R ≤ 10⁶.
         sweeps: u64,
+        /// Chains per particle R (1 ≤ R ≤ [`MAX_REPLICAS`]; 1: plain persistent chains;
+        /// sessions saved before tempering existed have none and read as 1).
+        #[serde(default = "one_replica")]
+        replicas: u64,
     },
+}
+
+fn one_replica() -> u64 {
+    1
+}
+
+/// The temperature of chain r of a tempering ladder of R chains whose coldest is at T:
+/// T_r = T / (1 − r/R), so the inverse temperatures 1/T_r = (1 − r/R)/T fall evenly from
+/// 1/T to 1/(R T) (r = 0 is T itself).
+pub fn replica_temperature(temperature: f64, r: u64, replicas: u64) -> f64 {
+    temperature / (1.0 - r as f64 / replicas as f64)
 }
 
 /// The way of getting each phase's statistics.
@@ -123,7 +156,8 @@ impl Default for GeneralStatistics {
 }
 
 /// The names of the combinations the command line and the page offer.
-pub const STATISTICS_NAMES: &str = "anneal, persistent, persistent-free, mean-field-persistent";
+pub const STATISTICS_NAMES: &str =
+    "anneal, persistent, persistent-free, mean-field-persistent, tempering";
 
 impl GeneralStatistics {
     /// Both phases annealed: the paper's method, unchanged.
@@ -137,7 +171,24 @@ impl GeneralStatistics {
     pub fn persistent(particles: u64, sweeps: u64) -> GeneralStatistics {
         GeneralStatistics {
             clamped: ClampedStatistics::WarmStarted { sweeps },
-            free: FreeStatistics::Persistent { particles, sweeps },
+            free: FreeStatistics::Persistent {
+                particles,
+                sweeps,
+                replicas: 1,
+            },
+        }
+    }
+
+    /// `tempering`: warm-started clamped phase, as `persistent`, and a free phase of K
+    /// ladders of R tempered chains, each chain k sweeps per cycle.
+    pub fn tempering(particles: u64, sweeps: u64, replicas: u64) -> GeneralStatistics {
+        GeneralStatistics {
+            clamped: ClampedStatistics::WarmStarted { sweeps },
+            free: FreeStatistics::Persistent {
+                particles,
+                sweeps,
+                replicas,
+            },
         }
     }
 
@@ -145,7 +196,11 @@ impl GeneralStatistics {
     pub fn persistent_free(particles: u64, sweeps: u64) -> GeneralStatistics {
         GeneralStatistics {
             clamped: ClampedStatistics::Anneal,
-            free: FreeStatistics::Persistent { particles, sweeps },
+            free: FreeStatistics::Persistent {
+                particles,
+                sweeps,
+                replicas: 1,
+            },
         }
     }
 
@@ -153,16 +208,30 @@ impl GeneralStatistics {
     pub fn mean_field_persistent(particles: u64, sweeps: u64) -> GeneralStatistics {
         GeneralStatistics {
             clamped: ClampedStatistics::MeanField,
-            free: FreeStatistics::Persistent { particles, sweeps },
+            free: FreeStatistics::Persistent {
+                particles,
+                sweeps,
+                replicas: 1,
+            },
         }
     }
 
-    /// A named combination ([`STATISTICS_NAMES`]) with K particles and k sweeps (unused by
-    /// `anneal`); the error names `statistics`.
-    pub fn parse(name: &str, particles: u64, sweeps: u64) -> Result<Self, ParamError> {
+    /// A named combination ([`STATISTICS_NAMES`]) with K particles, k sweeps (unused by
+    /// `anneal`) and R replicas (used by `tempering` only, 2 ≤ R ≤ [`MAX_REPLICAS`]); the
+    /// error names `statistics` or `replicas`.
+    pub fn parse(
+        name: &str,
+        particles: u64,
+        sweeps: u64,
+        replicas: u64,
+    ) -> Result<Self, ParamError> {
         let s = match name {
             "anneal" => GeneralStatistics::ANNEAL,
             "persistent" => GeneralStatistics::persistent(particles, sweeps),
+            "tempering" => {
+                whole_in("replicas", replicas as f64, 2, MAX_REPLICAS)?;
+                GeneralStatistics::tempering(particles, sweeps, replicas)
+            }
             "persistent-free" => GeneralStatistics::persistent_free(particles, sweeps),
             "mean-field-persistent" => GeneralStatistics::mean_field_persistent(particles, sweeps),
             other => {
@@ -183,11 +252,24 @@ impl GeneralStatistics {
         use FreeStatistics as F;
         match (self.clamped, self.free) {
             (C::Anneal, F::Anneal) => "anneal".into(),
-            (C::WarmStarted { sweeps: a }, F::Persistent { sweeps: b, .. }) if a == b => {
-                "persistent".into()
-            }
-            (C::Anneal, F::Persistent { .. }) => "persistent-free".into(),
-            (C::MeanField, F::Persistent { .. }) => "mean-field-persistent".into(),
+            (
+                C::WarmStarted { sweeps: a },
+                F::Persistent {
+                    sweeps: b,
+                    replicas: 1,
+                    ..
+                },
+            ) if a == b => "persistent".into(),
+            (
+                C::WarmStarted { sweeps: a },
+                F::Persistent {
+                    sweeps: b,
+                    replicas: 2..,
+                    ..
+                },
+            ) if a == b => "tempering".into(),
+            (C::Anneal, F::Persistent { replicas: 1, .. }) => "persistent-free".into(),
+            (C::MeanField, F::Persistent { replicas: 1, .. }) => "mean-field-persistent".into(),
             (c, f) => format!("{}+{}", c.name(), f.name()),
         }
     }
@@ -200,18 +282,38 @@ impl GeneralStatistics {
         }
     }
 
-    /// Checks 1 ≤ sweeps ≤ 10⁴, 1 ≤ K ≤ 10⁴ and K·k ≤ 10⁶; errors name `gibbs steps`,
-    /// `particles` or `particles × gibbs steps`.
+    /// Chains per fantasy particle R (1 unless tempering; 0 for an annealed free phase).
+    pub fn replicas(&self) -> u64 {
+        match self.free {
+            FreeStatistics::Persistent { replicas, .. } => replicas,
+            FreeStatistics::Anneal => 0,
+        }
+    }
+
+    /// Checks 1 ≤ sweeps ≤ 10⁴, 1 ≤ K ≤ 10⁴, 1 ≤ R ≤ [`MAX_REPLICAS`] and K·k·R ≤ 10⁶;
+    /// errors name `gibbs steps`, `particles`, `replicas` or `particles × gibbs steps`
+    /// (`… × replicas` when R ≥ 2).
     pub fn check(&self) -> Result<(), ParamError> {
         if let ClampedStatistics::WarmStarted { sweeps } = self.clamped {
             whole_in("gibbs steps", sweeps as f64, 1, MAX_CHAIN_SWEEPS)?;
         }
-        if let FreeStatistics::Persistent { particles, sweeps } = self.free {
+        if let FreeStatistics::Persistent {
+            particles,
+            sweeps,
+            replicas,
+        } = self.free
+        {
             whole_in("particles", particles as f64, 1, MAX_PARTICLES)?;
             whole_in("gibbs steps", sweeps as f64, 1, MAX_CHAIN_SWEEPS)?;
+            whole_in("replicas", replicas as f64, 1, MAX_REPLICAS)?;
+            let field = if replicas == 1 {
+                "particles × gibbs steps"
+            } else {
+                "particles × gibbs steps × replicas"
+            };
             whole_in(
-                "particles × gibbs steps",
-                (particles * sweeps) as f64,
+                field,
+                (particles * sweeps * replicas) as f64,
                 1,
                 MAX_CHAIN_WORK,
             )?;
@@ -232,11 +334,12 @@ impl ClampedStatistics {
 }
 
 impl FreeStatistics {
-    /// `anneal` or `persistent`.
+    /// `anneal`, `persistent` or `tempering`.
     pub fn name(self) -> &'static str {
         match self {
             FreeStatistics::Anneal => "anneal",
-            FreeStatistics::Persistent { .. } => "persistent",
+            FreeStatistics::Persistent { replicas: 1, .. } => "persistent",
+            FreeStatistics::Persistent { .. } => "tempering",
         }
     }
 }

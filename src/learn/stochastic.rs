@@ -27,7 +27,7 @@
 //! decisions) and a noise stream (noisy clamping), so changing the noise does not shift
 //! the sampler's random numbers.
 
-use super::statistics::mean_field_clamped;
+use super::statistics::{mean_field_clamped, replica_temperature};
 use super::{
     ClampedStatistics, CycleReport, FreePhase, FreeStatistics, GeneralStatistics, Learner,
     LearnerCommonState, LearnerCore, LearningOptions, Phase, PhaseStatistics, Position, Progress,
@@ -50,7 +50,8 @@ pub struct StochasticLearner {
     plans: [Vec<(f64, bool)>; 2],
     /// Warm-started clamped phase: the state kept for each training vector shown so far.
     warm: Vec<Vec<i8>>,
-    /// Persistent free phase: the fantasy particles advanced so far.
+    /// Persistent free phase: the fantasy particles advanced so far; when tempering, each
+    /// particle's ladder of R chains in a row (particle p's chain r at p·R + r).
     particles: Vec<Vec<i8>>,
     clamped: Correlations,
     free: Correlations,
@@ -332,8 +333,9 @@ impl StochasticLearner {
                     let units: Vec<usize> = (0..inputs).collect();
                     self.sampler.clamp(&units, &to_kind(kind, shown))?;
                 }
-                if let FreeStatistics::Persistent { .. } = self.core.options.statistics.free
-                    && let Some(state) = self.particles.get(s as usize)
+                if let FreeStatistics::Persistent { replicas, .. } =
+                    self.core.options.statistics.free
+                    && let Some(state) = self.particles.get((s * replicas) as usize)
                 {
                     self.sampler.set_state(state)?;
                     return Ok(());
@@ -345,11 +347,13 @@ impl StochasticLearner {
     }
 
     /// Keeps the state a chain reached at the end of its settling: the training vector's
-    /// warm state or the fantasy particle.
+    /// warm state or the fantasy particle (chain 0 of its ladder when tempering, which
+    /// then advances the rest of the ladder: [`StochasticLearner::advance_ladder`]).
     fn keep_chain_state(&mut self) {
         let state = self.sampler.state().to_vec();
         let s = self.core.position.settling as usize;
         let pattern = self.pattern_of(s as u64);
+        let replicas = self.core.options.statistics.replicas().max(1) as usize;
         let (store, index) = match (self.core.position.phase, self.core.options.statistics) {
             (
                 Phase::Clamped,
@@ -364,7 +368,7 @@ impl StochasticLearner {
                     free: FreeStatistics::Persistent { .. },
                     ..
                 },
-            ) => (&mut self.particles, s),
+            ) => (&mut self.particles, s * replicas),
             _ => return,
         };
         if index < store.len() {
@@ -372,6 +376,54 @@ impl StochasticLearner {
         } else {
             store.push(state);
         }
+        if self.core.position.phase == Phase::Free && replicas > 1 {
+            self.advance_ladder(s);
+        }
+    }
+
+    /// Tempering, after chain 0 of particle s's ladder (at T, counted) has done its k
+    /// sweeps: chains r = 1 … R − 1 (random the first time) each do k sweeps at their
+    /// own T_r = T / (1 − r/R) ([`super::statistics::replica_temperature`]), then the
+    /// ladder's neighbours exchange states ([`NetworkSampler::exchange_replicas`]). The
+    /// ladder is `particles[s·R .. s·R + R]`; nothing here is counted.
+    fn advance_ladder(&mut self, s: usize) {
+        let FreeStatistics::Persistent {
+            sweeps, replicas, ..
+        } = self.core.options.statistics.free
+        else {
+            return;
+        };
+        let t = self.core.options.temperature();
+        let temperatures: Vec<f64> = (0..replicas)
+            .map(|r| replica_temperature(t, r, replicas))
+            .collect();
+        let base = s * replicas as usize;
+        for (r, &temperature) in temperatures.iter().enumerate().skip(1) {
+            match self.particles.get(base + r) {
+                Some(state) => self
+                    .sampler
+                    .set_state(state)
+                    .expect("a kept chain fits the network"),
+                None => self.sampler.randomize_free_units(),
+            }
+            self.sampler
+                .set_temperature(temperature)
+                .expect("a ladder's temperatures are finite and positive");
+            for _ in 0..sweeps {
+                match self.sampling.probes {
+                    ProbeOrder::Permutation => self.sampler.sweep_permuted(|_| {}),
+                    _ => self.sampler.sweep(),
+                }
+            }
+            let state = self.sampler.state().to_vec();
+            if base + r < self.particles.len() {
+                self.particles[base + r] = state;
+            } else {
+                self.particles.push(state);
+            }
+        }
+        let ladder = &mut self.particles[base..base + replicas as usize];
+        self.sampler.exchange_replicas(ladder, &temperatures);
     }
 
     /// One sweep (time unit) of the current settling; at the start of a settling it
@@ -564,7 +616,7 @@ impl StochasticLearner {
                 ClampedStatistics::WarmStarted { .. } => patterns.len(),
                 _ => 0,
             },
-            options.statistics.particles() as usize,
+            (options.statistics.particles() * options.statistics.replicas()) as usize,
         );
         for (field, states, max) in [
             ("learner.warm", &saved.warm, warm_max),

@@ -106,15 +106,17 @@ impl WebMachineLab {
     }
 
     /// The way of getting the statistics (`anneal`, `persistent`, `persistent-free`,
-    /// `mean-field-persistent`), with K particles and k sweeps per chain and cycle.
+    /// `mean-field-persistent`, `tempering`), with K particles and k sweeps per chain and
+    /// cycle, and R replicas per particle (tempering).
     pub fn set_statistics(
         &mut self,
         name: &str,
         particles: f64,
         sweeps: f64,
+        replicas: f64,
     ) -> Result<(), JsError> {
         self.lab
-            .set_statistics(name, particles, sweeps)
+            .set_statistics(name, particles, sweeps, replicas)
             .map_err(js_error)
     }
 
@@ -131,6 +133,11 @@ impl WebMachineLab {
     /// Its sweeps per chain and cycle (0 for `anneal`).
     pub fn statistics_sweeps(&self) -> f64 {
         self.lab.statistics_way().2 as f64
+    }
+
+    /// Its chains per particle R (1 unless tempering, 0 for an annealed free phase).
+    pub fn statistics_replicas(&self) -> f64 {
+        self.lab.statistics_way().3 as f64
     }
 
     pub fn rule(&self) -> String {

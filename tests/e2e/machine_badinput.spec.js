@@ -52,6 +52,7 @@ const NUMBER_CONTROLS = [
     bad: ['-1', '0'],
   },
   { id: 'bm-draw-length', error: 'bm-draw-error', field: /pattern length/i, bad: ['-1', '0', '257', '1e300', '2.5'] },
+  { id: 'bm-replicas', error: 'bm-statistics-error', field: /replicas/i, bad: ['-1', '0', '33', '1e300', '2.5'] },
 ];
 
 // Text boxes and their bad values.

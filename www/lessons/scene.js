@@ -148,9 +148,10 @@ export function applyScene(app, scene, seed = scene.seed) {
     for (const key of ['rule', 'rate'])
       if (values[key] !== undefined) setControl(MACHINE_CONTROLS[key], values[key], true);
     if (values.statistics) {
-      const { name, particles, sweeps } = values.statistics;
+      const { name, particles, sweeps, replicas } = values.statistics;
       setControl('bm-particles', particles ?? 20);
       setControl('bm-gibbs', sweeps ?? 1);
+      setControl('bm-replicas', replicas ?? 4);
       setControl('bm-statistics', name, true);
     }
     if (scene.couplings === 'random') $('bm-random-couplings').click();

@@ -1,6 +1,6 @@
 // The machine's options: dataset, method and learning seed (a change builds a new run), the
 // way of getting the statistics (annealed, or persistent fantasy particles K with k sweeps
-// a cycle), the learning rule, rate, weight decay and annealing schedule (applied to the
+// a cycle, each a ladder of R tempered chains when tempering), the learning rule, rate, weight decay and annealing schedule (applied to the
 // run), and a start from random couplings (the Sherrington–Kirkpatrick glass). Every
 // value goes to the engine, which checks it; a refused one is explained beside its control.
 
@@ -33,9 +33,10 @@ export class MachineOptions {
           $('bm-statistics').value,
           readNumber($('bm-particles').value),
           readNumber($('bm-gibbs').value),
+          readNumber($('bm-replicas').value),
         ),
       );
-    for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs'])
+    for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas'])
       $(id).addEventListener('change', () => {
         if (!setStatistics()) this.sync();
       });
@@ -66,9 +67,10 @@ export class MachineOptions {
     $('bm-statistics').value = lab.statistics();
     if (lab.statistics_particles() > 0) $('bm-particles').value = String(lab.statistics_particles());
     if (lab.statistics_sweeps() > 0) $('bm-gibbs').value = String(lab.statistics_sweeps());
+    if (lab.statistics_replicas() > 1) $('bm-replicas').value = String(lab.statistics_replicas());
     // The mean-field machine has no samples to keep: its statistics are always settled.
     const meanField = lab.method() === 'mean-field';
-    for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs']) $(id).disabled = meanField;
+    for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas']) $(id).disabled = meanField;
   }
 
   // A new run: the messages about the old one go.

@@ -388,14 +388,16 @@ impl MachineLab {
     }
 
     /// Sets the way the stochastic machine gets its statistics: `anneal`, `persistent`,
-    /// `persistent-free` or `mean-field-persistent` ([`crate::learn::statistics`]), with
-    /// K particles and k sweeps per chain and cycle (ignored by `anneal`). A fresh cycle
-    /// from the current weights; on error nothing changes.
+    /// `persistent-free`, `mean-field-persistent` or `tempering`
+    /// ([`crate::learn::statistics`]), with K particles and k sweeps per chain and cycle
+    /// (ignored by `anneal`) and R replicas per particle (used by `tempering` only). A
+    /// fresh cycle from the current weights; on error nothing changes.
     pub fn set_statistics(
         &mut self,
         name: &str,
         particles: f64,
         sweeps: f64,
+        replicas: f64,
     ) -> Result<(), ParamError> {
         let particles = whole_in(
             "particles",
@@ -409,15 +411,22 @@ impl MachineLab {
             1,
             crate::learn::statistics::MAX_CHAIN_SWEEPS,
         )?;
-        let statistics = crate::learn::GeneralStatistics::parse(name, particles, sweeps)?;
+        let replicas = whole_in(
+            "replicas",
+            replicas,
+            1,
+            crate::learn::statistics::MAX_REPLICAS,
+        )?;
+        let statistics = crate::learn::GeneralStatistics::parse(name, particles, sweeps, replicas)?;
         let mut protocol = self.protocol.clone();
         protocol.options.statistics = statistics;
         self.rebuild(protocol)
     }
 
-    /// The way of getting the statistics: its name, particles K (0 if none) and sweeps k
-    /// per chain and cycle (0 for `anneal`).
-    pub fn statistics_way(&self) -> (String, u64, u64) {
+    /// The way of getting the statistics: its name, particles K (0 if none), sweeps k
+    /// per chain and cycle (0 for `anneal`) and chains per particle R (1 unless tempering,
+    /// 0 for an annealed free phase).
+    pub fn statistics_way(&self) -> (String, u64, u64, u64) {
         use crate::learn::{ClampedStatistics, FreeStatistics};
         let s = self.protocol.options.statistics;
         let sweeps = match (s.free, s.clamped) {
@@ -425,7 +434,7 @@ impl MachineLab {
             (_, ClampedStatistics::WarmStarted { sweeps }) => sweeps,
             _ => 0,
         };
-        (s.name(), s.particles(), sweeps)
+        (s.name(), s.particles(), sweeps, s.replicas())
     }
 
     /// Puts every weight back to its start (the same seed gives the same start); the

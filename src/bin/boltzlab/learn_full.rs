@@ -26,7 +26,7 @@ const DATASETS: &[&str] = &[
 ];
 
 /// Options of `learn --machine rbm` that the general machine does not take.
-const RBM_ONLY: &[&str] = &["batch", "replicas", "decay", "every", "weight-decay"];
+const RBM_ONLY: &[&str] = &["batch", "decay", "every", "weight-decay"];
 
 /// One run of the general machine: the problem, its dataset (with any added hidden
 /// units), the options and the number of learning cycles.
@@ -95,7 +95,7 @@ fn row(run: &FullRun, nll: f64, cycles: u64, seconds: f64) -> Value {
         Update::Gradient { rate } => ("gradient", rate),
         Update::Sign { step } => ("sign", step),
     };
-    let (name, particles, sweeps) = describe(s);
+    let (name, particles, sweeps, replicas) = describe(s);
     json!({
         "problem": run.problem.name(),
         "machine": "full",
@@ -103,6 +103,7 @@ fn row(run: &FullRun, nll: f64, cycles: u64, seconds: f64) -> Value {
         "statistics": name,
         "particles": particles,
         "gibbs_steps": sweeps,
+        "replicas": replicas,
         "train_nll_per_pattern": nll,
         "test_log_likelihood": null,
         "exact": true,
@@ -116,8 +117,9 @@ fn row(run: &FullRun, nll: f64, cycles: u64, seconds: f64) -> Value {
     })
 }
 
-/// A way's name, particles (null if none) and sweeps per chain (null for `anneal`).
-fn describe(s: GeneralStatistics) -> (String, Value, Value) {
+/// A way's name, particles (null if none), sweeps per chain (null for `anneal`) and
+/// replicas per particle (null unless tempering).
+fn describe(s: GeneralStatistics) -> (String, Value, Value, Value) {
     use boltzlab::learn::{ClampedStatistics, FreeStatistics};
     let sweeps = match (s.free, s.clamped) {
         (FreeStatistics::Persistent { sweeps, .. }, _) => json!(sweeps),
@@ -128,7 +130,11 @@ fn describe(s: GeneralStatistics) -> (String, Value, Value) {
         0 => Value::Null,
         k => json!(k),
     };
-    (s.name(), particles, sweeps)
+    let replicas = match s.replicas() {
+        0 | 1 => Value::Null,
+        r => json!(r),
+    };
+    (s.name(), particles, sweeps, replicas)
 }
 
 /// Trains for `run.cycles` cycles from zero weights; the row and the trained network.
@@ -197,6 +203,8 @@ const FIELDS: &[(&str, &str)] = &[
     ("particles", "particles"),
     ("gibbs steps", "gibbs-steps"),
     ("particles × gibbs steps", "particles"),
+    ("particles × gibbs steps × replicas", "particles"),
+    ("replicas", "replicas"),
     ("learning rate", "rate"),
     ("momentum", "momentum"),
     ("statistics", "statistics"),
@@ -211,6 +219,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         "statistics",
         "particles",
         "gibbs-steps",
+        "replicas",
         "rate",
         "momentum",
         "updates",
@@ -227,7 +236,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     }
     let problem = Problem::parse(&args.choice("dataset", DATASETS)?).map_err(|e| e.to_string())?;
     let name = args.text("statistics").unwrap_or("anneal");
-    if matches!(name, "cd" | "tempering") {
+    if name == "cd" {
         return Err(format!(
             "--statistics {name} needs --machine rbm (a restricted machine); the general \
              machine takes {STATISTICS_NAMES}"
@@ -235,7 +244,11 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     }
     let particles = args.count("particles", 20, 0, u64::MAX)?;
     let sweeps = args.count("gibbs-steps", 1, 0, u64::MAX)?;
-    let statistics = GeneralStatistics::parse(name, particles, sweeps)
+    let replicas = args.count("replicas", 4, 0, u64::MAX)?;
+    if name != "tempering" && args.has("replicas") {
+        return Err("--replicas applies to --statistics tempering only".into());
+    }
+    let statistics = GeneralStatistics::parse(name, particles, sweeps, replicas)
         .map_err(|e| args.engine_error(e, FIELDS))?;
     if statistics == GeneralStatistics::ANNEAL {
         for option in ["particles", "gibbs-steps"] {
@@ -298,12 +311,13 @@ pub fn print_row(row: &Value) {
         (None, None) => String::new(),
     };
     println!(
-        "{:<9} full {:>2} hidden {:<22} K={:<4} k={:<4} train NLL {:>7.3}  test LL {:>8}  exact {:>6} updates {:>6.1} s{solved}",
+        "{:<9} full {:>2} hidden {:<22} K={:<4} k={:<4} R={:<2} train NLL {:>7.3}  test LL {:>8}  exact {:>6} updates {:>6.1} s{solved}",
         row["problem"].as_str().unwrap_or(""),
         row["hidden"],
         row["statistics"].as_str().unwrap_or(""),
         row["particles"].to_string().replace("null", "—"),
         row["gibbs_steps"].to_string().replace("null", "—"),
+        row["replicas"].to_string().replace("null", "—"),
         row["train_nll_per_pattern"].as_f64().unwrap_or(f64::NAN),
         "—",
         row["updates"],
@@ -347,6 +361,13 @@ pub fn reproduce_rows(
                 Some(0.05),
                 2000,
             ));
+            runs.push((
+                Problem::Pixels10,
+                hidden,
+                GeneralStatistics::tempering(50, 1, 4),
+                Some(0.05),
+                2000,
+            ));
         }
         runs.push((
             Problem::Pixels10,
@@ -364,6 +385,13 @@ pub fn reproduce_rows(
     ] {
         runs.push((problem, None, GeneralStatistics::ANNEAL, None, 4000));
         runs.push((problem, None, chains, None, 4000));
+        runs.push((
+            problem,
+            None,
+            GeneralStatistics::tempering(20, 2, 4),
+            None,
+            4000,
+        ));
         if problem == Problem::Encoder4x2 {
             runs.push((
                 problem,

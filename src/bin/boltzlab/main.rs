@@ -85,15 +85,17 @@ USAGE:
       enumeration instead of sampled: 4-2-4, 4-3-4, 8-3-8; needs --initial-weights > 0 to
       break the hidden units' symmetry).
   boltzlab learn --machine full [--dataset pixels-10|4-2-4|4-3-4|8-3-8|bars-3x3|bars-4x4]
-                 [--statistics anneal|persistent|persistent-free|mean-field-persistent]
-                 [--particles K] [--gibbs-steps k] [--hidden H] [--rate ε] [--momentum μ]
-                 [--updates N] [--seed S] [--save FILE] [--json]
+                 [--statistics anneal|persistent|persistent-free|mean-field-persistent|tempering]
+                 [--particles K] [--gibbs-steps k] [--replicas R] [--hidden H] [--rate ε]
+                 [--momentum μ] [--updates N] [--seed S] [--save FILE] [--json]
       The general stochastic machine (0/1 units, from zero weights) with the problem's
       protocol (see boltzlab learn --problem) and a way of getting the statistics: anneal
       (the paper's, default); persistent (one warm-started chain per training vector in
       the clamped phase, K fantasy particles in the free phase, k sweeps each per cycle;
       defaults K = 20, k = 1); persistent-free (annealed clamped phase); mean-field-
-      persistent (damped mean-field clamped phase from q = ½). --rate switches to the
+      persistent (damped mean-field clamped phase from q = ½); tempering (as persistent,
+      each fantasy particle a ladder of R chains at T/(1 − r/R) that swap states; default
+      R = 4). --rate switches to the
       gradient rule with step ε; --hidden adds hidden units to pixels-10 or bars; N cycles
       (default: the protocol's limit). Reports the exact train NLL per pattern (and, for
       an encoder, whether it is solved); --save writes the network JSON.
@@ -112,8 +114,9 @@ USAGE:
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent
       chains; the general machine on pixels-10 (no hidden units, and 4) annealed and with
-      persistent chains, and the 4-2-4, 4-3-4 and 8-3-8 encoders by the paper's protocol
-      (stopping when solved) annealed and with persistent chains. --quick runs 1/100 of
+      persistent chains and tempering, and the 4-2-4, 4-3-4 and 8-3-8 encoders by the
+      paper's protocol (stopping when solved) annealed, with persistent chains and with
+      tempering. --quick runs 1/100 of
       the updates. JSON: {\"rows\": [...]}, each with problem, machine (full|rbm), hidden,
       statistics, train_nll_per_pattern, test_log_likelihood, exact, updates, seconds.
   boltzlab help
