@@ -12,8 +12,8 @@ use boltzlab::learn::likelihood::log_probabilities;
 use boltzlab::learn::rbm::exact::{log_z, mean_free_energy, mean_log_likelihood};
 use boltzlab::learn::rbm::sampling::sigmoid;
 use boltzlab::learn::rbm::{
-    AisSchedule, Gradient, Particles, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
-    ais_log_z, base_rate_biases,
+    AisRuns, AisSchedule, Gradient, Particles, RateSchedule, Rbm, RbmTrainer, Statistics,
+    TrainingOptions, ais_log_z, base_rate_biases,
 };
 use boltzlab::learn::{Dataset, rbm};
 use boltzlab::rng::seeded_rng;
@@ -551,6 +551,32 @@ fn ais_is_within_three_standard_errors_of_exact_ln_z_on_a_64_16_machine_trained_
     assert!(spread / reported > 1.0 / 3.0 && spread / reported < 3.0);
     assert_eq!(AisSchedule::PAGE.steps(), 1450);
     assert_eq!(AisSchedule::SALAKHUTDINOV_MURRAY.steps(), 14_500);
+}
+
+#[test]
+fn ais_in_slices_is_bit_for_bit_the_whole_estimate() {
+    // AisRuns advanced 1, 7 or 1000 steps at a time (crossing run boundaries) draws the
+    // same numbers in the same order as ais_log_z, so the estimate is identical.
+    let patterns = tiny_patterns();
+    let base = base_rate_biases(&patterns, 3).unwrap();
+    let mut rng = boltzlab::rng::seeded_rng(5);
+    let mut draw = || (f64::from(rand::Rng::next_u32(&mut rng)) / 4_294_967_296.0 - 0.5) * 3.0;
+    let weights: Vec<f64> = (0..12).map(|_| draw()).collect();
+    let hidden: Vec<f64> = (0..4).map(|_| draw()).collect();
+    let m = Rbm::new(3, 4, weights, vec![0.3, -0.2, 0.1], hidden).unwrap();
+    let whole = ais_log_z(&m, &base, &AisSchedule::PAGE, 5, 9).unwrap();
+    for slice in [1, 7, 1000] {
+        let mut runs = AisRuns::new(&m, &base, &AisSchedule::PAGE, 5, 9).unwrap();
+        assert_eq!(runs.total_steps(), 5 * 1450);
+        let mut calls = 0;
+        while !runs.advance(&m, slice) {
+            calls += 1;
+            assert!(runs.estimate().is_none());
+            assert_eq!(runs.steps_done(), calls * slice);
+        }
+        assert_eq!(runs.steps_done(), runs.total_steps());
+        assert_eq!(runs.estimate().unwrap(), whole, "slices of {slice}");
+    }
 }
 
 #[test]

@@ -8,9 +8,9 @@
 mod common;
 
 use boltzlab::app::RbmLab;
-use boltzlab::app::rbm::RbmTraining;
-use boltzlab::learn::rbm::Rbm;
+use boltzlab::app::rbm::{AIS_CHUNKS, AIS_RUNS_PER_CHUNK, RbmTraining};
 use boltzlab::learn::rbm::exact::{log_z, mean_free_energy};
+use boltzlab::learn::rbm::{AisSchedule, Rbm};
 use common::{chi_square_threshold, pearson_chi_square};
 
 /// Two complementary 2×2 images and the two diagonals: pixels strongly correlated.
@@ -194,8 +194,9 @@ fn fantasy_particles_with_the_weights_held_sample_the_exact_p_v() {
 #[test]
 fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     // 64-16 on the digits: the point started at update 0 is summed 5000 states at a time
-    // while learning goes on; it equals −mean F − ln Z of the machine as it was at update
-    // 0, bit for bit (the same sum in the same order).
+    // while learning goes on, then its free energies 5000/16 = 312 images at a time; it
+    // equals −mean F − ln Z of the machine as it was at update 0, bit for bit (the same
+    // sums in the same order).
     let mut lab = RbmLab::new("digits8", 16.0, 11.0).unwrap();
     assert!(lab.likelihood_exact());
     let frozen = lab.rbm().clone();
@@ -209,8 +210,8 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     }
     assert_eq!(
         slices + 1,
-        65_536usize.div_ceil(5000),
-        "the last call completes it"
+        65_536usize.div_ceil(5000) + 1797usize.div_ceil(5000 / 16),
+        "ln Z's calls, then the free energies' calls; the last completes the point"
     );
     assert_eq!(lab.likelihood_progress(), -1.0);
     let z = log_z(&frozen).unwrap();
@@ -235,12 +236,31 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
     // terms, a few hundredths per image here; the AIS error bar is reported and positive.
     let mut lab = RbmLab::new("digits8", 30.0, 2.0).unwrap();
     assert!(!lab.likelihood_exact());
+    // The work is AIS steps of one run, 1000 a call, crossing runs and chunks: 16 chunks
+    // × 2 runs × 1450 steps take 47 calls (the last completes ln Z), then one call sums
+    // the 1797 images' free energies (2 images a step) and completes the point.
+    let total = AIS_CHUNKS as u64 * AIS_RUNS_PER_CHUNK * AisSchedule::PAGE.steps() as u64;
+    assert_eq!(total, 46_400);
     let mut calls = 0;
-    while !lab.likelihood_step(1.0).unwrap() {
+    let mut last = 0.0;
+    while !lab.likelihood_step(1000.0).unwrap() {
         calls += 1;
-        assert!(lab.likelihood_progress() > 0.0);
+        let progress = lab.likelihood_progress();
+        assert!(progress > last && progress < 1.0, "{progress} after {last}");
+        last = progress;
     }
-    assert_eq!(calls, 15, "16 chunks of two runs, one per call");
+    assert_eq!(
+        calls,
+        total.div_ceil(1000),
+        "ln Z's calls; the next one ends the point"
+    );
+    // The same point, one step a call: bit for bit the same value (each chunk is seeded by
+    // its index, and a run's draws do not depend on the slicing).
+    let mut one_by_one = RbmLab::new("digits8", 30.0, 2.0).unwrap();
+    while !one_by_one.likelihood_step(1.0).unwrap() {}
+    assert_eq!(one_by_one.curve_train(), lab.curve_train());
+    assert_eq!(one_by_one.curve_test(), lab.curve_test());
+    assert_eq!(one_by_one.curve_stderr(), lab.curve_stderr());
     let (train, stderr) = (lab.curve_train()[0], lab.curve_stderr()[0]);
     assert!(stderr > 0.0 && stderr < 0.05, "stderr {stderr}");
     let base = Rbm::new(

@@ -22,8 +22,8 @@ pub mod session;
 
 use crate::dynamics::rbm::{Particles, hidden_probabilities, sample_bits, visible_probabilities};
 use crate::error::{ParamError, finite_in, whole_in};
-use crate::estimate::rbm_ais::{AisSchedule, ais_log_z};
-use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER, mean_free_energy};
+use crate::estimate::rbm_ais::{AisRuns, AisSchedule};
+use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER};
 use crate::estimate::trace::{Eviction, History};
 use crate::learn::Dataset;
 use crate::learn::digits;
@@ -135,17 +135,89 @@ impl RbmTraining {
     }
 }
 
-/// A log-likelihood point under way: the machine frozen at one update, and its ln Z sum.
+/// A log-likelihood point under way: the machine frozen at one update, its ln Z sum, then
+/// the sums of the free energies F(v) of the training and the test images, both in slices.
 #[derive(Debug, Clone)]
 struct LikelihoodJob {
     update: u64,
     rbm: Rbm,
     method: LogZJob,
+    /// (ln Z, its standard error), once the sum is done.
+    log_z: Option<(f64, f64)>,
+    /// Σ F(v) over the training images, then over the test images, how many of the two
+    /// sets' images (training first) are summed, and how many there are (0 until known).
+    free_energy: [f64; 2],
+    summed: usize,
+    images: usize,
+}
+
+/// What a finished log-likelihood point gives: (1/N) Σ F(v) of the training and the test
+/// images, ln Z and its standard error.
+struct PointValues {
+    train_free_energy: f64,
+    test_free_energy: f64,
+    log_z: f64,
+    stderr: f64,
 }
 
 impl LikelihoodJob {
-    /// Does up to `work` units; (ln Z, its standard error) once complete.
-    fn advance(&mut self, work: u64) -> Result<Option<(f64, f64)>, ParamError> {
+    fn new(update: u64, rbm: Rbm, method: LogZJob) -> LikelihoodJob {
+        LikelihoodJob {
+            update,
+            rbm,
+            method,
+            log_z: None,
+            free_energy: [0.0; 2],
+            summed: 0,
+            images: 0,
+        }
+    }
+
+    /// Does up to `work` units: first of ln Z ([`LikelihoodJob::advance_log_z`]), then, from
+    /// the next call on, of the free energies of `sets` (training, test), as many images as
+    /// cost about what `work` units of ln Z cost (an AIS step 2·V·H multiply-adds, a state
+    /// of the smaller layer about as many as the larger layer has units; an image V·H).
+    /// The point's values once every image is summed.
+    fn advance(
+        &mut self,
+        work: u64,
+        sets: [&[Vec<u8>]; 2],
+    ) -> Result<Option<PointValues>, ParamError> {
+        let Some((log_z, stderr)) = self.log_z else {
+            self.log_z = self.advance_log_z(work)?;
+            return Ok(None);
+        };
+        let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
+        let images = match self.method {
+            LogZJob::Ais { .. } => work.saturating_mul(2),
+            LogZJob::Exact(_) => work / nv.min(nh) as u64,
+        }
+        .max(1);
+        let mut scratch = vec![0.0; nh];
+        let total = sets[0].len() + sets[1].len();
+        self.images = total;
+        let end = (self.summed as u64)
+            .saturating_add(images)
+            .min(total as u64) as usize;
+        for k in self.summed..end {
+            let (set, v) = match k < sets[0].len() {
+                true => (0, &sets[0][k]),
+                false => (1, &sets[1][k - sets[0].len()]),
+            };
+            self.free_energy[set] += self.rbm.free_energy_with(v, &mut scratch);
+        }
+        self.summed = end;
+        Ok((end == total).then(|| PointValues {
+            train_free_energy: self.free_energy[0] / sets[0].len() as f64,
+            test_free_energy: self.free_energy[1] / sets[1].len() as f64,
+            log_z,
+            stderr,
+        }))
+    }
+
+    /// Does up to `work` units (exact: states of the smaller layer; AIS: intermediate
+    /// steps of one run, [`AisRuns::advance`]); (ln Z, its standard error) once complete.
+    fn advance_log_z(&mut self, work: u64) -> Result<Option<(f64, f64)>, ParamError> {
         match &mut self.method {
             LogZJob::Exact(sum) => Ok(sum
                 .advance(work)
@@ -154,20 +226,56 @@ impl LikelihoodJob {
                 base,
                 chunk_log_z,
                 seed,
+                current,
             } => {
-                let chunks = work.min((AIS_CHUNKS - chunk_log_z.len()) as u64);
-                for _ in 0..chunks {
-                    let chunk_seed = seed.wrapping_add(chunk_log_z.len() as u64);
-                    let estimate = ais_log_z(
-                        &self.rbm,
-                        base,
-                        &AisSchedule::PAGE,
-                        AIS_RUNS_PER_CHUNK,
-                        chunk_seed,
-                    )?;
-                    chunk_log_z.push(estimate.log_z);
+                let mut left = work;
+                while left > 0 && chunk_log_z.len() < AIS_CHUNKS {
+                    let runs = match current {
+                        Some(runs) => runs,
+                        None => current.insert(AisRuns::new(
+                            &self.rbm,
+                            base,
+                            &AisSchedule::PAGE,
+                            AIS_RUNS_PER_CHUNK,
+                            seed.wrapping_add(chunk_log_z.len() as u64),
+                        )?),
+                    };
+                    let before = runs.steps_done();
+                    let done = runs.advance(&self.rbm, left);
+                    // Every step moves steps_done on by one, so this is what was done.
+                    left -= runs.steps_done() - before;
+                    if done {
+                        chunk_log_z.push(runs.estimate().expect("done").log_z);
+                        *current = None;
+                    }
                 }
                 Ok((chunk_log_z.len() == AIS_CHUNKS).then(|| combine_chunks(chunk_log_z)))
+            }
+        }
+    }
+
+    /// The fraction of the point that is done: ln Z counts for 95 %, the free energies
+    /// (much cheaper) for the last 5 %.
+    fn progress(&self) -> f64 {
+        if self.log_z.is_some() {
+            return 0.95 + 0.05 * self.summed as f64 / self.images.max(1) as f64;
+        }
+        0.95 * self.log_z_progress()
+    }
+
+    /// The fraction of ln Z's sum that is done.
+    fn log_z_progress(&self) -> f64 {
+        match &self.method {
+            LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
+            LogZJob::Ais {
+                chunk_log_z,
+                current,
+                ..
+            } => {
+                let partial = current
+                    .as_ref()
+                    .map_or(0.0, |r| r.steps_done() as f64 / r.total_steps() as f64);
+                (chunk_log_z.len() as f64 + partial) / AIS_CHUNKS as f64
             }
         }
     }
@@ -176,10 +284,14 @@ impl LikelihoodJob {
 #[derive(Debug, Clone)]
 enum LogZJob {
     Exact(LogZSum),
+    /// AIS in [`AIS_CHUNKS`] chunks of [`AIS_RUNS_PER_CHUNK`] runs, chunk c seeded by
+    /// seed + c, so the value does not depend on how the work is sliced.
     Ais {
         base: Vec<f64>,
         chunk_log_z: Vec<f64>,
         seed: u64,
+        /// The chunk under way.
+        current: Option<AisRuns>,
     },
 }
 
@@ -561,19 +673,13 @@ impl RbmLab {
 
     /// The fraction of the point under way that is done, or −1 when none is.
     pub fn likelihood_progress(&self) -> f64 {
-        match &self.job {
-            None => -1.0,
-            Some(job) => match &job.method {
-                LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
-                LogZJob::Ais { chunk_log_z, .. } => chunk_log_z.len() as f64 / AIS_CHUNKS as f64,
-            },
-        }
+        self.job.as_ref().map_or(-1.0, LikelihoodJob::progress)
     }
 
     /// Works on the log-likelihood: starts a point when `every` updates have passed since
     /// the last (and at update 0), then does at most `work` units of it (exact: states of
-    /// the smaller layer; AIS: chunks of two runs, at least one). Returns whether a point
-    /// joined the curves. `work` is 1 to 2^24.
+    /// the smaller layer; AIS: intermediate steps of one run, each about 2·V·H
+    /// multiply-adds). Returns whether a point joined the curves. `work` is 1 to 2^24.
     pub fn likelihood_step(&mut self, work: f64) -> Result<bool, ParamError> {
         let work = whole_in("likelihood work", work, 1, 1 << 24)?;
         if self.job.is_none() {
@@ -586,9 +692,9 @@ impl RbmLab {
             self.job = Some(self.new_job()?);
         }
         let job = self.job.as_mut().expect("a job is under way");
-        let log_z = match job.advance(work) {
+        let point = match job.advance(work, [&self.train, &self.test]) {
             Ok(None) => return Ok(false),
-            Ok(Some(log_z)) => log_z,
+            Ok(Some(point)) => point,
             Err(e) => {
                 // Dropped, so that a later call starts a fresh point.
                 self.job = None;
@@ -596,10 +702,10 @@ impl RbmLab {
             }
         };
         let job = self.job.take().expect("a job is under way");
-        let train = -mean_free_energy(&job.rbm, &self.train)? - log_z.0;
-        let test = -mean_free_energy(&job.rbm, &self.test)? - log_z.0;
+        let train = -point.train_free_energy - point.log_z;
+        let test = -point.test_free_energy - point.log_z;
         self.curve
-            .push_point([job.update as f64, train, test, log_z.1]);
+            .push_point([job.update as f64, train, test, point.stderr]);
         self.last_point = Some(job.update);
         Ok(true)
     }
@@ -618,13 +724,10 @@ impl RbmLab {
                 base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
                 chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
                 seed: self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+                current: None,
             }
         };
-        Ok(LikelihoodJob {
-            update,
-            rbm,
-            method,
-        })
+        Ok(LikelihoodJob::new(update, rbm, method))
     }
 
     // --- The generation gallery ------------------------------------------------------------

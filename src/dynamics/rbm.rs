@@ -86,22 +86,47 @@ impl Particles {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
         crate::model::rbm::check_bits(field, &visible, count * nv)?;
         crate::model::rbm::check_bits(field, &hidden, count * nh)?;
-        let mut probabilities = vec![0.0; count * nh];
-        for k in 0..count {
-            hidden_probabilities(
-                rbm,
-                &visible[k * nv..(k + 1) * nv],
-                &mut probabilities[k * nh..(k + 1) * nh],
-            );
-        }
-        Ok(Particles {
+        let mut particles = Particles {
             count,
             hidden_units: nh,
             visible,
             hidden,
-            hidden_probabilities: probabilities,
+            hidden_probabilities: Vec::new(),
             visible_scratch: vec![0.0; nv],
-        })
+        };
+        particles.restore_probabilities(rbm);
+        Ok(particles)
+    }
+
+    /// A copy of the states alone, for a saved run: v and h, without the cached p(h | v)
+    /// (K × H numbers: 40 MB for 10⁴ particles of 500 hidden units, which a save must not
+    /// copy); [`Particles::restore_probabilities`] recomputes it.
+    pub fn states_only(&self) -> Particles {
+        Particles {
+            count: self.count,
+            hidden_units: self.hidden_units,
+            visible: self.visible.clone(),
+            hidden: self.hidden.clone(),
+            hidden_probabilities: Vec::new(),
+            visible_scratch: vec![0.0; self.visible_scratch.len()],
+        }
+    }
+
+    /// Recomputes the cached p(h | v) under `rbm` if it is missing ([`Particles::states_only`]):
+    /// a deterministic function of v and the machine, so the same numbers as before.
+    pub fn restore_probabilities(&mut self, rbm: &Rbm) {
+        let (nv, nh) = (self.visible_scratch.len(), self.hidden_units);
+        if self.hidden_probabilities.len() == self.count * nh {
+            return;
+        }
+        self.hidden_probabilities = vec![0.0; self.count * nh];
+        for k in 0..self.count {
+            hidden_probabilities(
+                rbm,
+                &self.visible[k * nv..(k + 1) * nv],
+                &mut self.hidden_probabilities[k * nh..(k + 1) * nh],
+            );
+        }
     }
 
     /// K.

@@ -29,6 +29,23 @@ pub struct Replicas {
 }
 
 impl Replicas {
+    /// A copy of the states alone, for a saved run ([`Particles::states_only`]).
+    pub fn states_only(&self) -> Replicas {
+        Replicas {
+            betas: self.betas.clone(),
+            replicas: self.replicas.iter().map(Particles::states_only).collect(),
+            proposed: self.proposed,
+            accepted: self.accepted,
+        }
+    }
+
+    /// Recomputes each replica's missing cache ([`Particles::restore_probabilities`]).
+    pub fn restore_probabilities(&mut self, rbm: &Rbm) {
+        for particles in &mut self.replicas {
+            particles.restore_probabilities(rbm);
+        }
+    }
+
     /// R replicas (β_r = 1 − r/R) of K uniformly random particles each, drawn from `rng`
     /// replica by replica. The caller checks R and K.
     pub fn random(replicas: usize, particles: usize, rbm: &Rbm, rng: &mut SpinRng) -> Replicas {

@@ -30,7 +30,7 @@ use crate::error::ParamError;
 use crate::log_sum_exp::log_mean_and_spread;
 use crate::model::rbm::Rbm;
 use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
-use crate::rng::seeded_rng;
+use crate::rng::{SpinRng, seeded_rng};
 
 /// An AIS schedule: piecewise uniform spacing of β, each piece (end, step) running from
 /// the previous end (0 for the first) to `end` in steps of about `step`.
@@ -92,7 +92,7 @@ pub struct AisEstimate {
 /// ln Z of `rbm` by AIS from the base model with visible biases `base` (length V, finite)
 /// through `schedule`, with `runs` independent runs (2 ≤ M ≤ 10⁶, field `runs`) on the
 /// stream of `seed`, one run after another. Work M·K·2VH must stay within 2^40 (field
-/// `runs × steps`).
+/// `runs × steps`). It is [`AisRuns`] advanced to the end at once.
 pub fn ais_log_z(
     rbm: &Rbm,
     base: &[f64],
@@ -100,77 +100,168 @@ pub fn ais_log_z(
     runs: u64,
     seed: u64,
 ) -> Result<AisEstimate, ParamError> {
-    let (nv, nh) = (rbm.visible(), rbm.hidden());
-    if base.len() != nv || base.iter().any(|x| !x.is_finite()) {
-        return Err(ParamError::Invalid {
-            field: "base biases",
-            reason: format!("need {nv} finite values, got {}", base.len()),
-        });
+    let mut ais = AisRuns::new(rbm, base, schedule, runs, seed)?;
+    ais.advance(rbm, u64::MAX);
+    Ok(ais.estimate().expect("every run is done"))
+}
+
+/// AIS runs under way ([`ais_log_z`]'s), advanced a given number of intermediate steps at
+/// a time, so that a page can spread one estimate over many frames. The draws are made in
+/// the same order whatever the slices, so the estimate is bit for bit [`ais_log_z`]'s
+/// (tests/rbm.rs).
+#[derive(Debug, Clone)]
+pub struct AisRuns {
+    betas: Vec<f64>,
+    base: Vec<f64>,
+    base_probabilities: Vec<f64>,
+    rng: SpinRng,
+    runs: u64,
+    /// The log weights of the runs done.
+    log_weights: Vec<f64>,
+    /// The run under way: the next step k (0: its start v_1 ~ p_A is still to be drawn),
+    /// its v_k and its log weight so far.
+    step: usize,
+    v: Vec<u8>,
+    log_weight: f64,
+    /// Scratch: the hidden state, the hidden inputs, p(h | v), the visible inputs.
+    h: Vec<u8>,
+    c: Vec<f64>,
+    p_h: Vec<f64>,
+    x: Vec<f64>,
+}
+
+impl AisRuns {
+    /// `runs` runs of `rbm` from the base `base` through `schedule` on the stream of
+    /// `seed`, none done yet; checked as [`ais_log_z`] checks them.
+    pub fn new(
+        rbm: &Rbm,
+        base: &[f64],
+        schedule: &AisSchedule,
+        runs: u64,
+        seed: u64,
+    ) -> Result<AisRuns, ParamError> {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        if base.len() != nv || base.iter().any(|x| !x.is_finite()) {
+            return Err(ParamError::Invalid {
+                field: "base biases",
+                reason: format!("need {nv} finite values, got {}", base.len()),
+            });
+        }
+        if !(MIN_AIS_RUNS..=MAX_AIS_RUNS).contains(&runs) {
+            return Err(ParamError::OutOfRange {
+                field: "runs",
+                value: runs as f64,
+                min: MIN_AIS_RUNS as f64,
+                max: MAX_AIS_RUNS as f64,
+            });
+        }
+        let betas = schedule.betas();
+        let work = u128::from(runs) * betas.len() as u128 * 2 * (nv * nh) as u128;
+        if work > MAX_WORK {
+            return Err(ParamError::Invalid {
+                field: "runs × steps",
+                reason: format!(
+                    "{runs} runs of {} steps cost {work} multiply-adds, beyond the limit 2^40",
+                    betas.len() - 1
+                ),
+            });
+        }
+        Ok(AisRuns {
+            betas,
+            base: base.to_vec(),
+            base_probabilities: base.iter().map(|&x| sigmoid(x)).collect(),
+            rng: seeded_rng(seed),
+            runs,
+            log_weights: Vec::with_capacity(runs as usize),
+            step: 0,
+            v: vec![0; nv],
+            log_weight: 0.0,
+            h: vec![0; nh],
+            c: vec![0.0; nh],
+            p_h: vec![0.0; nh],
+            x: vec![0.0; nv],
+        })
     }
-    if !(MIN_AIS_RUNS..=MAX_AIS_RUNS).contains(&runs) {
-        return Err(ParamError::OutOfRange {
-            field: "runs",
-            value: runs as f64,
-            min: MIN_AIS_RUNS as f64,
-            max: MAX_AIS_RUNS as f64,
-        });
+
+    /// The steps every run takes (K) times the runs: the whole job in [`AisRuns::advance`]'s
+    /// units.
+    pub fn total_steps(&self) -> u64 {
+        self.runs * (self.betas.len() as u64 - 1)
     }
-    let betas = schedule.betas();
-    let work = u128::from(runs) * betas.len() as u128 * 2 * (nv * nh) as u128;
-    if work > MAX_WORK {
-        return Err(ParamError::Invalid {
-            field: "runs × steps",
-            reason: format!(
-                "{runs} runs of {} steps cost {work} multiply-adds, beyond the limit 2^40",
-                betas.len() - 1
-            ),
-        });
+
+    /// The steps done so far, in [`AisRuns::advance`]'s units.
+    pub fn steps_done(&self) -> u64 {
+        self.log_weights.len() as u64 * (self.betas.len() as u64 - 1)
+            + self.step.saturating_sub(1) as u64
     }
-    let mut rng = seeded_rng(seed);
-    let base_probabilities: Vec<f64> = base.iter().map(|&x| sigmoid(x)).collect();
-    let (mut v, mut h) = (vec![0u8; nv], vec![0u8; nh]);
-    let (mut c, mut p_h, mut x) = (vec![0.0; nh], vec![0.0; nh], vec![0.0; nv]);
-    let log_p = |beta: f64, v: &[u8], c: &[f64]| -> f64 {
-        let linear: f64 = v
-            .iter()
-            .zip(base.iter().zip(rbm.visible_biases()))
-            .map(|(&vi, (&a0, &a))| f64::from(vi) * ((1.0 - beta) * a0 + beta * a))
-            .sum();
-        linear + c.iter().map(|&cj| softplus(beta * cj)).sum::<f64>()
-    };
-    let mut log_weights = Vec::with_capacity(runs as usize);
-    for _ in 0..runs {
-        sample_bits(&base_probabilities, &mut v, &mut rng);
-        let mut log_weight = 0.0;
-        for k in 1..betas.len() {
-            hidden_input(rbm, &v, &mut c);
-            log_weight += log_p(betas[k], &v, &c) - log_p(betas[k - 1], &v, &c);
-            if k + 1 < betas.len() {
-                let beta = betas[k];
-                for (p, &cj) in p_h.iter_mut().zip(&c) {
+
+    /// Does up to `steps` intermediate steps (each adds ln p*_{β_k}(v_k) − ln p*_{β_{k−1}}(v_k)
+    /// to the run's log weight and moves v_k → v_{k+1} by one block Gibbs step at β_k;
+    /// the module notes), starting new runs as old ones end. `rbm` must be the machine the
+    /// runs were made for. Returns whether every run is done.
+    pub fn advance(&mut self, rbm: &Rbm, steps: u64) -> bool {
+        let last = self.betas.len() - 1;
+        let mut left = steps;
+        while left > 0 && (self.log_weights.len() as u64) < self.runs {
+            if self.step == 0 {
+                sample_bits(&self.base_probabilities, &mut self.v, &mut self.rng);
+                self.log_weight = 0.0;
+                self.step = 1;
+            }
+            let k = self.step;
+            hidden_input(rbm, &self.v, &mut self.c);
+            self.log_weight += self.log_p(rbm, self.betas[k]) - self.log_p(rbm, self.betas[k - 1]);
+            if k < last {
+                let beta = self.betas[k];
+                for (p, &cj) in self.p_h.iter_mut().zip(&self.c) {
                     *p = sigmoid(beta * cj);
                 }
-                sample_bits(&p_h, &mut h, &mut rng);
-                visible_input(rbm, &h, &mut x);
-                for (xi, &a0) in x.iter_mut().zip(base) {
+                sample_bits(&self.p_h, &mut self.h, &mut self.rng);
+                visible_input(rbm, &self.h, &mut self.x);
+                for (xi, &a0) in self.x.iter_mut().zip(&self.base) {
                     *xi = sigmoid((1.0 - beta) * a0 + beta * *xi);
                 }
-                sample_bits(&x, &mut v, &mut rng);
+                sample_bits(&self.x, &mut self.v, &mut self.rng);
+                self.step += 1;
+            } else {
+                self.log_weights.push(self.log_weight);
+                self.step = 0;
             }
+            left -= 1;
         }
-        log_weights.push(log_weight);
+        self.log_weights.len() as u64 == self.runs
     }
-    let log_z_base =
-        base.iter().map(|&a| softplus(a)).sum::<f64>() + nh as f64 * core::f64::consts::LN_2;
-    let (log_mean, relative_sd, effective_runs) = log_mean_and_spread(&log_weights);
-    Ok(AisEstimate {
-        log_z: log_z_base + log_mean,
-        stderr: relative_sd / libm::sqrt(runs as f64),
-        effective_runs,
-        runs,
-        steps: betas.len() - 1,
-        log_z_base,
-    })
+
+    /// ln p*_β(v) = ((1 − β) a_A + β a)·v + Σ_j ln(1 + e^{β c_j}) of the run's v, with
+    /// c = b + vW its hidden inputs (already in `self.c`).
+    fn log_p(&self, rbm: &Rbm, beta: f64) -> f64 {
+        let linear: f64 = self
+            .v
+            .iter()
+            .zip(self.base.iter().zip(rbm.visible_biases()))
+            .map(|(&vi, (&a0, &a))| f64::from(vi) * ((1.0 - beta) * a0 + beta * a))
+            .sum();
+        linear + self.c.iter().map(|&cj| softplus(beta * cj)).sum::<f64>()
+    }
+
+    /// The estimate, once every run is done.
+    pub fn estimate(&self) -> Option<AisEstimate> {
+        if (self.log_weights.len() as u64) < self.runs {
+            return None;
+        }
+        let nh = self.c.len();
+        let log_z_base = self.base.iter().map(|&a| softplus(a)).sum::<f64>()
+            + nh as f64 * core::f64::consts::LN_2;
+        let (log_mean, relative_sd, effective_runs) = log_mean_and_spread(&self.log_weights);
+        Some(AisEstimate {
+            log_z: log_z_base + log_mean,
+            stderr: relative_sd / libm::sqrt(self.runs as f64),
+            effective_runs,
+            runs: self.runs,
+            steps: self.betas.len() - 1,
+            log_z_base,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -65,6 +65,8 @@ for (const [name, settings] of Object.entries(EXTREMES)) {
         `(longest five: ${f.top.map((t) => t.toFixed(0)).join(', ') || 'none'}); ${f.updates} updates; ` +
         `session text ${f.save.length} characters, made in ${f.save.times.map((t) => t.toFixed(1)).join(', ')} ms`,
     );
-    expect(f.count).toBeGreaterThanOrEqual(0);
+    // What is asserted is not a time: learning went on at these settings while the page
+    // kept drawing (the figures above are printed, never asserted).
+    expect(f.updates).toBeGreaterThan(0);
   });
 }

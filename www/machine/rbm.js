@@ -23,7 +23,8 @@ export class RbmMode {
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
     this.workPerMs = 1e5; // measured learning speed, multiply-adds per ms
-    this.statesPerMs = 200; // measured ln Z speed
+    this.statesPerMs = 200; // measured exact ln Z speed, states of the smaller layer per ms
+    this.aisStepsPerMs = 5; // measured AIS speed, intermediate steps of one run per ms
     this.rate = { updates: 0, since: performance.now(), shown: 0 };
     this.settling = 0; // completion steps still to run
     this.painted = new Uint8Array(64);
@@ -95,13 +96,19 @@ export class RbmMode {
     while (first || left() > 0) {
       first = false;
       const exact = lab.likelihood_exact();
-      const work = exact ? Math.max(256, Math.min(1 << 20, Math.floor(Math.max(left(), 0.5) * this.statesPerMs))) : 1;
+      // Both kinds of work are resumable (exact: states; AIS: steps of a run), sized by
+      // the measured speed so that no call outlasts the frame's budget.
+      const perMs = exact ? this.statesPerMs : this.aisStepsPerMs;
+      const floor = exact ? 256 : 1;
+      const work = Math.max(floor, Math.min(1 << 20, Math.floor(Math.max(left(), 0.5) * perMs)));
       const t0 = performance.now();
       let added = false;
       if (!this.act('rbm-likelihood-error', () => (added = lab.likelihood_step(work)))) break;
       const ms = performance.now() - t0;
-      if (exact && ms > 0.2 && lab.likelihood_progress() >= 0)
-        this.statesPerMs = 0.7 * this.statesPerMs + 0.3 * (work / ms);
+      if (ms > 0.2 && lab.likelihood_progress() >= 0) {
+        if (exact) this.statesPerMs = 0.7 * this.statesPerMs + 0.3 * (work / ms);
+        else this.aisStepsPerMs = 0.7 * this.aisStepsPerMs + 0.3 * (work / ms);
+      }
       if (added || lab.likelihood_progress() < 0) break;
     }
     if (this.galleryRunning) {

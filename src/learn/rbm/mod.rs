@@ -33,7 +33,7 @@ pub use crate::estimate::rbm_ais as ais;
 pub use crate::estimate::rbm_exact as exact;
 pub use crate::model::rbm as model;
 
-pub use ais::{AisEstimate, AisSchedule, ais_log_z};
+pub use ais::{AisEstimate, AisRuns, AisSchedule, ais_log_z};
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics};

@@ -241,6 +241,30 @@ impl FreeChains {
         FreeChains::with(statistics, particles, replicas, nv, nh)
     }
 
+    /// A copy of the chains' states alone, for a saved run: the particles' or replicas' v
+    /// and h without their cached p(h | v) ([`Particles::states_only`]).
+    pub fn states_only(&self) -> FreeChains {
+        FreeChains {
+            statistics: self.statistics,
+            particles: self.particles.as_ref().map(Particles::states_only),
+            replicas: self.replicas.as_ref().map(Replicas::states_only),
+            v: self.v.clone(),
+            h: self.h.clone(),
+            p_h: self.p_h.clone(),
+            p_v: self.p_v.clone(),
+        }
+    }
+
+    /// Recomputes the caches a [`FreeChains::states_only`] copy left out, under `rbm`.
+    pub fn restore_probabilities(&mut self, rbm: &Rbm) {
+        if let Some(particles) = &mut self.particles {
+            particles.restore_probabilities(rbm);
+        }
+        if let Some(replicas) = &mut self.replicas {
+            replicas.restore_probabilities(rbm);
+        }
+    }
+
     /// The chains of `statistics` with their work buffers for a V-H machine.
     fn with(
         statistics: Statistics,

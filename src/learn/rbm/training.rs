@@ -120,7 +120,8 @@ pub struct TrainerState {
     pub updates: u64,
     /// The divergence message that stopped learning, if any.
     pub diverged: Option<String>,
-    /// The free-phase chains: persistent particles or tempered replicas.
+    /// The free-phase chains: persistent particles or tempered replicas, their states
+    /// without the cached p(h | v) ([`FreeChains::states_only`]; restored on the way back).
     pub chains: FreeChains,
     /// An update under way in slices: where it stands, the gradient summed so far and (CD-k)
     /// the visible state of the chain under way.
@@ -202,7 +203,7 @@ impl RbmTrainer {
                 ParamError::Invalid { reason, .. } => reason.clone(),
                 other => other.to_string(),
             }),
-            chains: self.chains.clone(),
+            chains: self.chains.states_only(),
             pending: self.pending.map(|p| {
                 (
                     p,
@@ -289,6 +290,7 @@ impl RbmTrainer {
                 "the chains do not serve the options' statistics".into(),
             ));
         }
+        chains.restore_probabilities(&rbm);
         let rng = crate::rng::rng_from_words("random state", random_state)?;
         let mut gradient = Gradient::zeros(nv, nh);
         let pending = match pending {
