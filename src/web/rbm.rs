@@ -230,8 +230,9 @@ impl WebRbmLab {
         self.lab.likelihood_progress()
     }
 
-    /// Up to `work` units of the log-likelihood point (states, or AIS chunks); returns
-    /// whether a point joined the curves.
+    /// Up to `work` units of the log-likelihood point (states of the smaller layer, or
+    /// AIS steps of one run; then the images' free energies); returns whether a point
+    /// joined the curves.
     pub fn likelihood_step(&mut self, work: f64) -> Result<bool, JsError> {
         self.lab.likelihood_step(work).map_err(js_error)
     }
