@@ -39,10 +39,16 @@ const chunked = (sweeps) => (lattice) => {
   for (let done = 0; done < sweeps * N; done += CHUNK) lattice.run(CHUNK);
 };
 console.log('ns per tick of CPU time, median (min) of 7 runs');
-// Sequential order: every tick scalar, and the wavefront kernel (bit-identical), 256² and 1024².
+// Sequential order: every tick scalar, and the wavefront kernel (bit-identical), 256² and 1024²,
+// with the sampler's one stream (lanes off) and with row streams (lanes on, as the app).
 for (const side of [256, SIDE]) {
   for (const rule of ['heat-bath', 'metropolis']) {
-    for (const wavefront of [false, true]) {
+    for (const [lanes, wavefront] of [
+      [false, false],
+      [false, true],
+      [true, false],
+      [true, true],
+    ]) {
       const ticks = Math.ceil((2 * side * side) / CHUNK) * CHUNK;
       const run = (lattice) => {
         for (let done = 0; done < ticks; done += CHUNK) lattice.run(CHUNK);
@@ -50,11 +56,13 @@ for (const side of [256, SIDE]) {
       // Warmed up for a second too: the first kernel timed was otherwise partly unoptimised.
       const make = () => {
         const lattice = new engine.BenchLattice(side, T, rule, 'sequential', 1);
+        lattice.set_lanes(lanes);
         lattice.set_wavefront(wavefront);
         for (const until = performance.now() + 1000; performance.now() < until;) run(lattice);
         return lattice;
       };
-      report(`wasm ${rule} sequential ${wavefront ? 'wavefront' : 'scalar'} ${side}²`, make, run, ticks);
+      const kind = `${lanes ? 'lanes ' : ''}${wavefront ? 'wavefront' : 'scalar'}`;
+      report(`wasm ${rule} sequential ${kind} ${side}²`, make, run, ticks);
     }
   }
 }

@@ -141,14 +141,17 @@ fn main() {
         }
     }
     // Sequential order: every tick scalar, and whole bands of rows through the wavefront
-    // kernel (the app's default; bit-identical, see src/dynamics/wavefront.rs).
+    // kernel (bit-identical, see src/dynamics/wavefront.rs), with the sampler's one stream
+    // (lanes off) and with row y drawing from lane stream y mod 16 (lanes on: the app's).
     for side in [256, SIDE] {
         for rule in Rule::ALL {
-            for (label, wavefront, suffix) in [
-                ("seq-scalar", false, "sequential_scalar"),
-                ("seq-wavefront", true, "sequential_wavefront"),
+            for (label, lanes, wavefront, suffix) in [
+                ("seq-scalar", false, false, "sequential_scalar"),
+                ("seq-wavefront", false, true, "sequential_wavefront"),
+                ("seq-lanes-sc", true, false, "sequential_lanes_scalar"),
+                ("seq-lanes", true, true, "sequential_lanes_wavefront"),
             ] {
-                let f = time_sequential(side, rule, Order::Sequential, false, wavefront);
+                let f = time_sequential(side, rule, Order::Sequential, lanes, wavefront);
                 println!(
                     "{:<12} {:<13} {:>12.2} {:>8.2}–{:<8.2} ({side}×{side})",
                     rule.name(),

@@ -356,6 +356,44 @@ fn the_sampler_with_lanes_on_samples_a_4x2_ferromagnet_exactly() {
 /// streams give per-site frequencies; Σ (c − N p)² / (N p (1 − p)) over the sites is χ²
 /// with one degree of freedom per site (p = 0 or 1 sites must match exactly), and the
 /// same counts must be rejected against the probabilities at 1.05 T.
+/// The page's sampler in sequential order with lanes on: row y draws its words from lane
+/// stream y mod 16, whole bands through the wavefront kernel (which steps the streams in
+/// SIMD lanes and decides most ticks by the words' top bytes), ticks inside a row scalar.
+/// Each sample's chain starts with a 3-tick chunk so both kinds of tick are mixed.
+#[test]
+fn the_sampler_with_lanes_on_samples_in_sequential_order_exactly() {
+    let ferromagnet = Lattice::new(3.0, 3.0, 1.0, 0.1).unwrap();
+    let glass = Lattice::new(3.0, 3.0, 1.0, 0.4)
+        .unwrap()
+        .with_plus_minus_bonds(17)
+        .unwrap();
+    for (name, lattice, temperature) in [
+        ("3x3 ferromagnet h=0.1 T=2.5", &ferromagnet, 2.5),
+        ("3x3 ±J glass h=0.4 T=1.5", &glass, 1.5),
+    ] {
+        for rule in Rule::ALL {
+            let burn_in = proven_burn_in(name, lattice, temperature, rule, Order::Sequential);
+            let mut sampler = LatticeSampler::new(lattice.clone(), temperature, 91).unwrap();
+            sampler.set_dynamics(Dynamics::Single(rule)).unwrap();
+            sampler.set_order(Order::Sequential);
+            sampler.set_lanes(true);
+            assert!(sampler.wavefront_apply());
+            let mut counts = vec![0u64; 1 << lattice.len()];
+            for _ in 0..SAMPLES {
+                sampler.randomize();
+                sampler.run(3);
+                sampler.run(burn_in as u64 * 9 - 3);
+                counts[state_index(sampler.spins())] += 1;
+            }
+            let label = format!(
+                "{} sequential, lanes on (burn-in {burn_in} sweeps)",
+                rule.name()
+            );
+            judge(name, &label, lattice, temperature, &counts);
+        }
+    }
+}
+
 #[test]
 fn the_vector_lanes_kernel_sets_each_site_by_the_rule_probability() {
     use boltzlab::dynamics::lanes::{LaneChange, LaneStreams, LaneTable, update_row};

@@ -297,6 +297,16 @@ fn the_vector_lanes_kernel_follows_the_scalar_lanes_chain() {
 }
 
 #[test]
+fn the_sampler_row_streams_fingerprint_is_the_one_wasm_reproduces() {
+    let fingerprint = fingerprint::sampler_row_streams_fingerprint();
+    assert_eq!(
+        fingerprint,
+        fingerprint::EXPECTED_SAMPLER_ROW_STREAMS,
+        "fingerprint {fingerprint:#018x}"
+    );
+}
+
+#[test]
 fn the_sampler_lanes_fingerprint_is_the_one_wasm_reproduces() {
     let fingerprint = fingerprint::sampler_lanes_fingerprint();
     assert_eq!(

@@ -2,7 +2,9 @@
 //! scalar ticks do: for every rule × boundary × coupling kind, size and temperature, a
 //! sampler with it on and one with it off, started alike, hold the same spins, the same
 //! random-stream state, clock, next site and bookkeeping after every chunk of 10 sweeps'
-//! worth of ticks. Deterministic: no statistics, no tolerance.
+//! worth of ticks. Both ways of drawing the words are checked: the sampler's one stream
+//! (lanes off), and with lanes on row y's own stream (lane y mod 16), which the kernel
+//! steps inside the sweep. Deterministic: no statistics, no tolerance.
 
 use boltzlab::{Boundary, Dynamics, Lattice, LatticeSampler, Order, Rule};
 
@@ -44,12 +46,21 @@ fn lattice(
     }
 }
 
-fn pair(lattice: &Lattice, temperature: f64, rule: Rule, seed: u64) -> [LatticeSampler; 2] {
+/// Two samplers started alike, the wavefront on in the first and off in the second, with
+/// lanes (row streams) on or off in both.
+fn pair(
+    lattice: &Lattice,
+    temperature: f64,
+    rule: Rule,
+    seed: u64,
+    lanes: bool,
+) -> [LatticeSampler; 2] {
     [true, false].map(|on| {
         let mut s = LatticeSampler::new(lattice.clone(), temperature, seed).unwrap();
         s.set_dynamics(Dynamics::Single(rule)).unwrap();
         s.set_order(Order::Sequential);
         s.set_wavefront(on);
+        s.set_lanes(lanes);
         s
     })
 }
@@ -63,6 +74,10 @@ fn assert_same(a: &LatticeSampler, b: &LatticeSampler, what: &str) {
         );
     }
     assert_eq!(sa.random_state, sb.random_state, "{what}: random state");
+    assert_eq!(
+        sa.lane_random_state, sb.lane_random_state,
+        "{what}: lane random state"
+    );
     assert_eq!(sa, sb, "{what}");
     assert_eq!(a.energy().to_bits(), b.energy().to_bits(), "{what}");
     assert_eq!(a.magnetization(), b.magnetization(), "{what}");
@@ -96,7 +111,7 @@ fn ten_sweeps_are_bit_identical_to_the_scalar_ticks_for_every_combination() {
         Boundary::Fixed(-1),
     ];
     let mut banded = 0;
-    for rule in Rule::ALL {
+    for (rule, lanes) in Rule::ALL.into_iter().flat_map(|r| [(r, false), (r, true)]) {
         for boundary in boundaries {
             for bonds in [Bonds::Ferromagnet, Bonds::PlusMinus, Bonds::Gaussian] {
                 for (k, &size) in SIZES.iter().enumerate() {
@@ -111,13 +126,13 @@ fn ten_sweeps_are_bit_identical_to_the_scalar_ticks_for_every_combination() {
                     ][k % 5];
                     let lattice = lattice(size, coupling, field, boundary, bonds);
                     let n = lattice.len() as u64;
-                    let mut samplers = pair(&lattice, temperature, rule, 11 + k as u64);
+                    let mut samplers = pair(&lattice, temperature, rule, 11 + k as u64, lanes);
                     let integer = !matches!(bonds, Bonds::Gaussian);
                     assert_eq!(samplers[0].wavefront_apply(), integer);
                     assert!(!samplers[1].wavefront_apply());
                     banded += usize::from(integer);
                     let what = format!(
-                        "{} {} {bonds:?} {}×{} J={coupling} h={field} T={temperature}",
+                        "{} lanes {lanes} {} {bonds:?} {}×{} J={coupling} h={field} T={temperature}",
                         rule.name(),
                         boundary.name(),
                         size.0,
@@ -143,16 +158,17 @@ fn sweeps_after_a_single_tick_or_an_explained_tick_continue_identically() {
     // then starts mid-row, and the two samplers must still agree.
     let lattice = lattice((21, 33), 1.0, 0.0, Boundary::Periodic, Bonds::PlusMinus);
     let n = lattice.len() as u64;
-    for rule in Rule::ALL {
-        let mut samplers = pair(&lattice, 2.0, rule, 3);
+    for (rule, lanes) in Rule::ALL.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let mut samplers = pair(&lattice, 2.0, rule, 3, lanes);
+        let what = format!("{} lanes {lanes}", rule.name());
         for s in samplers.iter_mut() {
             s.tick();
             s.explained_tick().unwrap();
             s.run(5 * 21 + 4);
             s.explained_tick().unwrap();
         }
-        assert_same(&samplers[0], &samplers[1], rule.name());
-        compare(&mut samplers, &[n; 10], rule.name());
+        assert_same(&samplers[0], &samplers[1], &what);
+        compare(&mut samplers, &[n; 10], &what);
     }
 }
 
@@ -160,8 +176,8 @@ fn sweeps_after_a_single_tick_or_an_explained_tick_continue_identically() {
 fn a_clamped_or_restored_sampler_follows_the_same_chain_either_way() {
     let lattice = lattice((24, 30), 1.0, 0.1, Boundary::Fixed(1), Bonds::Ferromagnet);
     let n = lattice.len() as u64;
-    for rule in Rule::ALL {
-        let mut samplers = pair(&lattice, 2.269, rule, 9);
+    for (rule, lanes) in Rule::ALL.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let mut samplers = pair(&lattice, 2.269, rule, 9, lanes);
         for s in samplers.iter_mut() {
             s.set_clamped(100, true).unwrap();
         }
@@ -186,11 +202,13 @@ fn a_clamped_or_restored_sampler_follows_the_same_chain_either_way() {
 fn changing_the_lattice_mid_run_rebuilds_the_wavefront_layout() {
     let periodic = lattice((20, 20), 1.0, 0.0, Boundary::Periodic, Bonds::Ferromagnet);
     let glass = lattice((20, 20), 1.0, 0.0, Boundary::Open, Bonds::PlusMinus);
-    let mut samplers = pair(&periodic, 2.5, Rule::Metropolis, 4);
-    compare(&mut samplers, &[400; 2], "periodic ferromagnet");
-    for s in samplers.iter_mut() {
-        s.set_lattice(glass.clone()).unwrap();
-        s.set_temperature(1.2).unwrap();
+    for lanes in [false, true] {
+        let mut samplers = pair(&periodic, 2.5, Rule::Metropolis, 4, lanes);
+        compare(&mut samplers, &[400; 2], "periodic ferromagnet");
+        for s in samplers.iter_mut() {
+            s.set_lattice(glass.clone()).unwrap();
+            s.set_temperature(1.2).unwrap();
+        }
+        compare(&mut samplers, &[400; 2], "open ±J glass");
     }
-    compare(&mut samplers, &[400; 2], "open ±J glass");
 }

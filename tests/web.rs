@@ -514,3 +514,13 @@ fn wasm_follows_the_same_sampler_lanes_trajectories_as_native() {
         fingerprint::EXPECTED_SAMPLER_LANES
     );
 }
+
+#[wasm_bindgen_test]
+fn wasm_follows_the_same_sequential_row_stream_trajectories_as_native() {
+    // Sequential order with lanes on: the wavefront steps the row streams in SIMD128 lanes
+    // here and in SSE2 lanes natively.
+    assert_eq!(
+        fingerprint::sampler_row_streams_fingerprint(),
+        fingerprint::EXPECTED_SAMPLER_ROW_STREAMS
+    );
+}

@@ -1,8 +1,9 @@
 //! The wavefront kernel in WebAssembly (SIMD128, headless Chromium through
 //! wasm-bindgen-test): sequential sweeps with it on follow the scalar ticks bit for bit,
 //! for both rules, every boundary, a ferromagnet and a ±J glass (the native twin, with
-//! more sizes, is tests/wavefront.rs). The random stream is the scalar one, so a seed
-//! replays the same film natively and in wasm (tests/fingerprint/).
+//! more sizes, is tests/wavefront.rs), with the sampler's one stream (lanes off) and with
+//! row streams (lanes on, the stream stepped in SIMD128 lanes). The words are the scalar
+//! ticks' own, so a seed replays the same film natively and in wasm (tests/fingerprint/).
 //!
 //!   CHROMEDRIVER=/usr/bin/chromedriver cargo test --release --target wasm32-unknown-unknown \
 //!     --no-default-features --test web_wavefront
@@ -16,7 +17,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn ten_sweeps_in_wasm_are_bit_identical_to_the_scalar_ticks() {
     let mut banded = 0;
-    for rule in Rule::ALL {
+    for (rule, lanes) in Rule::ALL.into_iter().flat_map(|r| [(r, false), (r, true)]) {
         for boundary in [Boundary::Periodic, Boundary::Open, Boundary::Fixed(-1)] {
             for glass in [false, true] {
                 for (k, (w, h)) in [(3, 5), (17, 2), (33, 47)].into_iter().enumerate() {
@@ -35,6 +36,7 @@ fn ten_sweeps_in_wasm_are_bit_identical_to_the_scalar_ticks() {
                         s.set_dynamics(Dynamics::Single(rule)).unwrap();
                         s.set_order(Order::Sequential);
                         s.set_wavefront(wavefront);
+                        s.set_lanes(lanes);
                         s
                     });
                     assert!(on.wavefront_apply() && !off.wavefront_apply());
@@ -42,8 +44,11 @@ fn ten_sweeps_in_wasm_are_bit_identical_to_the_scalar_ticks() {
                     for chunk in [n, n, n, n, n / 3 + 1, n, n, n, n, n] {
                         on.run(chunk);
                         off.run(chunk);
-                        let what =
-                            format!("{} {} glass={glass} {w}×{h}", rule.name(), boundary.name());
+                        let what = format!(
+                            "{} lanes={lanes} {} glass={glass} {w}×{h}",
+                            rule.name(),
+                            boundary.name()
+                        );
                         assert_eq!(on.state(), off.state(), "{what}");
                         assert_eq!(on.energy().to_bits(), off.energy().to_bits(), "{what}");
                         assert_eq!(on.energy(), on.lattice().energy(on.spins()), "{what}");
@@ -52,5 +57,5 @@ fn ten_sweeps_in_wasm_are_bit_identical_to_the_scalar_ticks() {
             }
         }
     }
-    assert_eq!(banded, 2 * 3 * 2 * 3);
+    assert_eq!(banded, 2 * 2 * 3 * 2 * 3);
 }

@@ -86,6 +86,34 @@ impl LaneStreams {
         Ok(LaneStreams { words })
     }
 
+    /// The next number of lane `k` alone (the others keep their state): the scalar ticks
+    /// of the sequential order with lanes on, where row y draws from lane y mod 16.
+    #[inline(always)]
+    pub fn next_lane(&mut self, k: usize) -> u32 {
+        let [s0, s1, s2, s3] = &mut self.words;
+        let out = s0[k].wrapping_add(s3[k]).rotate_left(7).wrapping_add(s0[k]);
+        let t = s1[k] << 9;
+        s2[k] ^= s0[k];
+        s3[k] ^= s1[k];
+        s1[k] ^= s2[k];
+        s0[k] ^= s3[k];
+        s2[k] ^= t;
+        s3[k] = s3[k].rotate_left(11);
+        out
+    }
+
+    /// Lane `k`'s four state words.
+    pub fn lane(&self, k: usize) -> [u32; 4] {
+        self.words.map(|w| w[k])
+    }
+
+    /// Sets lane `k`'s four state words (from [`Self::lane`] of streams that were valid).
+    pub fn set_lane(&mut self, k: usize, state: [u32; 4]) {
+        for (w, word) in self.words.iter_mut().zip(state) {
+            w[k] = word;
+        }
+    }
+
     /// The next number of every lane.
     #[inline(always)]
     #[allow(clippy::needless_range_loop)]
@@ -285,14 +313,14 @@ fn scalar_group(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-mod vector {
+pub(crate) mod vector {
     //! The vector group: the same decisions as [`super::scalar_group`] for a full group.
     use super::{Counting, LANES, LaneChange, LaneStreams};
 
     pub const AVAILABLE: bool = true;
 
     #[cfg(target_arch = "x86_64")]
-    mod ops {
+    pub(crate) mod ops {
         //! The few 128-bit operations the kernel needs, SSE2 (part of every x86-64).
         #![allow(unused_unsafe)]
         use core::arch::x86_64::*;
@@ -414,6 +442,26 @@ mod vector {
             // SAFETY: SSE2 is part of every x86-64 target.
             unsafe { _mm_packs_epi32(a, b) }
         }
+        /// Two i16x8 to one u8x16 (saturating; the values here fit).
+        #[inline(always)]
+        pub fn narrow16_unsigned(a: V, b: V) -> V {
+            // SAFETY: SSE2 is part of every x86-64 target.
+            unsafe { _mm_packus_epi16(a, b) }
+        }
+        /// A byte mask (0 or −1 per byte) as four 32-bit masks: bytes 4q..4q + 4 in [q].
+        #[inline(always)]
+        pub fn widen_mask(m: V) -> [V; 4] {
+            // SAFETY: SSE2 is part of every x86-64 target.
+            unsafe {
+                let (low, high) = (_mm_unpacklo_epi8(m, m), _mm_unpackhi_epi8(m, m));
+                [
+                    _mm_unpacklo_epi16(low, low),
+                    _mm_unpackhi_epi16(low, low),
+                    _mm_unpacklo_epi16(high, high),
+                    _mm_unpackhi_epi16(high, high),
+                ]
+            }
+        }
         /// The sum of the eight 16-bit lanes.
         #[inline(always)]
         pub fn sum16(a: V) -> i64 {
@@ -425,7 +473,7 @@ mod vector {
     }
 
     #[cfg(target_arch = "wasm32")]
-    mod ops {
+    pub(crate) mod ops {
         //! The few 128-bit operations the kernel needs, SIMD128.
         use core::arch::wasm32::*;
         pub type V = v128;
@@ -524,6 +572,20 @@ mod vector {
             i16x8_narrow_i32x4(a, b)
         }
         #[inline(always)]
+        pub fn narrow16_unsigned(a: V, b: V) -> V {
+            u8x16_narrow_i16x8(a, b)
+        }
+        #[inline(always)]
+        pub fn widen_mask(m: V) -> [V; 4] {
+            let (low, high) = (i16x8_extend_low_i8x16(m), i16x8_extend_high_i8x16(m));
+            [
+                i32x4_extend_low_i16x8(low),
+                i32x4_extend_high_i16x8(low),
+                i32x4_extend_low_i16x8(high),
+                i32x4_extend_high_i16x8(high),
+            ]
+        }
+        #[inline(always)]
         pub fn sum16(a: V) -> i64 {
             let wide = i32x4_extadd_pairwise_i16x8(a);
             i64::from(i32x4_extract_lane::<0>(wide))
@@ -536,35 +598,40 @@ mod vector {
     use ops::*;
 
     /// The lane streams in 16 vectors: word w of lanes 4q..4q + 4 at [w][q].
-    struct Streams([[V; 4]; 4]);
+    pub(crate) struct Streams([[V; 4]; 4]);
 
     impl Streams {
         #[inline(always)]
         fn load(streams: &LaneStreams) -> Streams {
-            Streams(std::array::from_fn(|w| {
-                std::array::from_fn(|q| {
-                    load_words(streams.words[w][4 * q..4 * q + 4].try_into().unwrap())
-                })
-            }))
+            Streams::from_words(&streams.words)
         }
 
         #[inline(always)]
         fn store(&self, streams: &mut LaneStreams) {
+            self.to_words(&mut streams.words);
+        }
+
+        /// The streams whose state words are `words` (word w of lane k at [w][k]).
+        #[inline(always)]
+        pub(crate) fn from_words(words: &[[u32; LANES]; 4]) -> Streams {
+            Streams(std::array::from_fn(|w| {
+                std::array::from_fn(|q| load_words(words[w][4 * q..4 * q + 4].try_into().unwrap()))
+            }))
+        }
+
+        /// Writes the state words back (the layout of [`Self::from_words`]).
+        #[inline(always)]
+        pub(crate) fn to_words(&self, words: &mut [[u32; LANES]; 4]) {
             for (w, word) in self.0.iter().enumerate() {
                 for (q, &v) in word.iter().enumerate() {
-                    store_words(
-                        (&mut streams.words[w][4 * q..4 * q + 4])
-                            .try_into()
-                            .unwrap(),
-                        v,
-                    );
+                    store_words((&mut words[w][4 * q..4 * q + 4]).try_into().unwrap(), v);
                 }
             }
         }
 
         /// Xoshiro128++ in every lane: the same numbers as [`LaneStreams::next`].
         #[inline(always)]
-        fn next(&mut self) -> [V; 4] {
+        pub(crate) fn next(&mut self) -> [V; 4] {
             let [s0, s1, s2, s3] = &mut self.0;
             std::array::from_fn(|q| {
                 let sum = add32(s0[q], s3[q]);
@@ -578,6 +645,21 @@ mod vector {
                 s3[q] = or(shl32::<11>(s3[q]), shr32::<21>(s3[q]));
                 out
             })
+        }
+
+        /// [`Self::next`] in the lanes of `active` (all bits set per 32-bit lane, one
+        /// vector per group of four); the other lanes keep their state (their numbers are
+        /// returned but not drawn).
+        #[inline(always)]
+        pub(crate) fn next_where(&mut self, active: [V; 4]) -> [V; 4] {
+            let before = Streams(self.0);
+            let out = self.next();
+            for (word, old) in self.0.iter_mut().zip(before.0) {
+                for q in 0..4 {
+                    word[q] = select(active[q], old[q], word[q]);
+                }
+            }
+            out
         }
     }
 
@@ -614,7 +696,7 @@ mod vector {
 
     /// The `full` full groups of a row (x0 = first + 32 g).
     #[allow(clippy::too_many_arguments)]
-    pub fn update_groups(
+    pub(super) fn update_groups(
         row: &mut [i8],
         up: &[i8],
         down: &[i8],

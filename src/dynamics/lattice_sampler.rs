@@ -10,12 +10,12 @@ use super::anneal::{Schedule, Thermal};
 use super::cluster::WolffClusters;
 use super::lanes::{self, LaneChange, LaneStreams, LaneTable};
 use super::rules::{acceptance_table, threshold};
-use super::wavefront::{Decision, Wavefront};
+use super::wavefront::{Decision, Wavefront, Words};
 use super::{Order, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::Lattice;
 use crate::model::lattice::{Boundary, Couplings, Neighbour};
-use crate::rng::{SpinRng, random_index, seeded_rng, uniform};
+use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::{Rng, SeedableRng};
 
 /// How a lattice state changes: single-spin updates by a rule, or Wolff cluster flips.
@@ -115,8 +115,8 @@ pub struct SamplerState {
     pub next_site: usize,
     /// The Xoshiro128++ state words (never all zero).
     pub random_state: [u32; 4],
-    /// With checkerboard lanes on (see [`LatticeSampler::set_lanes`]): the 16 lane
-    /// streams' state, 64 words ([`LaneStreams::to_words`]).
+    /// With lanes on (see [`LatticeSampler::set_lanes`]): the 16 lane streams' state, 64
+    /// words ([`LaneStreams::to_words`]).
     pub lane_random_state: Option<Vec<u32>>,
 }
 
@@ -591,6 +591,36 @@ impl LatticeSampler {
         }
     }
 
+    /// Whether the sequential ticks draw from the lane streams, row y from lane y mod 16
+    /// (lanes on; see [`Self::set_lanes`]), rather than from the sampler's stream.
+    #[inline(always)]
+    fn row_streams(&self) -> bool {
+        self.lanes.is_some() && self.order == Order::Sequential
+    }
+
+    /// The word the tick at the cursor draws: with row streams the next of lane y mod 16,
+    /// otherwise the next of the sampler's stream.
+    #[inline(always)]
+    fn next_word(&mut self) -> u32 {
+        match &mut self.lanes {
+            Some(lanes) if self.order == Order::Sequential => {
+                lanes.streams.next_lane(self.cursor.y % lanes::LANES)
+            }
+            _ => self.rng.next_u32(),
+        }
+    }
+
+    /// The word [`Self::next_word`] would draw, without drawing it.
+    fn peek_word(&self) -> u32 {
+        match &self.lanes {
+            Some(lanes) if self.row_streams() => lanes
+                .streams
+                .clone()
+                .next_lane(self.cursor.y % lanes::LANES),
+            _ => self.rng.clone().next_u32(),
+        }
+    }
+
     /// One tick with integer couplings: the threshold for (current spin, S) decides.
     #[inline]
     fn tick_integer(&mut self) {
@@ -599,7 +629,7 @@ impl LatticeSampler {
             let lattice = &self.lattice;
             let sum = lattice.neighbour_sum(&self.spins, x, y, |b| lattice.integer_bond(b));
             let s = self.spins[i];
-            let r = u64::from(self.rng.next_u32());
+            let r = u64::from(self.next_word());
             let new = if r < self.table[usize::from(s > 0)][(sum + 4) as usize] {
                 1
             } else {
@@ -626,7 +656,7 @@ impl LatticeSampler {
             let field = lattice.coupling() * sum + lattice.field();
             let s = self.spins[i];
             let p = rule.probability_high(s > 0, 2.0 * field, self.temperature);
-            let r = u64::from(self.rng.next_u32());
+            let r = u64::from(self.next_word());
             let new = if r < threshold(p) { 1 } else { -1 };
             if new != s {
                 let change = new - s;
@@ -668,16 +698,37 @@ impl LatticeSampler {
                 ticks -= 1;
                 continue;
             }
-            update_row(
-                &mut self.spins,
-                (w, h),
-                y,
-                first,
-                step,
-                &table,
-                &mut rng,
-                &mut change,
-            );
+            let spins = &mut self.spins;
+            match self.lanes.as_mut().filter(|_| step == 1) {
+                // Lanes on, sequential order: row y draws from lane y mod 16.
+                Some(lanes) => {
+                    let lane = y % lanes::LANES;
+                    let mut next = || lanes.streams.next_lane(lane);
+                    update_row(
+                        spins,
+                        (w, h),
+                        y,
+                        first,
+                        step,
+                        &table,
+                        &mut next,
+                        &mut change,
+                    );
+                }
+                None => {
+                    let mut next = || rng.next_u32();
+                    update_row(
+                        spins,
+                        (w, h),
+                        y,
+                        first,
+                        step,
+                        &table,
+                        &mut next,
+                        &mut change,
+                    );
+                }
+            }
             ticks -= row_ticks;
             self.ticks += row_ticks;
             self.cursor = Cursor::next_row(y, colour, step, (w, h));
@@ -757,8 +808,8 @@ impl LatticeSampler {
         let probability_up =
             rule.probability_high(spin_before > 0, 2.0 * local_field, self.temperature);
         let clamped = self.clamps_on && self.clamp[site];
-        // The tick's own random number: the next word of a copy of the stream.
-        let random = (!clamped).then(|| uniform(&mut self.rng.clone()));
+        // The tick's own random number: the word it is about to draw, as u = r/2^32.
+        let random = (!clamped).then(|| f64::from(self.peek_word()) * (1.0 / 4_294_967_296.0));
         let tick = self.ticks;
         self.tick();
         Some(TickExplanation {
@@ -868,14 +919,20 @@ impl LatticeSampler {
         Ok(sampler)
     }
 
-    /// Switches checkerboard lanes on or off. With them on, whole rows of the checkerboard
-    /// order on a uniform periodic lattice of even width and height with nothing clamped
-    /// go through the SIMD lanes kernel ([`super::lanes`]): the same update of the same
-    /// sites in the same order, with the random numbers from 16 independent lane streams
-    /// instead of the sampler's stream (which the ticks inside a row, the explained tick
-    /// and every other case keep using). Each tick still uses a fresh uniform number
-    /// independent of the past, so the transition kernel, and the chain's law, is that of
-    /// the checkerboard order; the realisation differs from the one with lanes off.
+    /// Switches lanes on or off: 16 independent Xoshiro128++ lane streams beside the
+    /// sampler's stream, for SIMD kernels.
+    /// - Checkerboard order: whole rows on a uniform periodic lattice of even width and
+    ///   height with nothing clamped go through the SIMD lanes kernel ([`super::lanes`]),
+    ///   site j of a row's colour drawing from lane j mod 16; the ticks inside a row and
+    ///   every other lattice keep the sampler's stream.
+    /// - Sequential order: every tick of row y, scalar or in a wavefront band
+    ///   ([`super::wavefront`]), explained or not, draws from lane y mod 16 ("row
+    ///   streams"), so the wavefront's lanes step their own rows' streams.
+    /// - Random order and Wolff moves keep the sampler's stream.
+    ///
+    /// Each tick still uses a fresh uniform number independent of the past, so the
+    /// transition kernel, and the chain's law, is that of the order; the realisation
+    /// differs from the one with lanes off.
     /// Switched on, the lane streams are seeded from the sampler's stream state (without
     /// advancing it), so a state with lanes off continues deterministically.
     pub fn set_lanes(&mut self, on: bool) {
@@ -1015,7 +1072,11 @@ impl LatticeSampler {
                 ticks -= scalar;
                 continue;
             }
-            let band = wavefront.band(&mut self.spins, y, rows, &decision, &mut self.rng);
+            let words = match &mut self.lanes {
+                Some(lanes) => Words::Lanes(&mut lanes.streams),
+                None => Words::Stream(&mut self.rng),
+            };
+            let band = wavefront.band(&mut self.spins, y, rows, &decision, words);
             change.bond_sum += band.bond_sum;
             change.magnetization += band.magnetization;
             let done = (rows * w) as u64;
@@ -1074,7 +1135,7 @@ struct RowChange {
 /// Updates sites x = first, first + step, … < W of row y of a uniform periodic lattice, in
 /// that order: per site the neighbour sum S, one 32-bit random number r, and
 /// s_i' = +1 exactly when r < table[9·(s_i > 0) + S + 4] (no division, no modulo, no
-/// branch on the outcome, nothing allocated). The stream lives in a local copy.
+/// branch on the outcome, nothing allocated), r the next word of `next`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn update_row(
@@ -1084,7 +1145,7 @@ fn update_row(
     first: usize,
     step: usize,
     table: &[u64; 32],
-    rng: &mut SpinRng,
+    next: &mut impl FnMut() -> u32,
     change: &mut RowChange,
 ) {
     let row = y * w;
@@ -1101,7 +1162,7 @@ fn update_row(
             + i32::from(spins[down + x]);
         let old = i32::from(spins[row + x]);
         let index = (usize::from(old > 0) * 9 + (sum + 4) as usize) & 31;
-        let r = u64::from(rng.next_u32());
+        let r = u64::from(next());
         let new = if r < table[index] { 1 } else { -1 };
         let delta = new - old;
         bond_sum += delta * sum;
