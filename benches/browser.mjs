@@ -47,14 +47,17 @@ const f = (v, d = 2) => (v === undefined ? '—' : v.toFixed(d));
 const range = (r, d = 2) => `${f(r.median, d)} (${f(r.min, d)}–${f(r.max, d)})`;
 
 console.log(`\nbrowser: ${results.user_agent}`);
-console.log('\nsequential order at T_c, ns per tick: every tick scalar, and the wavefront kernel (bit-identical)');
+console.log(
+  '\nsequential order at T_c, ns per tick: every tick scalar, and the wavefront kernel (bit-identical), ' +
+    "with the sampler's one stream and with row streams (lanes_: the app's)",
+);
 console.log(
   `${'rule'.padEnd(11)} ${'side'.padStart(5)} ${'kernel'.padEnd(10)} ${'native'.padStart(7)} ${'wasm'.padStart(22)}`,
 );
 const merged = { ...native };
 for (const side of [256, 1024]) {
   for (const rule of ['heat_bath', 'metropolis']) {
-    for (const kind of ['scalar', 'wavefront']) {
+    for (const kind of ['scalar', 'wavefront', 'lanes_scalar', 'lanes_wavefront']) {
       const key = `${rule}_sequential_${kind}_${side}_ns_per_tick`;
       const wasm = results[`wasm_${key}`];
       merged[`wasm_${key}`] = wasm.median;
@@ -71,7 +74,7 @@ if (process.env.BENCH_QUERY) {
 console.log('');
 console.log('1024×1024 periodic lattice at T_c, ns per tick, median (min–max) of 7 runs of 2 sweeps');
 console.log(
-  "checkerboard = the app's checkerboard (SIMD lanes, 16 streams); cb-1-stream = the same order on one stream",
+  "sequential, checkerboard = the app's (lanes on: 16 streams); seq-1-stream, cb-1-stream = the same order on one stream",
 );
 console.log(
   `${'rule'.padEnd(11)} ${'order'.padEnd(13)} ${'native'.padStart(7)} ${'wasm'.padStart(22)} ${'JS reference'.padStart(24)} ${'wasm/JS'.padStart(8)} ${'JS/wasm'.padStart(8)} ${'wasm/native'.padStart(12)}`,
@@ -90,13 +93,11 @@ for (const rule of ['heat_bath', 'metropolis']) {
     merged[`wasm_over_js_${id}`] = wasm.median / js.median;
     merged[`wasm_over_native_${id}`] = wasm.median / native[`native_${id}_ns_per_tick`];
     line(rule, order, native[`native_${id}_ns_per_tick`], wasm, js);
-    if (order === 'checkerboard') {
-      const one = results[`wasm_${id}_one_stream_ns_per_tick`];
-      const nat = native[`native_${id}_one_stream_ns_per_tick`];
-      merged[`wasm_${id}_one_stream_ns_per_tick`] = one.median;
-      merged[`wasm_over_native_${id}_one_stream`] = one.median / nat;
-      line(rule, 'cb-1-stream', nat, one, js);
-    }
+    const one = results[`wasm_${id}_one_stream_ns_per_tick`];
+    const nat = native[`native_${id}_one_stream_ns_per_tick`];
+    merged[`wasm_${id}_one_stream_ns_per_tick`] = one.median;
+    merged[`wasm_over_native_${id}_one_stream`] = one.median / nat;
+    line(rule, order === 'checkerboard' ? 'cb-1-stream' : 'seq-1-stream', nat, one, js);
   }
   const id = `${rule}_checkerboard_lanes`;
   const kernel = results[`wasm_${id}_ns_per_tick`];

@@ -69,7 +69,8 @@ for (const side of [256, SIDE]) {
 if (process.env.BENCH_QUERY === 'wavefront') process.exit(0);
 for (const rule of ['heat-bath', 'metropolis']) {
   for (const [label, order, lanes] of [
-    ['sequential', 'sequential', false],
+    ['sequential (row streams, as the app)', 'sequential', true],
+    ['sequential, one stream', 'sequential', false],
     ['checkerboard (lanes, as the app)', 'checkerboard', true],
     ['checkerboard, one stream', 'checkerboard', false],
   ]) {

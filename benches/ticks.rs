@@ -111,11 +111,17 @@ fn main() {
         "{:<12} {:<13} {:>12} {:>18}",
         "rule", "order", "ns/tick", "min–max"
     );
-    // "checkerboard" is the app's checkerboard (lanes on), "cb-1-stream" the same order
-    // with the sampler's single stream (lanes off).
+    // "sequential" and "checkerboard" are the app's (lanes on: row streams, lane streams),
+    // "seq-1-stream" and "cb-1-stream" the same orders with the sampler's single stream.
     for rule in Rule::ALL {
         for (label, order, lanes, suffix) in [
-            ("sequential", Order::Sequential, false, "sequential"),
+            ("sequential", Order::Sequential, true, "sequential"),
+            (
+                "seq-1-stream",
+                Order::Sequential,
+                false,
+                "sequential_one_stream",
+            ),
             ("checkerboard", Order::Checkerboard, true, "checkerboard"),
             (
                 "cb-1-stream",

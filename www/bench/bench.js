@@ -48,8 +48,9 @@ const scale = (figure, factor) => ({
   max: figure.max * factor,
 });
 
-// Ticks as the app runs them: chunks of CHUNK ticks; with `lanes`, the app's checkerboard
-// (SIMD lanes), without, the sampler's single stream.
+// Ticks as the app runs them: chunks of CHUNK ticks; with `lanes` (the app's setting), the
+// 16 lane streams (checkerboard: site j of a row's colour from lane j mod 16; sequential: row
+// y from lane y mod 16), without, the sampler's single stream.
 // `wavefront` (sequential order): whole bands of rows through the wavefront kernel (the
 // app's default, bit-identical) or every tick scalar.
 function wasmTicks(bindings, rule, order, lanes, side = SIDE, wavefront = true) {
@@ -66,18 +67,24 @@ function wasmTicks(bindings, rule, order, lanes, side = SIDE, wavefront = true) 
   };
 }
 
-// Sequential order at 256² and 1024²: every tick scalar, then the wavefront kernel.
+// Sequential order at 256² and 1024²: every tick scalar, then the wavefront kernel, with the
+// sampler's one stream and with row streams (lanes, as the app).
 async function sequentialFigures(bindings, rules, record) {
   for (const side of [256, SIDE]) {
     for (const rule of rules) {
-      for (const wavefront of [false, true]) {
-        const kind = wavefront ? 'wavefront' : 'scalar';
+      for (const [lanes, wavefront] of [
+        [false, false],
+        [false, true],
+        [true, false],
+        [true, true],
+      ]) {
+        const kind = `${lanes ? 'lanes_' : ''}${wavefront ? 'wavefront' : 'scalar'}`;
         status.textContent = `ticks: ${rule}, sequential ${kind}, ${side}²…`;
         await pause();
         record(
           `wasm_${rule.replace('-', '_')}_sequential_${kind}_${side}_ns_per_tick`,
-          `wasm ${rule} sequential ${kind} ${side}²`,
-          await wasmTicks(bindings, rule, 'sequential', false, side, wavefront)(),
+          `wasm ${rule} sequential ${kind.replace('_', ' ')} ${side}²`,
+          await wasmTicks(bindings, rule, 'sequential', lanes, side, wavefront)(),
           'ns/tick',
         );
       }
@@ -154,17 +161,15 @@ async function main() {
       const id = `${rule.replace('-', '_')}_${order}`;
       status.textContent = `ticks: ${rule}, ${order}…`;
       await pause();
-      const lanes = order === 'checkerboard';
+      // As the app: lanes on in both orders; and the same order on the one stream.
       record(
         `wasm_${id}_ns_per_tick`,
         `wasm ${rule} ${order}`,
-        await wasmTicks(bindings, rule, order, lanes)(),
+        await wasmTicks(bindings, rule, order, true)(),
         'ns/tick',
       );
-      if (lanes) {
-        const label = `wasm ${rule} ${order}, one stream`;
-        record(`wasm_${id}_one_stream_ns_per_tick`, label, await wasmTicks(bindings, rule, order, false)(), 'ns/tick');
-      }
+      const label = `wasm ${rule} ${order}, one stream`;
+      record(`wasm_${id}_one_stream_ns_per_tick`, label, await wasmTicks(bindings, rule, order, false)(), 'ns/tick');
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
     }
   }
