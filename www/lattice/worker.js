@@ -28,10 +28,12 @@
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
 // speed (as the page's frame budget stopped them), and the largest chunk of ticks per
-// engine call (calls of about an eighth of a frame's time, as the page's frame loop did).
+// engine call (calls of about an eighth of a frame's time, as the page's frame loop did):
+// 14 · 4096 ticks, whole wavefront bands of 14 rows on a power-of-two side up to 4096 in
+// sequential order (a chunk of 2^16 ended every fifth band short: about 7 % slower at 1024²).
 const SLICE_MS = 4;
 const FRAME_MS = 8;
-const CHUNK = 1 << 16;
+const CHUNK = 14 * 4096;
 
 let engine = null;
 let lab = null;
