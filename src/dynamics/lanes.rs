@@ -116,21 +116,8 @@ impl LaneStreams {
 
     /// The next number of every lane.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn next(&mut self) -> [u32; LANES] {
-        let [s0, s1, s2, s3] = &mut self.words;
-        let mut out = [0; LANES];
-        for k in 0..LANES {
-            out[k] = s0[k].wrapping_add(s3[k]).rotate_left(7).wrapping_add(s0[k]);
-            let t = s1[k] << 9;
-            s2[k] ^= s0[k];
-            s3[k] ^= s1[k];
-            s1[k] ^= s2[k];
-            s0[k] ^= s3[k];
-            s2[k] ^= t;
-            s3[k] = s3[k].rotate_left(11);
-        }
-        out
+        std::array::from_fn(|k| self.next_lane(k))
     }
 }
 
