@@ -518,7 +518,8 @@ export class LatticeMode {
     const frame = this.frameData;
     const stats = frame.stats;
     const side = frame.side;
-    this.spinsView.draw(frame.spins, side, frame.clamps);
+    // Without clamps the mask is all zeros: the loop need not read it (1 MB at 1024²).
+    this.spinsView.draw(frame.spins, side, stats.clampedCount > 0 ? frame.clamps : null);
     const inspecting = this.slow();
     const step = inspecting ? stats.lastStep : null;
     this.overlay.draw(side, { next: inspecting ? stats.nextSite : -1, step, brush: this.painter.cursor() });
