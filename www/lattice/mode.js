@@ -73,6 +73,9 @@ const PARAMETERS = new Set([
 ]);
 
 // Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
+// The transferred buffers a frame holds (no clamp mask when nothing is clamped).
+const buffersOf = (frame) => (frame.clamps ? [frame.spins.buffer, frame.clamps.buffer] : [frame.spins.buffer]);
+
 function speedSteps(n) {
   return [
     { ticks: 1, label: '1 tick / frame' },
@@ -272,10 +275,10 @@ export class LatticeMode {
     this.rateTicks += frame.ticksDone;
     const ack = (buffers) => this.link.post({ type: 'ack', buffers }, buffers);
     if (frame.seq < this.seq) {
-      ack([frame.spins.buffer, frame.clamps.buffer]);
+      ack(buffersOf(frame));
       return;
     }
-    if (this.frameData) this.spare.push(this.frameData.spins.buffer, this.frameData.clamps.buffer);
+    if (this.frameData) this.spare.push(...buffersOf(this.frameData));
     if (this.fresh) ack(this.spare.splice(0));
     this.frameData = frame;
     this.fresh = true;
@@ -518,8 +521,8 @@ export class LatticeMode {
     const frame = this.frameData;
     const stats = frame.stats;
     const side = frame.side;
-    // Without clamps the mask is all zeros: the loop need not read it (1 MB at 1024²).
-    this.spinsView.draw(frame.spins, side, stats.clampedCount > 0 ? frame.clamps : null);
+    // Without clamps the worker sends no mask (1 MB less to copy and read at 1024²).
+    this.spinsView.draw(frame.spins, side, frame.clamps);
     const inspecting = this.slow();
     const step = inspecting ? stats.lastStep : null;
     this.overlay.draw(side, { next: inspecting ? stats.nextSite : -1, step, brush: this.painter.cursor() });

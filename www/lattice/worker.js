@@ -7,13 +7,16 @@
 //     {type: 'init', js, wasm, session}        load the engine; the run starts from `session`
 //     {type: 'command', id, method, args, seq} one of IsingLab's methods (checked by the engine)
 //     {type: 'read', id, method, args}         a value: any IsingLab method, 'spins', 'clamps',
-//                                              'timed_session' ({text, ms}) or 'memory' (bytes)
+//                                              'timed_session' ({text, ms}), 'memory' (bytes)
+//                                              or 'engine_time' ({ms, ticks} inside advance,
+//                                              {frameMs, frames} packing frames)
 //     {type: 'run', max}                       max: run continuously, in slices (else stop)
 //     {type: 'advance', ticks, explain, seq?}  one frame's ticks, or a paused step (numbered)
 //     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
 //     {type: 'fault'}                          test only: a deliberate panic
 //   worker → page
-//     {type: 'ready'} · {type: 'result', id, value | error} · {type: 'frame', …}
+//     {type: 'ready'} · {type: 'result', id, value | error}
+//     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats}
 //     {type: 'panic', message} · {type: 'error', message}
 //
 // Frames never queue up: at most one is in flight; the next is posted once the page has
@@ -46,6 +49,10 @@ let dirty = true; // something changed since the last frame
 let ticksDone = 0; // ticks since the last frame
 let seq = 0; // the last of the page's numbered changes done
 const spare = []; // ArrayBuffers given back by the page
+// The engine's own time: wall ms spent inside lab.advance and the ticks it did there
+// (read as 'engine_time' by benches/page.mjs, which splits the page's shortfall into time
+// outside the kernel and a kernel slowed by what else runs on the machine).
+const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0 };
 
 // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
 globalThis.boltzlabReportPanic = (message) => {
@@ -61,6 +68,16 @@ function buffer(bytes) {
   return k >= 0 ? spare.splice(k, 1)[0] : new ArrayBuffer(bytes);
 }
 
+// Keeps the buffers the page gave back, at most four, of the lattice's size only: buffers of
+// an earlier size would otherwise fill the four places for good, and every frame would then
+// take fresh memory (at 1024², two new megabytes a frame cost the worker 1 ms, 6 % of its time).
+function keep(buffers) {
+  const bytes = lab.spin_count();
+  const fits = spare.filter((b) => b.byteLength === bytes);
+  for (const b of buffers) if (b.byteLength === bytes) fits.push(b);
+  spare.splice(0, spare.length, ...fits.slice(0, 4));
+}
+
 function copyOut(Type, ptr, length) {
   const out = new Type(buffer(length * Type.BYTES_PER_ELEMENT));
   out.set(new Type(engine.wasm_memory().buffer, ptr, length));
@@ -71,9 +88,12 @@ function copyOut(Type, ptr, length) {
 // most one is.
 function frame(urgent = false) {
   if (inFlight > (urgent ? 1 : 0) || !dirty || dead) return;
+  const t0 = performance.now();
   const n = lab.spin_count();
   const spins = copyOut(Int8Array, lab.spins_ptr(), n);
-  const clamps = copyOut(Uint8Array, lab.clamp_ptr(), n);
+  // Without clamps the mask is all zeros, and the page does not read it.
+  const clampedCount = lab.clamped_count();
+  const clamps = clampedCount > 0 ? copyOut(Uint8Array, lab.clamp_ptr(), n) : null;
   const points = lab.trace_len();
   const memory = engine.wasm_memory().buffer;
   const trace = {
@@ -94,7 +114,7 @@ function frame(urgent = false) {
       sweeps: lab.sweeps(),
       energy: lab.energy_per_spin(),
       magnetization: lab.magnetization_per_spin(),
-      clampedCount: lab.clamped_count(),
+      clampedCount,
       version: lab.lattice_version(),
       nextSite: lab.next_site(),
       lastStep: lab.last_step(),
@@ -103,7 +123,9 @@ function frame(urgent = false) {
   inFlight += 1;
   dirty = false;
   ticksDone = 0;
-  postMessage(message, [spins.buffer, clamps.buffer]);
+  postMessage(message, clamps ? [spins.buffer, clamps.buffer] : [spins.buffer]);
+  engineTime.frameMs += performance.now() - t0;
+  engineTime.frames += 1;
 }
 
 // Advances `ticks` in calls of at most chunkTicks (each call appends a trace point, as the
@@ -120,10 +142,12 @@ function advance(ticks, explain, untilMs = Infinity) {
     const chunk = Math.min(chunkTicks, ticks - done);
     const t0 = performance.now();
     lab.advance(chunk);
+    const took = performance.now() - t0;
+    engineTime.ms += took;
+    engineTime.ticks += chunk;
     done += chunk;
     ticksDone += chunk;
     dirty = true;
-    const took = performance.now() - t0;
     if (took > FRAME_MS / 8 && chunkTicks > 1024) chunkTicks >>= 1;
     else if (took < FRAME_MS / 32 && chunkTicks < CHUNK) chunkTicks <<= 1;
     if (performance.now() > untilMs) break;
@@ -153,6 +177,7 @@ function read(method, args) {
   if (method === 'spins') return new Int8Array(memory, lab.spins_ptr(), n).slice();
   if (method === 'clamps') return new Uint8Array(memory, lab.clamp_ptr(), n).slice();
   if (method === 'memory') return memory.byteLength; // the worker's wasm memory, in bytes
+  if (method === 'engine_time') return { ...engineTime };
   if (method === 'timed_session') {
     const t0 = performance.now();
     const text = lab.session();
@@ -196,7 +221,7 @@ function handle(data) {
       break;
     case 'ack':
       inFlight = Math.max(0, inFlight - 1);
-      for (const b of data.buffers ?? []) if (spare.length < 4) spare.push(b);
+      keep(data.buffers ?? []);
       frame();
       break;
     case 'fault':
