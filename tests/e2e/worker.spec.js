@@ -49,6 +49,21 @@ test('after a run at maximum speed in the worker, the page shows the engine’s 
   await expect(page.locator('#magnetization')).toHaveText(format(exact.magnetization));
   const live = await spinsAndClamps(page);
   expect(live.spins.map((s) => (s > 0 ? '+' : '-')).join('')).toBe(state.spins.join(''));
+  // The spin canvas shows exactly these spins: one pixel a site, the up colour on every up
+  // site and the down colour on every down site.
+  const pixels = await page.locator('#spins').evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return Array.from(
+      { length: data.length / 4 },
+      (_, i) => (data[4 * i] << 16) | (data[4 * i + 1] << 8) | data[4 * i + 2],
+    );
+  });
+  const spins = state.spins.join('');
+  expect(pixels.length).toBe(spins.length);
+  const colour = { '+': pixels[spins.indexOf('+')], '-': pixels[spins.indexOf('-')] };
+  expect(colour['+']).toBe(0xf4f1e8); // --spin-up
+  expect(colour['-']).toBe(0x1d3557); // --spin-down
+  expect(pixels.every((p, i) => p === colour[spins[i]])).toBe(true);
   // The page's mirror of the run holds exactly the worker's state once paused.
   const mirrorState = await page.evaluate(async () => {
     await window.boltzlabSettled();

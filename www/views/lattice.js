@@ -13,13 +13,15 @@ export class LatticeView {
     onThemeChange(() => this.readColours());
   }
 
+  // The four colours as pixel words, indexed by up | clamped << 1 (an Int32Array: the loops
+  // below stay in 32-bit integers).
   readColours() {
-    this.colours = [
+    this.colours = Int32Array.from([
       rgbaWord(cssColour('--spin-down', '#1d3557')),
       rgbaWord(cssColour('--spin-up', '#f4f1e8')),
       rgbaWord(cssColour('--clamped-down', '#b5179e')),
       rgbaWord(cssColour('--clamped-up', '#ffb703')),
-    ];
+    ]);
   }
 
   resize(side) {
@@ -28,17 +30,23 @@ export class LatticeView {
     this.canvas.width = side;
     this.canvas.height = side;
     this.image = this.context.createImageData(side, side);
-    this.pixels = new Uint32Array(this.image.data.buffer);
+    this.pixels = new Int32Array(this.image.data.buffer);
   }
 
-  // spins: Int8Array of ±1, site x + L·y; clamps: Uint8Array of 0/1 or null.
+  // spins: Int8Array of ±1, site x + L·y; clamps: Uint8Array of 0/1 or null. Without a
+  // branch on the spin: up = (s + 1) >> 1 is 0 or 1, and without clamps the pixel is
+  // down ^ ((up ^ down) & −up). At T_c a branch guesses wrong about half the time; this loop
+  // takes 0.5 ms at 1024² where a branch took 4.8 (node, one run).
   draw(spins, side, clamps = null) {
     this.resize(side);
     const { pixels, colours } = this;
+    const n = spins.length;
     if (clamps) {
-      for (let i = 0; i < spins.length; i++) pixels[i] = colours[(spins[i] > 0) | (clamps[i] << 1)];
+      for (let i = 0; i < n; i++) pixels[i] = colours[((spins[i] + 1) >> 1) | (clamps[i] << 1)];
     } else {
-      for (let i = 0; i < spins.length; i++) pixels[i] = colours[spins[i] > 0 ? 1 : 0];
+      const down = colours[0];
+      const flip = colours[0] ^ colours[1];
+      for (let i = 0; i < n; i++) pixels[i] = down ^ (flip & -((spins[i] + 1) >> 1));
     }
     this.context.putImageData(this.image, 0, 0);
   }
