@@ -113,6 +113,10 @@ for (const rule of ['heat_bath', 'metropolis']) {
 console.log(
   '(lanes-kernel: the bare lanes kernel in whole sweeps, no chunking; JS/wasm: how many times faster than JS)',
 );
+// The page's 256² checkerboard row compares with this (benches/page.mjs).
+const small = results.wasm_heat_bath_checkerboard_256_ns_per_tick;
+merged.wasm_heat_bath_checkerboard_256_ns_per_tick = small.median;
+console.log(`heat-bath checkerboard at 256² (as the app), wasm: ${range(small)} ns/tick`);
 const draw = results.draw_1024_ms;
 merged.draw_1024_ms = draw.median;
 console.log(`\ndraw one 1024×1024 frame (spins → pixels → canvas): ${range(draw)} ms, median of 21`);

@@ -4,10 +4,14 @@
 //   ticks per second  the engine's tick counter (in its worker) over a timed window;
 //   frames per second requestAnimationFrame callbacks over the same window;
 //   input delay       from a key press (U: all up, D: all down) to the status line showing
-//                     its effect (M/N past ±0.5), in the page's own clock.
+//                     its effect (M/N past ±0.5), in the page's own clock;
+//   in worker         the worker's own account ('engine_time'): ns per tick inside its engine
+//                     calls and the share of the window spent there, and ms per frame packed,
+//                     which split a shortfall into time outside the kernel and a kernel
+//                     slowed by what else runs on the machine.
 // The figures are printed beside the kernel figures that `cargo bench` and benches/browser.mjs
-// wrote to target/bench.json (1024², T_c; ns per tick turned into ticks per second) and
-// merged into that file (page_* keys).
+// wrote to target/bench.json (T_c, at the same size; ns per tick turned into ticks per
+// second) and merged into that file (page_* keys).
 //   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -55,11 +59,21 @@ function timedWindow(page, ms) {
     requestAnimationFrame(count);
     const t0 = performance.now();
     const ticks0 = await window.boltzlabLab.ticks();
+    const engine0 = await window.boltzlabLab.engine_time();
     await new Promise((resolve) => setTimeout(resolve, ms));
+    const engine1 = await window.boltzlabLab.engine_time();
     const ticks1 = await window.boltzlabLab.ticks();
     const t1 = performance.now();
     on = false;
-    return { ticksPerSecond: (ticks1 - ticks0) / ((t1 - t0) / 1000), fps: frames / ((t1 - t0) / 1000) };
+    const engineMs = engine1.ms - engine0.ms;
+    return {
+      ticksPerSecond: (ticks1 - ticks0) / ((t1 - t0) / 1000),
+      fps: frames / ((t1 - t0) / 1000),
+      // Inside the worker's engine calls: ns per tick, and the share of the window spent there.
+      insideNs: (engineMs * 1e6) / (engine1.ticks - engine0.ticks),
+      busy: engineMs / (t1 - t0),
+      frameMs: (engine1.frameMs - engine0.frameMs) / (engine1.frames - engine0.frames),
+    };
   }, ms);
 }
 
@@ -118,6 +132,9 @@ try {
         ticksPerSecond: summary(windows.map((w) => w.ticksPerSecond)),
         fps: summary(windows.map((w) => w.fps)),
         delay: summary(delays),
+        insideNs: summary(windows.map((w) => w.insideNs)),
+        busy: summary(windows.map((w) => w.busy)),
+        frameMs: summary(windows.map((w) => w.frameMs)),
       };
       await page.close();
     }
@@ -137,26 +154,40 @@ console.log(
   `page: median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; input delay: median (max) of ${PRESSES} key presses, key → status line`,
 );
 console.log(
-  'kernel figures (1024², T_c, heat-bath) from target/bench.json: wasm and native in one thread, JS ref = our JavaScript ' +
-    "reference sampler's kernel; × ising.js = page rate × ising.js's 230–310 ns per update as a user meets it (issue 16's figure)",
+  "in worker: ns per tick inside the worker's engine calls, and the share of the window spent in them (the rest " +
+    'packs frames and reads messages); frame: ms the worker spends packing one frame',
 );
 console.log(
-  `${'lattice'.padEnd(6)} ${'order'.padEnd(13)} ${'page ticks/s'.padStart(30)} ${'fps'.padStart(18)} ${'delay ms'.padStart(12)} ${'wasm kernel'.padStart(12)} ${'page/kernel'.padStart(12)} ${'native'.padStart(10)} ${'JS ref'.padStart(10)} ${'× ising.js'.padStart(12)}`,
+  'kernel figures (T_c, heat-bath, as the app: lanes on) from target/bench.json, at the same size: wasm and native in one ' +
+    "thread (native and JS ref: 1024²), JS ref = our JavaScript reference sampler's kernel; × ising.js = page rate × " +
+    "ising.js's 230–310 ns per update as a user meets it (issue 16's figure)",
 );
+console.log(
+  `${'lattice'.padEnd(6)} ${'order'.padEnd(13)} ${'page ticks/s'.padStart(30)} ${'fps'.padStart(14)} ${'delay ms'.padStart(9)} ${'in worker'.padStart(14)} ${'frame'.padStart(6)} ${'wasm kernel'.padStart(12)} ${'page/kernel'.padStart(12)} ${'native'.padStart(9)} ${'JS ref'.padStart(9)} ${'× ising.js'.padStart(11)}`,
+);
+// The wasm kernel at each lattice's size, as the app runs it (benches/browser.mjs).
+const kernelKey = (side, order) =>
+  side === '1024'
+    ? `wasm_heat_bath_${order}_ns_per_tick`
+    : order === 'sequential'
+      ? `wasm_heat_bath_sequential_lanes_wavefront_${side}_ns_per_tick`
+      : `wasm_heat_bath_${order}_${side}_ns_per_tick`;
 const merged = { ...bench };
 for (const [key, r] of Object.entries(results)) {
   const [side, order] = key.split('_');
-  const kernel = rate(bench[`wasm_heat_bath_${order}_ns_per_tick`]);
+  const kernel = rate(bench[kernelKey(side, order)]);
   const native = rate(bench[`native_heat_bath_${order}_ns_per_tick`]);
   const js = rate(bench[`js_heat_bath_${order}_ns_per_tick`]);
   const t = r.ticksPerSecond;
+  const inside = `${r.insideNs.median.toFixed(2)} ns ${(100 * r.busy.median).toFixed(0)} %`;
   console.log(
-    `${`${side}²`.padEnd(6)} ${order.padEnd(13)} ${`${e(t.median)} (${e(t.min)}–${e(t.max)})`.padStart(30)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(18)} ${`${r.delay.median.toFixed(0)} (${r.delay.max.toFixed(0)})`.padStart(12)} ${e(kernel).padStart(12)} ${pct(t.median, kernel).padStart(12)} ${e(native).padStart(10)} ${e(js).padStart(10)} ${`${(t.median * ISING_JS_NS[0] * 1e-9).toFixed(0)}–${(t.median * ISING_JS_NS[1] * 1e-9).toFixed(0)}×`.padStart(12)}`,
+    `${`${side}²`.padEnd(6)} ${order.padEnd(13)} ${`${e(t.median)} (${e(t.min)}–${e(t.max)})`.padStart(30)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.delay.median.toFixed(0)} (${r.delay.max.toFixed(0)})`.padStart(9)} ${inside.padStart(14)} ${r.frameMs.median.toFixed(2).padStart(6)} ${e(kernel).padStart(12)} ${pct(t.median, kernel).padStart(12)} ${e(native).padStart(9)} ${e(js).padStart(9)} ${`${(t.median * ISING_JS_NS[0] * 1e-9).toFixed(0)}–${(t.median * ISING_JS_NS[1] * 1e-9).toFixed(0)}×`.padStart(11)}`,
   );
   merged[`page_${key}_ticks_per_s`] = t.median;
   merged[`page_${key}_fps`] = r.fps.median;
   merged[`page_${key}_input_delay_ms`] = r.delay.median;
+  merged[`page_${key}_in_worker_ns_per_tick`] = r.insideNs.median;
+  merged[`page_${key}_worker_busy`] = r.busy.median;
 }
-console.log('(the kernel figures are for 1024²; page/kernel compares each lattice with them)');
 await writeFile(jsonPath, JSON.stringify(merged, null, 2));
 console.log(`\npage figures written to ${jsonPath}`);

@@ -168,6 +168,12 @@ async function main() {
         await wasmTicks(bindings, rule, order, true)(),
         'ns/tick',
       );
+      if (rule === 'heat-bath' && order === 'checkerboard') {
+        // The page's 256² rows compare with the kernel at their own size (sequential 256²:
+        // the lanes wavefront figure below).
+        const figure = await wasmTicks(bindings, rule, order, true, 256)();
+        record(`wasm_${id}_256_ns_per_tick`, `wasm ${rule} ${order} 256²`, figure, 'ns/tick');
+      }
       const label = `wasm ${rule} ${order}, one stream`;
       record(`wasm_${id}_one_stream_ns_per_tick`, label, await wasmTicks(bindings, rule, order, false)(), 'ns/tick');
       record(`js_${id}_ns_per_tick`, `JS reference ${rule} ${order}`, await jsTicks(rule, order)(), 'ns/tick');
