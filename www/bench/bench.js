@@ -57,7 +57,10 @@ function wasmTicks(bindings, rule, order, lanes, side = SIDE, wavefront = true) 
   const lattice = new bindings.BenchLattice(side, CRITICAL_TEMPERATURE, rule, order, 1);
   lattice.set_lanes(lanes);
   lattice.set_wavefront(wavefront);
-  const ticks = Math.ceil((SWEEPS_PER_REPEAT * side * side) / CHUNK) * CHUNK;
+  // At least 2^21 ticks a run (2 sweeps of 1024², 32 of 256²): without cross-origin
+  // isolation the page's clock moves in steps of 0.1 ms, and 2 sweeps of 256² (0.2 ms) read
+  // 0.76, 1.53 or 2.29 ns/tick.
+  const ticks = Math.max(Math.ceil((SWEEPS_PER_REPEAT * side * side) / CHUNK) * CHUNK, 1 << 21);
   return async () => {
     const figure = await timed(() => {
       for (let done = 0; done < ticks; done += CHUNK) lattice.run(CHUNK);
