@@ -72,10 +72,10 @@ const PARAMETERS = new Set([
   'lattice_log_z',
 ]);
 
-// Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
 // The transferred buffers a frame holds (no clamp mask when nothing is clamped).
 const buffersOf = (frame) => (frame.clamps ? [frame.spins.buffer, frame.clamps.buffer] : [frame.spins.buffer]);
 
+// Speed steps: ticks per frame. Infinity runs whole chunks until the frame budget is spent.
 function speedSteps(n) {
   return [
     { ticks: 1, label: '1 tick / frame' },
