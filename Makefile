@@ -2,7 +2,7 @@
 #   make serve   set up what is missing, then serve the app (release build) at http://127.0.0.1:8080
 #   make test    set up what is missing, then run every check and test
 #   make bench   speed figures, native, in headless Chromium, and of the page itself (medians)
-#   make soak    the page left at max speed for 2 × 10 minutes: memory must stay flat
+#   make soak    the page left at max speed for 3 × 10 minutes: memory must stay flat
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
@@ -58,7 +58,7 @@ bench: setup
 
 # The page left running: memory stays flat over SOAK_MINUTES (default 10) at max speed, for a
 # 1024×1024 lattice and for a learning machine (Chromium's performance metrics via CDP).
-# Not part of `make test`: it takes 2 × SOAK_MINUTES. Samples in target/soak-*.json.
+# Not part of `make test`: it takes 3 × SOAK_MINUTES. Samples in target/soak-*.json.
 soak: setup build
 	playwright test --config playwright.soak.config.js
 
