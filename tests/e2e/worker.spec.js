@@ -72,6 +72,20 @@ test('after a run at maximum speed in the worker, the page shows the engine’s 
   expect(mirrorState).toBe(text);
 });
 
+test('after a change of size, the worker’s frames travel in the buffers the page gives back', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '32');
+  await runAtMax(page);
+  await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(100);
+  await choose(page, 'Size', '512');
+  await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(5);
+  // Once the first frames of the new size are back, no frame needs new memory.
+  const before = await lab(page, 'engine_time');
+  await expect.poll(async () => (await lab(page, 'engine_time')).frames - before.frames).toBeGreaterThan(30);
+  const after = await lab(page, 'engine_time');
+  expect(after.buffers).toBe(before.buffers);
+});
+
 test('after a run in the worker, step one tick explains the engine’s tick and both copies agree', async ({ page }) => {
   await openApp(page);
   await choose(page, 'Size', '16');

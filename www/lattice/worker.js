@@ -9,7 +9,8 @@
 //     {type: 'read', id, method, args}         a value: any IsingLab method, 'spins', 'clamps',
 //                                              'timed_session' ({text, ms}), 'memory' (bytes)
 //                                              or 'engine_time' ({ms, ticks} inside advance,
-//                                              {frameMs, frames} packing frames)
+//                                              {frameMs, frames} packing frames, buffers
+//                                              allocated for frames)
 //     {type: 'run', max}                       max: run continuously, in slices (else stop)
 //     {type: 'advance', ticks, explain, seq?}  one frame's ticks, or a paused step (numbered)
 //     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
@@ -51,8 +52,9 @@ let seq = 0; // the last of the page's numbered changes done
 const spare = []; // ArrayBuffers given back by the page
 // The engine's own time: wall ms spent inside lab.advance and the ticks it did there
 // (read as 'engine_time' by benches/page.mjs, which splits the page's shortfall into time
-// outside the kernel and a kernel slowed by what else runs on the machine).
-const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0 };
+// outside the kernel and a kernel slowed by what else runs on the machine), the time spent
+// packing frames, and how many frame buffers had to be allocated (the page gives them back).
+const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0, buffers: 0 };
 
 // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
 globalThis.boltzlabReportPanic = (message) => {
@@ -65,7 +67,9 @@ tick.port1.onmessage = () => slice();
 
 function buffer(bytes) {
   const k = spare.findIndex((b) => b.byteLength === bytes);
-  return k >= 0 ? spare.splice(k, 1)[0] : new ArrayBuffer(bytes);
+  if (k >= 0) return spare.splice(k, 1)[0];
+  engineTime.buffers += 1;
+  return new ArrayBuffer(bytes);
 }
 
 // Keeps the buffers the page gave back, at most four, of the lattice's size only: buffers of
