@@ -99,7 +99,7 @@ impl Series {
             })
             .collect();
         let average = leave_one_out.iter().sum::<f64>() / bins as f64;
-        let spread: f64 = leave_one_out.iter().map(|v| (v - average).powi(2)).sum();
+        let spread: f64 = leave_one_out.iter().map(|v| (v - average) * (v - average)).sum();
         Estimate {
             mean: full,
             stderr: ((bins as f64 - 1.0) / bins as f64 * spread).sqrt(),
@@ -119,7 +119,7 @@ impl Series {
         let stderr = if bins < 2 {
             f64::NAN
         } else {
-            let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (bins as f64 - 1.0);
+            let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (bins as f64 - 1.0);
             (var / bins as f64).sqrt()
         };
         Estimate { mean, stderr }
@@ -130,7 +130,7 @@ impl Series {
 pub fn variance(values: &[f64]) -> f64 {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
-    values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n
+    values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n
 }
 
 /// One temperature's measurements (one per sweep) and what they give: ⟨e⟩, ⟨m⟩, ⟨|m|⟩,

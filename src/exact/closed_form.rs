@@ -162,13 +162,13 @@ struct Landen {
 
 fn landen(t: f64) -> Landen {
     let coupling = coupling(t);
-    let s = (2.0 * coupling).sinh();
+    let s = libm::sinh(2.0 * coupling);
     let ordered = s > 1.0;
     let q = if ordered { 1.0 / (s * s) } else { s * s };
     let agm = agm(q, ((1.0 - q) * (1.0 + q)).sqrt());
     Landen {
         coupling,
-        coth: 1.0 / (2.0 * coupling).tanh(),
+        coth: 1.0 / libm::tanh(2.0 * coupling),
         q,
         ordered,
         agm,
@@ -211,7 +211,7 @@ pub fn onsager_magnetization_per_spin(t: f64) -> f64 {
         return 0.0;
     }
     // 1 − sinh⁻⁴ 2K = 1 − q² = (1 − q)(1 + q).
-    ((1.0 - l.q) * (1.0 + l.q)).powf(0.125)
+    libm::pow((1.0 - l.q) * (1.0 + l.q), 0.125)
 }
 
 /// Onsager's specific heat per spin of the infinite lattice, c = du/dT:
@@ -284,8 +284,8 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     let k = coupling;
     let size = (n * m) as f64;
     let half_m = 0.5 * m as f64;
-    let s = (2.0 * k).sinh();
-    let ch = (2.0 * k).cosh();
+    let s = libm::sinh(2.0 * k);
+    let ch = libm::cosh(2.0 * k);
     let t = 1.0 / s;
     let t2 = t * t;
     // c(K) = cosh 2K coth 2K = (1 + s²)/s; c − 2 = (s − 1)²/s ≥ 0 and
@@ -304,11 +304,11 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     let mut sinh_even = LogProduct::default();
     for mode in 1..2 * n {
         let half_angle = PI * mode as f64 / (2 * n) as f64;
-        let sin_half = half_angle.sin();
-        let eps = -(2.0 * half_angle).cos();
+        let sin_half = libm::sin(half_angle);
+        let eps = -libm::cos(2.0 * half_angle);
         let d = c_minus_2 + 2.0 * sin_half * sin_half;
         let sinh_gamma = d.sqrt() * (d + 2.0).sqrt();
-        let gamma = (d + sinh_gamma).ln_1p();
+        let gamma = libm::log1p(d + sinh_gamma);
         let d_gamma = dc / sinh_gamma;
         let p_over_s7 = eps * (1.0 + t2) * (1.0 + t2) * (1.0 + 3.0 * t2)
             + eps * eps * t * (1.0 + t2 + 2.0 * t2 * t2)
@@ -317,8 +317,8 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
         let d2_gamma = 4.0 * p_over_s7 * ratio * ratio / sinh_gamma;
 
         let (x, dx, d2x) = (half_m * gamma, half_m * d_gamma, half_m * d2_gamma);
-        let e = (-2.0 * x).exp();
-        let one_minus_e = -(-2.0 * x).exp_m1();
+        let e = libm::exp(-2.0 * x);
+        let one_minus_e = -libm::expm1(-2.0 * x);
         let tanh = one_minus_e / (1.0 + e);
         let sech2 = 4.0 * e / ((1.0 + e) * (1.0 + e));
         let coth = (1.0 + e) / one_minus_e;
@@ -329,17 +329,17 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
             (&mut cosh_even, &mut sinh_even)
         };
         // ln(2 cosh x) = x + ln(1 + e^{−2x}), ln(2 sinh x) = x + ln(1 − e^{−2x}).
-        cosh_acc.log += x + e.ln_1p();
+        cosh_acc.log += x + libm::log1p(e);
         cosh_acc.d1 += tanh * dx;
         cosh_acc.d2 += sech2 * dx * dx + tanh * d2x;
-        sinh_acc.log += x + one_minus_e.ln();
+        sinh_acc.log += x + libm::log(one_minus_e);
         sinh_acc.d1 += coth * dx;
         sinh_acc.d2 += -csch2 * dx * dx + coth * d2x;
     }
 
     // Mode 0: γ₀ = 2K + ln tanh K, signed (negative above T_c). |γ₀| = arccosh(c − 1)
     // = ln(1 + (c − 2) + |s − 1| cosh 2K / s); γ₀' = 2 + 2/s, γ₀'' = −4 cosh 2K / s².
-    let gamma0 = (s - 1.0).signum() * (c_minus_2 + (s - 1.0).abs() * ch * t).ln_1p();
+    let gamma0 = (s - 1.0).signum() * libm::log1p(c_minus_2 + (s - 1.0).abs() * ch * t);
     let (x0, dx0, d2x0) = (
         half_m * gamma0,
         half_m * (2.0 + 2.0 * t),
@@ -350,10 +350,10 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     // |x₀| < 1 it is kept as explicit values (F, F', F'') scaled by e^{−|x₀|}, otherwise it
     // joins Z₄'s log-product with its sign. (Keeping it explicit at large |x₀| would make
     // F'/F and g' cancel at O(x₀'²), costing accuracy in C at low T.)
-    let e0 = (-2.0 * x0.abs()).exp();
-    let one_minus_e0 = -(-2.0 * x0.abs()).exp_m1();
+    let e0 = libm::exp(-2.0 * x0.abs());
+    let one_minus_e0 = -libm::expm1(-2.0 * x0.abs());
     let tanh0 = x0.signum() * one_minus_e0 / (1.0 + e0);
-    cosh_even.log += x0.abs() + e0.ln_1p();
+    cosh_even.log += x0.abs() + libm::log1p(e0);
     cosh_even.d1 += tanh0 * dx0;
     cosh_even.d2 += 4.0 * e0 / ((1.0 + e0) * (1.0 + e0)) * dx0 * dx0 + tanh0 * d2x0;
     let sign0 = if x0 > 0.0 {
@@ -365,7 +365,7 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     };
     let (sinh0, sinh0_scale) = if x0.abs() >= 1.0 {
         let coth0 = sign0 * (1.0 + e0) / one_minus_e0;
-        sinh_even.log += x0.abs() + one_minus_e0.ln();
+        sinh_even.log += x0.abs() + libm::log(one_minus_e0);
         sinh_even.d1 += coth0 * dx0;
         sinh_even.d2 += -4.0 * e0 / (one_minus_e0 * one_minus_e0) * dx0 * dx0 + coth0 * d2x0;
         ([sign0, 0.0, 0.0], 0.0)
@@ -412,7 +412,7 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
         .fold(f64::NEG_INFINITY, f64::max);
     let (mut sum0, mut sum1, mut sum2) = (0.0, 0.0, 0.0);
     for term in &terms {
-        let w = (term.scale - top).exp();
+        let w = libm::exp(term.scale - top);
         let [f, f1, f2] = term.f;
         let h = term.g.d1 - mu;
         sum0 += w * f;
@@ -421,9 +421,9 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     }
     let r1 = sum1 / sum0;
     // ln(2 sinh 2K) = 2K + ln(1 − e^{−4K}).
-    let log_2_sinh = 2.0 * k + (-(-4.0 * k).exp_m1()).ln();
+    let log_2_sinh = 2.0 * k + libm::log(-libm::expm1(-4.0 * k));
     KaufmanLogZ {
-        log_z: -LN_2 + 0.5 * size * log_2_sinh + top + sum0.ln(),
+        log_z: -LN_2 + 0.5 * size * log_2_sinh + top + libm::log(sum0),
         d_log_z: size * ch * t + mu + r1,
         d2_log_z: -2.0 * size * t2 + sum2 / sum0 - r1 * r1,
     }
@@ -492,12 +492,12 @@ pub fn kaufman_specific_heat_per_spin(n: usize, m: usize, t: f64) -> f64 {
 /// 8β + ln(2 + 12e^{−8β} + 2e^{−16β}). NaN unless 0 < T < ∞.
 pub fn two_by_two_log_z(t: f64) -> f64 {
     let b = coupling(t);
-    8.0 * b + two_by_two_scaled_z(b).ln()
+    8.0 * b + libm::log(two_by_two_scaled_z(b))
 }
 
 /// Z e^{−8β} = 2 + 12 e^{−8β} + 2 e^{−16β}.
 fn two_by_two_scaled_z(b: f64) -> f64 {
-    let x = (-8.0 * b).exp();
+    let x = libm::exp(-8.0 * b);
     2.0 + 12.0 * x + 2.0 * x * x
 }
 
@@ -506,7 +506,7 @@ fn two_by_two_scaled_z(b: f64) -> f64 {
 pub fn two_by_two_energy(t: f64) -> f64 {
     let b = coupling(t);
     // −32 sinh 8β e^{−8β} = −16 (1 − e^{−16β}).
-    16.0 * (-16.0 * b).exp_m1() / two_by_two_scaled_z(b)
+    16.0 * libm::expm1(-16.0 * b) / two_by_two_scaled_z(b)
 }
 
 /// Mean absolute magnetization of the whole 2 × 2 periodic lattice,
@@ -514,7 +514,7 @@ pub fn two_by_two_energy(t: f64) -> f64 {
 /// NaN unless 0 < T < ∞.
 pub fn two_by_two_abs_magnetization(t: f64) -> f64 {
     let b = coupling(t);
-    8.0 * (1.0 + 2.0 * (-8.0 * b).exp()) / two_by_two_scaled_z(b)
+    8.0 * (1.0 + 2.0 * libm::exp(-8.0 * b)) / two_by_two_scaled_z(b)
 }
 
 // ---------------------------------------------------------------------------------------

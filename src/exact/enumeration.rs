@@ -80,7 +80,7 @@ pub fn enumerate(network: &Network, temperature: f64) -> Result<Enumeration, Par
     });
     total.merge(&block);
     Ok(Enumeration {
-        log_z: total.max_exponent + total.weight.ln(),
+        log_z: total.max_exponent + libm::log(total.weight),
         mean_energy: total.mean_energy,
         energy_variance: total.energy_m2 / total.weight,
         mean_abs_magnetization: total.mean_abs_magnetization,
@@ -105,7 +105,7 @@ pub fn state_probabilities(network: &Network, temperature: f64) -> Result<Vec<f6
     });
     let log_z = sum.value();
     for x in &mut exponents {
-        *x = (*x - log_z).exp();
+        *x = libm::exp(*x - log_z);
     }
     Ok(exponents)
 }
@@ -155,7 +155,7 @@ pub(crate) fn add_weighted_products(
         }
     };
     gray_walk_clamped(network, clamp, |step, _, state, energy, _| {
-        let p = (-beta * energy - log_z).exp();
+        let p = libm::exp(-beta * energy - log_z);
         let mut pair = 0;
         for (i, &si) in state.iter().enumerate() {
             let rest = state.len() - i - 1;
@@ -302,12 +302,12 @@ impl Moments {
     /// Adds a state with exponent x = −βE (West's weighted update).
     fn push(&mut self, exponent: f64, energy: f64, abs_magnetization: i64) {
         if exponent > self.max_exponent {
-            let scale = (self.max_exponent - exponent).exp();
+            let scale = libm::exp(self.max_exponent - exponent);
             self.weight *= scale;
             self.energy_m2 *= scale;
             self.max_exponent = exponent;
         }
-        let w = (exponent - self.max_exponent).exp();
+        let w = libm::exp(exponent - self.max_exponent);
         self.weight += w;
         let r = w / self.weight;
         let d = energy - self.mean_energy;
@@ -323,12 +323,12 @@ impl Moments {
         }
         let max = self.max_exponent.max(other.max_exponent);
         let (a, b) = (
-            self.weight * (self.max_exponent - max).exp(),
-            other.weight * (other.max_exponent - max).exp(),
+            self.weight * libm::exp(self.max_exponent - max),
+            other.weight * libm::exp(other.max_exponent - max),
         );
         let (m2_a, m2_b) = (
-            self.energy_m2 * (self.max_exponent - max).exp(),
-            other.energy_m2 * (other.max_exponent - max).exp(),
+            self.energy_m2 * libm::exp(self.max_exponent - max),
+            other.energy_m2 * libm::exp(other.max_exponent - max),
         );
         let weight = a + b;
         let d = other.mean_energy - self.mean_energy;

@@ -522,7 +522,7 @@ fn moments_of_fields(
         })
         .collect();
     let top = exponents.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = exponents.iter().map(|x| (x - top).exp()).collect();
+    let weights: Vec<f64> = exponents.iter().map(|x| libm::exp(x - top)).collect();
     let z: f64 = weights.iter().sum();
     let (mut means, mut pairs) = (vec![0.0; m], vec![0.0; m * m]);
     for (g, w) in weights.iter().enumerate() {
@@ -535,7 +535,7 @@ fn moments_of_fields(
         }
     }
     GroupMoments {
-        log_z: top + z.ln(),
+        log_z: top + libm::log(z),
         means,
         pairs,
     }
@@ -659,7 +659,7 @@ pub fn exact_statistics(
                 // The encoder's hidden units are unconnected, so independent given v:
                 // E[h_j | v] = σ(f_j/T), E[h_j h_k | v] = σ_j σ_k.
                 for f in fields.iter_mut() {
-                    *f = 1.0 / (1.0 + (-*f / temperature).exp());
+                    *f = 1.0 / (1.0 + libm::exp(-*f / temperature));
                 }
                 let w = share * p1 * p2;
                 for j in 0..hn {
@@ -706,10 +706,10 @@ pub fn exact_statistics(
         ));
     }
     let top = terms.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
-    let z: f64 = terms.iter().map(|t| (t.0 - top).exp()).sum();
+    let z: f64 = terms.iter().map(|t| libm::exp(t.0 - top)).sum();
     let g = encoder.group;
     for (log_w, m1, m2, s) in &terms {
-        let p = (log_w - top).exp() / z;
+        let p = libm::exp(log_w - top) / z;
         for (a, &j) in hidden.iter().enumerate() {
             if s[j] == 0 {
                 continue;
@@ -776,7 +776,7 @@ pub fn exact_codes(
             );
         }
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let z: f64 = logs.iter().map(|x| (x - top).exp()).sum();
+        let z: f64 = logs.iter().map(|x| libm::exp(x - top)).sum();
         let (best, log_best) =
             logs.iter()
                 .copied()
@@ -786,7 +786,7 @@ pub fn exact_codes(
                     |b, (g, x)| if x > b.1 { (g, x) } else { b },
                 );
         codes.push(
-            ((log_best - top).exp() / z > 0.5)
+            (libm::exp(log_best - top) / z > 0.5)
                 .then(|| (0..hidden.len()).map(|a| best >> a & 1 == 1).collect()),
         );
     }

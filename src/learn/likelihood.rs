@@ -147,7 +147,7 @@ pub fn kl_divergence(
     Ok(data
         .iter()
         .zip(&logs)
-        .map(|((_, p), log_q)| p * (p.ln() - log_q))
+        .map(|((_, p), log_q)| p * (libm::log(*p) - log_q))
         .sum())
 }
 
@@ -175,7 +175,7 @@ pub fn visible_distribution(network: &Network, temperature: f64) -> Result<Vec<f
             .enumerate()
             .filter(|&(_, &s)| s == high)
             .fold(0usize, |index, (i, _)| index | 1 << i);
-        p[index] += (-beta * energy - log_z).exp();
+        p[index] += libm::exp(-beta * energy - log_z);
     });
     Ok(p)
 }

@@ -568,7 +568,7 @@ impl MachineLab {
         }
         entries.sort_by(|a, b| b.frequency.total_cmp(&a.frequency));
         if self.dataset.units() <= crate::learn::likelihood::MAX_LIKELIHOOD_UNITS
-            && (entries.len() as f64 + 1.0) * (self.dataset.units() as f64).exp2()
+            && (entries.len() as f64 + 1.0) * libm::exp2(self.dataset.units() as f64)
                 <= 16.0 * MAX_KL_STATES
         {
             let vectors: Vec<Vec<u8>> = entries.iter().map(|e| e.pattern.clone()).collect();
@@ -578,7 +578,7 @@ impl MachineLab {
                 &vectors,
             )?;
             for (e, l) in entries.iter_mut().zip(logs) {
-                e.probability = Some(l.exp());
+                e.probability = Some(libm::exp(l));
             }
         }
         Ok(entries)
@@ -648,7 +648,7 @@ impl MachineLab {
     /// encoder (NaN where not defined).
     fn record(&mut self) -> Result<(), ParamError> {
         let cycle = self.cycles();
-        let states = (self.patterns().len() as f64 + 1.0) * (self.dataset.units() as f64).exp2();
+        let states = (self.patterns().len() as f64 + 1.0) * libm::exp2(self.dataset.units() as f64);
         let kl = if states <= MAX_KL_STATES {
             kl_divergence(self.network(), self.temperature(), self.patterns())?
         } else {
@@ -694,9 +694,9 @@ impl MachineLab {
     /// (few enough hidden units, each step within [`MAX_KL_STEP_WORK`]).
     pub fn kl_estimated(&self) -> bool {
         let n = self.dataset.units() as f64;
-        let states = (self.patterns().len() as f64 + 1.0) * n.exp2();
+        let states = (self.patterns().len() as f64 + 1.0) * libm::exp2(n);
         let hidden = self.network().hidden();
-        let sums = self.patterns().len() as f64 * (hidden as f64).exp2() * n;
+        let sums = self.patterns().len() as f64 * libm::exp2(hidden as f64) * n;
         let chunk = (AIS_KL_RUNS_PER_CHUNK * AIS_KL_STEPS) as f64 * n * n;
         states > MAX_KL_STATES
             && hidden <= MAX_KL_HIDDEN

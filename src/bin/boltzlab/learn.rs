@@ -130,7 +130,7 @@ pub fn mean_and_stderr(values: &[f64]) -> Value {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
     let stderr = if values.len() > 1 {
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
         json!((var / n).sqrt())
     } else {
         Value::Null

@@ -168,7 +168,7 @@ fn data_entropy(patterns: &[Vec<u8>]) -> f64 {
     while i < sorted.len() {
         let j = i + sorted[i..].iter().take_while(|p| **p == sorted[i]).count();
         let p = (j - i) as f64 / n;
-        h -= p * p.ln();
+        h -= p * libm::log(p);
         i = j;
     }
     h
