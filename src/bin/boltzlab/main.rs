@@ -4,6 +4,7 @@
 
 mod args;
 mod exact;
+mod images;
 mod ising;
 mod learn;
 mod learn_full;
@@ -129,6 +130,7 @@ fn main() -> ExitCode {
         Some("ising") => ising::ising(&raw[1..]),
         Some("exact") => exact::exact(&raw[1..]),
         Some("logz") => logz::logz(&raw[1..]),
+        Some("pack-mnist") => images::pack(&raw[1..]),
         Some("learn") if raw.iter().any(|a| a == "--machine") => learn_rbm::learn(&raw[1..]),
         Some("learn") => learn::learn(&raw[1..]),
         Some("reproduce") if raw.get(1).is_some_and(|c| c == "statistics") => {
