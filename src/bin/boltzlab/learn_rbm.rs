@@ -291,7 +291,7 @@ fn print_row(row: &Value) {
             format!("  (lowest {nll:.3} at {at})")
         });
     println!(
-        "{:<9} rbm {:>3} hidden  {:<10} k={:<2} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>6.1} s{best}",
+        "{:<9} rbm {:>2} hidden  {:<10} k={:<2} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>6.1} s{best}",
         row["problem"].as_str().unwrap_or(""),
         row["hidden"],
         row["statistics"].as_str().unwrap_or(""),
