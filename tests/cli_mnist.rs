@@ -147,7 +147,7 @@ fn idx(count: usize) -> (Vec<u8>, Vec<u8>) {
         images.extend_from_slice(&(n as u32).to_be_bytes());
     }
     for i in 0..count {
-        images.extend((0..6).map(|k| if (i + k) % 2 == 0 { 255 } else { 0 }));
+        images.extend((0..6).map(|k| if (i + k).is_multiple_of(2) { 255 } else { 0 }));
     }
     let mut labels = vec![0, 0, 8, 1];
     labels.extend_from_slice(&(count as u32).to_be_bytes());

@@ -92,7 +92,7 @@ fn idx_labels(labels: &[u8]) -> Vec<u8> {
 /// padding bits), pixels 0 or 255 so every bit is known: image i has pixel k on iff
 /// (i + k) is even.
 fn small_packed() -> Vec<u8> {
-    let grey = |i: usize, k: usize| if (i + k) % 2 == 0 { 255 } else { 0 };
+    let grey = |i: usize, k: usize| if (i + k).is_multiple_of(2) { 255 } else { 0 };
     pack_idx(
         &idx_images(3, 3, 3, grey),
         &idx_labels(&[1, 2, 3]),

@@ -401,7 +401,7 @@ pub fn parse(bytes: &[u8]) -> Result<Mnist, ParamError> {
             labels[k]
         )));
     }
-    if pixels % 8 != 0 {
+    if !pixels.is_multiple_of(8) {
         let padding = !0u8 << (pixels % 8);
         if let Some(k) = bits
             .chunks_exact(width)

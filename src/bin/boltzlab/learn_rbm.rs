@@ -63,7 +63,7 @@ fn log_partition(m: &Rbm, train: &[Vec<u8>]) -> Result<(f64, bool), ParamError> 
 fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
     let (train, test) = (&data.train, &data.test);
     let mut start = Rbm::random(train[0].len(), run.hidden, 0.01, run.options.seed)?;
-    start.set_base_rate_biases(&train)?;
+    start.set_base_rate_biases(train)?;
     let clock = Instant::now();
     let mut trainer = RbmTrainer::new(start, train, run.options)?;
     let mut curve = Vec::new();
