@@ -265,6 +265,27 @@ fn dataset_options_that_do_not_fit_are_refused_naming_the_option() {
         e.contains("--test-subset must be a whole number from 1 to 1048576, got '0'"),
         "{e}"
     );
+    for option in ["--train-subset", "--test-subset"] {
+        for value in [
+            "",
+            "nan",
+            "-1",
+            "2.5",
+            "1e12",
+            "99999999999",
+            "0x10",
+            "１２",
+        ] {
+            let e = refused(&["--dataset", "mnist", option, value]);
+            assert!(
+                e.starts_with(&format!(
+                    "boltzlab: {option} must be a whole number from 1 to"
+                )),
+                "{option} {value:?}: {e}"
+            );
+            assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+        }
+    }
     let e = refused(&["--dataset", "mnist2"]);
     assert!(
         e.contains("--dataset must be one of bars-4x4, digits8, mnist"),
