@@ -82,8 +82,8 @@ fn learn_rbm_refuses_bad_input_naming_the_option() {
             "--statistics must be one of persistent, cd, tempering",
         ),
         (
-            vec!["--dataset", "mnist"],
-            "--dataset must be one of bars-4x4, digits8",
+            vec!["--dataset", "cifar10"],
+            "--dataset must be one of bars-4x4, digits8, mnist",
         ),
     ] {
         let mut all = vec!["learn", "--machine", "rbm", "--updates", "5"];

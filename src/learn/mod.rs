@@ -44,6 +44,7 @@ pub mod digits;
 pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
+pub mod mnist;
 pub mod rbm;
 pub mod statistics;
 pub mod stochastic;

@@ -1,9 +1,10 @@
 //! `boltzlab learn --machine rbm …` and `boltzlab reproduce statistics`: restricted
-//! machines trained on bars and stripes or the 8×8 digits with a chosen way of getting the
-//! statistics, scored by the exact log-likelihood (AIS where the smaller layer is beyond
-//! 24 units).
+//! machines trained on bars and stripes, the 8×8 digits, MNIST or an image file the user
+//! brings ([`crate::images`]) with a chosen way of getting the statistics, scored by the
+//! exact log-likelihood (AIS where the smaller layer is beyond 24 units).
 
 use crate::args::Args;
+use crate::images::{self, ImageData};
 use boltzlab::ParamError;
 use boltzlab::learn::Dataset;
 use boltzlab::learn::digits;
@@ -17,7 +18,7 @@ use std::time::Instant;
 
 /// One training run: the problem, the machine's size and the options.
 struct Run {
-    problem: &'static str,
+    problem: String,
     hidden: usize,
     options: TrainingOptions,
     updates: u64,
@@ -25,15 +26,20 @@ struct Run {
     every: u64,
 }
 
-/// The training and test vectors of `problem`: `bars-4x4` (30 patterns, no test set) or
-/// `digits8` (the fixed 1500/297 split).
-fn data(problem: &str) -> (Vec<Vec<u8>>, Option<Vec<Vec<u8>>>) {
-    match problem {
+/// The training and test vectors of a built-in `problem`: `bars-4x4` (30 patterns, no
+/// test set) or `digits8` (the fixed 1500/297 split).
+fn data(problem: &str) -> ImageData {
+    let (train, test) = match problem {
         "digits8" => {
             let (train, test) = digits::split();
             (train.images().to_vec(), Some(test.images().to_vec()))
         }
         _ => (Dataset::bars_and_stripes(4, 0).patterns().to_vec(), None),
+    };
+    ImageData {
+        name: problem.to_string(),
+        train,
+        test,
     }
 }
 
@@ -52,13 +58,14 @@ fn log_partition(m: &Rbm, train: &[Vec<u8>]) -> Result<(f64, bool), ParamError> 
     }
 }
 
-/// Trains as `run` says; returns the row of `reproduce statistics` and the machine.
-fn train(run: &Run) -> Result<(Value, Rbm), ParamError> {
-    let (train, test) = data(run.problem);
+/// Trains as `run` says on `data`; returns the row of `reproduce statistics` and the
+/// machine.
+fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
+    let (train, test) = (&data.train, &data.test);
     let mut start = Rbm::random(train[0].len(), run.hidden, 0.01, run.options.seed)?;
-    start.set_base_rate_biases(&train)?;
+    start.set_base_rate_biases(train)?;
     let clock = Instant::now();
-    let mut trainer = RbmTrainer::new(start, &train, run.options)?;
+    let mut trainer = RbmTrainer::new(start, train, run.options)?;
     let mut curve = Vec::new();
     while trainer.updates() < run.updates {
         let chunk = if run.every == 0 {
@@ -69,14 +76,14 @@ fn train(run: &Run) -> Result<(Value, Rbm), ParamError> {
         trainer.run(chunk.min(run.updates - trainer.updates()))?;
         if run.every > 0 {
             let m = trainer.rbm();
-            let nll = mean_free_energy(m, &train)? + log_partition(m, &train)?.0;
+            let nll = mean_free_energy(m, train)? + log_partition(m, train)?.0;
             curve.push(json!([trainer.updates(), nll]));
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
     let m = trainer.rbm();
-    let (z, exact) = log_partition(m, &train)?;
-    let test_ll = match &test {
+    let (z, exact) = log_partition(m, train)?;
+    let test_ll = match test {
         Some(t) => Some(-mean_free_energy(m, t)? - z),
         None => None,
     };
@@ -87,7 +94,9 @@ fn train(run: &Run) -> Result<(Value, Rbm), ParamError> {
         "hidden": run.hidden,
         "statistics": s.name(),
         "gibbs_steps": s.steps(),
-        "train_nll_per_pattern": mean_free_energy(m, &train)? + z,
+        "train_nll_per_pattern": mean_free_energy(m, train)? + z,
+        "train_images": train.len(),
+        "test_images": test.as_ref().map(Vec::len),
         "test_log_likelihood": test_ll,
         "exact": exact,
         "updates": trainer.updates(),
@@ -143,6 +152,9 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &[
             "machine",
             "dataset",
+            "data",
+            "train-subset",
+            "test-subset",
             "hidden",
             "statistics",
             "particles",
@@ -161,11 +173,10 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &["json"],
     )?;
     args.choice("machine", &["rbm", "full"])?;
-    let problem: &'static str = match args.choice("dataset", &["bars-4x4", "digits8"])?.as_str() {
-        "digits8" => "digits8",
-        _ => "bars-4x4",
-    };
-    let digits = problem == "digits8";
+    let data = training_data(&args)?;
+    // The 8×8 digits and image files learn in batches of 100 for 15000 updates by default.
+    let digits = args.has("data")
+        || args.choice("dataset", &["bars-4x4", "digits8", "mnist"])? != "bars-4x4";
     let hidden = args.count("hidden", 16, 0, u64::MAX)? as usize;
     let steps = args.count("gibbs-steps", 1, 0, u64::MAX)? as usize;
     let particles = args.count("particles", 100, 0, u64::MAX)? as usize;
@@ -195,7 +206,17 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     let number = |name: &str, default: f64| args.number(name).unwrap_or(default);
     let options = TrainingOptions {
         statistics,
-        batch: args.count("batch", if digits { 100 } else { 30 }, 0, u64::MAX)? as usize,
+        // Batches of 100 (or the whole set, if smaller) for the digits and image files.
+        batch: args.count(
+            "batch",
+            if digits {
+                100.min(data.train.len() as u64)
+            } else {
+                30
+            },
+            0,
+            u64::MAX,
+        )? as usize,
         rate: number("rate", 0.02),
         schedule,
         momentum: number("momentum", 0.5),
@@ -203,16 +224,53 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         seed: args.count("seed", 1, 0, u64::MAX)?,
     };
     let run = Run {
-        problem,
+        problem: data.name.clone(),
         hidden,
         options,
         updates,
         every: args.count("every", 0, 0, 1_000_000_000)?,
     };
-    let (row, m) = train(&run).map_err(|e| args.engine_error(e, FIELDS))?;
+    let (row, m) = train(&run, &data).map_err(|e| args.engine_error(e, FIELDS))?;
     // The trained machine as the page's network JSON (with its bipartite mask).
     let network = m.to_network().map_err(|e| e.to_string())?;
     crate::learn_full::save_and_print(&args, &row, &network, print_row)
+}
+
+/// The data `--dataset` and `--data` choose: a built-in problem (`bars-4x4`, the default,
+/// or `digits8`), the shipped MNIST (`--dataset mnist`, or the packed file `--data` names),
+/// or the image file `--data` names alone; `--train-subset N` and `--test-subset N` keep
+/// the first N images of a file's sets.
+fn training_data(args: &Args) -> Result<ImageData, String> {
+    let dataset = args.choice("dataset", &["bars-4x4", "digits8", "mnist"])?;
+    let file = args.text("data");
+    let from_file = dataset == "mnist" || file.is_some();
+    if file.is_some() && args.has("dataset") && dataset != "mnist" {
+        return Err(format!(
+            "--data goes alone or with --dataset mnist, not with --dataset {dataset}"
+        ));
+    }
+    let subset = |name: &str| -> Result<Option<usize>, String> {
+        if !args.has(name) {
+            return Ok(None);
+        }
+        if !from_file {
+            return Err(format!(
+                "--{name} goes with --dataset mnist or --data FILE, not with --dataset {dataset}"
+            ));
+        }
+        Ok(Some(
+            args.count(name, 0, 1, boltzlab::learn::mnist::MAX_IMAGES as u64)? as usize,
+        ))
+    };
+    let (train_subset, test_subset) = (subset("train-subset")?, subset("test-subset")?);
+    if !from_file {
+        return Ok(data(&dataset));
+    }
+    let (path, name) = match file {
+        Some(f) => (std::path::PathBuf::from(f), f.to_string()),
+        None => (images::shipped_mnist(), "mnist".to_string()),
+    };
+    images::load(&path, name, train_subset, test_subset, dataset == "mnist")
 }
 
 fn print_row(row: &Value) {
@@ -333,13 +391,13 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let mut rows = Vec::new();
     for (problem, hidden, options, updates, every) in runs {
         let run = Run {
-            problem,
+            problem: problem.to_string(),
             hidden,
             options,
             updates: updates / scale,
             every: every / scale,
         };
-        let (row, _) = train(&run).map_err(|e| e.to_string())?;
+        let (row, _) = train(&run, &data(problem)).map_err(|e| e.to_string())?;
         if !args.flag("json") {
             print_row(&row);
         }

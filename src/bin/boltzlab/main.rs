@@ -4,6 +4,7 @@
 
 mod args;
 mod exact;
+mod images;
 mod ising;
 mod learn;
 mod learn_full;
@@ -99,17 +100,31 @@ USAGE:
       gradient rule with step ε; --hidden adds hidden units to pixels-10 or bars; N cycles
       (default: the protocol's limit). Reports the exact train NLL per pattern (and, for
       an encoder, whether it is solved); --save writes the network JSON.
-  boltzlab learn --machine rbm [--dataset bars-4x4|digits8] [--hidden H]
+  boltzlab learn --machine rbm [--dataset bars-4x4|digits8|mnist] [--data FILE]
+                 [--train-subset N] [--test-subset N] [--hidden H]
                  [--statistics persistent|cd|tempering] [--particles K] [--gibbs-steps k]
                  [--replicas R] [--batch B] [--rate ε] [--momentum μ] [--weight-decay λ]
                  [--decay linear|none] [--updates N] [--every N] [--seed S] [--save FILE]
                  [--json]
       A restricted machine (0/1 units) trained from W ~ N(0, 0.01²) and base-rate visible
       biases (defaults: bars-4x4, 16 hidden, persistent, 100 particles, k = 1, 4 replicas,
-      full batch for bars and 100 for digits, ε = 0.02, μ = 0.5, λ = 0, linear decay to 0
-      over N updates, N = 50000 for bars and 15000 for digits, seed 1): exact train NLL per
+      full batch for bars and 100 otherwise, ε = 0.02, μ = 0.5, λ = 0, linear decay to 0
+      over N updates, N = 50000 for bars and 15000 otherwise, seed 1): exact train NLL per
       pattern and test log-likelihood per image (AIS if both layers exceed 24 units), with
       the curve every N updates if --every is given. --save writes the network JSON.
+      --dataset mnist reads the packed MNIST file data/mnist/mnist.bin (60000 training and
+      10000 test images of 28×28, binarized as Salakhutdinov & Murray 2008), or the packed
+      file --data names. --data FILE alone learns any packed file (its training and test
+      sets) or text image file: one image per line of 0/1 characters, all the same length,
+      each optionally followed by a space and a label 0-9 (blank lines and lines starting
+      with # are skipped; no test set). --train-subset N and --test-subset N keep the
+      first N images of a file's sets. JSON adds train_images and test_images.
+  boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]
+      Packs the four MNIST IDX files in DIR (train-images-idx3-ubyte,
+      train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte) into FILE
+      (default data/mnist/mnist.bin), each pixel on with probability g/255 drawn once from
+      seed S (default 2008). scripts/pack_mnist.sh fetches the files, checks their SHA-256
+      and runs this (data/mnist/README.md).
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent
@@ -129,6 +144,7 @@ fn main() -> ExitCode {
         Some("ising") => ising::ising(&raw[1..]),
         Some("exact") => exact::exact(&raw[1..]),
         Some("logz") => logz::logz(&raw[1..]),
+        Some("pack-mnist") => images::pack(&raw[1..]),
         Some("learn") if raw.iter().any(|a| a == "--machine") => learn_rbm::learn(&raw[1..]),
         Some("learn") => learn::learn(&raw[1..]),
         Some("reproduce") if raw.get(1).is_some_and(|c| c == "statistics") => {
