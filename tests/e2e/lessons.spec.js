@@ -456,7 +456,9 @@ test('a lesson challenge completes on an AIS estimate of G (the 8-3-8 encoder), 
   const box = page.locator('#lesson-challenge');
   // The first AIS point is of the zero weights at cycle 0: the uniform model, G = 16 ln 2 −
   // ln 8 exactly, every AIS run with the same weight (no error). Far above the goal: open.
-  await expect.poll(async () => (await sceneReadouts(page)).klCycle.value, { timeout: 60_000 }).toBeGreaterThanOrEqual(0);
+  await expect
+    .poll(async () => (await sceneReadouts(page)).klCycle.value, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(0);
   const first = await page.evaluate(() => {
     const lab = window.boltzlabMachine;
     const memory = window.boltzlabEngine.wasm_memory().buffer;
@@ -522,20 +524,30 @@ test('a scene passes every value through the engine’s checks: an error names t
   expect(await applyInPage(page, { mode: 'machine', seed: 3, machine: { dataset: '4-2-4' } })).toBeNull();
   const machineBefore = await page.evaluate(() => {
     const lab = window.boltzlabMachine;
-    return { dataset: lab.dataset(), seed: lab.seed(), rule: lab.rule(), control: document.getElementById('bm-dataset').value };
+    return {
+      dataset: lab.dataset(),
+      seed: lab.seed(),
+      rule: lab.rule(),
+      control: document.getElementById('bm-dataset').value,
+    };
   });
   expect(machineBefore).toMatchObject({ dataset: '4-2-4', seed: 3, control: '4-2-4' });
   expect(
     await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'bars-3x3', rule: 'newton' } }),
   ).toMatch(/rule/);
   expect(await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'nope' } })).toMatch(/dataset/);
-  expect(await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: '4-2-4' }, speed: { sweeps: 5 } })).toMatch(
-    /^speed: /,
-  );
+  expect(
+    await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: '4-2-4' }, speed: { sweeps: 5 } }),
+  ).toMatch(/^speed: /);
   expect(
     await page.evaluate(() => {
       const lab = window.boltzlabMachine;
-      return { dataset: lab.dataset(), seed: lab.seed(), rule: lab.rule(), control: document.getElementById('bm-dataset').value };
+      return {
+        dataset: lab.dataset(),
+        seed: lab.seed(),
+        rule: lab.rule(),
+        control: document.getElementById('bm-dataset').value,
+      };
     }),
   ).toEqual(machineBefore);
 

@@ -81,7 +81,9 @@ export class LatticeScene {
     const side = Number(pairs(fragment).size);
     const spins = side * side;
     // A size the engine refuses is reported by the engine below; the speed needs a real one.
-    const position = Number.isFinite(spins) ? speedPosition(ticksPerFrame(scene.speed ?? DEFAULT_SPEED, spins), spins) : 0;
+    const position = Number.isFinite(spins)
+      ? speedPosition(ticksPerFrame(scene.speed ?? DEFAULT_SPEED, spins), spins)
+      : 0;
     const sharing = this.mode.sharing;
     sharing.lab.apply_fragment(fragment);
     sharing.onRestart();

@@ -971,8 +971,7 @@ export const COURSE = [
         },
         notes: {
           ask: 'Why is G only estimated here, and why does the challenge ask for two standard errors?',
-          limits:
-            `Each AIS point is an estimate: a mean of importance weights. Below ${ENCODER_GOAL} by two standard errors means a G truly at ${ENCODER_GOAL} or above passes a reading with probability at most 2.3 % (normal errors).`,
+          limits: `Each AIS point is an estimate: a mean of importance weights. Below ${ENCODER_GOAL} by two standard errors means a G truly at ${ENCODER_GOAL} or above passes a reading with probability at most 2.3 % (normal errors).`,
         },
       },
     ],
@@ -1017,7 +1016,11 @@ export const COURSE = [
             { label: 'equal to it', range: [-1e-9, 1e-9] },
             { label: 'above it', range: [1e-9, Infinity] },
           ],
-          measure: { label: 'sampled − exact ln Z', read: (r) => difference(r.logZ.sampled, r.logZ.exact), after: { logZ: true } },
+          measure: {
+            label: 'sampled − exact ln Z',
+            read: (r) => difference(r.logZ.sampled, r.logZ.exact),
+            after: { logZ: true },
+          },
           explain:
             'A sum over some of the states can only be smaller: the sampled value is a lower bound. With all weights zero every state has the same weight, so it misses whatever it did not visit.',
         },

@@ -12,7 +12,19 @@ import { $, clearError, readNumber } from '../ui.js';
 // The general machine's parameters a scene may set.
 const MACHINE_KEYS = ['dataset', 'method', 'rule', 'rate', 'statistics'];
 // The restricted machine's: the run's (dataset, hidden units, seed) and its training.
-const RBM_KEYS = ['dataset', 'hidden', 'seed', 'statistics', 'steps', 'particles', 'replicas', 'batch', 'rate', 'momentum', 'decay'];
+const RBM_KEYS = [
+  'dataset',
+  'hidden',
+  'seed',
+  'statistics',
+  'steps',
+  'particles',
+  'replicas',
+  'batch',
+  'rate',
+  'momentum',
+  'decay',
+];
 // What the engine's training leaves unset (null) for statistics that do not use it, when a
 // scene sets statistics that do: the panel's own defaults.
 const RBM_UNSET = { particles: 100, replicas: 4 };
@@ -67,7 +79,8 @@ export class MachineScene {
     if (values.dataset === 'custom') throw new Error('dataset: a scene cannot use the pattern editor’s patterns');
     if (scene.couplings !== undefined && scene.couplings !== 'random')
       throw new Error(`couplings: “${scene.couplings}” is not 'random'`);
-    const speed = scene.speed === undefined ? null : mode.speedPosition(scene.speed === 'max' ? 'max' : scene.speed?.sweeps);
+    const speed =
+      scene.speed === undefined ? null : mode.speedPosition(scene.speed === 'max' ? 'max' : scene.speed?.sweeps);
     const seed = scene.seed;
     const next = built(
       () => new this.engine.MachineLab(values.dataset ?? 'pixels-10', values.method ?? 'stochastic', seed),
@@ -182,8 +195,7 @@ export class MachineScene {
     }
     const logZ = {};
     for (const [method, result] of Object.entries(mode.logZ()))
-      logZ[method] =
-        result.stderr === undefined ? exact(result.log_z) : { mean: result.log_z, stderr: result.stderr };
+      logZ[method] = result.stderr === undefined ? exact(result.log_z) : { mean: result.log_z, stderr: result.stderr };
     return {
       method: lab.method(),
       learning: mode.running,
