@@ -535,7 +535,9 @@ test('a scene passes every value through the engine’s checks: an error names t
   expect(
     await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'bars-3x3', rule: 'newton' } }),
   ).toMatch(/rule/);
-  expect(await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'nope' } })).toMatch(/dataset/);
+  expect(await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'nope' } })).toMatch(
+    /must be one of .*got 'nope'/,
+  );
   expect(
     await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: '4-2-4' }, speed: { sweeps: 5 } }),
   ).toMatch(/^speed: /);
