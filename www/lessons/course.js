@@ -774,7 +774,11 @@ export const COURSE = [
           views: ['curve'],
           highlight: 'curve',
         }),
-        challenge: { goal: 'G below 2 nats', check: (history) => below(history.at(-1).kl, 2) },
+        challenge: {
+          goal: 'G below 2 nats',
+          check: (history) => below(history.at(-1).kl, 2),
+          judges: { label: 'G', read: (r) => r.kl },
+        },
         notes: {
           ask: 'What does too large a rate do?',
           limits: 'G is exact here (10 units: 1024 states). Bigger machines need AIS.',
@@ -1268,6 +1272,7 @@ export const COURSE = [
         challenge: {
           goal: 'test ln p(v) above −21 nats per image',
           check: (history) => above(history.at(-1).testLogLikelihood, -21),
+          judges: { label: 'test ln p(v)', read: (r) => r.testLogLikelihood },
         },
         notes: {
           ask: 'Try CD-1 instead of persistent particles: which climbs faster, and which ends higher?',
