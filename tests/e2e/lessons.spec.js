@@ -7,8 +7,9 @@
 // Each lesson's first step in lecture mode is photographed at 1280×720 (into
 // target/playwright/lessons/; `UPDATE_SCREENSHOT=1` also writes docs/lessons/).
 import { test, expect, lab, spinsAndClamps } from './fixtures.js';
-import { COURSE } from '../../www/lessons/course.js';
+import { COURSE, ENCODER_GOAL } from '../../www/lessons/course.js';
 import { pictureSpins } from '../../www/lattice/pictures.js';
+import { K_STDERR, above, below } from '../../www/lessons/quantities.js';
 
 async function openStep(page, query) {
   await page.goto(`/?${query}`);
@@ -16,6 +17,22 @@ async function openStep(page, query) {
 }
 
 const pressed = (page, id) => page.locator(`#${id}`).getAttribute('aria-pressed');
+
+// The page's live numbers as the lessons read them (lessons/scene.js readouts(): quantities
+// {value, stderr} or {mean, stderr}), from the page's own module instance.
+const sceneReadouts = (page) => page.evaluate(async () => (await import('/www/lessons/scene.js')).readouts());
+
+// Applies a scene through the lessons' interface in the page: null, or the error's message.
+const applyInPage = (page, scene) =>
+  page.evaluate(async (scene) => {
+    const { applyScene } = await import('/www/lessons/scene.js');
+    try {
+      applyScene(window.boltzlabApp, scene);
+      return null;
+    } catch (err) {
+      return err.message;
+    }
+  }, scene);
 
 // The scene a step declares, as the page must show it.
 async function expectScene(page, scene) {
@@ -26,9 +43,14 @@ async function expectScene(page, scene) {
       if (want[key] !== undefined) await expect(page.locator(`#${key}`)).toHaveValue(String(want[key]));
     await expect(page.locator('#seed')).toHaveValue(String(scene.seed));
     expect(await lab(page, 'temperature')).toBeCloseTo(want.temperature, 9);
+    await expect(page.locator('#temperature-value')).toHaveValue(String(want.temperature));
     if (want.field !== undefined) expect(await lab(page, 'field')).toBeCloseTo(want.field, 9);
     await expect.poll(() => pressed(page, 'run')).toBe(String(Boolean(scene.run)));
-    if (scene.speed) await expect(page.locator('#speed-shown')).toHaveText(scene.speed);
+    // The speed, as ticks per frame (a lattice scene without one runs a sweep a frame).
+    const speed = scene.speed ?? { sweeps: 1 };
+    const spins = want.size * want.size;
+    const ticks = speed === 'max' ? Infinity : (speed.ticks ?? speed.sweeps * spins);
+    expect((await sceneReadouts(page)).ticksPerFrame).toBe(ticks);
   } else if (scene.mode === 'restricted') {
     const want = scene.rbm;
     await expect(page.locator('#machine')).toBeVisible();
@@ -53,6 +75,8 @@ async function expectScene(page, scene) {
     await expect(page.locator('#bm-seed')).toHaveValue(String(scene.seed));
     expect(await page.evaluate(() => window.boltzlabMachine.method())).toBe(want.method);
     await expect.poll(() => pressed(page, 'bm-run')).toBe(String(Boolean(scene.run)));
+    if (scene.speed)
+      expect((await sceneReadouts(page)).sweepsPerFrame).toBe(scene.speed === 'max' ? 'max' : scene.speed.sweeps);
   }
   const marked = await page.locator('.lesson-highlight').count();
   expect(marked).toBe(scene.highlight ? 1 : 0);
@@ -390,4 +414,154 @@ test('a step’s declared picture or clamped pattern is what the engine holds af
       expect(held.visible).toEqual(held.pattern);
     }
   }
+});
+
+// Where the 8-3-8 encoder's challenge is (its G is too large to enumerate: AIS).
+function encoderStep() {
+  for (const [l, lesson] of COURSE.entries())
+    for (const [s, step] of lesson.steps.entries())
+      if (step.scene.machine?.dataset === '8-3-8' && step.challenge) return { l, s, step };
+  throw new Error('no 8-3-8 challenge in the course');
+}
+
+test('a challenge on an estimate is judged by its value and error: below x means mean + 2·stderr < x', () => {
+  const { step } = encoderStep();
+  const check = (kl) => step.challenge.check([{ kl }]);
+  const x = ENCODER_GOAL;
+  expect(K_STDERR).toBe(2);
+  // An estimate whose mean is below the goal but whose error band reaches it: not yet.
+  expect(check({ mean: x - 0.1, stderr: 0.1 })).toBe(false);
+  expect(check({ mean: x - 0.2, stderr: 0.1 })).toBe(false); // exactly at the edge: not below
+  expect(check({ mean: x - 0.21, stderr: 0.1 })).toBe(true);
+  expect(check({ mean: x + 1, stderr: 0 })).toBe(false);
+  // Exact values are compared as they are; nothing measured yet never passes.
+  expect(check({ value: x - 1e-9, stderr: 0 })).toBe(true);
+  expect(check({ value: x, stderr: 0 })).toBe(false);
+  expect(check({ value: NaN, stderr: NaN })).toBe(false);
+  expect(check({ mean: x - 1, stderr: NaN })).toBe(false);
+  // The mirror rule for "above".
+  expect(above({ mean: -20.5, stderr: 0.2 }, -21)).toBe(true);
+  expect(above({ mean: -20.7, stderr: 0.2 }, -21)).toBe(false);
+  expect(below({ value: 1, stderr: 0 }, 2)).toBe(true);
+});
+
+test('a lesson challenge completes on an AIS estimate of G (the 8-3-8 encoder), with its value and error', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const { l, s } = encoderStep();
+  await openStep(page, `lesson=${l + 1}&step=${s + 1}`);
+  expect(await page.evaluate(() => window.boltzlabMachine.kl_estimated())).toBe(true);
+  await expect(page.locator('#bm-dataset')).toHaveValue('8-3-8');
+  const box = page.locator('#lesson-challenge');
+  // The first AIS point is of the zero weights at cycle 0: the uniform model, G = 16 ln 2 −
+  // ln 8 exactly, every AIS run with the same weight (no error). Far above the goal: open.
+  await expect
+    .poll(async () => (await sceneReadouts(page)).klCycle.value, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(0);
+  const first = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    const memory = window.boltzlabEngine.wasm_memory().buffer;
+    return {
+      cycle: new Float64Array(memory, lab.ais_cycles_ptr(), 1)[0],
+      kl: new Float64Array(memory, lab.ais_kl_ptr(), 1)[0],
+      stderr: new Float64Array(memory, lab.ais_stderr_ptr(), 1)[0],
+    };
+  });
+  expect(first.cycle).toBe(0);
+  expect(first.kl).toBeCloseTo(16 * Math.log(2) - Math.log(8), 9);
+  expect(first.stderr).toBeLessThan(1e-9);
+  // The read-out is the estimate as numbers ({mean, stderr}), never text.
+  const r = await sceneReadouts(page);
+  expect(r.kl.value).toBeUndefined();
+  expect(Number.isFinite(r.kl.mean)).toBe(true);
+  expect(r.kl.stderr).toBeGreaterThanOrEqual(0);
+  await expect(page.locator('#bm-kl')).toContainText('AIS estimate');
+  // Learning at full speed brings G down; the challenge completes on an estimate clear of
+  // the goal by two standard errors.
+  await expect(box).toHaveAttribute('data-state', 'done', { timeout: 200_000 });
+  expect(await box.getAttribute('data-estimated')).toBe('true');
+  const mean = Number(await box.getAttribute('data-value'));
+  const error = Number(await box.getAttribute('data-stderr'));
+  expect(error).toBeGreaterThan(0);
+  expect(mean + K_STDERR * error).toBeLessThan(ENCODER_GOAL);
+  await expect(page.locator('#lesson-challenge-state')).toContainText('G = ≈');
+  const cycles = await page.evaluate(() => window.boltzlabMachine.cycles());
+  console.log(`8-3-8 challenge met at G ≈ ${mean.toFixed(3)} ± ${error.toFixed(3)} (cycle ≤ ${cycles})`);
+});
+
+test('a scene passes every value through the engine’s checks: an error names the field and nothing changes', async ({
+  page,
+}) => {
+  await openStep(page, 'lesson=1&step=1');
+  const controls = () =>
+    page.evaluate(() =>
+      ['model', 'size', 'seed', 'temperature-value', 'speed'].map((id) => document.getElementById(id).value),
+    );
+  const before = { fragment: await lab(page, 'fragment'), controls: await controls() };
+  const unchanged = async () => {
+    expect(await lab(page, 'fragment')).toBe(before.fragment);
+    expect(await controls()).toEqual(before.controls);
+  };
+  // A bad temperature beside a good size: refused whole, by the engine, naming it.
+  expect(await applyInPage(page, { mode: 'lattice', seed: 7, lattice: { size: 64, temperature: -1 } })).toMatch(
+    /temperature/,
+  );
+  await unchanged();
+  for (const [scene, reason] of [
+    [{ mode: 'lattice', seed: 7, lattice: { size: 64, colour: 'red' } }, /no parameter colour/],
+    [{ mode: 'lattice', seed: 7, lattice: { size: 64 }, speed: { sweeps: 3 } }, /^speed: /],
+    [{ mode: 'lattice', seed: 7, lattice: { size: 64 }, picture: 'cat' }, /^picture: /],
+    [{ mode: 'lattice', seed: 7, lattice: { model: 'spin-ice' } }, /model/],
+    [{ mode: 'lattice', seed: -3, lattice: { size: 64 } }, /seed/],
+  ]) {
+    expect(await applyInPage(page, scene)).toMatch(reason);
+    await unchanged();
+  }
+  await expect(page.locator('#mode-lattice')).toBeChecked();
+
+  // The general machine: a refused rule leaves the run as it was (same object, dataset).
+  expect(await applyInPage(page, { mode: 'machine', seed: 3, machine: { dataset: '4-2-4' } })).toBeNull();
+  const machineBefore = await page.evaluate(() => {
+    const lab = window.boltzlabMachine;
+    return {
+      dataset: lab.dataset(),
+      seed: lab.seed(),
+      rule: lab.rule(),
+      control: document.getElementById('bm-dataset').value,
+    };
+  });
+  expect(machineBefore).toMatchObject({ dataset: '4-2-4', seed: 3, control: '4-2-4' });
+  expect(
+    await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'bars-3x3', rule: 'newton' } }),
+  ).toMatch(/rule/);
+  expect(await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: 'nope' } })).toMatch(
+    /must be one of .*got 'nope'/,
+  );
+  expect(
+    await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: '4-2-4' }, speed: { sweeps: 5 } }),
+  ).toMatch(/^speed: /);
+  expect(
+    await page.evaluate(() => {
+      const lab = window.boltzlabMachine;
+      return {
+        dataset: lab.dataset(),
+        seed: lab.seed(),
+        rule: lab.rule(),
+        control: document.getElementById('bm-dataset').value,
+      };
+    }),
+  ).toEqual(machineBefore);
+
+  // The restricted machine: a batch larger than the training set is refused, naming it.
+  expect(await applyInPage(page, { mode: 'restricted', seed: 2, rbm: { dataset: 'bars-4x4', hidden: 8 } })).toBeNull();
+  await expect(page.locator('#bm-kind-restricted')).toBeChecked();
+  await expect(page.locator('#rbm-hidden')).toHaveValue('8');
+  await expect(page.locator('#rbm-batch')).toHaveValue('30');
+  expect(
+    await applyInPage(page, { mode: 'restricted', seed: 4, rbm: { dataset: 'digits8', hidden: 16, batch: 5000 } }),
+  ).toMatch(/batch/);
+  await expect(page.locator('#rbm-dataset')).toHaveValue('bars-4x4');
+  await expect(page.locator('#rbm-hidden')).toHaveValue('8');
+  await expect(page.locator('#rbm-seed')).toHaveValue('2');
 });

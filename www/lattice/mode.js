@@ -581,3 +581,46 @@ export class LatticeMode {
     drawLegend($('weights-legend'), this.scale, limit, 'coupling J·c');
   }
 }
+
+// --- Scene hook: what lattice/scene.js (lessons, teacher links) asks of this mode ---------------
+// Kept in this one block, apart from the worker link above, so that either may change alone:
+// the speed by its number of ticks (never by the slider's label), and the run's numbers.
+
+// The speed slider's position that runs `ticks` ticks per frame (Infinity: maximum speed) on
+// a lattice of `spins` spins; throws an error naming the speed when there is no such step.
+export function speedPosition(ticks, spins) {
+  const steps = speedSteps(spins);
+  const position = steps.findIndex((step) => step.ticks === ticks);
+  if (position < 0)
+    throw new Error(
+      `speed: ${ticks} ticks per frame is not one of the speeds (${steps.map((step) => step.label).join(', ')})`,
+    );
+  return position;
+}
+
+// Puts the speed slider at `position` (speedPosition) and shows its label, as the + and − keys
+// do.
+LatticeMode.prototype.setSpeedPosition = function (position) {
+  $('speed').value = String(position);
+  this.showSpeed();
+};
+
+// The run as the page holds it, as numbers: the parameters from the mirror (every change
+// reaches it) and the counters and observables of the last frame the worker sent (NaN before
+// the first): {temperature, field, clampsOn, running, ticksPerFrame, sweeps, energy (E/N),
+// magnetization (M/N), clampedCount}.
+LatticeMode.prototype.sceneState = function () {
+  const stats = this.frameData?.stats;
+  return {
+    temperature: this.lab.temperature(),
+    field: this.lab.field(),
+    clampsOn: this.lab.clamps_on(),
+    running: this.running,
+    ticksPerFrame: this.speed().ticks,
+    sweeps: stats?.sweeps ?? NaN,
+    energy: stats?.energy ?? NaN,
+    magnetization: stats?.magnetization ?? NaN,
+    clampedCount: stats?.clampedCount ?? NaN,
+  };
+};
+// --- End of the scene hook ----------------------------------------------------------------------

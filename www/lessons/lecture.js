@@ -6,6 +6,7 @@
 
 import { $ } from '../ui.js';
 import { setProfile } from '../views/colour.js';
+import { pauseAll } from './scene.js';
 
 const NOTES_CHANNEL = 'boltzlab-notes';
 
@@ -83,7 +84,7 @@ export class LectureMode {
     this.blanked = on;
     $('lesson-blank').hidden = !on;
     if (!on) return;
-    for (const id of ['run', 'bm-run']) if ($(id).getAttribute('aria-pressed') === 'true') $(id).click();
+    pauseAll();
   }
 
   // The speaker-notes window follows the step shown here.

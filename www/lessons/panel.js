@@ -6,7 +6,8 @@
 
 import { $, format } from '../ui.js';
 import { COURSE } from './course.js';
-import { applyScene, clearEmphasis, readouts } from './scene.js';
+import { applyScene, clearEmphasis, computeLogZ, installScenes, readouts, setRunning } from './scene.js';
+import { centre, estimated, show as showQuantity, stderr } from './quantities.js';
 import { LectureMode } from './lecture.js';
 import { TwoUnits } from './widgets.js';
 import { closeTeachLink, installTeacherLinks, openTeachLink } from './teacher.js';
@@ -161,7 +162,11 @@ export class LessonPanel {
     this.widget = step.widget === 'two-units' ? new TwoUnits($('lesson-widget')) : null;
     $('lesson-widget').hidden = this.widget === null;
     if (this.widget === null) $('lesson-widget').replaceChildren();
-    applyScene(this.app, step.scene, seed);
+    try {
+      applyScene(this.app, step.scene, seed);
+    } catch (err) {
+      linkError(`This step’s scene could not be set up: ${err.message}`);
+    }
     this.showPredict(step.predict);
     this.showChallenge(step.challenge);
     this.lecture.showNotes();
@@ -201,6 +206,7 @@ export class LessonPanel {
     $('lesson-goal').textContent = challenge.goal;
     $('lesson-challenge-state').textContent = 'not yet';
     box.dataset.state = 'open';
+    for (const key of ['value', 'stderr', 'estimated']) delete box.dataset[key];
   }
 
   // A prediction keeps the run paused until the student commits to an answer.
@@ -227,9 +233,9 @@ export class LessonPanel {
     const now = readouts(this.widget?.readouts());
     const after = step.predict.measure.after;
     this.pending = { choice, measure: step.predict.measure, explain: step.predict.explain, from: now };
-    if (after.sweeps) $('run').click();
-    if (after.cycles) $('bm-run').click();
-    if (after.logZ) $('bm-logz-run').click();
+    if (after.sweeps) setRunning('lattice', true);
+    if (after.cycles) setRunning('machine', true);
+    if (after.logZ) computeLogZ();
     this.poll();
   }
 
@@ -237,22 +243,26 @@ export class LessonPanel {
   due(r) {
     const { after } = this.pending.measure;
     const from = this.pending.from;
-    if (after.sweeps) return r.sweeps - from.sweeps >= after.sweeps;
-    if (after.cycles) return r.cycle - from.cycle >= after.cycles;
-    if (after.logZ) return Number.isFinite(r.logZ.exact) && Number.isFinite(r.logZ.sampled);
+    if (after.sweeps) return centre(r.sweeps) - centre(from.sweeps) >= after.sweeps;
+    if (after.cycles) return centre(r.cycle) - centre(from.cycle) >= after.cycles;
+    if (after.logZ) return Number.isFinite(centre(r.logZ.exact)) && Number.isFinite(centre(r.logZ.sampled));
     return true;
   }
 
   measure(r) {
     const { choice, measure, explain } = this.pending;
     this.pending = null;
-    if (measure.after.sweeps && $('run').getAttribute('aria-pressed') === 'true') $('run').click();
-    if (measure.after.cycles && $('bm-run').getAttribute('aria-pressed') === 'true') $('bm-run').click();
-    const value = measure.read(r);
+    if (measure.after.sweeps && r.running) setRunning('lattice', false);
+    if (measure.after.cycles && r.learning) setRunning('machine', false);
+    // The measurement (a quantity, or a plain number): its value, or an estimate's mean,
+    // decides inside or outside the range; an estimate's standard error is shown beside it.
+    const quantity = measure.read(r);
+    const value = centre(quantity);
     const [lo, hi] = choice.range;
     const inside = value >= lo && value <= hi;
+    const error = estimated(quantity) ? ` ± ${format(stderr(quantity), 3)} (an estimate)` : '';
     const result = $('lesson-result');
-    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
+    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>${error}, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
     result.dataset.inside = String(inside);
     result.hidden = false;
     $('lesson-predict').dataset.state = 'measured';
@@ -264,16 +274,26 @@ export class LessonPanel {
     const r = readouts(this.widget?.readouts());
     this.history.push(r);
     if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
-    for (const output of document.querySelectorAll('#lesson-card output[data-live]')) {
-      const value = r[output.dataset.live];
-      output.textContent = Number.isFinite(value) ? format(value, Number(output.dataset.digits)) : '…';
-    }
+    for (const output of document.querySelectorAll('#lesson-card output[data-live]'))
+      output.textContent = showQuantity(r[output.dataset.live], Number(output.dataset.digits));
     if (this.pending && this.due(r)) this.measure(r);
     const step = COURSE[this.lesson].steps[this.step];
     if (step.challenge && !this.solved && step.challenge.check(this.history)) {
       this.solved = true;
-      $('lesson-challenge').dataset.state = 'done';
-      $('lesson-challenge-state').textContent = '✓ done: the engine measured it';
+      const box = $('lesson-challenge');
+      box.dataset.state = 'done';
+      // A challenge may name the quantity it judges ({label, read(r)}): its value as
+      // measured then, with its error when estimated, in the text and as numbers on the box.
+      const judges = step.challenge.judges;
+      const judged = judges?.read(r);
+      $('lesson-challenge-state').textContent = judges
+        ? `✓ done: the engine measured ${judges.label} = ${showQuantity(judged)}`
+        : '✓ done: the engine measured it';
+      if (judged) {
+        box.dataset.value = String(centre(judged));
+        box.dataset.stderr = String(stderr(judged));
+        box.dataset.estimated = String(estimated(judged));
+      }
     }
   }
 
@@ -304,6 +324,7 @@ export class LessonPanel {
 
 // app: the app, whose modes the lessons set up.
 export function installLessons(app) {
+  installScenes(app);
   const panel = new LessonPanel(app);
   installTeacherLinks(app);
   if (!openTeachLink(window.location.search)) panel.follow(window.location.search);

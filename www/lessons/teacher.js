@@ -6,7 +6,7 @@
 // and text are shown as plain text, never as markup.
 
 import { $ } from '../ui.js';
-import { PARTS } from './scene.js';
+import { PARTS, modeScene } from './scene.js';
 import { MAX_LINK_CHARS, encodeState } from '../link.js';
 import { machinePayload } from '../machine/share.js';
 
@@ -66,10 +66,11 @@ export function parseTeachLink(search) {
 // lattice whose state would make too long a link gives its parameters and seed instead.
 async function stateFragment(app) {
   if (app.mode() === 'machine') return { fragment: await encodeState(machinePayload(app.machine).payload) };
-  const fragment = await encodeState({ mode: 'lattice', session: await app.lattice.read('session') });
+  const lattice = modeScene('lattice');
+  const fragment = await encodeState({ mode: 'lattice', session: await lattice.session() });
   if (fragment.length <= MAX_LINK_CHARS) return { fragment };
   return {
-    fragment: app.lattice.lab.fragment(),
+    fragment: lattice.fragment(),
     note: 'This lattice is too large for its exact state to fit a link: the lesson starts from its parameters and seed.',
   };
 }

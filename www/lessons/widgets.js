@@ -1,6 +1,7 @@
 // Small interactive pieces a lesson step can carry in its card.
 
 import { format, readNumber } from '../ui.js';
+import { exact } from './quantities.js';
 
 // Two 0/1 units s₃ and s₈ with one weight J₃₈ at T = 1: a slider for J and the exact
 // probabilities of the four joint states, P(s) = e^{J s₃ s₈} / (3 + e^J).
@@ -46,6 +47,6 @@ export class TwoUnits {
   }
 
   readouts() {
-    return { j38: this.j, pBothOn: this.probabilities()[3][2] };
+    return { j38: exact(this.j), pBothOn: exact(this.probabilities()[3][2]) };
   }
 }

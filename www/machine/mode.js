@@ -181,12 +181,19 @@ export class MachineMode {
     this.drawnVersion = -1;
   }
 
-  // Sets up a run as a lesson asks: the method and dataset shown in their controls, then a
-  // new run from them (checked by the engine like any choice).
-  setUp({ dataset, method }) {
-    $('bm-method').value = method;
-    $('bm-dataset').value = dataset;
-    this.create();
+  // Makes `lab` the run, with the dataset, method and seed controls (and the editor, for the
+  // user's own patterns) showing what it holds: a restored session and a scene
+  // (machine/scene.js) come in so.
+  adoptShown(lab) {
+    this.options.show(shownOptions(lab));
+    this.adopt(lab, shownDataset(lab));
+  }
+
+  // Shows the general ('full') or the restricted machine with its radio button checked, as
+  // a click on it does.
+  setKind(kind) {
+    $(`bm-kind-${kind}`).checked = true;
+    this.showKind(kind);
   }
 
   wire() {
@@ -247,6 +254,29 @@ export class MachineMode {
     this.draw();
   }
 
+  // The speed slider's position for `sweeps` sweeps per frame ('max': the whole frame
+  // budget); throws naming the speed when there is no such step.
+  speedPosition(sweeps) {
+    const position = sweeps === 'max' ? SPEEDS.length - 1 : SPEEDS.slice(0, -1).indexOf(sweeps);
+    if (position < 0)
+      throw new Error(
+        `speed: ${sweeps} sweeps per frame is not one of the speeds (${SPEEDS.slice(0, -1).join(', ')} or max)`,
+      );
+    return position;
+  }
+
+  // Puts the speed slider at `position` (speedPosition) and shows its label.
+  setSpeedPosition(position) {
+    $('bm-speed').value = String(position);
+    this.showSpeed();
+  }
+
+  // The sweeps per frame of the speed set ('max' at the top step).
+  sweepsPerFrame() {
+    const position = Number($('bm-speed').value);
+    return position === SPEEDS.length - 1 ? 'max' : SPEEDS[position];
+  }
+
   showSpeed() {
     const n = SPEEDS[Number($('bm-speed').value)];
     $('bm-speed-shown').textContent = n >= 16384 ? 'max (frame budget)' : `${n} sweep${n > 1 ? 's' : ''} / frame`;
@@ -269,9 +299,26 @@ export class MachineMode {
   }
 
   // ln Z by the four methods, each timed by the table.
+  // The results are kept by method ({log_z, stderr?, bound, …}, the engine's) for the
+  // lessons' readouts until the run changes.
   computeLogZ() {
     const temperature = readNumber($('bm-logz-temperature').value);
-    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => this.lab.log_z(method, temperature));
+    const lab = this.lab;
+    const results = {};
+    this.logZResults = { lab, results };
+    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => (results[method] = lab.log_z(method, temperature)));
+  }
+
+  // The ln Z results of the present run by method (computeLogZ), or {} when none.
+  logZ() {
+    return this.logZResults?.lab === this.lab ? this.logZResults.results : {};
+  }
+
+  // Says beside the run controls that the couplings were drawn from `seed`.
+  showCouplings(seed) {
+    $('bm-run-done').textContent =
+      `Couplings drawn from N(0, 1/n) with seed ${seed}: the Sherrington–Kirkpatrick glass on these units. Dream freely to watch it, or learn from here.`;
+    $('bm-run-done').hidden = false;
   }
 
   showExploring() {
@@ -338,8 +385,7 @@ export class MachineMode {
   restoreSession(text) {
     const lab = this.engine.MachineLab.from_session(text);
     this.setRunning(false);
-    this.options.show(shownOptions(lab));
-    this.adopt(lab, shownDataset(lab));
+    this.adoptShown(lab);
     this.draw();
   }
 

@@ -1,0 +1,263 @@
+// The machine mode's scene interface, for the lessons and the links: apply(scene) sets up the
+// general or the restricted machine and readouts() gives their numbers, each with its
+// standard error. Nothing here fires an event or reads display text. A scene's run is built
+// whole on a new engine object (each value checked by the engine as it is set); only when
+// every value was accepted does it replace the run shown, and the controls are then set
+// from what the engine holds, as after a restored session. On error it throws, naming the
+// field, and the page is as it was.
+
+import { view } from '../engine.js';
+import { $, clearError, readNumber } from '../ui.js';
+
+// The general machine's parameters a scene may set.
+const MACHINE_KEYS = ['dataset', 'method', 'rule', 'rate', 'statistics'];
+// The restricted machine's: the run's (dataset, hidden units, seed) and its training.
+const RBM_KEYS = [
+  'dataset',
+  'hidden',
+  'seed',
+  'statistics',
+  'steps',
+  'particles',
+  'replicas',
+  'batch',
+  'rate',
+  'momentum',
+  'decay',
+];
+// What the engine's training leaves unset (null) for statistics that do not use it, when a
+// scene sets statistics that do: the panel's own defaults.
+const RBM_UNSET = { particles: 100, replicas: 4 };
+// The general machine's statistics when a scene names them without these.
+const STATISTICS_DEFAULTS = { particles: 20, sweeps: 1, replicas: 4 };
+
+const exact = (value) => ({ value, stderr: 0 });
+const unknownValue = () => ({ value: NaN, stderr: NaN });
+
+function checkKeys(what, values, allowed) {
+  const unknown = Object.keys(values).filter((key) => !allowed.includes(key));
+  if (unknown.length)
+    throw new Error(`${what}: there is no parameter ${unknown.join(', ')} (the parameters are ${allowed.join(', ')})`);
+}
+
+// A number from a scene (a number) or a link (its control's text, read strictly).
+const numberOf = (value) => (typeof value === 'string' ? readNumber(value) : value);
+
+// Builds `make()`, then runs `setUp(next)` on it; if anything throws, the new object is freed
+// and the error goes on. Returns the new object.
+function built(make, setUp) {
+  const next = make();
+  try {
+    setUp(next);
+  } catch (err) {
+    next.free();
+    throw err;
+  }
+  return next;
+}
+
+export class MachineScene {
+  // mode: the MachineMode (machine/mode.js), which holds the restricted machine's too.
+  constructor(mode) {
+    this.mode = mode;
+    this.engine = mode.engine;
+  }
+
+  // Applies a scene of the general machine ({mode: 'machine', machine: {dataset, method,
+  // rule, rate, statistics: {name, particles, sweeps, replicas}}, seed, couplings: 'random',
+  // clamp: a training pattern (1-based) clamped on the visible units, speed: {sweeps: n} or
+  // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run}).
+  apply(scene) {
+    if (scene.mode === 'restricted') this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
+    else this.applyFull(scene);
+  }
+
+  applyFull(scene) {
+    const mode = this.mode;
+    const values = scene.machine ?? {};
+    checkKeys('machine scene', values, MACHINE_KEYS);
+    if (values.dataset === 'custom') throw new Error('dataset: a scene cannot use the pattern editor’s patterns');
+    if (scene.couplings !== undefined && scene.couplings !== 'random')
+      throw new Error(`couplings: “${scene.couplings}” is not 'random'`);
+    const speed =
+      scene.speed === undefined ? null : mode.speedPosition(scene.speed === 'max' ? 'max' : scene.speed?.sweeps);
+    const seed = scene.seed;
+    const next = built(
+      () => new this.engine.MachineLab(values.dataset ?? 'pixels-10', values.method ?? 'stochastic', seed),
+      (lab) => {
+        if (values.rule !== undefined || values.rate !== undefined)
+          lab.set_update(values.rule ?? lab.rule(), values.rate ?? lab.rule_size());
+        if (values.statistics) {
+          const s = { ...STATISTICS_DEFAULTS, ...values.statistics };
+          lab.set_statistics(s.name, s.particles, s.sweeps, s.replicas);
+        }
+        if (scene.couplings === 'random') lab.random_couplings(seed);
+        if (scene.clamp !== undefined) lab.explore_number(scene.clamp);
+      },
+    );
+    mode.setRunning(false);
+    mode.adoptShown(next);
+    showRunDone(mode, scene, seed);
+    if (scene.clamp !== undefined) $('bm-explore-pattern').value = String(next.pattern() + 1);
+    mode.setKind('full');
+    if (speed !== null) mode.setSpeedPosition(speed);
+    mode.setRunning(Boolean(scene.run) && scene.clamp === undefined);
+    mode.showExploring();
+  }
+
+  // Starts a new restricted machine from `values` (dataset, hidden, seed and the training
+  // options; numbers or, from a link, their controls' text), shown with its radio button
+  // checked; `run` starts its learning. Training options left out are the engine's defaults
+  // for the dataset.
+  applyRestricted(values, run = false) {
+    checkKeys('restricted machine', values, RBM_KEYS);
+    const rbm = this.mode.rbm;
+    const hidden = numberOf(values.hidden ?? 16);
+    const seed = numberOf(values.seed ?? 1);
+    const dataset = values.dataset ?? 'digits8';
+    const next = built(
+      () => {
+        if (dataset !== 'file') return new this.engine.RbmLab(dataset, hidden, seed);
+        if (!rbm.file)
+          throw new Error('dataset: choose a file first (a digits file, or text with one image per line of 0s and 1s)');
+        return this.engine.RbmLab.from_bytes(rbm.file, hidden, seed);
+      },
+      (lab) => {
+        const training = JSON.parse(lab.training_json());
+        for (const [key, fallback] of Object.entries(RBM_UNSET)) if (training[key] === null) training[key] = fallback;
+        for (const key of Object.keys(training)) if (values[key] !== undefined) training[key] = values[key];
+        for (const key of Object.keys(training)) if (key !== 'statistics') training[key] = numberOf(training[key]);
+        rbm.applyTo(lab, training);
+      },
+    );
+    rbm.setRunning(false);
+    showRestricted(next);
+    rbm.adopt(next);
+    clearError('rbm-setup-error');
+    clearError('rbm-training-error');
+    this.mode.setKind('restricted');
+    rbm.setRunning(run);
+  }
+
+  // Runs or pauses the learning of the machine shown (general or restricted).
+  run(on) {
+    if (this.mode.kind === 'restricted') this.mode.rbm.setRunning(on);
+    else this.mode.setRunning(on);
+  }
+
+  // Pauses both machines' learning.
+  pause() {
+    this.mode.setRunning(false);
+    this.mode.rbm.setRunning(false);
+  }
+
+  // ln Z of the general machine by the four methods, as the ln Z panel's button does.
+  computeLogZ() {
+    this.mode.computeLogZ();
+  }
+
+  // The live numbers of both machines (NaN where there is no run):
+  // - the general machine: method, learning (running), sweepsPerFrame, cycle, kl (G: exact, or the latest
+  //   AIS estimate {mean, stderr} while too large to enumerate, with klCycle its cycle),
+  //   solved (encoder inputs with a code of their own), logZ (by method, from the ln Z panel);
+  // - the restricted machine: updates, testLogLikelihood and trainLogLikelihood (nats per
+  //   image: exact, or {mean, stderr} by AIS), learningImages (running).
+  readouts() {
+    return { ...this.fullReadouts(), ...this.restrictedReadouts() };
+  }
+
+  fullReadouts() {
+    const mode = this.mode;
+    const lab = mode.lab;
+    if (!lab)
+      return {
+        method: '',
+        learning: false,
+        sweepsPerFrame: mode.sweepsPerFrame(),
+        cycle: unknownValue(),
+        kl: unknownValue(),
+        klCycle: unknownValue(),
+        solved: unknownValue(),
+        logZ: {},
+      };
+    const points = lab.curve_len();
+    const last = (ptr) => (points > 0 ? view(this.engine, Float64Array, ptr, points)[points - 1] : NaN);
+    const exactKl = last(lab.curve_kl_ptr());
+    const solved = last(lab.curve_solved_ptr());
+    let kl = unknownValue();
+    let klCycle = NaN;
+    if (Number.isFinite(exactKl)) kl = exact(exactKl);
+    else if (lab.kl_estimated() && lab.ais_len() > 0) {
+      const ais = mode.ais();
+      const m = ais.cycles.length;
+      kl = { mean: ais.kl[m - 1], stderr: ais.stderr[m - 1] };
+      klCycle = ais.cycles[m - 1];
+    }
+    const logZ = {};
+    for (const [method, result] of Object.entries(mode.logZ()))
+      logZ[method] = result.stderr === undefined ? exact(result.log_z) : { mean: result.log_z, stderr: result.stderr };
+    return {
+      method: lab.method(),
+      learning: mode.running,
+      sweepsPerFrame: mode.sweepsPerFrame(),
+      cycle: exact(lab.cycles()),
+      kl,
+      klCycle: Number.isFinite(klCycle) ? exact(klCycle) : unknownValue(),
+      solved: Number.isFinite(solved) ? exact(Math.round(solved * lab.encoder_group())) : unknownValue(),
+      logZ,
+    };
+  }
+
+  restrictedReadouts() {
+    const rbm = this.mode.rbm;
+    const lab = rbm.lab;
+    if (!lab)
+      return {
+        updates: unknownValue(),
+        testLogLikelihood: unknownValue(),
+        trainLogLikelihood: unknownValue(),
+        learningImages: false,
+      };
+    const points = lab.curve_len();
+    const last = (ptr) => (points > 0 ? view(this.engine, Float64Array, ptr, points)[points - 1] : NaN);
+    const error = last(lab.curve_stderr_ptr());
+    const quantity = (value) =>
+      !Number.isFinite(value)
+        ? unknownValue()
+        : lab.likelihood_exact()
+          ? exact(value)
+          : { mean: value, stderr: Number.isFinite(error) ? error : NaN };
+    return {
+      updates: exact(lab.updates()),
+      testLogLikelihood: quantity(last(lab.curve_test_ptr())),
+      trainLogLikelihood: quantity(last(lab.curve_train_ptr())),
+      learningImages: rbm.running,
+    };
+  }
+}
+
+// The message beside the run controls for a scene's new run: the couplings drawn, or none.
+function showRunDone(mode, scene, seed) {
+  if (scene.couplings === 'random') mode.showCouplings(seed);
+  else $('bm-run-done').hidden = true;
+}
+
+// The restricted machine's controls show what `lab` holds: its dataset, hidden units, seed
+// and training options (as rbm.js restoreSession sets them for a restored run).
+function showRestricted(lab) {
+  const set = (id, value) => {
+    if (value !== null && value !== undefined) $(id).value = String(value);
+  };
+  if (lab.dataset() !== 'custom') set('rbm-dataset', lab.dataset());
+  set('rbm-hidden', lab.hidden());
+  set('rbm-seed', lab.seed());
+  const t = JSON.parse(lab.training_json());
+  set('rbm-statistics', t.statistics);
+  set('rbm-steps', t.steps);
+  set('rbm-particles', t.particles);
+  set('rbm-replicas', t.replicas);
+  set('rbm-batch', t.batch);
+  set('rbm-rate', t.rate);
+  set('rbm-momentum', t.momentum);
+  set('rbm-decay', t.decay);
+}
