@@ -185,6 +185,25 @@ test('bad state links are explained and the page keeps its state', async ({ page
   await fresh.close();
 });
 
+// The lattice writes its parameters into the address a moment after a change
+// (lattice/share.js). If that lands after a link is typed but before the page reads it,
+// the link must still be read: here the address is replaced in the same task, so the
+// hashchange event always finds it replaced.
+test('a state link still opens when the address was rewritten before the page read it', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  await pause(page);
+  const good = await lab(page, 'export_state');
+  const parameters = await lab(page, 'fragment');
+  await page.evaluate((f) => {
+    window.location.hash = 'state=AAAA';
+    window.history.replaceState(null, '', `#${f}`);
+  }, parameters);
+  await expect(page.locator('#link-error')).toBeVisible();
+  await expect(page.locator('#link-error')).toContainText('compressed data is damaged');
+  expect(await lab(page, 'export_state')).toBe(good);
+});
+
 // The page's restricted machine: its update count and W (through the app's test hook).
 function restricted(page) {
   return page.evaluate(() => {
