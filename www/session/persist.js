@@ -58,6 +58,26 @@ export function openStorage() {
 export const QUOTA_MESSAGE =
   "The browser's storage for this page is full, so new work is not kept; a saved session can still be restored. Make room (clear this site's data) or use Export state to keep this run.";
 
+// The spare slot this tab last kept its work in while the question waited (for a reload's
+// labels), in sessionStorage like the tab's own slot (slots.js).
+const SPARE_SLOT = 'boltzlab.spareSlot';
+
+function rememberSpare(k) {
+  try {
+    window.sessionStorage.setItem(SPARE_SLOT, String(k));
+  } catch {
+    // Only the label of the offer depends on it.
+  }
+}
+
+function rememberedSpare() {
+  try {
+    return Number(window.sessionStorage.getItem(SPARE_SLOT)) || null;
+  } catch {
+    return null;
+  }
+}
+
 // "14:03", or "20 Nov, 14:03" when not today.
 function when(ms) {
   const date = new Date(ms);
@@ -168,9 +188,15 @@ export class Persistence {
       }
     }
     const choice = $('session-choice');
+    const spare = rememberedSpare();
     choice.replaceChildren(
       ...this.offers.map(({ slot, checked }, i) => {
-        const from = slot === this.slot.number ? 'this tab' : 'a closed tab';
+        const from =
+          slot === this.slot.number
+            ? 'this tab'
+            : slot === spare
+              ? 'this tab while the question waited'
+              : 'a closed tab';
         return new Option(`saved at ${when(checked.record.saved)} in ${from}: ${checked.summary}`, String(i));
       }),
     );
@@ -229,6 +255,7 @@ export class Persistence {
       );
       return;
     }
+    rememberSpare(this.spare.number);
     this.saveNow(true);
   }
 
@@ -388,6 +415,8 @@ export class Persistence {
     $('session').hidden = true;
     this.offers = [];
     this.saving = true;
+    // The next save goes to this tab's slot even if the spare one holds the same work.
+    this.lastFingerprint = null;
   }
 
   async restore() {
