@@ -164,7 +164,14 @@ function pack(page, text) {
 const optionsLink = (page, options) =>
   pack(
     page,
-    JSON.stringify({ format: 'boltzlab-link', version: 1, mode: 'machine', kind: 'restricted', session: null, options }),
+    JSON.stringify({
+      format: 'boltzlab-link',
+      version: 1,
+      mode: 'machine',
+      kind: 'restricted',
+      session: null,
+      options,
+    }),
   );
 
 test('a restricted link with a bad menu value is refused, changes nothing, and the next good link works', async ({

@@ -230,7 +230,9 @@ export class Persistence {
   // does not fill the slots with sessions no one worked on.
   keepWhileWaiting() {
     if (!this.full)
-      this.status('Until you answer the question above, what you change is kept as a separate session (a reload offers it too).');
+      this.status(
+        'Until you answer the question above, what you change is kept as a separate session (a reload offers it too).',
+      );
     const events = ['pointerdown', 'keydown', 'input', 'change'];
     const stop = () => events.forEach((name) => document.removeEventListener(name, worked, true));
     const worked = (event) => {
