@@ -73,9 +73,19 @@ test('a painted and stepped lattice → Copy link → a fresh page holds exactly
   const big = await copiedLink(fresh, 'copy-link', 'share-link', 'copy-done');
   console.log(`state link, 256x256 lattice: ${big.length} characters`);
   expect(big).toContain('#state=');
-  // A 256² Gaussian glass keeps 2L² real bonds: its state would make a link over 1 MB, so
-  // Copy link falls back to the parameters and seed (the run from its seeded start) and says so.
+  // A 256² Gaussian glass whose bonds its seed drew keeps them as the seed: an exact link.
   await choose(fresh, 'Model', 'spin-glass-gaussian');
+  const glass = await copiedLink(fresh, 'copy-link', 'share-link', 'copy-done');
+  expect(glass).toContain('#state=');
+  expect(glass.length).toBeLessThan(2 * big.length);
+  // With bonds of its own (imported) it keeps 2L² real bonds: its state would make a link
+  // over 1 MB, so Copy link falls back to the parameters and seed (the run from its seeded
+  // start) and says so.
+  await fresh.evaluate(async () => {
+    const state = JSON.parse(await window.boltzlabLab.export_state());
+    state.bonds[0][0] += 0.5;
+    await window.boltzlabLab.import_state(JSON.stringify(state));
+  });
   await fresh.locator('#copy-link').click();
   await expect(fresh.locator('#copy-done')).toContainText('carries only the parameters and seed');
   expect(await fresh.locator('#share-link').inputValue()).toContain(`#${await lab(fresh, 'fragment')}`);
