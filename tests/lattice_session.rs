@@ -1,9 +1,11 @@
 //! The lattice's compact session: the state file's content with spins, clamps and bonds
 //! packed as base64 by the engine. Restored, a run continues exactly as the saved one; a
 //! bad or damaged session is refused naming the field and changes nothing; a 2048²
-//! lattice's session takes milliseconds.
+//! lattice's session takes milliseconds; a glass's bonds drawn from its seed are stored as
+//! the seed, and every lattice the menus offer fits the page's storage.
 
-use boltzlab::app::session::MAX_SESSION_BYTES;
+use boltzlab::app::packing::{pack_bits, pack_numbers};
+use boltzlab::app::session::{MAX_SESSION_BYTES, session_bound};
 use boltzlab::app::{Brush, LatticeLab, LatticeModel, LatticeSetup};
 use boltzlab::{Boundary, Dynamics, Order, Rule};
 use serde_json::{Value, json};
@@ -139,7 +141,7 @@ fn a_damaged_session_is_refused_naming_the_field_and_changes_nothing() {
     refused_text(&mut lab, &" ".repeat(MAX_SESSION_BYTES + 1), "session");
     // The JSON state file is not a session.
     refused_text(&mut lab, &source.export_state(), "format");
-    refused(&mut lab, &good, "version", |v| v["version"] = json!(2));
+    refused(&mut lab, &good, "version", |v| v["version"] = json!(3));
     refused(&mut lab, &good, "version", |v| v["version"] = json!("1"));
     refused(&mut lab, &good, "size", |v| v["size"] = json!(4.5));
     refused(&mut lab, &good, "size", |v| v["size"] = json!(1e12));
@@ -169,6 +171,15 @@ fn a_damaged_session_is_refused_naming_the_field_and_changes_nothing() {
     });
     refused(&mut lab, &good, "bonds", |v| v["bonds"] = json!("AA=="));
     refused(&mut lab, &good, "bonds", |v| v["bonds"] = json!(7));
+    // "seed" stands for the bonds only in a glass's version-2 session.
+    refused(&mut lab, &good, "bonds", |v| {
+        v["model"] = json!("ferromagnet");
+        v["bonds"] = json!("seed");
+    });
+    refused(&mut lab, &good, "bonds", |v| {
+        v["version"] = json!(1);
+        v["bonds"] = json!("seed");
+    });
     refused(&mut lab, &good, "random state", |v| {
         v["random_state"] = json!([0, 0, 0, 0])
     });
@@ -201,19 +212,228 @@ fn a_2048_squared_session_takes_milliseconds() {
     let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
     copy.restore_session(&text).unwrap();
     let restore = begin.elapsed().as_secs_f64();
+    // Over a lab of the same setup (as the page's mirror after a run): the bonds are copied.
+    let mut same = LatticeLab::new(lab.setup()).unwrap();
+    let begin = Instant::now();
+    same.restore_session(&text).unwrap();
+    let restore_same = begin.elapsed().as_secs_f64();
     let begin = Instant::now();
     let json = lab.export_state();
     let export = begin.elapsed().as_secs_f64();
     println!(
-        "2048² ±J glass: session() {:.1} ms ({} characters); restore_session {:.1} ms; \
-         export_state {:.1} ms ({} characters)",
+        "2048² ±J glass: session() {:.1} ms ({} characters); restore_session {:.1} ms \
+         (over the same setup {:.1} ms); export_state {:.1} ms ({} characters)",
         best * 1e3,
         text.len(),
         restore * 1e3,
+        restore_same * 1e3,
         export * 1e3,
         json.len()
     );
     assert_eq!(copy.sampler().state(), lab.sampler().state());
+    assert_eq!(same.sampler().state(), lab.sampler().state());
     // Spins, clamps and 2 bonds per site, one bit each, in base64: 4 × 2048² / 6 chars.
     assert!(text.len() < 2_900_000, "{}", text.len());
+}
+
+/// A lab whose glass bonds came from a state file: `setup`'s, with bond 0 set to `bond`
+/// (+1 or −1 for the ±J glass).
+fn imported(setup: LatticeSetup, bond: f64) -> LatticeLab {
+    let mut lab = LatticeLab::new(setup).unwrap();
+    let mut state: Value = serde_json::from_str(&lab.export_state()).unwrap();
+    if setup.model == LatticeModel::PlusMinusGlass {
+        let row = state["bonds"][0].as_str().unwrap().to_string();
+        let sign = if bond > 0.0 { "+" } else { "-" };
+        state["bonds"][0] = json!(format!("{sign}{}", &row[1..]));
+    } else {
+        state["bonds"][0][0] = json!(bond);
+    }
+    lab.import_state(&state.to_string()).unwrap();
+    lab
+}
+
+fn glasses() -> [LatticeSetup; 2] {
+    let base = LatticeSetup {
+        size: 9,
+        seed: 31,
+        temperature: 0.9,
+        boundary: Boundary::Open,
+        ..LatticeSetup::default()
+    };
+    [
+        LatticeSetup {
+            model: LatticeModel::PlusMinusGlass,
+            ..base
+        },
+        LatticeSetup {
+            model: LatticeModel::GaussianGlass,
+            ..base
+        },
+    ]
+}
+
+#[test]
+fn a_glass_made_from_its_seed_stores_the_seed_and_restores_the_same_bonds() {
+    for setup in glasses() {
+        let mut lab = LatticeLab::new(setup).unwrap();
+        lab.advance(500.0, false).unwrap();
+        // A change of field or boundary keeps the seed's bonds.
+        lab.set_field(0.3).unwrap();
+        let text = lab.session();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["bonds"], json!("seed"), "{setup:?}");
+        assert_eq!(value["version"], json!(2));
+        // Restored into a lab of another seed (bonds drawn again) and into one of the same
+        // setup (bonds copied): the same lattice, state and session either way.
+        for start in [LatticeSetup::default(), setup] {
+            let mut copy = LatticeLab::new(start).unwrap();
+            copy.restore_session(&text).unwrap();
+            assert_eq!(
+                copy.sampler().lattice(),
+                lab.sampler().lattice(),
+                "{setup:?}"
+            );
+            assert_eq!(copy.sampler().state(), lab.sampler().state());
+            assert_eq!(copy.session(), text);
+            assert_eq!(copy.export_state(), lab.export_state());
+        }
+        // A state file whose bonds are the seed's is stored as the seed too.
+        let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
+        copy.import_state(&lab.export_state()).unwrap();
+        assert_eq!(copy.session(), text);
+    }
+}
+
+#[test]
+fn imported_bonds_are_stored_in_full_and_kept_through_every_change_that_keeps_them() {
+    for setup in glasses() {
+        // Bond 0 of the seed's bonds, changed.
+        let drawn = LatticeLab::new(setup).unwrap();
+        let first =
+            serde_json::from_str::<Value>(&drawn.export_state()).unwrap()["bonds"][0].clone();
+        let other = match setup.model {
+            LatticeModel::PlusMinusGlass if first.as_str().unwrap().starts_with('+') => -1.0,
+            LatticeModel::PlusMinusGlass => 1.0,
+            _ => first[0].as_f64().unwrap() + 0.5,
+        };
+        let mut lab = imported(setup, other);
+        assert_ne!(lab.sampler().lattice(), drawn.sampler().lattice());
+        lab.set_boundary("periodic").unwrap();
+        lab.advance(300.0, false).unwrap();
+        let text = lab.session();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_ne!(value["bonds"], json!("seed"), "{setup:?}");
+        // Restored over a lab of the same setup (whose seed's bonds it must not take).
+        let mut copy = LatticeLab::new(setup).unwrap();
+        copy.restore_session(&text).unwrap();
+        assert_eq!(
+            copy.sampler().lattice(),
+            lab.sampler().lattice(),
+            "{setup:?}"
+        );
+        assert_eq!(copy.session(), text);
+        // Choosing the model again draws the seed's bonds.
+        copy.set_model(setup.model.name()).unwrap();
+        let value: Value = serde_json::from_str(&copy.session()).unwrap();
+        assert_eq!(value["bonds"], json!("seed"));
+    }
+}
+
+#[test]
+fn a_version_1_session_still_restores_and_is_written_again_as_version_2() {
+    for setup in glasses() {
+        let mut lab = LatticeLab::new(setup).unwrap();
+        lab.advance(200.0, false).unwrap();
+        let v2 = lab.session();
+        // Version 1 of the same session: the bonds in full.
+        let mut v1: Value = serde_json::from_str(&v2).unwrap();
+        let state: Value = serde_json::from_str(&lab.export_state()).unwrap();
+        let rows = state["bonds"].as_array().unwrap();
+        v1["version"] = json!(1);
+        v1["bonds"] = json!(if setup.model == LatticeModel::PlusMinusGlass {
+            let signs: Vec<char> = rows
+                .iter()
+                .flat_map(|r| r.as_str().unwrap().chars().collect::<Vec<_>>())
+                .collect();
+            pack_bits(&signs, |&c| c == '+')
+        } else {
+            let numbers: Vec<f64> = rows
+                .iter()
+                .flat_map(|r| {
+                    r.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_f64().unwrap())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            pack_numbers(&numbers)
+        });
+        let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
+        copy.restore_session(&v1.to_string()).unwrap();
+        assert_eq!(
+            copy.sampler().lattice(),
+            lab.sampler().lattice(),
+            "{setup:?}"
+        );
+        assert_eq!(copy.sampler().state(), lab.sampler().state());
+        assert_eq!(
+            copy.session(),
+            v2,
+            "its bonds are the seed's: written as the seed"
+        );
+    }
+}
+
+/// Every lattice the menus offer, at the largest side, fits the page's storage (2.5 million
+/// characters with the rest of the record); the largest session of all (imported Gaussian
+/// bonds, every site clamped, the lanes' random state) stays within the bound the reader
+/// accepts.
+#[test]
+fn every_menu_lattice_fits_and_the_largest_session_is_within_the_bound() {
+    for model in LatticeModel::ALL {
+        let mut lab = LatticeLab::new(LatticeSetup {
+            model,
+            size: 2048,
+            ..LatticeSetup::default()
+        })
+        .unwrap();
+        lab.paint((0.0, 0.0), (2047.0, 2047.0), 4.0, Brush::Clamp)
+            .unwrap();
+        let text = lab.session();
+        println!("2048² {}: {} characters", model.name(), text.len());
+        // Spins and clamps at one bit a site in base64, and the small fields.
+        assert!(
+            text.len() < 2 * 699_052 + 2_000,
+            "{}: {}",
+            model.name(),
+            text.len()
+        );
+    }
+    for side in [2, 3, 17, 64] {
+        let setup = LatticeSetup {
+            model: LatticeModel::GaussianGlass,
+            size: side,
+            order: Order::Checkerboard,
+            ..LatticeSetup::default()
+        };
+        let mut lab = imported(setup, 0.123_456_789_012_345_6);
+        lab.paint(
+            (0.0, 0.0),
+            (side as f64, side as f64),
+            side as f64,
+            Brush::Clamp,
+        )
+        .unwrap();
+        lab.advance(1e4, false).unwrap();
+        let text = lab.session();
+        assert!(text.contains("lane_random_state"));
+        assert!(
+            text.len() <= session_bound(side),
+            "{side}: {} > {}",
+            text.len(),
+            session_bound(side)
+        );
+    }
+    assert!(MAX_SESSION_BYTES >= session_bound(2048));
 }

@@ -69,8 +69,11 @@ export class App {
   // Opens a state link (link.js): the state of its mode, exactly, or the reason it was
   // refused (the page keeps its state). A state link typed into the address bar opens too.
   openLink(hash) {
-    window.addEventListener('hashchange', () => {
-      if (isStateLink(window.location.hash)) openStateLink(this, window.location.hash, applyRestricted);
+    // The fragment the address changed to: the lattice may rewrite the address with its
+    // parameters before this event is handled (lattice/share.js).
+    window.addEventListener('hashchange', (event) => {
+      const changed = new URL(event.newURL).hash;
+      if (isStateLink(changed)) openStateLink(this, changed, applyRestricted);
     });
     return isStateLink(hash) ? openStateLink(this, hash, applyRestricted) : Promise.resolve(false);
   }

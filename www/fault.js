@@ -101,7 +101,13 @@ window.addEventListener('unhandledrejection', (event) =>
 
 $('fault-export').addEventListener('click', exportState);
 $('fault-export-network').addEventListener('click', exportNetwork);
-$('fault-reload').addEventListener('click', () => window.location.reload());
+// Reloads without the address's fragment: the parameters or state it holds may be what
+// stopped the page, and the saved session is offered on reload either way.
+$('fault-reload').addEventListener('click', () => {
+  const { pathname, search } = window.location;
+  window.history.replaceState(null, '', `${pathname}${search}`);
+  window.location.reload();
+});
 $('fault-dismiss').addEventListener('click', () => {
   $('fault').hidden = true;
   delete document.body.dataset.fault;

@@ -116,6 +116,20 @@ export function addressWith(fragment, search = window.location.search) {
   return `${origin}${pathname}${search}#${fragment}`;
 }
 
+// The menus a restricted machine's options set: each value must be one of the menu's
+// choices (a value that is not would leave the menu blank), and a link cannot carry the
+// user's own image file.
+const RESTRICTED_MENUS = { dataset: 'rbm-dataset', statistics: 'rbm-statistics' };
+
+function checkRestrictedOptions(options) {
+  for (const [key, id] of Object.entries(RESTRICTED_MENUS)) {
+    if (options[key] === undefined) continue;
+    const allowed = [...$(id).options].map((o) => o.value).filter((v) => v !== 'file');
+    if (!allowed.includes(String(options[key])))
+      throw new Error(`its ${key} '${String(options[key]).slice(0, 40)}' is not one of ${allowed.join(', ')}`);
+  }
+}
+
 // Shows the general ('full') or restricted machine, as its radio button would.
 function showKind(kind) {
   const radio = $(`bm-kind-${kind}`);
@@ -145,7 +159,9 @@ export async function openStateLink(app, hash, restricted) {
       app.show('machine');
       showKind('restricted');
     } else {
-      // Its controls, each checked by the control's own handler and the engine as typed.
+      // Its controls, each checked by the control's own handler and the engine as typed;
+      // the menus' values first, so that a bad one changes nothing.
+      checkRestrictedOptions(payload.options);
       app.show('machine');
       restricted(payload.options);
     }

@@ -163,6 +163,9 @@ pub struct LatticeLab {
     /// Counts changes of the lattice (size, couplings, field, boundary), so that views of
     /// the bonds know when to redraw.
     version: u64,
+    /// Whether a glass's bonds are the ones its seed draws (not imported): its session then
+    /// leaves them out ([`session`]).
+    seed_bonds: bool,
 }
 
 impl LatticeLab {
@@ -192,6 +195,7 @@ impl LatticeLab {
             report: None,
             scan: None,
             version: 0,
+            seed_bonds: true,
         };
         lab.record();
         lab
@@ -316,6 +320,7 @@ impl LatticeLab {
         )?;
         self.sampler.set_lattice(lattice)?;
         self.setup.model = model;
+        self.seed_bonds = true;
         self.window = BondWindow::of(self.sampler.lattice());
         self.version += 1;
         self.report = None;
@@ -470,22 +475,28 @@ impl LatticeLab {
     pub fn import_state(&mut self, json: &str) -> Result<(), ParamError> {
         let snapshot = Snapshot::from_json(json)?;
         let sampler = snapshot.sampler()?;
+        let seed_bonds = session::bonds_from_seed(&snapshot.setup, &snapshot.lattice);
         self.replace(Self::around(snapshot.setup, sampler));
+        self.seed_bonds = seed_bonds;
         Ok(())
     }
 
     /// The full state as compact session text ([`session`]): what [`Self::export_state`]
     /// writes, with spins, clamps and bonds packed as base64.
     pub fn session(&self) -> String {
-        session::LatticeSession::to_text(&self.setup(), &self.sampler)
+        session::LatticeSession::to_text(&self.setup(), &self.sampler, self.seed_bonds)
     }
 
     /// Replaces the run by the state in a session text, which then continues exactly as
     /// the saved run would have; on error nothing changes.
     pub fn restore_session(&mut self, text: &str) -> Result<(), ParamError> {
-        let snapshot = session::LatticeSession::from_text(text)?;
+        let known = self
+            .seed_bonds
+            .then(|| (&self.setup, self.sampler.lattice()));
+        let (snapshot, seed_bonds) = session::LatticeSession::read(text, known)?;
         let sampler = snapshot.sampler()?;
         self.replace(Self::around(snapshot.setup, sampler));
+        self.seed_bonds = seed_bonds;
         Ok(())
     }
 

@@ -373,9 +373,15 @@ test('a full storage quota or a lattice too large to keep gives a visible note, 
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));
   await expect(page.locator('#persist-status')).toContainText('Session kept in this browser at');
 
-  // A 512 × 512 Gaussian glass: 524 288 real couplings do not fit in the budget.
+  // A 512 × 512 Gaussian glass with bonds of its own (imported, not the seed's): 524 288
+  // real couplings do not fit in the budget. (Bonds drawn from the seed are kept as the seed.)
   await choose(page, 'Model', 'spin-glass-gaussian');
   await choose(page, 'Size', '512');
+  await page.evaluate(async () => {
+    const state = JSON.parse(await window.boltzlabLab.export_state());
+    state.bonds[0][0] += 0.5;
+    await window.boltzlabLab.import_state(JSON.stringify(state));
+  });
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));
   await expect(page.locator('#persist-status')).toContainText("Not saved: too large for the browser's storage");
   await expect.poll(() => lab(page, 'ticks')).toBeGreaterThan(0);

@@ -29,7 +29,8 @@ export class Sharing {
     this.read = read;
     $('copy-link').addEventListener('click', () => this.copyLink());
     $('copy-params').addEventListener('click', () => this.copyParamsLink());
-    window.addEventListener('hashchange', () => this.applyLink(window.location.hash));
+    // The fragment the address changed to, not the address now (see app.js's openLink).
+    window.addEventListener('hashchange', (event) => this.applyLink(new URL(event.newURL).hash));
   }
 
   // Applies a URL fragment (on load or when the address changes); on error the run is left

@@ -146,6 +146,13 @@ export class RbmMode {
     });
     if (!ok) return false;
     const training = this.training();
+    // A file of fewer images than the batch: the batch is all of them, said beside the file.
+    let fitted = '';
+    if (dataset === 'file' && training.batch > next.test_count()) {
+      training.batch = next.test_count();
+      $('rbm-batch').value = String(training.batch);
+      fitted = ` The file has ${training.batch} image${training.batch === 1 ? '' : 's'}, so the batch is ${training.batch}.`;
+    }
     try {
       this.applyTo(next, training);
     } catch (err) {
@@ -155,6 +162,7 @@ export class RbmMode {
     }
     clearError('rbm-training-error');
     this.adopt(next);
+    $('rbm-setup-done').textContent += fitted;
     return true;
   }
 
@@ -325,8 +333,14 @@ export class RbmMode {
     });
     $('rbm-apply').addEventListener('click', () => this.applyTraining());
     // A batch that fits the set: 100 of the 1500 digits, all 30 bars patterns.
+    // A value that is none of the menu's (set from a script) leaves the menu blank: the
+    // last choice comes back instead.
+    let chosen = $('rbm-dataset').value;
     $('rbm-dataset').addEventListener('change', () => {
-      const batch = { digits8: '100', 'bars-4x4': '30' }[$('rbm-dataset').value];
+      const menu = $('rbm-dataset');
+      if (menu.selectedIndex < 0) menu.value = chosen;
+      chosen = menu.value;
+      const batch = { digits8: '100', 'bars-4x4': '30' }[menu.value];
       if (batch) $('rbm-batch').value = batch;
     });
     $('rbm-file').addEventListener('change', async () => {
@@ -334,6 +348,7 @@ export class RbmMode {
       if (!file) return;
       this.file = new Uint8Array(await file.arrayBuffer());
       $('rbm-dataset').value = 'file';
+      chosen = 'file';
     });
     $('rbm-gallery-run').addEventListener('click', () => this.startGallery());
     $('rbm-complete-run').addEventListener('click', () => this.startCompletion());

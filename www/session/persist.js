@@ -7,11 +7,14 @@
 // closed tab is offered at restore. A stored session is checked in full (on throwaway
 // engine objects) before it is offered; one that cannot be read is reported, moved to a
 // side key and never loaded. Nothing is written over a stored session before the user has
-// chosen Restore or Start fresh. The record's format is in record.js.
+// chosen Restore or Start fresh: while the question waits, the work goes to a second, empty
+// slot of this tab (a reload offers it beside the others), or the page says it is not kept.
+// Storage that is full still offers what it holds, and says why nothing new is kept. The
+// record's format is in record.js.
 
 import { $, sentence } from '../ui.js';
 import { keepLastGood, onEngineStop } from '../fault.js';
-import { KEY, MAX_SLOTS, claimSlot, heldByOthers, moveSlot, slotKey } from './slots.js';
+import { KEY, MAX_SLOTS, claimSlot, claimSpareSlot, heldByOthers, moveSlot, slotKey } from './slots.js';
 import { FORMAT, VERSION, checkRecord, encodeRecord, filesOf } from './record.js';
 
 export { KEY, FORMAT, VERSION };
@@ -28,21 +31,52 @@ const MIN_INTERVAL_MS = 3000;
 
 // --- Storage -------------------------------------------------------------------------------
 
-// localStorage, or null where the browser refuses it (private modes, disabled storage).
-function openStorage() {
+const isQuota = (err) =>
+  err instanceof DOMException && (err.name === 'QuotaExceededError' || err.name === 'NS_ERROR_DOM_QUOTA_REACHED');
+
+// {storage: localStorage, or null where the browser refuses it (private modes, disabled
+// storage), full: whether it is readable but has no room left (a write is refused for
+// the quota)}.
+export function openStorage() {
+  let storage;
   try {
-    const storage = window.localStorage;
+    storage = window.localStorage;
+    storage.getItem(KEY);
+  } catch {
+    return { storage: null, full: false };
+  }
+  try {
     const probe = 'boltzlab.probe';
     storage.setItem(probe, '1');
     storage.removeItem(probe);
-    return storage;
+    return { storage, full: false };
+  } catch (err) {
+    return isQuota(err) ? { storage, full: true } : { storage: null, full: false };
+  }
+}
+
+export const QUOTA_MESSAGE =
+  "The browser's storage for this page is full, so new work is not kept; a saved session can still be restored. Make room (clear this site's data) or use Export state to keep this run.";
+
+// The spare slot this tab last kept its work in while the question waited (for a reload's
+// labels), in sessionStorage like the tab's own slot (slots.js).
+const SPARE_SLOT = 'boltzlab.spareSlot';
+
+function rememberSpare(k) {
+  try {
+    window.sessionStorage.setItem(SPARE_SLOT, String(k));
+  } catch {
+    // Only the label of the offer depends on it.
+  }
+}
+
+function rememberedSpare() {
+  try {
+    return Number(window.sessionStorage.getItem(SPARE_SLOT)) || null;
   } catch {
     return null;
   }
 }
-
-const isQuota = (err) =>
-  err instanceof DOMException && (err.name === 'QuotaExceededError' || err.name === 'NS_ERROR_DOM_QUOTA_REACHED');
 
 // "14:03", or "20 Nov, 14:03" when not today.
 function when(ms) {
@@ -62,6 +96,11 @@ export class Persistence {
     this.app = app;
     this.storage = null;
     this.slot = null; // {number, key, release()} from slots.js
+    this.full = false; // storage was full when the page opened
+    // While the restore question waits: a second slot the work is kept in ({number, key,
+    // release()}), and whether anything was written there.
+    this.spare = null;
+    this.spareWritten = false;
     this.saving = false; // true once the user has chosen (or there was nothing to choose)
     this.stopped = false; // after a panic: the engine's state can no longer be trusted
     this.lastFingerprint = null;
@@ -81,7 +120,10 @@ export class Persistence {
     $('session-restore').addEventListener('click', () => this.restore());
     $('session-fresh').addEventListener('click', () => this.startFresh());
     $('session-dismiss').addEventListener('click', () => this.closeBanner());
-    this.storage = openStorage();
+    const { storage, full } = openStorage();
+    this.storage = storage;
+    this.full = full;
+    if (full) this.status(QUOTA_MESSAGE, true);
     if (!this.storage) {
       this.status(
         'Sessions are not kept: this browser does not allow local storage for this page (private mode?).',
@@ -100,6 +142,7 @@ export class Persistence {
         ? 'This page is open in another tab too. Each tab keeps its own session, so neither writes over the other’s.'
         : '';
     this.offer(tabNote, others);
+    if (!this.saving) this.keepWhileWaiting();
     setInterval(() => {
       if (performance.now() - this.lastSave >= this.interval) this.saveNow();
     }, 1000);
@@ -145,9 +188,15 @@ export class Persistence {
       }
     }
     const choice = $('session-choice');
+    const spare = rememberedSpare();
     choice.replaceChildren(
       ...this.offers.map(({ slot, checked }, i) => {
-        const from = slot === this.slot.number ? 'this tab' : 'a closed tab';
+        const from =
+          slot === this.slot.number
+            ? 'this tab'
+            : slot === spare
+              ? 'this tab while the question waited'
+              : 'a closed tab';
         return new Option(`saved at ${when(checked.record.saved)} in ${from}: ${checked.summary}`, String(i));
       }),
     );
@@ -175,6 +224,61 @@ export class Persistence {
     }
   }
 
+  // While the restore question waits, what the user does is kept in a second, empty slot of
+  // this tab (or the page says it is not kept). The slot is taken at the first input outside
+  // the question: a page merely left open keeps its run's parameters in the address, and
+  // does not fill the slots with sessions no one worked on.
+  keepWhileWaiting() {
+    if (!this.full)
+      this.status(
+        'Until you answer the question above, what you change is kept as a separate session (a reload offers it too).',
+      );
+    const events = ['pointerdown', 'keydown', 'input', 'change'];
+    const stop = () => events.forEach((name) => document.removeEventListener(name, worked, true));
+    const worked = (event) => {
+      if (this.saving) stop();
+      if (this.saving || $('session').contains(event.target)) return;
+      stop();
+      this.claimSpare();
+    };
+    events.forEach((name) => document.addEventListener(name, worked, true));
+  }
+
+  async claimSpare() {
+    this.spare = await claimSpareSlot(this.slot, (key) => this.read(key) === null);
+    if (this.saving) {
+      this.releaseSpare(false); // answered meanwhile
+      return;
+    }
+    if (!this.spare) {
+      this.status(
+        'Your work is not being kept until you answer the question above: every session slot of this page is in use.',
+        true,
+      );
+      return;
+    }
+    rememberSpare(this.spare.number);
+    this.saveNow(true);
+  }
+
+  // Ends keeping the work in the spare slot: its session is kept (offered on the next
+  // reload, as a closed tab's) when `keep` and something was written, else removed.
+  releaseSpare(keep) {
+    const spare = this.spare;
+    if (!spare) return false;
+    this.spare = null;
+    const kept = keep && this.spareWritten;
+    if (!kept) {
+      try {
+        this.storage.removeItem(spare.key);
+      } catch {
+        // Left behind: offered on a reload, never lost.
+      }
+    }
+    spare.release();
+    return kept;
+  }
+
   // The last good session record (text), for the fault overlay: when it was saved and its
   // lattice and network as files.
   lastGoodFiles() {
@@ -200,19 +304,20 @@ export class Persistence {
   // (the page is hidden or left, and cannot wait): the mirror's session when it holds the
   // run (paused), else the worker's, if it comes in time.
   saveNow(force = false, leaving = false) {
-    if (!this.storage || !this.slot || !this.saving || this.stopped) return Promise.resolve();
+    const key = this.saving ? this.slot?.key : this.spare?.key;
+    if (!this.storage || !key || this.stopped) return Promise.resolve();
     const fingerprint = this.app.fingerprint();
     if (fingerprint === this.lastFingerprint && !force) return Promise.resolve();
     const now = leaving ? this.app.lattice.sessionNow() : null;
     if (now !== null) {
-      this.keep(fingerprint, now, 0);
+      this.keep(fingerprint, now, 0, key);
       return Promise.resolve();
     }
     if (this.pending) return this.pending;
     this.pending = this.app.lattice
       .session()
       .then(
-        ({ text, ms }) => this.keep(fingerprint, text, ms),
+        ({ text, ms }) => this.keep(fingerprint, text, ms, key),
         (err) => this.status(`Not saved: ${err.message ?? err}`, true),
       )
       .finally(() => {
@@ -221,9 +326,11 @@ export class Persistence {
     return this.pending;
   }
 
-  // Writes the record with the lattice session `lattice` (packed in `packMs` by the worker).
-  keep(fingerprint, lattice, packMs) {
-    if (this.stopped) return;
+  // Writes the record with the lattice session `lattice` (packed in `packMs` by the worker)
+  // under `key` (this tab's slot, or the spare one while the restore question waits).
+  keep(fingerprint, lattice, packMs, key) {
+    // A save begun for the spare slot that was let go meanwhile is not written.
+    if (this.stopped || (key !== this.slot.key && key !== this.spare?.key)) return;
     const begin = performance.now();
     let text;
     try {
@@ -245,7 +352,7 @@ export class Persistence {
     }
     const encoded = performance.now();
     try {
-      this.store(text);
+      this.store(text, key);
     } catch (err) {
       this.lastFingerprint = null;
       this.status(
@@ -262,19 +369,28 @@ export class Persistence {
     this.lastGood = text;
     this.saves += 1;
     $('persist-status').dataset.saves = String(this.saves);
+    if (key !== this.slot.key) {
+      this.spareWritten = true;
+      this.status(
+        `Until you answer the question above, your work is kept as a separate session (saved at ${new Date().toLocaleTimeString()}; a reload offers it too).`,
+      );
+      return;
+    }
+    // This tab's slot now holds the newest work: the spare copy is no longer needed.
+    if (this.spare) this.releaseSpare(false);
     const slot = this.slot.number === 1 ? '' : ` (this tab’s own session, slot ${this.slot.number})`;
     this.status(`Session kept in this browser at ${new Date().toLocaleTimeString()}${slot}.`);
   }
 
   // setItem, dropping the declined previous session first if the quota is full.
-  store(text) {
+  store(text, key) {
     const storage = this.storage;
     try {
-      storage.setItem(this.slot.key, text);
+      storage.setItem(key, text);
     } catch (err) {
       if (!isQuota(err) || storage.getItem(PREVIOUS_KEY) === null) throw err;
       storage.removeItem(PREVIOUS_KEY);
-      storage.setItem(this.slot.key, text);
+      storage.setItem(key, text);
     }
   }
 
@@ -301,6 +417,8 @@ export class Persistence {
     $('session').hidden = true;
     this.offers = [];
     this.saving = true;
+    // The next save goes to this tab's slot even if the spare one holds the same work.
+    this.lastFingerprint = null;
   }
 
   async restore() {
@@ -334,12 +452,22 @@ export class Persistence {
       return;
     }
     $('session-restore').disabled = false;
+    // The work done while the question waited stays stored, to be offered on a reload.
+    const spareNote = this.releaseSpare(true)
+      ? ' The work done before you chose is kept as another saved session; a reload offers it.'
+      : '';
     this.closeBanner();
     this.lastGood = chosen.text;
-    // Saved at once (the lattice's session comes from its worker), then said.
-    this.saveNow(true).then(() =>
-      this.status(`Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}`),
-    );
+    // Saved at once (the lattice's session comes from its worker), then said, with the
+    // reason when it could not be kept (a full storage).
+    this.saveNow(true).then(() => {
+      const box = $('persist-status');
+      const failed = box.classList.contains('error') ? ` ${box.textContent}` : '';
+      this.status(
+        `Restored the session saved at ${when(chosen.checked.record.saved)}.${note ? ` ${note}` : ''}${spareNote}${failed}`,
+        failed !== '',
+      );
+    });
   }
 
   startFresh() {

@@ -85,6 +85,19 @@ export async function moveSlot(slot, k) {
   return taken(k, release);
 }
 
+// A second slot for this tab, free and empty (`isEmpty(key)`), not remembered for a reload:
+// where the work goes while the restore banner waits for an answer (persist.js). Null when
+// there is none (every slot held or holding a stored session, or no Web Locks).
+export async function claimSpareSlot(own, isEmpty) {
+  if (!hasLocks()) return null;
+  for (let k = 1; k <= MAX_SLOTS; k++) {
+    if (k === own.number || !isEmpty(slotKey(k))) continue;
+    const release = await lock(lockName(k));
+    if (release) return { number: k, key: slotKey(k), release };
+  }
+  return null;
+}
+
 // The slots other open tabs hold now.
 export async function heldByOthers(slot) {
   if (!navigator.locks?.query) return new Set();
