@@ -1,7 +1,10 @@
 //! The web facade: the only module that knows wasm-bindgen, js-sys and web-sys.
 //!
 //! It wraps the engine's [`LatticeLab`] in one `#[wasm_bindgen]` struct whose methods the
-//! page calls a few times per frame. Bulk data (spins, clamps, traces, bonds, the weight
+//! page calls a few times per frame. The run changes through one door only,
+//! `IsingLab::dispatch`, which decodes a `LatticeCommand` object (serde-wasm-bindgen) and
+//! returns the `LatticeReply` (the protocol: `app::lattice::command`); every other exported
+//! method only reads. Bulk data (spins, clamps, traces, bonds, the weight
 //! matrix, sweep results) is never copied across the boundary: the page builds typed-array
 //! views over wasm memory from the pointers and lengths given here, and rebuilds them
 //! whenever memory may have grown. Every value from the page is checked by the engine;
