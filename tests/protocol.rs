@@ -109,11 +109,14 @@ fn clamp_stroke() -> LatticeCommand {
     }
 }
 
-/// One command, what to do first, and the law it obeys (before, after, reply).
+/// A law a command obeys: true if (before, after, reply) is what it says.
+type Law = Box<dyn Fn(&LatticeLab, &LatticeLab, &LatticeReply) -> bool>;
+
+/// One command, what to do first, and the law it obeys.
 struct Case {
     prepare: Vec<LatticeCommand>,
     command: LatticeCommand,
-    law: Box<dyn Fn(&LatticeLab, &LatticeLab, &LatticeReply) -> bool>,
+    law: Law,
 }
 
 fn case(
