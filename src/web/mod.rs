@@ -95,6 +95,17 @@ fn js_error(err: ParamError) -> JsError {
     JsError::new(&err.to_string())
 }
 
+/// A command that could not be decoded, thrown with the decoder's message alone (the engine's
+/// check's own words for a bad value), not the JS error's "Error: …" text.
+fn decoding_error(err: serde_wasm_bindgen::Error) -> JsError {
+    let value = JsValue::from(err);
+    let message = match value.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => format!("{value:?}"),
+    };
+    JsError::new(&message)
+}
+
 /// The lattice protocol's types for TypeScript (`IsingLab.dispatch`), written beside the Rust
 /// enums they mirror (`app::lattice::command`); `tests/protocol.rs` checks that every command
 /// and reply tag appears here.
@@ -343,7 +354,7 @@ impl IsingLab {
         #[wasm_bindgen(unchecked_param_type = "LatticeCommand")] command: JsValue,
     ) -> Result<JsValue, JsError> {
         let command: LatticeCommand =
-            serde_wasm_bindgen::from_value(command).map_err(|e| JsError::new(&e.to_string()))?;
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
         let reply = self.lab.apply(command).map_err(js_error)?;
         serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
     }
