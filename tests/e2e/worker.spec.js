@@ -1,7 +1,8 @@
 // The lattice's engine runs in a module worker (www/lattice/worker.js): what the page shows
 // after a run there is the engine's exported state, the page's own mirror of the run is then
-// exactly the worker's, the inspector's tick is the engine's, and a worker that dies shows
-// the fault overlay with the last good state still exportable.
+// exactly the worker's, the inspector's tick is the engine's, a worker that dies shows
+// the fault overlay with the last good state still exportable, and after every command (each
+// a LatticeCommand, made on the mirror and then in the worker) both hold the same state.
 import { readFile } from 'node:fs/promises';
 import { test, expect, openApp, lab, pause, choose, enter, shown, spinsAndClamps } from './fixtures.js';
 
