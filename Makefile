@@ -11,7 +11,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 WASM := --target wasm32-unknown-unknown --no-default-features
 
-.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench soak clean
+.PHONY: setup serve test format-check lint typecheck test-native test-wasm build e2e bench soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -20,7 +20,7 @@ serve: setup
 	trunk serve --release --offline --address 127.0.0.1 --port 8080
 
 test: setup
-	$(MAKE) --no-print-directory format-check lint test-native test-wasm build e2e
+	$(MAKE) --no-print-directory format-check lint typecheck test-native test-wasm build e2e
 
 format-check:
 	cargo fmt --check
@@ -29,6 +29,16 @@ format-check:
 lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
+
+# The page's JS (the files that begin with // @ts-check; tsconfig.json, tsconfig.worker.json)
+# checked against the TypeScript types wasm-bindgen writes for the engine's bindings, so a
+# renamed engine call or a misspelt command fails here. The bindings come from the same
+# release wasm Trunk builds.
+typecheck:
+	cargo build --release $(WASM) --lib
+	wasm-bindgen --target web --out-dir target/typecheck target/wasm32-unknown-unknown/release/boltzlab.wasm
+	tsc -p tsconfig.json
+	tsc -p tsconfig.worker.json
 
 # Statistical tests need release-mode speed.
 test-native:

@@ -1,3 +1,4 @@
+// @ts-check
 // Loading the wasm engine and reading its memory.
 //
 // Trunk's loader initialises the module, sets window.wasmBindings and dispatches
@@ -6,14 +7,15 @@
 // detaches the old buffer).
 
 export function engineReady(timeoutMs = 20000) {
-  if (window.wasmBindings) return Promise.resolve(window.wasmBindings);
+  const page = /** @type {any} */ (window); // Trunk's loader sets page.wasmBindings
+  if (page.wasmBindings) return Promise.resolve(page.wasmBindings);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the simulation engine (WebAssembly) did not start')), timeoutMs);
     window.addEventListener(
       'TrunkApplicationStarted',
       () => {
         clearTimeout(timer);
-        resolve(window.wasmBindings);
+        resolve(page.wasmBindings);
       },
       { once: true },
     );

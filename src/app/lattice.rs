@@ -4,6 +4,14 @@
 //! the [`LatticeSetup`] it was started from (for share links), the trace of E/N and M/N, the
 //! bonds of the weight view, the last explained tick, and a temperature-sweep experiment.
 //! Every method that takes a value from outside checks it and, on error, changes nothing.
+//!
+//! A front end changes the lab through one door, [`LatticeLab::apply`], with a
+//! [`LatticeCommand`] ([`command`] defines the protocol; [`wire`] how its fields are written).
+
+mod command;
+pub mod wire;
+
+pub use command::{LatticeCommand, LatticeReply, Point};
 
 use super::scan::{ScanPlan, TemperatureScan};
 use super::session;
@@ -27,6 +35,8 @@ pub const BOND_WINDOW: usize = 128;
 pub const MATRIX_UNITS: usize = 256;
 /// Largest brush radius, in sites.
 pub const MAX_BRUSH_RADIUS: u64 = 64;
+/// Most sweeps of the temperature scan one `advance_scan` call may do.
+pub const MAX_SCAN_SWEEPS_PER_CALL: u64 = 1 << 20;
 
 /// What the last explained step did.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -47,6 +57,14 @@ pub enum Reset {
 }
 
 impl Reset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reset::Random => "random",
+            Reset::AllUp => "up",
+            Reset::AllDown => "down",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<Reset, ParamError> {
         match name {
             "random" => Ok(Reset::Random),
@@ -73,6 +91,15 @@ pub enum Brush {
 }
 
 impl Brush {
+    pub fn name(self) -> &'static str {
+        match self {
+            Brush::Up => "up",
+            Brush::Down => "down",
+            Brush::Clamp => "clamp",
+            Brush::Unclamp => "unclamp",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<Brush, ParamError> {
         match name {
             "up" => Ok(Brush::Up),
@@ -311,7 +338,10 @@ impl LatticeLab {
 
     /// Switches the model, keeping the spins; a glass's bonds are drawn from the seed.
     pub fn set_model(&mut self, name: &str) -> Result<(), ParamError> {
-        let model = LatticeModel::parse(name)?;
+        self.choose_model(LatticeModel::parse(name)?)
+    }
+
+    fn choose_model(&mut self, model: LatticeModel) -> Result<(), ParamError> {
         let lattice = model.lattice(
             self.setup.size,
             self.setup.field,
@@ -341,7 +371,18 @@ impl LatticeLab {
 
     /// Starts again from `seed` (spins, glass bonds and the whole trajectory).
     pub fn set_seed(&mut self, seed: f64) -> Result<(), ParamError> {
-        let seed = setup::check_seed(seed)?;
+        self.choose_seed(setup::check_seed(seed)?)
+    }
+
+    fn choose_seed(&mut self, seed: u64) -> Result<(), ParamError> {
+        if seed > setup::MAX_SEED {
+            return Err(ParamError::OutOfRange {
+                field: "seed",
+                value: seed as f64,
+                min: 0.0,
+                max: setup::MAX_SEED as f64,
+            });
+        }
         let setup = LatticeSetup {
             seed,
             ..self.setup()
@@ -352,16 +393,24 @@ impl LatticeLab {
 
     /// Chooses the dynamics by name (`heat-bath`, `metropolis`, `wolff`).
     pub fn set_dynamics(&mut self, name: &str) -> Result<(), ParamError> {
-        self.sampler.set_dynamics(Dynamics::parse(name)?)?;
+        self.choose_dynamics(Dynamics::parse(name)?)
+    }
+
+    fn choose_dynamics(&mut self, dynamics: Dynamics) -> Result<(), ParamError> {
+        self.sampler.set_dynamics(dynamics)?;
         self.report = None;
         Ok(())
     }
 
     /// Chooses the visiting order by name (`sequential`, `random`, `checkerboard`).
     pub fn set_order(&mut self, name: &str) -> Result<(), ParamError> {
-        self.sampler.set_order(Order::parse(name)?);
-        self.report = None;
+        self.choose_order(Order::parse(name)?);
         Ok(())
+    }
+
+    fn choose_order(&mut self, order: Order) {
+        self.sampler.set_order(order);
+        self.report = None;
     }
 
     /// Sets every free spin: at random, all up or all down (clamped spins stay).
@@ -524,7 +573,7 @@ impl LatticeLab {
 
     /// Runs at most `sweeps` sweeps of the scan; returns how many it did.
     pub fn advance_scan(&mut self, sweeps: f64) -> Result<u64, ParamError> {
-        let sweeps = whole_in("sweeps", sweeps, 0, 1 << 20)?;
+        let sweeps = whole_in("sweeps", sweeps, 0, MAX_SCAN_SWEEPS_PER_CALL)?;
         Ok(self.scan.as_mut().map_or(0, |scan| scan.advance(sweeps)))
     }
 

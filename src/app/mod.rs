@@ -2,7 +2,8 @@
 //! snapshots and sessions, the temperature sweep and the text parsers. Plain Rust; the
 //! page's facade (`web`) and any other front end call these.
 //!
-//! - [`lattice`]: the lattice laboratory ([`LatticeLab`]), one run the page drives;
+//! - [`lattice`]: the lattice laboratory ([`LatticeLab`]), one run the page drives, changed
+//!   only by its commands ([`LatticeCommand`] → [`LatticeReply`], through `LatticeLab::apply`);
 //! - [`setup`]: the parameters, and the URL fragment that carries them;
 //! - [`snapshot`]: the full state as a JSON file, written and read back exactly;
 //! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
@@ -25,8 +26,8 @@ pub mod setup;
 pub mod snapshot;
 
 pub use lattice::{
-    BOND_WINDOW, BondWindow, Brush, LatticeLab, MATRIX_UNITS, MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL,
-    Reset, StepReport, TRACE_CAPACITY,
+    BOND_WINDOW, BondWindow, Brush, LatticeCommand, LatticeLab, LatticeReply, MATRIX_UNITS,
+    MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL, Point, Reset, StepReport, TRACE_CAPACITY,
 };
 pub use machine::MachineLab;
 pub use rbm::RbmLab;

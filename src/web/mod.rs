@@ -1,14 +1,18 @@
 //! The web facade: the only module that knows wasm-bindgen, js-sys and web-sys.
 //!
 //! It wraps the engine's [`LatticeLab`] in one `#[wasm_bindgen]` struct whose methods the
-//! page calls a few times per frame. Bulk data (spins, clamps, traces, bonds, the weight
+//! page calls a few times per frame. The run changes through one door only,
+//! `IsingLab::dispatch`, which decodes a `LatticeCommand` object (serde-wasm-bindgen) and
+//! returns the `LatticeReply` (the protocol: `app::lattice::command`); every other exported
+//! method only reads. Bulk data (spins, clamps, traces, bonds, the weight
 //! matrix, sweep results) is never copied across the boundary: the page builds typed-array
 //! views over wasm memory from the pointers and lengths given here, and rebuilds them
 //! whenever memory may have grown. Every value from the page is checked by the engine;
 //! errors reach JavaScript as thrown `Error`s whose message names the field and the allowed
 //! range, and the lab is left as it was.
 
-use crate::app::{Brush, LatticeLab, LatticeSetup, Reset, ScanPlan, ScanResults};
+use crate::app::lattice::wire::Named;
+use crate::app::{LatticeCommand, LatticeLab, LatticeSetup, Point, ScanResults};
 use crate::dynamics::rules;
 use crate::error::ParamError;
 use crate::exact::closed_form;
@@ -91,6 +95,53 @@ fn js_error(err: ParamError) -> JsError {
     JsError::new(&err.to_string())
 }
 
+/// A command that could not be decoded, thrown with the decoder's message alone (the engine's
+/// check's own words for a bad value), not the JS error's "Error: …" text.
+fn decoding_error(err: serde_wasm_bindgen::Error) -> JsError {
+    let value = JsValue::from(err);
+    let message = match value.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => format!("{value:?}"),
+    };
+    JsError::new(&message)
+}
+
+/// The lattice protocol's types for TypeScript (`IsingLab.dispatch`), written beside the Rust
+/// enums they mirror (`app::lattice::command`); `tests/protocol.rs` checks that every command
+/// and reply tag appears here.
+#[wasm_bindgen(typescript_custom_section)]
+const LATTICE_PROTOCOL: &'static str = r#"
+/** A point in lattice coordinates. */
+export type LatticePoint = { x: number; y: number };
+/** Every change the page can make to the lattice engine (Rust: app::lattice::LatticeCommand). */
+export type LatticeCommand =
+  | { command: 'set-temperature'; temperature: number }
+  | { command: 'set-field'; field: number }
+  | { command: 'set-model'; model: string }
+  | { command: 'set-size'; size: number }
+  | { command: 'set-seed'; seed: number }
+  | { command: 'set-dynamics'; dynamics: string }
+  | { command: 'set-order'; order: string }
+  | { command: 'set-boundary'; boundary: string }
+  | { command: 'reset'; to: string }
+  | { command: 'paint'; from: LatticePoint; to: LatticePoint; radius: number; brush: string }
+  | { command: 'set-clamps-on'; on: boolean }
+  | { command: 'release-all' }
+  | { command: 'apply-fragment'; fragment: string }
+  | { command: 'import-state'; json: string }
+  | { command: 'restore-session'; text: string }
+  | { command: 'advance'; ticks: number; explain: boolean }
+  | { command: 'start-scan'; t_high: number; t_low: number; points: number; burn_in: number; measure: number }
+  | { command: 'advance-scan'; sweeps: number }
+  | { command: 'cancel-scan' };
+/** What the lattice engine answers to a command it accepted (Rust: app::lattice::LatticeReply). */
+export type LatticeReply =
+  | { reply: 'changed' }
+  | { reply: 'restarted'; side: number }
+  | { reply: 'advanced'; ticks: number }
+  | { reply: 'scan-advanced'; sweeps: number };
+"#;
+
 /// One live lattice run: the page's whole engine.
 #[wasm_bindgen]
 pub struct IsingLab {
@@ -105,6 +156,165 @@ impl IsingLab {
     fn scan_column(&self, column: impl Fn(&ScanResults) -> &Vec<f64>) -> *const f64 {
         self.scan_results()
             .map_or(std::ptr::null(), |r| column(r).as_ptr())
+    }
+}
+
+/// The changes as Rust methods, for Rust callers (the wasm tests): each builds its command
+/// and goes through the one dispatcher, as the page's objects do. Not exported: JavaScript
+/// changes the run only with `dispatch`.
+impl IsingLab {
+    fn command(&mut self, command: LatticeCommand) -> Result<(), JsError> {
+        self.lab.apply(command).map(|_| ()).map_err(js_error)
+    }
+
+    /// A whole number as the wire reads it (through the engine's check).
+    fn whole<T>(
+        value: f64,
+        read: impl FnOnce(
+            serde::de::value::F64Deserializer<serde::de::value::Error>,
+        ) -> Result<T, serde::de::value::Error>,
+    ) -> Result<T, JsError> {
+        read(serde::de::IntoDeserializer::into_deserializer(value))
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    fn named<T: Named>(name: &str) -> Result<T, JsError> {
+        T::parse(name).map_err(js_error)
+    }
+
+    pub fn advance(&mut self, ticks: f64) -> Result<(), JsError> {
+        let ticks = Self::whole(ticks, crate::app::lattice::wire::ticks)?;
+        self.command(LatticeCommand::Advance {
+            ticks,
+            explain: false,
+        })
+    }
+
+    pub fn advance_explained(&mut self, ticks: f64) -> Result<(), JsError> {
+        let ticks = Self::whole(ticks, crate::app::lattice::wire::ticks)?;
+        self.command(LatticeCommand::Advance {
+            ticks,
+            explain: true,
+        })
+    }
+
+    pub fn reset(&mut self, how: &str) -> Result<(), JsError> {
+        let to = Self::named(how)?;
+        self.command(LatticeCommand::Reset { to })
+    }
+
+    pub fn set_temperature(&mut self, temperature: f64) -> Result<(), JsError> {
+        self.command(LatticeCommand::SetTemperature { temperature })
+    }
+
+    pub fn set_field(&mut self, field: f64) -> Result<(), JsError> {
+        self.command(LatticeCommand::SetField { field })
+    }
+
+    pub fn set_model(&mut self, model: &str) -> Result<(), JsError> {
+        let model = Self::named(model)?;
+        self.command(LatticeCommand::SetModel { model })
+    }
+
+    pub fn set_size(&mut self, side: f64) -> Result<(), JsError> {
+        let size = Self::whole(side, crate::app::lattice::wire::size)?;
+        self.command(LatticeCommand::SetSize { size })
+    }
+
+    pub fn set_seed(&mut self, seed: f64) -> Result<(), JsError> {
+        let seed = Self::whole(seed, crate::app::lattice::wire::seed)?;
+        self.command(LatticeCommand::SetSeed { seed })
+    }
+
+    pub fn set_dynamics(&mut self, dynamics: &str) -> Result<(), JsError> {
+        let dynamics = Self::named(dynamics)?;
+        self.command(LatticeCommand::SetDynamics { dynamics })
+    }
+
+    pub fn set_order(&mut self, order: &str) -> Result<(), JsError> {
+        let order = Self::named(order)?;
+        self.command(LatticeCommand::SetOrder { order })
+    }
+
+    pub fn set_boundary(&mut self, boundary: &str) -> Result<(), JsError> {
+        let boundary = Self::named(boundary)?;
+        self.command(LatticeCommand::SetBoundary { boundary })
+    }
+
+    pub fn paint(
+        &mut self,
+        x0: f64,
+        y0: f64,
+        x1: f64,
+        y1: f64,
+        radius: f64,
+        brush: &str,
+    ) -> Result<(), JsError> {
+        let radius = Self::whole(radius, crate::app::lattice::wire::radius)?;
+        let brush = Self::named(brush)?;
+        self.command(LatticeCommand::Paint {
+            from: Point { x: x0, y: y0 },
+            to: Point { x: x1, y: y1 },
+            radius,
+            brush,
+        })
+    }
+
+    pub fn set_clamps_on(&mut self, on: bool) -> Result<(), JsError> {
+        self.command(LatticeCommand::SetClampsOn { on })
+    }
+
+    pub fn release_all(&mut self) {
+        let _ = self.command(LatticeCommand::ReleaseAll);
+    }
+
+    pub fn apply_fragment(&mut self, fragment: &str) -> Result<(), JsError> {
+        self.command(LatticeCommand::ApplyFragment {
+            fragment: fragment.into(),
+        })
+    }
+
+    pub fn import_state(&mut self, json: &str) -> Result<(), JsError> {
+        self.command(LatticeCommand::ImportState { json: json.into() })
+    }
+
+    pub fn restore_session(&mut self, text: &str) -> Result<(), JsError> {
+        self.command(LatticeCommand::RestoreSession { text: text.into() })
+    }
+
+    pub fn start_scan(
+        &mut self,
+        t_high: f64,
+        t_low: f64,
+        points: f64,
+        burn_in: f64,
+        measure: f64,
+    ) -> Result<(), JsError> {
+        use crate::app::lattice::wire;
+        let command = LatticeCommand::StartScan {
+            t_high,
+            t_low,
+            points: Self::whole(points, wire::points)?,
+            burn_in: Self::whole(burn_in, wire::burn_in)?,
+            measure: Self::whole(measure, wire::measure)?,
+        };
+        self.command(command)
+    }
+
+    pub fn advance_scan(&mut self, sweeps: f64) -> Result<f64, JsError> {
+        let sweeps = Self::whole(sweeps, crate::app::lattice::wire::scan_sweeps)?;
+        match self
+            .lab
+            .apply(LatticeCommand::AdvanceScan { sweeps })
+            .map_err(js_error)?
+        {
+            crate::app::LatticeReply::ScanAdvanced { sweeps } => Ok(sweeps as f64),
+            _ => Ok(0.0),
+        }
+    }
+
+    pub fn cancel_scan(&mut self) {
+        let _ = self.command(LatticeCommand::CancelScan);
     }
 }
 
@@ -132,16 +342,21 @@ impl IsingLab {
         Ok(IsingLab { lab })
     }
 
-    // --- Running -------------------------------------------------------------------------
+    // --- Commands: the one way to change the run ----------------------------------------
 
-    /// Does `ticks` ticks (a whole number, at most 2^26), then appends one trace point.
-    pub fn advance(&mut self, ticks: f64) -> Result<(), JsError> {
-        self.lab.advance(ticks, false).map_err(js_error)
-    }
-
-    /// Like `advance`, with the last tick explained (see `last_step`).
-    pub fn advance_explained(&mut self, ticks: f64) -> Result<(), JsError> {
-        self.lab.advance(ticks, true).map_err(js_error)
+    /// Makes one command (a `LatticeCommand`, e.g. `{command: "set-size", size: 64}`) and
+    /// returns the engine's `LatticeReply`. The object is decoded once, here: whole numbers
+    /// through the engine's checks, choices by name. A bad command is thrown (the message
+    /// names the field and the allowed range) and changes nothing.
+    #[wasm_bindgen(unchecked_return_type = "LatticeReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "LatticeCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let command: LatticeCommand =
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
+        let reply = self.lab.apply(command).map_err(js_error)?;
+        serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// What the last explained step did, as a plain object: `{kind: "tick", site, x, y,
@@ -155,54 +370,7 @@ impl IsingLab {
         }
     }
 
-    /// Sets every free spin: `random`, `up` or `down`.
-    pub fn reset(&mut self, how: &str) -> Result<(), JsError> {
-        let how = Reset::parse(how).map_err(js_error)?;
-        self.lab.reset(how);
-        Ok(())
-    }
-
-    // --- Parameters (each checked; on error nothing changes) ----------------------------
-
-    /// Sets T (0 ≤ T ≤ 100).
-    pub fn set_temperature(&mut self, temperature: f64) -> Result<(), JsError> {
-        self.lab.set_temperature(temperature).map_err(js_error)
-    }
-
-    /// Sets the field h (|h| ≤ 10), keeping the spins.
-    pub fn set_field(&mut self, field: f64) -> Result<(), JsError> {
-        self.lab.set_field(field).map_err(js_error)
-    }
-
-    /// `ferromagnet`, `antiferromagnet`, `spin-glass-pm` or `spin-glass-gaussian`.
-    pub fn set_model(&mut self, model: &str) -> Result<(), JsError> {
-        self.lab.set_model(model).map_err(js_error)
-    }
-
-    /// Starts again on an L×L lattice (2 ≤ L ≤ 2048).
-    pub fn set_size(&mut self, side: f64) -> Result<(), JsError> {
-        self.lab.set_size(side).map_err(js_error)
-    }
-
-    /// Starts again from a seed (a whole number from 0 to 2^53).
-    pub fn set_seed(&mut self, seed: f64) -> Result<(), JsError> {
-        self.lab.set_seed(seed).map_err(js_error)
-    }
-
-    /// `heat-bath`, `metropolis` or `wolff` (refused, with the reason, where Wolff is wrong).
-    pub fn set_dynamics(&mut self, dynamics: &str) -> Result<(), JsError> {
-        self.lab.set_dynamics(dynamics).map_err(js_error)
-    }
-
-    /// `sequential`, `random` or `checkerboard`.
-    pub fn set_order(&mut self, order: &str) -> Result<(), JsError> {
-        self.lab.set_order(order).map_err(js_error)
-    }
-
-    /// `periodic`, `open`, `fixed-up` or `fixed-down`.
-    pub fn set_boundary(&mut self, boundary: &str) -> Result<(), JsError> {
-        self.lab.set_boundary(boundary).map_err(js_error)
-    }
+    // --- Parameters -----------------------------------------------------------------------
 
     pub fn temperature(&self) -> f64 {
         self.lab.sampler().temperature()
@@ -232,37 +400,10 @@ impl IsingLab {
         self.lab.setup().seed as f64
     }
 
-    // --- Painting and the phase switch --------------------------------------------------
-
-    /// Paints a stroke from (x0, y0) to (x1, y1) in lattice coordinates with a round brush
-    /// of `radius` sites (0 to 64): `up`, `down`, `clamp` or `unclamp`.
-    pub fn paint(
-        &mut self,
-        x0: f64,
-        y0: f64,
-        x1: f64,
-        y1: f64,
-        radius: f64,
-        brush: &str,
-    ) -> Result<(), JsError> {
-        let brush = Brush::parse(brush).map_err(js_error)?;
-        self.lab
-            .paint((x0, y0), (x1, y1), radius, brush)
-            .map_err(js_error)
-    }
-
-    /// The phase switch: clamped (true: the mask holds its spins) or free (false).
-    pub fn set_clamps_on(&mut self, on: bool) -> Result<(), JsError> {
-        self.lab.set_clamps_on(on).map_err(js_error)
-    }
+    // --- Clamps ----------------------------------------------------------------------------
 
     pub fn clamps_on(&self) -> bool {
         self.lab.sampler().clamps_on()
-    }
-
-    /// Clears the clamp mask.
-    pub fn release_all(&mut self) {
-        self.lab.release_all();
     }
 
     pub fn clamped_count(&self) -> usize {
@@ -381,19 +522,9 @@ impl IsingLab {
         self.lab.fragment()
     }
 
-    /// Starts again from a URL fragment's parameters; on error nothing changes.
-    pub fn apply_fragment(&mut self, fragment: &str) -> Result<(), JsError> {
-        self.lab.apply_fragment(fragment).map_err(js_error)
-    }
-
     /// The full state as JSON (parameters, couplings, spins, clamps, clock, generator).
     pub fn export_state(&self) -> String {
         self.lab.export_state()
-    }
-
-    /// Replaces the run by a JSON state; on error nothing changes.
-    pub fn import_state(&mut self, json: &str) -> Result<(), JsError> {
-        self.lab.import_state(json).map_err(js_error)
     }
 
     /// The full state as compact session text (what `export_state` carries, with spins,
@@ -403,46 +534,12 @@ impl IsingLab {
         self.lab.session()
     }
 
-    /// Replaces the run by a session text from `session()`, which continues exactly;
-    /// every field is checked and on error (thrown naming the field) nothing changes.
-    pub fn restore_session(&mut self, text: &str) -> Result<(), JsError> {
-        self.lab.restore_session(text).map_err(js_error)
-    }
-
     /// The trace as CSV.
     pub fn trace_csv(&self) -> String {
         self.lab.trace_csv()
     }
 
     // --- Temperature sweep ----------------------------------------------------------------
-
-    /// Starts a sweep on a copy of the live lattice: from `t_high` down to `t_low` in
-    /// `points` temperatures, `burn_in` then `measure` sweeps at each.
-    pub fn start_scan(
-        &mut self,
-        t_high: f64,
-        t_low: f64,
-        points: f64,
-        burn_in: f64,
-        measure: f64,
-    ) -> Result<(), JsError> {
-        let plan = ScanPlan::new(t_high, t_low, points, burn_in, measure).map_err(js_error)?;
-        self.lab.start_scan(plan);
-        Ok(())
-    }
-
-    /// Runs at most `sweeps` sweeps of the scan; returns how many it did.
-    pub fn advance_scan(&mut self, sweeps: f64) -> Result<f64, JsError> {
-        self.lab
-            .advance_scan(sweeps)
-            .map(|n| n as f64)
-            .map_err(js_error)
-    }
-
-    /// Stops the scan, keeping the temperatures it finished.
-    pub fn cancel_scan(&mut self) {
-        self.lab.cancel_scan();
-    }
 
     pub fn scan_cancelled(&self) -> bool {
         self.lab.scan().is_some_and(|s| s.is_cancelled())

@@ -1,7 +1,8 @@
 // The lattice's engine runs in a module worker (www/lattice/worker.js): what the page shows
 // after a run there is the engine's exported state, the page's own mirror of the run is then
-// exactly the worker's, the inspector's tick is the engine's, and a worker that dies shows
-// the fault overlay with the last good state still exportable.
+// exactly the worker's, the inspector's tick is the engine's, a worker that dies shows
+// the fault overlay with the last good state still exportable, and after every command (each
+// a LatticeCommand, made on the mirror and then in the worker) both hold the same state.
 import { readFile } from 'node:fs/promises';
 import { test, expect, openApp, lab, pause, choose, enter, shown, spinsAndClamps } from './fixtures.js';
 
@@ -134,4 +135,77 @@ test.describe('a worker that dies', () => {
     const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
     expect(saved.temperature).toBe(1.5);
   });
+});
+
+// Every kind of change the page can make to the run (each a LatticeCommand; the sweep's
+// commands work on a copy and are not here), with the run going on between some of them.
+const COMMANDS = [
+  { command: 'set-temperature', temperature: 1.9 },
+  { command: 'set-field', field: 0.15 },
+  { command: 'set-model', model: 'spin-glass-pm' },
+  { command: 'set-boundary', boundary: 'open' },
+  { command: 'set-order', order: 'checkerboard' },
+  { command: 'set-dynamics', dynamics: 'metropolis' },
+  { command: 'reset', to: 'up' },
+  { command: 'paint', from: { x: 2.5, y: 3.5 }, to: { x: 20.5, y: 9.5 }, radius: 2, brush: 'down' },
+  { command: 'paint', from: { x: 4.5, y: 20.5 }, to: { x: 28.5, y: 20.5 }, radius: 1, brush: 'clamp' },
+  { command: 'set-clamps-on', on: false },
+  { command: 'set-clamps-on', on: true },
+  { command: 'advance', ticks: 777, explain: true },
+  { command: 'release-all' },
+  { command: 'set-seed', seed: 12345 },
+  { command: 'set-size', size: 24 },
+  { command: 'apply-fragment', fragment: 'model=antiferromagnet&size=20&T=3&seed=5' },
+];
+
+test('after every command, run or paused, the page’s mirror and the worker hold the same state', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '32');
+  await runAtMax(page);
+  await pause(page);
+  const agree = async (what) => {
+    const [mirror, worker] = await page.evaluate(async () => {
+      await window.boltzlabSettled();
+      return [window.boltzlabApp.lattice.lab.export_state(), await window.boltzlabLab.export_state()];
+    });
+    expect(mirror, what).toBe(worker);
+    return worker;
+  };
+  let k = 0;
+  for (const command of COMMANDS) {
+    // Every other command is made while the run goes on in the worker.
+    const running = k++ % 2 === 0;
+    if (running) {
+      await page.getByRole('button', { name: 'Run' }).click();
+      await page.waitForTimeout(150);
+    }
+    await page.evaluate((c) => window.boltzlabLab.dispatch(c), command);
+    if (running) await pause(page);
+    await agree(`${JSON.stringify(command)} (${running ? 'running' : 'paused'})`);
+  }
+  // The run replaced as a whole: by a state file (while running) and by a session (paused),
+  // both taken from the worker before a further run; the session gives back exactly that state.
+  const state = await lab(page, 'export_state');
+  const session = (await lab(page, 'timed_session')).text;
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForTimeout(200);
+  await page.evaluate((json) => window.boltzlabLab.dispatch({ command: 'import-state', json }), state);
+  await pause(page); // the imported run went on in the worker until then
+  expect(await agree('import-state')).not.toBe(state);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForTimeout(200);
+  await pause(page);
+  await page.evaluate((text) => window.boltzlabLab.dispatch({ command: 'restore-session', text }), session);
+  expect(await agree('restore-session')).toBe(state);
+  // A refused command is refused by the mirror at once, and nothing reaches the worker.
+  const refused = await page.evaluate(() => {
+    try {
+      window.boltzlabLab.dispatch({ command: 'set-size', size: 3.5 });
+      return null;
+    } catch (err) {
+      return err.message;
+    }
+  });
+  expect(refused).toMatch(/size must be a whole number/i);
+  expect(await agree('refused set-size')).toBe(state);
 });

@@ -1,15 +1,26 @@
+// @ts-check
 // The model's parameters: temperature, field, model, size, rule, order, boundary, seed.
-// Every value goes to the engine, which checks it; a refused value is explained next to
-// its control and the control is set back to what the engine holds.
+// Every value goes to the engine as a command (IsingLab.dispatch), which checks it; a refused
+// value is explained next to its control and the control is set back to what the engine holds.
 
-import { $, attempt, readNumber } from '../ui.js';
+import { $ as byId, attempt, readNumber } from '../ui.js';
+
+// The page's form controls by id, typed as inputs and selects alike (value, min, max,
+// options, checked) for the type checker.
+const $ = (id) => /** @type {HTMLInputElement & HTMLSelectElement} */ (byId(id));
 
 // Temperatures from the slider keep four significant digits (2.269, 0.1000, 5.000).
 const fromSlider = (v) => Number((10 ** readNumber(v)).toPrecision(4));
 
 export class Controls {
-  // lab: the engine's IsingLab; engine: its module (for random_seed); onRebuild: called
-  // after the run was started afresh (size, seed); onChange: after any accepted change.
+  // lab: the engine's IsingLab (its dispatch makes a command); engine: its module (for
+  // random_seed); onRebuild: called after the run was started afresh (the engine replied
+  // 'restarted': size, seed); onChange: after any accepted change.
+  /**
+   * @param {import('boltzlab-bindings').IsingLab} lab
+   * @param {typeof import('boltzlab-bindings')} engine
+   * @param {{onRebuild: () => void, onChange: () => void}} callbacks
+   */
   constructor(lab, engine, { onRebuild, onChange }) {
     this.lab = lab;
     this.engine = engine;
@@ -19,56 +30,67 @@ export class Controls {
     const slider = $('temperature');
     const tcAt = (Math.log10(tc) - Number(slider.min)) / (Number(slider.max) - Number(slider.min));
     $('tc-mark').style.setProperty('--at', String(tcAt));
-    $('temperature-marks').firstElementChild.value = String(Math.log10(tc));
+    const tcOption = /** @type {HTMLOptionElement} */ ($('temperature-marks').firstElementChild);
+    tcOption.value = String(Math.log10(tc));
 
     slider.addEventListener('input', () => this.setTemperature(fromSlider(slider.value)));
-    $('temperature-value').addEventListener('change', (e) => this.setTemperature(readNumber(e.target.value)));
+    $('temperature-value').addEventListener('change', () =>
+      this.setTemperature(readNumber($('temperature-value').value)),
+    );
     $('set-tc').addEventListener('click', () => this.setTemperature(Number(tc.toPrecision(4))));
-    $('field').addEventListener('input', (e) =>
-      this.apply('field-error', () => lab.set_field(readNumber(e.target.value))),
-    );
-    $('field-value').addEventListener('change', (e) =>
-      this.apply('field-error', () => lab.set_field(readNumber(e.target.value))),
-    );
-    this.setters = {
-      model: (v) => lab.set_model(v),
-      rule: (v) => lab.set_dynamics(v),
-      order: (v) => lab.set_order(v),
-      boundary: (v) => lab.set_boundary(v),
+    const setField = (id) => () => this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) });
+    $('field').addEventListener('input', setField('field'));
+    $('field-value').addEventListener('change', setField('field-value'));
+    // The menus: each control's id, and the command its value goes in.
+    /** @type {Record<string, (value: string) => import('boltzlab-bindings').LatticeCommand>} */
+    this.choices = {
+      model: (model) => ({ command: 'set-model', model }),
+      rule: (dynamics) => ({ command: 'set-dynamics', dynamics }),
+      order: (order) => ({ command: 'set-order', order }),
+      boundary: (boundary) => ({ command: 'set-boundary', boundary }),
     };
-    for (const [id, set] of Object.entries(this.setters)) {
-      $(id).addEventListener('change', (e) => this.apply(`${id}-error`, () => set(e.target.value)));
+    for (const [id, command] of Object.entries(this.choices)) {
+      $(id).addEventListener('change', () => this.apply(`${id}-error`, command($(id).value)));
     }
-    $('size').addEventListener('change', (e) => this.setSize(readNumber(e.target.value)));
-    $('seed').addEventListener('change', (e) =>
-      this.apply('seed-error', () => lab.set_seed(readNumber(e.target.value)), true),
+    $('size').addEventListener('change', () => this.setSize(readNumber($('size').value)));
+    $('seed').addEventListener('change', () =>
+      this.apply('seed-error', { command: 'set-seed', seed: readNumber($('seed').value) }),
     );
     $('new-seed').addEventListener('click', () =>
-      this.apply('seed-error', () => lab.set_seed(engine.random_seed()), true),
+      this.apply('seed-error', { command: 'set-seed', seed: engine.random_seed() }),
     );
     this.sync();
   }
 
-  setTemperature(t) {
-    this.apply('temperature-error', () => this.lab.set_temperature(t));
+  setTemperature(temperature) {
+    this.apply('temperature-error', { command: 'set-temperature', temperature });
   }
 
   setModel(model) {
-    this.apply('model-error', () => this.setters.model(model));
+    this.apply('model-error', this.choices.model(model));
   }
 
   // A new side starts the run afresh.
-  setSize(side) {
-    this.apply('size-error', () => this.lab.set_size(side), true);
+  setSize(size) {
+    this.apply('size-error', { command: 'set-size', size });
   }
 
-  // Runs an engine change; on success tells the page, on error shows why; either way the
-  // controls then show what the engine holds.
-  apply(errorId, change, rebuilds = false) {
-    const ok = attempt(errorId, change);
+  // Makes a command; on success tells the page (and, when the engine started the run
+  // afresh, that too), on error shows why; either way the controls then show what the
+  // engine holds.
+  /**
+   * @param {string} errorId
+   * @param {import('boltzlab-bindings').LatticeCommand} command
+   */
+  apply(errorId, command) {
+    /** @type {import('boltzlab-bindings').LatticeReply | null} */
+    let reply = null;
+    const ok = attempt(errorId, () => {
+      reply = this.lab.dispatch(command);
+    });
     this.sync();
     if (ok) {
-      if (rebuilds) this.onRebuild();
+      if (reply?.reply === 'restarted') this.onRebuild();
       this.onChange();
     }
     return ok;

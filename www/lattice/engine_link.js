@@ -1,15 +1,20 @@
+// @ts-check
 // The page's side of the engine worker (worker.js, which documents the protocol): starts
 // the module worker with the same wasm-bindgen module and wasm as the page (their hashed
-// names are in www/boot.js's tag), sends commands and reads as calls with ids whose answers
-// are promises, and hands each frame the worker sends to `onFrame`. A worker that dies (a
+// names are in www/boot.js's tag), sends the engine's commands (LatticeCommand objects, which
+// the worker hands to IsingLab.dispatch) and reads as calls with ids whose answers are
+// promises, hands each frame the worker sends to `onFrame` and each session it keeps to
+// `onSession`. A worker that dies (a
 // wasm panic, an uncaught error, a message that cannot be read) is reported to `onFault`,
 // never lost.
 
 export class EngineLink {
-  // session: the engine's session text the run starts from; onFrame(frame); onError(message):
-  // a command or tick that failed; onFault(message): the worker is gone.
-  constructor(session, { onFrame, onError, onFault }) {
+  // session: the engine's session text the run starts from; onFrame(frame); onSession({text,
+  // seq}): the run's session as the worker keeps it while running; onError(message): a
+  // command or tick that failed; onFault(message): the worker is gone.
+  constructor(session, { onFrame, onSession, onError, onFault }) {
     this.onFrame = onFrame;
+    this.onSession = onSession;
     this.onError = onError;
     this.onFault = onFault;
     this.calls = new Map();
@@ -44,6 +49,9 @@ export class EngineLink {
         break;
       case 'frame':
         this.onFrame(data);
+        break;
+      case 'session':
+        this.onSession(data);
         break;
       case 'result': {
         const call = this.calls.get(data.id);
@@ -85,13 +93,29 @@ export class EngineLink {
     if (!this.dead) this.worker.postMessage(message, transfer);
   }
 
-  // A command or read: a promise of the engine's answer (rejected with its message). `seq`
-  // numbers the page's changes: each frame says the last it includes.
-  call(type, method, args = [], seq = undefined) {
+  // A command (a LatticeCommand object): a promise of the engine's LatticeReply (rejected with
+  // its message). `seq` numbers the page's changes: each frame and session says the last it
+  // includes.
+  /**
+   * @param {import('boltzlab-bindings').LatticeCommand} command
+   * @param {number} seq
+   * @returns {Promise<import('boltzlab-bindings').LatticeReply>}
+   */
+  command(command, seq) {
+    return this.call({ type: 'command', command, seq });
+  }
+
+  // A value from the worker's engine (an IsingLab getter, or 'spins', 'clamps',
+  // 'timed_session', 'memory', 'engine_time'): a promise.
+  read(name, args = []) {
+    return this.call({ type: 'read', name, args });
+  }
+
+  call(message) {
     if (this.dead) return Promise.reject(new Error('the engine worker has stopped'));
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
-    this.worker.postMessage({ type, id, method, args, seq });
+    this.worker.postMessage({ ...message, id });
     return promise;
   }
 }

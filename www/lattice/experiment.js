@@ -41,13 +41,14 @@ export class Experiment {
     await this.settle();
     $('scan-start').disabled = false;
     const ok = attempt('scan-error', () =>
-      this.lab.start_scan(
-        value('scan-t-high'),
-        value('scan-t-low'),
-        value('scan-points'),
-        value('scan-burn-in'),
-        value('scan-measure'),
-      ),
+      this.lab.dispatch({
+        command: 'start-scan',
+        t_high: value('scan-t-high'),
+        t_low: value('scan-t-low'),
+        points: value('scan-points'),
+        burn_in: value('scan-burn-in'),
+        measure: value('scan-measure'),
+      }),
     );
     if (!ok) {
       this.onRunningChange(false); // the run goes on as before
@@ -62,7 +63,7 @@ export class Experiment {
   }
 
   cancel() {
-    this.lab.cancel_scan();
+    this.lab.dispatch({ command: 'cancel-scan' });
     this.finish();
   }
 
@@ -85,7 +86,7 @@ export class Experiment {
     const begin = performance.now();
     while (performance.now() - begin < budgetMs && !this.lab.scan_done()) {
       const t0 = performance.now();
-      this.lab.advance_scan(this.sweepsPerCall);
+      this.lab.dispatch({ command: 'advance-scan', sweeps: this.sweepsPerCall });
       const took = performance.now() - t0;
       // Aim for calls of about a quarter of the budget.
       if (took < budgetMs / 8) this.sweepsPerCall = Math.min(1 << 16, this.sweepsPerCall * 2);

@@ -1,3 +1,4 @@
+// @ts-check
 // The Ising-lattice mode: wires the lattice's controls to the engine's IsingLab, has it
 // advanced and draws its views. The engine does all the physics; this mode asks it to
 // advance and hands what it sends to the views. Every engine call of this mode is made here
@@ -7,15 +8,22 @@
 // The live run is in a module worker (worker.js, through engine_link.js): it advances the
 // lattice (continuously at maximum speed, one frame's ticks at a time at the others) and
 // sends frames (spins, clamps, counters, trace, the explained tick), which are drawn. The
-// page keeps a second IsingLab of its own, the mirror: every change (controls, painting,
-// resets, imports) is made on the mirror first, which checks it with the engine's own code
-// (a refused value is explained at once and goes no further), and then sent to the worker.
-// The mirror therefore always holds the same parameters; while the run is paused it holds
-// the same state too (after a run it is brought up to date from the worker's session, and
-// paused steps are done on both), so a paused page exports, saves and sweeps from it at once.
+// page keeps a second IsingLab of its own, the mirror. Every change is a command (a
+// LatticeCommand object, defined once in Rust: src/app/lattice/command.rs) made through
+// IsingLab.dispatch: first on the mirror, which checks it with the engine's own code (a
+// refused command is explained at once and goes no further), then the same object in the
+// worker. The mirror therefore always holds the same parameters; while the run is paused it
+// holds the same state too (after a run it is brought up to date from the worker's session
+// and the commands made since, and paused steps are commands too), so a paused page exports,
+// saves and sweeps from it at once.
+//
+// Nothing is lost when the page is left: while the run goes on the worker sends its session
+// every half second or so, and the page keeps the latest with the commands it made since (the
+// journal); `sessionNow()` replays them on a throwaway engine at once, so the save on leaving
+// has every edit and at most about half a second less of the run.
 
 import { view } from '../engine.js';
-import { $, attempt, format, sentence } from '../ui.js';
+import { $ as byId, attempt, format, sentence } from '../ui.js';
 import { Controls } from './controls.js';
 import { Inspector } from './inspector.js';
 import { Painter } from './painting.js';
@@ -30,31 +38,19 @@ import { BondView } from '../views/bonds.js';
 import { HeatMapView } from '../views/heatmap.js';
 import { DivergingScale, drawLegend } from '../views/colour.js';
 
+// The page's form controls by id, typed as inputs and selects alike (value, min, max,
+// options, checked) for the type checker.
+const $ = (id) => /** @type {HTMLInputElement & HTMLSelectElement} */ (byId(id));
+
 // At this many ticks per frame or fewer the tick inspector follows the run.
 const INSPECT_MAX = 100;
 // The lattice when the page starts without a link: side, temperature, seed.
+/** @type {[number, number, number]} */
 const DEFAULT = [256, 2.269, 1];
-// The IsingLab methods that change the run: made on the mirror (which checks them), then in
-// the worker.
-const CHANGES = new Set([
-  'set_temperature',
-  'set_field',
-  'set_model',
-  'set_size',
-  'set_seed',
-  'set_dynamics',
-  'set_order',
-  'set_boundary',
-  'paint',
-  'set_clamps_on',
-  'release_all',
-  'reset',
-  'apply_fragment',
-  'import_state',
-  'restore_session',
-]);
-// What the mirror answers at any time: the parameters (every change reaches it).
-const PARAMETERS = new Set([
+// For the test hook only (hook, below): the readings the mirror answers at any time, because
+// every command reaches it (the others come from the worker, as promises, unless the mirror
+// holds the run). A name missing here is answered by the worker: later, never wrong.
+const MIRROR_READS = new Set([
   'temperature',
   'field',
   'model',
@@ -71,6 +67,9 @@ const PARAMETERS = new Set([
   'matrix_units',
   'lattice_log_z',
 ]);
+// Paused for this many journal entries, the page keeps the mirror's session instead of the
+// worker's (while paused the mirror holds the run), so the journal stays short.
+const JOURNAL_MAX = 256;
 
 // The transferred buffers a frame holds (no clamp mask when nothing is clamped).
 const buffersOf = (frame) => (frame.clamps ? [frame.spins.buffer, frame.clamps.buffer] : [frame.spins.buffer]);
@@ -90,8 +89,16 @@ function speedSteps(n) {
   ];
 }
 
+/** @typedef {import('boltzlab-bindings').IsingLab} IsingLab */
+/** @typedef {import('boltzlab-bindings').LatticeCommand} LatticeCommand */
+/** @typedef {import('boltzlab-bindings').LatticeReply} LatticeReply */
+
 export class LatticeMode {
   // engine: the wasm bindings; hash: the address's fragment (a share link), or ''.
+  /**
+   * @param {typeof import('boltzlab-bindings')} engine
+   * @param {string} hash
+   */
   constructor(engine, hash) {
     this.engine = engine;
     this.linkError = null;
@@ -112,19 +119,24 @@ export class LatticeMode {
     this.mirror = 'synced';
     this.seq = 0; // the page's changes sent to the worker, numbered
     this.work = 0; // how often the worker was set running (a sync is current if none since)
-    this.replay = [];
     this.syncWaiters = [];
-    this.link = new EngineLink(lab.session(), {
+    // The worker's latest session ({text, seq: the last change in it}) and the commands sent
+    // since ([{seq, command}]): together, the run as the page can save it at any moment.
+    this.latest = { text: lab.session(), seq: 0 };
+    this.journal = [];
+    this.link = new EngineLink(this.latest.text, {
       onFrame: (frame) => this.received(frame),
+      onSession: (kept) => this.kept(kept),
       onError: (message) => this.fail(new Error(message)),
       onFault: (message) => reportPanic(`The engine's worker stopped: ${message}`),
     });
     onEngineStop(() => this.link.stop());
-    // What the controls, painting, sharing and the sweep call: the mirror, whose changes go
-    // on to the worker.
+    // What the controls, painting and sharing hold: the mirror, whose `dispatch` makes a
+    // command on the mirror and then in the worker (`change`).
+    /** @type {IsingLab} */
     this.facade = new Proxy(lab, {
       get: (target, name) => {
-        if (CHANGES.has(name)) return (...args) => this.change(name, args);
+        if (name === 'dispatch') return (command) => this.change(command);
         const value = target[name];
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -173,7 +185,9 @@ export class LatticeMode {
       resumeAfterScan = this.running;
       return this.settle();
     };
-    this.experiment = new Experiment(engine, this.facade, settle, (on) => {
+    // The sweep runs on the mirror itself: its commands (start, advance, cancel) work on a copy
+    // of the lattice and change nothing of the run (LatticeCommand::changes_run).
+    this.experiment = new Experiment(engine, lab, settle, (on) => {
       if (on) this.setRunning(false);
       else if (resumeAfterScan) {
         resumeAfterScan = false;
@@ -216,7 +230,7 @@ export class LatticeMode {
     $('phase-clamped').addEventListener('change', () => this.setPhase(true));
     $('phase-free').addEventListener('change', () => this.setPhase(false));
     $('release').addEventListener('click', () => {
-      this.change('release_all', []);
+      this.change({ command: 'release-all' });
       this.edits += 1;
     });
     // A new size or colour scheme: everything is drawn again at the next frame it is shown.
@@ -324,29 +338,48 @@ export class LatticeMode {
 
   // --- The mirror and the worker -------------------------------------------------------------
 
-  // A change (an IsingLab method in CHANGES): made on the mirror, which checks it (an error
-  // is thrown to the caller and nothing else happens), then in the worker. While the
-  // mirror waits for the worker's session, it is made again on the mirror after it.
-  change(method, args) {
-    const result = this.lab[method](...args);
-    this.send(method, args);
-    return result;
+  // A change (a LatticeCommand object): made on the mirror, which checks it (an error is
+  // thrown to the caller and nothing else happens), then in the worker. Returns the mirror's
+  // LatticeReply.
+  /** @param {LatticeCommand} command @returns {LatticeReply} */
+  change(command) {
+    const reply = this.lab.dispatch(command);
+    this.send(command);
+    return reply;
   }
 
-  send(method, args) {
-    if (this.mirror === 'syncing') this.replay.push([method, args]);
-    this.link.call('command', method, args, ++this.seq).catch((err) => this.failLate(err));
+  // Sends a command to the worker, numbered, and keeps it in the journal until a session of
+  // the worker includes it. A promise of the worker's reply.
+  /** @param {LatticeCommand} command @returns {Promise<LatticeReply>} */
+  send(command) {
+    const seq = ++this.seq;
+    this.journal.push({ seq, command });
+    if (this.mirror === 'synced' && this.journal.length > JOURNAL_MAX) this.kept({ text: this.lab.session(), seq });
+    const reply = this.link.command(command, seq);
+    reply.catch((err) => this.failLate(err));
+    return reply;
   }
 
-  // Paused steps: in the worker, and on the mirror when it holds the run (or after its sync).
+  // A session of the run with the number of the last change it includes: the latest, if it
+  // is; the journal then keeps only the commands after it.
+  kept({ text, seq }) {
+    if (seq < this.latest.seq) return;
+    this.latest = { text, seq };
+    const after = this.journal.findIndex((entry) => entry.seq > seq);
+    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  }
+
+  // Paused steps: a command, in the worker, and on the mirror when it holds the run (else the
+  // mirror's next sync replays it from the journal). A promise of the worker's reply.
   step(ticks) {
-    if (this.mirror === 'synced') this.lab.advance_explained(ticks);
-    else if (this.mirror === 'syncing') this.replay.push(['advance_explained', [ticks]]);
-    this.link.post({ type: 'advance', ticks, explain: true, seq: ++this.seq });
+    /** @type {LatticeCommand} */
+    const command = { command: 'advance', ticks, explain: true };
+    if (this.mirror === 'synced') this.lab.dispatch(command);
+    return this.send(command);
   }
 
   // Brings the mirror up to date with the worker after a run: the worker's session (which
-  // continues exactly), then what was changed meanwhile.
+  // continues exactly), then the commands made since.
   sync() {
     if (this.mirror !== 'running') return;
     if (this.sentMax) {
@@ -356,10 +389,11 @@ export class LatticeMode {
     this.mirror = 'syncing';
     const at = this.work;
     this.link
-      .call('read', 'session')
-      .then((text) => {
-        this.lab.restore_session(text);
-        for (const [method, args] of this.replay.splice(0)) this.lab[method](...args);
+      .read('timed_session')
+      .then((session) => {
+        this.kept(session);
+        this.lab.dispatch({ command: 'restore-session', text: this.latest.text });
+        for (const { command } of this.journal) this.lab.dispatch(command);
         if (this.work !== at) {
           // The run went on meanwhile: the mirror is behind again.
           this.mirror = 'running';
@@ -390,9 +424,9 @@ export class LatticeMode {
     return new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
-  // A value from the worker (any IsingLab method, or 'spins', 'clamps'): a promise.
-  read(method, args = []) {
-    return this.link.call('read', method, args);
+  // A value from the worker (an IsingLab getter, or 'spins', 'clamps'): a promise.
+  read(name, args = []) {
+    return this.link.read(name, args);
   }
 
   // The worker refused what the mirror accepted, or stopped: shown, never lost.
@@ -401,22 +435,24 @@ export class LatticeMode {
     this.fail(err);
   }
 
-  // For the test hooks (app.js): an IsingLab method answered as the page would, by the
-  // mirror when it holds the answer, else by the worker (a promise).
-  hook(method, args) {
-    if (CHANGES.has(method)) return this.change(method, args);
-    if (method === 'advance' || method === 'advance_explained') {
+  // For the test hooks (app.js): `dispatch(command)` as the page makes it; `advance(ticks)`,
+  // `advance_explained(ticks)` (paused steps) and `apply_fragment(fragment)` as the commands
+  // they name; any reading answered as the page would, by the mirror when it holds the answer,
+  // else by the worker (a promise).
+  hook(name, args) {
+    const mirror = /** @type {any} */ (this.lab); // read by name
+    if (name === 'dispatch') return this.change(args[0]);
+    if (name === 'apply_fragment') return this.change({ command: 'apply-fragment', fragment: args[0] });
+    if (name === 'advance' || name === 'advance_explained') {
       if (this.running) return Promise.reject(new Error('pause the run first'));
-      if (this.mirror === 'synced') this.lab[method](...args);
-      else if (this.mirror === 'syncing') this.replay.push([method, args]);
-      return this.link.call('command', method, args, ++this.seq);
+      return this.step(args[0]);
     }
-    if (PARAMETERS.has(method) || method.startsWith('scan_') || method === 'has_scan') return this.lab[method](...args);
-    if (method.endsWith('_ptr')) {
+    if (name.endsWith('_ptr')) {
       if (this.mirror !== 'synced') throw new Error('the mirror is not up to date: await boltzlabSettled() first');
-      return this.lab[method](...args);
+      return mirror[name](...args);
     }
-    return this.link.call('read', method, args);
+    if (MIRROR_READS.has(name) || name.startsWith('scan_') || name === 'has_scan') return mirror[name](...args);
+    return this.read(name, args);
   }
 
   // Test only: the worker panics.
@@ -435,12 +471,12 @@ export class LatticeMode {
   }
 
   reset(how) {
-    this.change('reset', [how]);
+    this.change({ command: 'reset', to: how });
     this.edits += 1;
   }
 
   setPhase(clamped) {
-    attempt('brush-error', () => this.change('set_clamps_on', [clamped]));
+    attempt('brush-error', () => this.change({ command: 'set-clamps-on', on: clamped }));
     this.edits += 1;
     this.controls.sync();
   }
@@ -472,13 +508,35 @@ export class LatticeMode {
   // The engine's session text of the run (opaque, compact, exact), packed by the worker:
   // a promise of {text, ms (the worker's packing time)}.
   session() {
-    return this.link.call('read', 'timed_session');
+    return this.link.read('timed_session').then((session) => {
+      this.kept(session);
+      return session;
+    });
   }
 
-  // The same text at once, from the mirror, when it holds the run; else null (for the last
-  // save as the page is left, which cannot wait for the worker).
+  // The same run's session text at once, for the last save as the page is left (which cannot
+  // wait for the worker): the mirror's when it holds the run, else the worker's latest session
+  // with the commands made since replayed on a throwaway engine (every edit, and at most the
+  // run since that session lost). Null only if that engine cannot read the session.
   sessionNow() {
-    return this.mirror === 'synced' ? this.lab.session() : null;
+    if (this.mirror === 'synced') return this.lab.session();
+    const probe = new this.engine.IsingLab(4, 2.269, 1);
+    try {
+      probe.dispatch({ command: 'restore-session', text: this.latest.text });
+      for (const { command } of this.journal) {
+        try {
+          probe.dispatch(command);
+        } catch {
+          // Refused on this state (a clamp stroke under Wolff dynamics, say): the worker
+          // refused it too.
+        }
+      }
+      return probe.session();
+    } catch {
+      return null;
+    } finally {
+      probe.free();
+    }
   }
 
   // What a lattice session or (version-1 record) state text holds, read by a throwaway
@@ -487,8 +545,7 @@ export class LatticeMode {
   checkSession(text, { state = false } = {}) {
     const probe = new this.engine.IsingLab(4, 2.269, 1);
     try {
-      if (state) probe.import_state(text);
-      else probe.restore_session(text);
+      probe.dispatch(state ? { command: 'import-state', json: text } : { command: 'restore-session', text });
       return { side: probe.side(), model: probe.model(), temperature: probe.temperature(), sweeps: probe.sweeps() };
     } finally {
       probe.free();
@@ -496,13 +553,13 @@ export class LatticeMode {
   }
 
   restoreSession(text) {
-    this.change('restore_session', [text]);
+    this.change({ command: 'restore-session', text });
     this.restored();
   }
 
   // A version-1 record's lattice: the engine's state file.
   restoreState(json) {
-    this.change('import_state', [json]);
+    this.change({ command: 'import-state', json });
     this.restored();
   }
 

@@ -1,13 +1,23 @@
+// @ts-check
 // Painting on the spin canvas: a drag paints a stroke with the chosen brush (up, down,
 // clamp, unclamp). The engine paints whole strokes (a line of round dabs), so the page
-// makes one call per pointer move, never one per spin.
+// makes one paint command per pointer move, never one per spin.
 
-import { $, attempt, readNumber } from '../ui.js';
+import { $ as byId, attempt, readNumber } from '../ui.js';
 import { pictureRows } from './pictures.js';
+
+// The page's form controls by id, typed as inputs and selects alike (value, min, max,
+// options, checked) for the type checker.
+const $ = (id) => /** @type {HTMLInputElement & HTMLSelectElement} */ (byId(id));
 
 export class Painter {
   // box: the element over the spin canvas that receives the pointer; onPaint: called after
   // each accepted stroke.
+  /**
+   * @param {import('boltzlab-bindings').IsingLab} lab
+   * @param {HTMLElement} box
+   * @param {() => void} onPaint
+   */
   constructor(lab, box, onPaint) {
     this.lab = lab;
     this.box = box;
@@ -60,7 +70,8 @@ export class Painter {
 
   stroke(from, to) {
     const radius = readNumber($('brush-size').value);
-    const ok = attempt('brush-error', () => this.lab.paint(from.x, from.y, to.x, to.y, radius, $('brush').value));
+    const brush = $('brush').value;
+    const ok = attempt('brush-error', () => this.lab.dispatch({ command: 'paint', from, to, radius, brush }));
     if (ok) this.onPaint();
     else this.last = null;
   }
@@ -70,8 +81,15 @@ export class Painter {
   // engine's reason, with the lattice then part-drawn, only for a refused stroke).
   picture(name) {
     const rows = pictureRows(name, this.lab.side());
-    this.lab.reset('up');
-    for (const { y, x0, x1 } of rows) this.lab.paint(x0 + 0.5, y + 0.5, x1 + 0.5, y + 0.5, 0, 'down');
+    this.lab.dispatch({ command: 'reset', to: 'up' });
+    for (const { y, x0, x1 } of rows)
+      this.lab.dispatch({
+        command: 'paint',
+        from: { x: x0 + 0.5, y: y + 0.5 },
+        to: { x: x1 + 0.5, y: y + 0.5 },
+        radius: 0,
+        brush: 'down',
+      });
     this.onPaint();
   }
 

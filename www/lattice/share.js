@@ -41,7 +41,7 @@ export class Sharing {
     if (fragment === '' || fragment === this.lab.fragment() || isStateLink(fragment)) return;
     let ok;
     try {
-      this.lab.apply_fragment(fragment);
+      this.lab.dispatch({ command: 'apply-fragment', fragment });
       ok = true;
       clearError('link-error');
     } catch (err) {
@@ -125,8 +125,9 @@ export class Sharing {
     const ok = attempt('import-error', () => {
       try {
         // A session text (what the fault overlay exports after a panic) or a state file.
-        if (SESSION_FORMAT.test(text)) this.lab.restore_session(text);
-        else this.lab.import_state(text);
+        this.lab.dispatch(
+          SESSION_FORMAT.test(text) ? { command: 'restore-session', text } : { command: 'import-state', json: text },
+        );
       } catch (err) {
         throw new Error(`Nothing was changed: ${file.name} could not be imported. ${sentence(err.message)}`);
       }

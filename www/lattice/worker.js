@@ -1,3 +1,4 @@
+// @ts-check
 // The lattice engine in a module worker: it owns the live IsingLab (the same wasm engine,
 // loaded from the same wasm-bindgen module and .wasm file as the page) and advances it, so
 // that the page's main thread only draws and handles input. Protocol (engine_link.js is
@@ -5,19 +6,22 @@
 //
 //   page → worker
 //     {type: 'init', js, wasm, session}        load the engine; the run starts from `session`
-//     {type: 'command', id, method, args, seq} one of IsingLab's methods (checked by the engine)
-//     {type: 'read', id, method, args}         a value: any IsingLab method, 'spins', 'clamps',
-//                                              'timed_session' ({text, ms}), 'memory' (bytes)
-//                                              or 'engine_time' ({ms, ticks} inside advance,
-//                                              {frameMs, frames} packing frames, buffers
-//                                              allocated for frames)
+//     {type: 'command', id, command, seq}      a LatticeCommand object for IsingLab.dispatch
+//                                              (decoded and checked by the engine), numbered
+//     {type: 'read', id, name, args}           a value: an IsingLab getter, 'spins', 'clamps',
+//                                              'timed_session' ({text, ms, seq}), 'memory'
+//                                              (bytes) or 'engine_time' ({ms, ticks} inside
+//                                              advance, {frameMs, frames} packing frames,
+//                                              buffers allocated for frames)
 //     {type: 'run', max}                       max: run continuously, in slices (else stop)
-//     {type: 'advance', ticks, explain, seq?}  one frame's ticks, or a paused step (numbered)
+//     {type: 'advance', ticks, explain}        one frame's ticks at a speed below the maximum
 //     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
 //     {type: 'fault'}                          test only: a deliberate panic
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats}
+//     {type: 'session', text, seq, ms}         the run's session, every SESSION_MS or so while
+//                                              it runs, with the number of the last change in it
 //     {type: 'panic', message} · {type: 'error', message}
 //
 // Frames never queue up: at most one is in flight; the next is posted once the page has
@@ -26,8 +30,13 @@
 // the change is on screen at the page's next frame instead of after a whole round trip. Each frame carries the number (seq)
 // of the page's last change it includes, so that the page never shows a state from before
 // a change it made. Nothing needs cross-origin isolation:
-// the spins travel in transferred ArrayBuffers (no SharedArrayBuffer). The messages name
-// the lab's methods, so another engine object (the machine) can use the same protocol.
+// the spins travel in transferred ArrayBuffers (no SharedArrayBuffer). Only commands change
+// the engine (IsingLab exports no other changing method), so the page's mirror, which gets
+// the same commands, cannot drift from it.
+//
+// While the run goes on, the worker sends its session at least every SESSION_MS (less often
+// when packing it would take more than about 5 % of its time): with the commands the page
+// made since, it is what the page saves as it is left, which cannot wait for an answer.
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -38,8 +47,11 @@
 const SLICE_MS = 4;
 const FRAME_MS = 8;
 const CHUNK = 14 * 4096;
+const SESSION_MS = 500;
 
+/** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
+/** @type {import('boltzlab-bindings').IsingLab} */
 let lab = null;
 let dead = false;
 const early = []; // messages that came before the engine was loaded
@@ -55,6 +67,8 @@ const spare = []; // ArrayBuffers given back by the page
 // outside the kernel and a kernel slowed by what else runs on the machine), the time spent
 // packing frames, and how many frame buffers had to be allocated (the page gives them back).
 const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0, buffers: 0 };
+// The last session sent: when, at which tick count and change, and the wait until the next.
+const kept = { at: -Infinity, ticks: -1, seq: -1, every: SESSION_MS };
 
 // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
 globalThis.boltzlabReportPanic = (message) => {
@@ -136,7 +150,7 @@ function frame(urgent = false) {
 // page's loop did); with `untilMs`, stops at that time.
 function advance(ticks, explain, untilMs = Infinity) {
   if (explain) {
-    lab.advance_explained(ticks);
+    lab.dispatch({ command: 'advance', ticks, explain: true });
     ticksDone += ticks;
     dirty = true;
     return;
@@ -145,7 +159,7 @@ function advance(ticks, explain, untilMs = Infinity) {
   while (done < ticks) {
     const chunk = Math.min(chunkTicks, ticks - done);
     const t0 = performance.now();
-    lab.advance(chunk);
+    lab.dispatch({ command: 'advance', ticks: chunk, explain: false });
     const took = performance.now() - t0;
     engineTime.ms += took;
     engineTime.ticks += chunk;
@@ -168,28 +182,48 @@ function slice() {
     return;
   }
   frame();
+  keepSession();
   tick.port2.postMessage(null); // the next slice, after any message waiting
+}
+
+// Sends the run's session when it moved on and the last is SESSION_MS old (or older, for a
+// lattice whose packing is slow: at most about 5 % of the worker's time goes to it).
+function keepSession() {
+  const now = performance.now();
+  if (now - kept.at < kept.every || dead) return;
+  const ticks = lab.ticks();
+  if (ticks === kept.ticks && seq === kept.seq) return;
+  const text = lab.session();
+  const ms = performance.now() - now;
+  Object.assign(kept, { at: now, ticks, seq, every: Math.max(SESSION_MS, 20 * ms) });
+  postMessage({ type: 'session', text, seq, ms });
 }
 
 function report(err) {
   if (!dead) postMessage({ type: 'error', message: String(err?.message ?? err) });
 }
 
-function read(method, args) {
+function read(name, args) {
   const n = lab.spin_count();
   const memory = engine.wasm_memory().buffer;
-  if (method === 'spins') return new Int8Array(memory, lab.spins_ptr(), n).slice();
-  if (method === 'clamps') return new Uint8Array(memory, lab.clamp_ptr(), n).slice();
-  if (method === 'memory') return memory.byteLength; // the worker's wasm memory, in bytes
-  if (method === 'engine_time') return { ...engineTime };
-  if (method === 'timed_session') {
+  if (name === 'spins') return new Int8Array(memory, lab.spins_ptr(), n).slice();
+  if (name === 'clamps') return new Uint8Array(memory, lab.clamp_ptr(), n).slice();
+  if (name === 'memory') return memory.byteLength; // the worker's wasm memory, in bytes
+  if (name === 'engine_time') return { ...engineTime };
+  if (name === 'timed_session') {
     const t0 = performance.now();
     const text = lab.session();
-    return { text, ms: performance.now() - t0 };
+    return { text, ms: performance.now() - t0, seq };
   }
-  if (typeof lab[method] !== 'function' || method.startsWith('__') || method === 'free')
-    throw new Error(`the engine has no ${method}`);
-  return lab[method](...args);
+  // Any getter; changes come only as commands.
+  if (
+    typeof (/** @type {any} */ (lab)[name]) !== 'function' ||
+    name.startsWith('__') ||
+    name === 'free' ||
+    name === 'dispatch'
+  )
+    throw new Error(`the engine has no reading ${name}`);
+  return /** @type {any} */ (lab)[name](...args);
 }
 
 function handle(data) {
@@ -199,7 +233,7 @@ function handle(data) {
     case 'command':
     case 'read':
       try {
-        const value = data.type === 'read' ? read(data.method, data.args) : lab[data.method](...data.args);
+        const value = data.type === 'read' ? read(data.name, data.args) : lab.dispatch(data.command);
         if (data.type === 'command') dirty = true;
         postMessage({ type: 'result', id: data.id, value });
       } catch (err) {
@@ -215,6 +249,7 @@ function handle(data) {
         report(err);
       }
       frame();
+      keepSession();
       break;
     case 'run':
       if (data.max && !runMax) {
@@ -240,7 +275,7 @@ async function init({ js, wasm, session }) {
   engine = await import(js);
   await engine.default({ module_or_path: wasm });
   lab = new engine.IsingLab(4, 2.269, 1);
-  lab.restore_session(session);
+  lab.dispatch({ command: 'restore-session', text: session });
   postMessage({ type: 'ready' });
   dirty = true;
   frame();

@@ -1,0 +1,113 @@
+// Nothing lost on reload or close: a clamp stroke painted on a running lattice, then a reload
+// (or the tab closed and the page opened again) within 0.3 s, then Restore. The save as the
+// page is left cannot wait for the engine's worker, so the page holds, at every moment, the
+// worker's latest session (sent about every 0.5 s while it runs) and the commands made since;
+// the stroke must come back whole, and at most 1 s of run may be lost, at 1 sweep per frame and
+// at maximum speed. Each test prints what it measured (the worst case goes into the guide).
+import { test, expect, openApp, choose } from './fixtures.js';
+
+const SPEEDS = [
+  { name: '1 sweep per frame', step: '5' },
+  { name: 'maximum speed', step: '8' },
+];
+
+// The worker's tick count and the time it was read (ms since the epoch).
+const ticksNow = (page) =>
+  page.evaluate(async () => ({
+    ticks: await window.boltzlabLab.ticks(),
+    at: performance.timeOrigin + performance.now(),
+  }));
+
+// Runs the default 256 × 256 lattice at `step`, paints one clamp stroke across it while it
+// runs, and leaves the page at once by `leave(page)`, which returns the page opened again.
+// Then restores the saved session and checks what came back.
+async function strokeThenLeave(page, name, step, leave) {
+  await openApp(page);
+  const speed = page.getByRole('slider', { name: 'Speed' });
+  await speed.fill(step);
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await choose(page, 'Brush', 'clamp');
+  // The moment the page is left, kept where the next page can read it.
+  await page.evaluate(() =>
+    window.addEventListener('pagehide', () =>
+      localStorage.setItem('test-left-at', String(performance.timeOrigin + performance.now())),
+    ),
+  );
+  // Let it run, and measure its rate in ticks per second.
+  await page.waitForTimeout(1500);
+  const first = await ticksNow(page);
+  await page.waitForTimeout(1500);
+  const second = await ticksNow(page);
+  const rate = ((second.ticks - first.ticks) / (second.at - first.at)) * 1000;
+  expect(rate).toBeGreaterThan(0);
+
+  // One stroke across the middle of the lattice, the run going on.
+  const box = await page.locator('#spins-box').boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.1, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + box.width * (0.1 + 0.1 * k), y);
+  await page.mouse.up();
+  const strokeEnd = Date.now();
+  // In one call: the clamps painted (on the page's mirror), the commands not yet in a session
+  // the worker sent (the save on leaving replays them), and the worker's tick count.
+  const { painted, pending, last } = await page.evaluate(async () => {
+    const lattice = window.boltzlabApp.lattice;
+    return {
+      painted: lattice.lab.clamped_count(),
+      pending: lattice.journal.length,
+      last: { ticks: await window.boltzlabLab.ticks(), at: performance.timeOrigin + performance.now() },
+    };
+  });
+  const sinceStroke = Date.now() - strokeEnd;
+  expect(sinceStroke).toBeLessThan(300);
+  const again = await leave(page);
+  expect(painted).toBeGreaterThan(500);
+  await expect(again.locator('body')).toHaveAttribute('data-ready', 'true');
+
+  await again.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(again.locator('#session')).toBeHidden();
+  await expect(again.getByRole('button', { name: 'Run' })).toBeVisible(); // restored paused
+  const restored = await again.evaluate(async () => ({
+    clamped: await window.boltzlabLab.clamped_count(),
+    ticks: await window.boltzlabLab.ticks(),
+  }));
+  expect(restored.clamped).toBe(painted);
+  // The run as it was when the page was left (the last reading, a few milliseconds before,
+  // moved on at the measured rate), and how much of it is gone: at most 1 s.
+  const leftAt = Number(await again.evaluate(() => localStorage.getItem('test-left-at')));
+  expect(leftAt).toBeGreaterThan(last.at);
+  const atLeaving = last.ticks + (rate * (leftAt - last.at)) / 1000;
+  const lostSeconds = Math.max(0, atLeaving - restored.ticks) / rate;
+  console.log(
+    `${name}: stroke of ${painted} clamps kept; left ${Math.round(leftAt - strokeEnd)} ms after it ` +
+      `(${Math.round(leftAt - last.at)} ms after the last reading; ${pending} commands not yet in the worker's session); ` +
+      `${lostSeconds.toFixed(3)} s of run lost at ${rate.toExponential(3)} ticks/s`,
+  );
+  expect(lostSeconds).toBeLessThanOrEqual(1);
+}
+
+for (const { name, step } of SPEEDS) {
+  test(`a clamp stroke on a running lattice at ${name} survives a reload within 0.3 s, with at most 1 s of run lost`, async ({
+    page,
+  }) => {
+    await strokeThenLeave(page, `reload at ${name}`, step, async (p) => {
+      await p.reload();
+      return p;
+    });
+  });
+}
+
+test('a clamp stroke on a running lattice at maximum speed survives closing the tab within 0.3 s', async ({
+  page,
+  context,
+}) => {
+  await strokeThenLeave(page, 'close at maximum speed', '8', async (p) => {
+    const closed = p.waitForEvent('close');
+    await p.close({ runBeforeUnload: true });
+    await closed;
+    const again = await context.newPage();
+    await again.goto('/');
+    return again;
+  });
+});
