@@ -85,7 +85,7 @@ export class LatticeScene {
       ? speedPosition(ticksPerFrame(scene.speed ?? DEFAULT_SPEED, spins), spins)
       : 0;
     const sharing = this.mode.sharing;
-    sharing.lab.apply_fragment(fragment);
+    sharing.lab.dispatch({ command: 'apply-fragment', fragment });
     sharing.onRestart();
     sharing.update();
     if (scene.start) this.mode.reset(scene.start);
