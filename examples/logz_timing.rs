@@ -22,7 +22,7 @@ fn main() {
     let log_z = log_z_threads(&rbm, threads).expect("at most 25 hidden units");
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "exact ln Z of a 784-{hidden} machine: {log_z:.6} (± {:.1e} from the f32 softplus), \
+        "exact ln Z of a 784-{hidden} machine: {log_z:.6} (error bound {:.1e}), \
          {seconds:.2} s on {threads} thread(s), {:.2} ns per unit-state",
         error_bound(&rbm),
         seconds * 1e9 / (784.0 * f64::from(1u32 << hidden))

@@ -16,21 +16,21 @@
 //! ≤ 2^−53 |x| each: below 10⁻¹¹ for |x| < 10⁴).
 //!
 //! **The softplus sum** ([`softplus_sum`]): Σ_k ln(1 + e^{x_k}) = Σ_k max(x_k, 0) +
-//! ln Π_k (1 + e^{−|x_k|}). The first sum is f64. The product runs in 16 f32 lanes, each
-//! factor in (1, 2], 60 factors per lane (≤ 2^60) per block, the lanes multiplied in f64
-//! (≤ 2^960) and one `libm::log` per block: e^{−|x|} is [`exp_neg`], a branch-free f32
-//! polynomial that vectorises. Error per unit, with u = 2^−24 (f32 rounding):
+//! ln Π_k (1 + e^{−|x_k|}), all in f64. The factors 1 + e^{−|x|} ∈ (1, 2] come from
+//! [`exp_neg`], a branch-free polynomial that vectorises (libm's exp and log1p do not),
+//! and are multiplied in 8 lanes, 125 factors a lane per block (≤ 2^1000), with one
+//! `libm::log` per block instead of one `log1p` per unit. Error, with u = 2^−53:
 //!
-//! - rounding x to f32 changes |x| by ≤ u|x|, so ln(1 + y), y = e^{−|x|}, by
-//!   ≤ y|x|u ≤ u/e ≈ 2.2·10⁻⁸;
-//! - [`exp_neg`]'s relative error ε ≤ [`EXP_NEG_ERROR`] = 2.5·10⁻⁷ (measured in the unit
-//!   tests over [0, 87]: Taylor truncation 7.4·10⁻⁹ plus f32 rounding) moves ln(1 + y) by
-//!   ≤ εy/(1 + y) ≤ ε/2;
-//! - rounding 1 + y and the lane product's multiply: ≤ 2u ≈ 1.2·10⁻⁷.
+//! - [`exp_neg`]'s relative error ε ≤ [`EXP_NEG_ERROR`] = 4u (checked in the unit tests
+//!   over [0, 708]: Taylor truncation ≤ 2·10⁻¹⁶ plus rounding) moves ln(1 + y) by
+//!   ≤ εy/(1 + y) ≤ ε/2; rounding 1 + y and the product's multiply add u each: per unit
+//!   ≤ 4u ([`SOFTPLUS_ERROR_PER_UNIT`]);
+//! - the additions (the Gray-code updates of x between refreshes, the lane sums, the
+//!   linear term) are each off by at most u times the magnitudes they add.
 //!
-//! So each term's exponent is off by at most m · [`SOFTPLUS_ERROR_PER_UNIT`] (3·10⁻⁷),
-//! and since ln Σ e^{t_s} moves by at most max_s |Δt_s|, so is ln Z:
-//! |Δ ln Z| ≤ 3·10⁻⁷ · max(V, H) ([`error_bound`]), 2.4·10⁻⁴ nats for 784 units. The
+//! ln Σ_s e^{t_s} moves by at most max_s |Δt_s|, so [`error_bound`] bounds the error of
+//! ln Z: about 10⁻⁹ nats for a 784-25 machine with weights of 0.1 (f32 factors, tried
+//! first, gave 2·10⁻⁴ and were not faster once the inputs had to be converted). The
 //! arithmetic is plain IEEE (no fused multiply-add, a fixed order of operations), so the
 //! result is the same bit for bit with any SIMD width, in WebAssembly, and for any number
 //! of threads: the chunks are summed in a fixed order by [`LogSumExp`].
@@ -48,27 +48,40 @@ pub const REFRESH: u64 = 1 << 12;
 /// log2 of the number of chunks the states are split into once n ≥ 6: 64 chunks.
 const CHUNK_BITS: usize = 6;
 
-/// f32 lanes of the softplus product.
-const LANES: usize = 16;
+/// Lanes of the softplus sums (two AVX2 vectors, one AVX-512 vector).
+const LANES: usize = 8;
 
-/// Units per product block: 60 per lane, so a lane's product of factors in (1, 2] stays
-/// below 2^60 and the 16 lanes' product below 2^960 < f64::MAX.
-const BLOCK: usize = LANES * 60;
+/// Units per product block: 125 per lane, so the block's product of factors in (1, 2]
+/// stays below 2^1000 < f64::MAX.
+const BLOCK: usize = LANES * 125;
 
-/// Largest |x| whose e^{−|x|} [`exp_neg`] computes; beyond it the factor 1 + e^{−|x|}
-/// rounds to 1 in f32 anyway (e^{−87} ≈ 1.6·10⁻³⁸).
-const EXP_CLAMP: f32 = 87.0;
+/// Largest |x| whose e^{−|x|} [`exp_neg`] computes; beyond it 1 + e^{−|x|} rounds to 1.
+const EXP_CLAMP: f64 = 708.0;
 
-/// Bound on the relative error of [`exp_neg`] on [0, 87], checked in the unit tests.
-pub const EXP_NEG_ERROR: f64 = 2.5e-7;
+/// f64 rounding, u = 2^−53.
+const U: f64 = f64::EPSILON / 2.0;
 
-/// Bound on the error of one unit's softplus in [`softplus_sum`] (the module notes):
-/// u/e + ε/2 + 2u ≤ 3·10⁻⁷ with u = 2^−24 and ε = [`EXP_NEG_ERROR`].
-pub const SOFTPLUS_ERROR_PER_UNIT: f64 = 3e-7;
+/// Bound on the relative error of [`exp_neg`] on [0, 708]: 4u (checked in the unit tests).
+pub const EXP_NEG_ERROR: f64 = 4.0 * U;
 
-/// Bound on |ln Z computed − ln Z| from the f32 softplus: 3·10⁻⁷ · max(V, H) (module notes).
+/// Bound on the error of one unit's ln(1 + e^{−|x|}) in [`softplus_sum`]: ε/2 from
+/// [`exp_neg`], u from rounding 1 + y, u from the product's multiply: 4u ≈ 4.4·10⁻¹⁶.
+pub const SOFTPLUS_ERROR_PER_UNIT: f64 = 4.0 * U;
+
+/// Bound on |ln Z computed − ln Z| (module notes): every term's exponent t_s = α·s +
+/// Σ_k softplus(x_k) is off by at most m · 4u (the factors) plus u · (4096 + m/8 + n + 2)
+/// · S, with S = Σ_k (|β_k| + Σ_t |M_tk|) ≥ Σ_k |x_k| + Σ_t |α_t| for every state (the
+/// Gray-code updates of x between refreshes, the lane sums and the linear term, each
+/// addition off by u times the magnitudes it adds), and ln Σ_s e^{t_s} moves by at most
+/// max_s |Δt_s|.
 pub fn error_bound(rbm: &Rbm) -> f64 {
-    SOFTPLUS_ERROR_PER_UNIT * rbm.visible().max(rbm.hidden()) as f64
+    let (nv, nh) = (rbm.visible(), rbm.hidden());
+    let (n, m) = (nv.min(nh), nv.max(nh));
+    let magnitudes: f64 = rbm.weights().iter().map(|w| w.abs()).sum::<f64>()
+        + rbm.visible_biases().iter().map(|a| a.abs()).sum::<f64>()
+        + rbm.hidden_biases().iter().map(|b| b.abs()).sum::<f64>();
+    let additions = REFRESH as f64 + (m / LANES) as f64 + n as f64 + 2.0;
+    m as f64 * SOFTPLUS_ERROR_PER_UNIT + U * additions * magnitudes
 }
 
 /// Checks min(V, H) ≤ [`MAX_EXACT_LAYER`]; the error names `units` and the limit.
@@ -167,8 +180,8 @@ fn chunk_sums(layers: &Layers, count: u64, _threads: usize) -> Vec<f64> {
 
 /// The machine laid out for the walk: the smaller layer (n units, biases α) enumerated,
 /// the larger (m units, biases β) summed out through the coupling M (n × m, row t the
-/// weights of small unit t), the larger layer padded to a multiple of 16 units with
-/// bias −10⁴ and no weights (each pad adds ln(1 + e^{−10⁴}), which is 0 in f32).
+/// weights of small unit t), the larger layer padded to a multiple of 8 units with
+/// bias −10⁴ and no weights (each pad's factor 1 + e^{−708} rounds to 1).
 #[derive(Debug, Clone, PartialEq)]
 struct Layers {
     n: usize,
@@ -178,7 +191,7 @@ struct Layers {
     coupling: Vec<f64>,
 }
 
-/// The bias of a padding unit: its factor 1 + e^{−10⁴} is 1.
+/// The bias of a padding unit: its factor 1 + e^{−708} is 1 in f64.
 const PAD_BIAS: f64 = -1e4;
 
 impl Layers {
@@ -246,7 +259,7 @@ struct Walk {
     input: Vec<f64>,
     linear: f64,
     /// Scratch for [`softplus_sum`].
-    factors: Vec<f32>,
+    factors: Vec<f64>,
 }
 
 impl Walk {
@@ -290,11 +303,17 @@ impl Walk {
     }
 }
 
-/// [`Walk::visit`], compiled for AVX2 when the processor has it (x86-64): the same IEEE
-/// operations in the same order on wider vectors, so the same result bit for bit.
+/// [`Walk::visit`], compiled for AVX-512F or AVX2 when the processor has them (x86-64):
+/// the same IEEE operations in the same order on wider vectors, so the same result bit
+/// for bit.
 fn visit(walk: &mut Walk, layers: &Layers, start: u64, end: u64, sum: &mut LogSumExp, fresh: bool) {
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has AVX-512F (checked just above).
+            unsafe { visit_avx512(walk, layers, start, end, sum, fresh) };
+            return;
+        }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2 (checked just above).
             unsafe { visit_avx2(walk, layers, start, end, sum, fresh) };
@@ -318,6 +337,20 @@ fn visit_avx2(
     walk.visit(layers, start, end, sum, fresh);
 }
 
+/// [`Walk::visit`] with AVX-512F enabled (unsafe to call without it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn visit_avx512(
+    walk: &mut Walk,
+    layers: &Layers,
+    start: u64,
+    end: u64,
+    sum: &mut LogSumExp,
+    fresh: bool,
+) {
+    walk.visit(layers, start, end, sum, fresh);
+}
+
 /// x ← x + sign · row (sign ±1, so the product is exact).
 #[inline(always)]
 fn add_row(x: &mut [f64], row: &[f64], sign: f64) {
@@ -327,12 +360,12 @@ fn add_row(x: &mut [f64], row: &[f64], sign: f64) {
 }
 
 /// Σ_k ln(1 + e^{x_k}) = Σ_k max(x_k, 0) + ln Π_k (1 + e^{−|x_k|}) for x of a length that
-/// is a multiple of 16 (`scratch` as long): the max summed in 16 f64 lanes, the factors
-/// in f32 (three simple loops that vectorise), multiplied in 16 f32 lanes of at most 60
-/// factors each per block, the lanes multiplied together in f64 and logged once per block
-/// (module notes: error ≤ 3·10⁻⁷ per unit).
+/// is a multiple of 8 (`scratch` as long): the max summed in 8 lanes, the factors
+/// 1 + e^{−|x_k|} ∈ (1, 2] by [`exp_neg`] (a simple loop that vectorises), multiplied in
+/// 8 lanes of at most 125 factors each per block (the block's product ≤ 2^1000), and one
+/// `libm::log` per block (module notes for the error).
 #[inline(always)]
-pub fn softplus_sum(x: &[f64], scratch: &mut [f32]) -> f64 {
+pub fn softplus_sum(x: &[f64], scratch: &mut [f64]) -> f64 {
     debug_assert!(x.len() % LANES == 0 && scratch.len() == x.len());
     let mut total = 0.0;
     for (block, factors) in x.chunks(BLOCK).zip(scratch.chunks_mut(BLOCK)) {
@@ -343,48 +376,60 @@ pub fn softplus_sum(x: &[f64], scratch: &mut [f32]) -> f64 {
             }
         }
         for (f, &v) in factors.iter_mut().zip(block) {
-            let a = (v.abs() as f32).min(EXP_CLAMP);
-            *f = 1.0 + exp_neg(a);
+            *f = 1.0 + exp_neg(v.abs().min(EXP_CLAMP));
         }
-        let mut product = [1.0f32; LANES];
+        let mut product = [1.0f64; LANES];
         for group in factors.chunks_exact(LANES) {
             for lane in 0..LANES {
                 product[lane] *= group[lane];
             }
         }
-        let mut lanes = 1.0f64;
-        for p in product {
-            lanes *= f64::from(p);
-        }
+        let lanes = product.iter().product::<f64>();
         total += positive.iter().sum::<f64>() + libm::log(lanes);
     }
     total
 }
 
-/// e^{−a} for 0 ≤ a ≤ 87 in f32, branch-free: −a·log₂e = n + f with n the nearest
-/// integer (by the 1.5·2^23 rounding trick), r = −a − n ln 2 (Cody–Waite, ln 2 in two
-/// parts), e^r by its Taylor polynomial of degree 7 on |r| ≤ ln2/2 (truncation
-/// ≤ 7.4·10⁻⁹), times 2^n built in the exponent bits. Relative error ≤ [`EXP_NEG_ERROR`].
+/// e^{−a} for 0 ≤ a ≤ 708, branch-free: −a·log₂e = n + f with n the nearest integer (by
+/// the 1.5·2^52 rounding trick), r = −a − n ln 2 (Cody–Waite, ln 2 in two parts, the
+/// first with 32 trailing zero bits so n·ln2_hi is exact), e^r by its Taylor polynomial
+/// of degree 12 on |r| ≤ ln2/2 (truncation ≤ 2·10⁻¹⁶), times 2^n built in the exponent
+/// bits. Relative error ≤ [`EXP_NEG_ERROR`].
 #[inline(always)]
-pub fn exp_neg(a: f32) -> f32 {
-    const LOG2_E: f32 = core::f32::consts::LOG2_E;
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    const MAGIC: f32 = 12_582_912.0; // 1.5 · 2^23
+pub fn exp_neg(a: f64) -> f64 {
+    const LOG2_E: f64 = core::f64::consts::LOG2_E;
+    const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
+    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    const MAGIC: f64 = 6_755_399_441_055_744.0; // 1.5 · 2^52
     let shifted = -a * LOG2_E + MAGIC;
     let n = shifted - MAGIC;
     let r = (-a - n * LN2_HI) - n * LN2_LO;
-    let p = 1.0
-        + r * (1.0
-            + r * (0.5
-                + r * (1.0 / 6.0
-                    + r * (1.0 / 24.0
-                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+    let mut p = 1.0 / 479_001_600.0; // 1/12!
+    for k in (1..12).rev() {
+        p = p * r + INVERSE_FACTORIALS[k];
+    }
+    p = p * r + 1.0;
     // Wrapping integer arithmetic (the values never wrap) keeps overflow checks, which
     // would stop the loop from vectorising, out of builds that have them.
     let exponent = shifted.to_bits().wrapping_sub(MAGIC.to_bits());
-    p * f32::from_bits(exponent.wrapping_add(127) << 23)
+    p * f64::from_bits(exponent.wrapping_add(1023) << 52)
 }
+
+/// 1/k! for k = 0 … 11.
+const INVERSE_FACTORIALS: [f64; 12] = [
+    1.0,
+    1.0,
+    1.0 / 2.0,
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5_040.0,
+    1.0 / 40_320.0,
+    1.0 / 362_880.0,
+    1.0 / 3_628_800.0,
+    1.0 / 39_916_800.0,
+];
 
 /// The sum of [`log_z`] done a slice of states at a time, so that a front end can spread
 /// it over frames: ln Σ_s e^{α·s} Π_k (1 + e^{β_k + (s M)_k}) over the 2^n states s of the
@@ -481,25 +526,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exp_neg_is_within_its_error_bound_of_libm_on_0_to_87() {
-        // Every 2^-12 step over [0, 87] and every f32 in [0, 1) above 2^-20 near the ends
-        // of the reduction intervals: the relative error against libm's f64 exp.
+    fn exp_neg_is_within_its_error_bound_of_libm_on_0_to_708() {
+        // A dense grid over [0, 708] and over [0, 1): the relative error against libm's
+        // exp, itself correctly rounded to within 1 ulp here.
         let mut worst: f64 = 0.0;
-        let mut check = |a: f32| {
-            let exact = libm::exp(-f64::from(a));
-            let got = f64::from(exp_neg(a));
-            worst = worst.max(((got - exact) / exact).abs());
+        let mut check = |a: f64| {
+            let exact = libm::exp(-a);
+            worst = worst.max(((exp_neg(a) - exact) / exact).abs());
         };
-        for k in 0..=(87 << 12) {
-            check(k as f32 / 4096.0);
+        for k in 0..=(708 << 12) {
+            check(k as f64 / 4096.0 + 1.0 / 8192.0 * (k % 3) as f64);
         }
-        let mut a = 0.0f32;
-        while a < 1.0 {
-            check(a);
-            a = f32::from_bits(a.to_bits() + 97).max(1e-6);
+        for k in 0..1_000_000 {
+            check(k as f64 * 1e-6);
         }
+        eprintln!("exp_neg: worst relative error {worst:e} (u = {U:e})");
         assert!(worst <= EXP_NEG_ERROR, "worst relative error {worst:e}");
-        assert!(worst > 0.0);
     }
 
     #[test]
@@ -510,7 +552,9 @@ mod tests {
             .collect();
         let fast = softplus_sum(&x, &mut vec![0.0; x.len()]);
         let exact: f64 = x.iter().map(|&v| softplus(v)).sum();
-        let bound = SOFTPLUS_ERROR_PER_UNIT * x.len() as f64;
+        let magnitudes: f64 = x.iter().map(|v| v.abs()).sum();
+        let bound = SOFTPLUS_ERROR_PER_UNIT * x.len() as f64
+            + U * (x.len() / LANES + 2) as f64 * magnitudes;
         assert!((fast - exact).abs() <= bound, "{fast} vs {exact}");
     }
 
