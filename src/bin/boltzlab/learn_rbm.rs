@@ -1,7 +1,7 @@
 //! `boltzlab learn --machine rbm …` and `boltzlab reproduce statistics`: restricted
 //! machines trained on bars and stripes or the 8×8 digits with a chosen way of getting the
 //! statistics, scored by the exact log-likelihood (AIS where the smaller layer is beyond
-//! 24 units).
+//! 25 units).
 
 use crate::args::Args;
 use boltzlab::ParamError;
@@ -37,7 +37,7 @@ fn data(problem: &str) -> (Vec<Vec<u8>>, Option<Vec<Vec<u8>>>) {
     }
 }
 
-/// ln Z, exact where the smaller layer has at most 24 units, else AIS (page schedule, 100
+/// ln Z, exact where the smaller layer has at most 25 units, else AIS (page schedule, 100
 /// runs, from the data's base rates): (ln Z, exact?).
 fn log_partition(m: &Rbm, train: &[Vec<u8>]) -> Result<(f64, bool), ParamError> {
     match log_z(m) {
