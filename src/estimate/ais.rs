@@ -310,12 +310,15 @@ impl<R: Clone + core::fmt::Debug + Send> Ais<R> {
                 );
             }
         };
-        if threads <= 1 || cfg!(target_arch = "wasm32") {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = threads;
             run_group(&mut self.current, &mut self.current_weights);
-            return;
         }
         #[cfg(not(target_arch = "wasm32"))]
-        {
+        if threads <= 1 {
+            run_group(&mut self.current, &mut self.current_weights);
+        } else {
             let size = n.div_ceil(threads);
             std::thread::scope(|scope| {
                 for (runs, weights) in self

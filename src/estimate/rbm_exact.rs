@@ -366,7 +366,7 @@ fn add_row(x: &mut [f64], row: &[f64], sign: f64) {
 /// `libm::log` per block (module notes for the error).
 #[inline(always)]
 pub fn softplus_sum(x: &[f64], scratch: &mut [f64]) -> f64 {
-    debug_assert!(x.len() % LANES == 0 && scratch.len() == x.len());
+    debug_assert!(x.len().is_multiple_of(LANES) && scratch.len() == x.len());
     let mut total = 0.0;
     for (block, factors) in x.chunks(BLOCK).zip(scratch.chunks_mut(BLOCK)) {
         let mut positive = [0.0f64; LANES];
@@ -398,8 +398,10 @@ pub fn softplus_sum(x: &[f64], scratch: &mut [f64]) -> f64 {
 #[inline(always)]
 pub fn exp_neg(a: f64) -> f64 {
     const LOG2_E: f64 = core::f64::consts::LOG2_E;
-    const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    // fdlibm's split of ln 2: 0.693147180369123816490 (32 trailing zero bits) and
+    // 1.90821492927058770002e-10.
+    const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
     const MAGIC: f64 = 6_755_399_441_055_744.0; // 1.5 · 2^52
     let shifted = -a * LOG2_E + MAGIC;
     let n = shifted - MAGIC;
@@ -477,7 +479,7 @@ impl LogZSum {
         while self.step < end {
             let chunk_end = (self.step / per_chunk + 1) * per_chunk;
             let stop = chunk_end.min(end);
-            let fresh = self.step % per_chunk == 0;
+            let fresh = self.step.is_multiple_of(per_chunk);
             visit(
                 &mut self.walk,
                 &self.layers,
