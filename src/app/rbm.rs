@@ -31,7 +31,7 @@ use crate::learn::rbm::{RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptio
 use crate::rng::{SpinRng, seeded_rng};
 use rand::Rng;
 
-/// Most hidden units on the page: 500 (AIS chunks stay a few frames long).
+/// Most hidden units on the page: 500 (a slice of AIS run-steps stays a few frames long).
 pub const MAX_HIDDEN: usize = 500;
 /// Most fantasy particles (or reconstructions) shown: 100.
 pub const MAX_SHOWN: usize = 100;
@@ -677,7 +677,7 @@ impl RbmLab {
     }
 
     /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
-    /// or AIS chunks seeded by the run's seed and the update.
+    /// or AIS runs seeded by the run's seed and the update.
     fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
         let method = if self.likelihood_exact() {
             LogZJob::Exact(LogZSum::new(&rbm)?)

@@ -34,11 +34,20 @@
 use super::ais::{Ais, AisPath};
 pub use super::ais::{AisEstimate, AisSchedule};
 use super::log_z::{MAX_AIS_RUNS, MIN_AIS_RUNS};
-use super::rbm_exact::available_threads;
+use super::rbm_exact::{LANES, PAD_BIAS, available_threads, exp_neg, softplus_sum};
 use crate::dynamics::rbm::sample_bits;
 use crate::error::ParamError;
 use crate::model::rbm::Rbm;
 use crate::model::rbm::{sigmoid, softplus};
+
+/// σ(x) = 1/(1 + e^{−x}) from y = e^{−|x|} ([`exp_neg`], a polynomial that vectorises):
+/// 1/(1 + y) for x ≥ 0, y/(1 + y) below (relative error a few 2^−53).
+#[inline(always)]
+fn logistic(x: f64) -> f64 {
+    let y = exp_neg(x.abs().min(708.0));
+    let r = 1.0 / (1.0 + y);
+    if x >= 0.0 { r } else { y * r }
+}
 use crate::rng::{SpinRng, seeded_rng};
 
 /// Most multiply-adds one estimate may cost, M·K·2VH: 2^41 ≈ 2.2·10¹², so that the paper's
@@ -53,7 +62,8 @@ pub const MAX_BATCH: usize = 100;
 /// ln Z of `rbm` by AIS from the base model with visible biases `base` (length V, finite)
 /// through `schedule`, with `runs` independent runs (2 ≤ M ≤ 10⁶, field `runs`), run r on
 /// the stream of [`super::ais::run_seed`](seed, r), natively on every core. Work M·K·2VH
-/// must stay within [`MAX_AIS_WORK`] = 2^41 (field `runs × steps`). It is [`AisRuns`] advanced to the end.
+/// must stay within [`MAX_AIS_WORK`] = 2^41 (field `runs × steps`). It is [`AisRuns`]
+/// advanced to the end.
 pub fn ais_log_z(
     rbm: &Rbm,
     base: &[f64],
@@ -199,7 +209,8 @@ impl<'a> RbmPath<'a> {
 }
 
 /// A batch's working memory: V (B × V, 0/1), the hidden inputs c (B × H), H (B × H, 0/1),
-/// the visible inputs (B × V) and one row of probabilities.
+/// the visible inputs (B × V), one row of probabilities, and β c padded to a multiple of
+/// [`LANES`] with the factors of [`softplus_sum`].
 #[derive(Debug, Clone)]
 pub struct RbmScratch {
     visible: Vec<u8>,
@@ -207,6 +218,17 @@ pub struct RbmScratch {
     hidden: Vec<u8>,
     visible_input: Vec<f64>,
     probabilities: Vec<f64>,
+    scaled: Vec<f64>,
+    factors: Vec<f64>,
+}
+
+/// Σ_j ln(1 + e^{β c_j}) by [`softplus_sum`], β c written into the head of `scaled` (its
+/// padded tail holds [`PAD_BIAS`]).
+fn scaled_softplus_sum(scaled: &mut [f64], factors: &mut [f64], beta: f64, c: &[f64]) -> f64 {
+    for (x, &cj) in scaled.iter_mut().zip(c) {
+        *x = beta * cj;
+    }
+    softplus_sum(scaled, factors)
 }
 
 impl AisPath for RbmPath<'_> {
@@ -232,12 +254,19 @@ impl AisPath for RbmPath<'_> {
             hidden: vec![0; runs * nh],
             visible_input: vec![0.0; runs * nv],
             probabilities: vec![0.0; nv.max(nh)],
+            scaled: {
+                let mut padded = vec![0.0; nh];
+                padded.resize(nh.div_ceil(LANES) * LANES, PAD_BIAS);
+                padded
+            },
+            factors: vec![0.0; nh.div_ceil(LANES) * LANES],
         }
     }
 
-    /// The weight increment (β_to − β_from)(a − a_A)·v + Σ_j [softplus(β_to c_j) −
-    /// softplus(β_from c_j)], then h ~ σ(β_to c) and v ~ σ((1 − β_to) a_A + β_to(a + Wh)),
-    /// each run drawing from its own stream (hidden units first, then visible).
+    /// The weight increment (β_to − β_from)(a − a_A)·v + Σ_j softplus(β_to c_j) −
+    /// Σ_j softplus(β_from c_j) (each sum by [`softplus_sum`], to about 10⁻¹⁵ relative),
+    /// then h ~ σ(β_to c) and v ~ σ((1 − β_to) a_A + β_to(a + Wh)) ([`logistic`]), each
+    /// run drawing from its own stream (hidden units first, then visible).
     fn step(
         &self,
         runs: &mut [RbmRun],
@@ -268,15 +297,13 @@ impl AisPath for RbmPath<'_> {
                 .zip(&self.bias_change)
                 .map(|(&v, &d)| f64::from(v) * d)
                 .sum();
-            let hidden: f64 = c_r
-                .iter()
-                .map(|&cj| softplus(to * cj) - softplus(from * cj))
-                .sum();
+            let hidden = scaled_softplus_sum(&mut s.scaled, &mut s.factors, to, c_r)
+                - scaled_softplus_sum(&mut s.scaled, &mut s.factors, from, c_r);
             *weight += (to - from) * linear + hidden;
             if transition {
                 let p = &mut s.probabilities[..nh];
                 for (p, &cj) in p.iter_mut().zip(c_r) {
-                    *p = sigmoid(to * cj);
+                    *p = logistic(to * cj);
                 }
                 sample_bits(p, &mut s.hidden[r * nh..(r + 1) * nh], &mut run.rng);
             }
@@ -295,7 +322,7 @@ impl AisPath for RbmPath<'_> {
         for (r, run) in runs.iter_mut().enumerate() {
             let p = &mut s.probabilities[..nv];
             for ((p, &x), &a0) in p.iter_mut().zip(&x[r * nv..(r + 1) * nv]).zip(self.base) {
-                *p = sigmoid((1.0 - to) * a0 + to * x);
+                *p = logistic((1.0 - to) * a0 + to * x);
             }
             sample_bits(p, &mut run.v, &mut run.rng);
         }

@@ -48,8 +48,9 @@ pub const REFRESH: u64 = 1 << 12;
 /// log2 of the number of chunks the states are split into once n ≥ 6: 64 chunks.
 const CHUNK_BITS: usize = 6;
 
-/// Lanes of the softplus sums (two AVX2 vectors, one AVX-512 vector).
-const LANES: usize = 8;
+/// Lanes of the softplus sums (two AVX2 vectors, one AVX-512 vector): [`softplus_sum`]
+/// takes lengths that are multiples of it.
+pub const LANES: usize = 8;
 
 /// Units per product block: 125 per lane, so the block's product of factors in (1, 2]
 /// stays below 2^1000 < f64::MAX.
@@ -191,8 +192,9 @@ struct Layers {
     coupling: Vec<f64>,
 }
 
-/// The bias of a padding unit: its factor 1 + e^{−708} is 1 in f64.
-const PAD_BIAS: f64 = -1e4;
+/// The input of a padding unit: its factor 1 + e^{−708} is 1 in f64 and max(x, 0) = 0,
+/// so it adds exactly nothing to [`softplus_sum`].
+pub const PAD_BIAS: f64 = -1e4;
 
 impl Layers {
     fn new(rbm: &Rbm) -> Result<Layers, ParamError> {
