@@ -30,6 +30,7 @@ pub mod error;
 pub mod estimate;
 pub mod exact;
 pub mod learn;
+pub mod linalg;
 pub mod log_sum_exp;
 pub mod model;
 pub mod rng;

@@ -1,0 +1,479 @@
+//! The dense f32 products and the f32 batch trainer: every kernel against an f64 product
+//! within Higham's rounding bound, the elementwise functions against f64 maths, and the
+//! batch trainer's gradient and sampling against direct f64 computations.
+
+mod common;
+
+use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+use boltzlab::linalg::elementwise::{exp, sample_below, sigmoid};
+use boltzlab::linalg::{Kernel, Layout, Product, multiply_with, rounding_bound};
+use boltzlab::rng::seeded_rng;
+use common::{chi_square_threshold, pearson_chi_square};
+use rand::Rng;
+
+/// Uniform f32 values in [−1, 1) (24-bit grid).
+fn values(n: usize, seed: u64) -> Vec<f32> {
+    let mut rng = seeded_rng(seed);
+    (0..n)
+        .map(|_| (rng.next_u32() >> 8) as f32 / 8_388_608.0 - 1.0)
+        .collect()
+}
+
+/// (op(A)_ip, op(B)_pj) read from the stored matrices as the product says.
+fn op_a(a: &[f32], p: &Product, i: usize, q: usize) -> f64 {
+    f64::from(match p.a {
+        Layout::AsStored => a[i * p.k + q],
+        Layout::Transposed => a[q * p.m + i],
+    })
+}
+fn op_b(b: &[f32], p: &Product, q: usize, j: usize) -> f64 {
+    f64::from(match p.b {
+        Layout::AsStored => b[q * p.n + j],
+        Layout::Transposed => b[j * p.k + q],
+    })
+}
+
+/// Checks C from `kernel` against the f64 product entry by entry: |ĉ − c| ≤ γ_{k+2}·(|α|
+/// Σ|a||b| + |β||c₀|) ([`rounding_bound`]; a proven bound, so the test has no false
+/// failures). The f64 reference itself errs by at most k·2⁻⁵³ relative, 2²⁹ times less.
+fn check_product(kernel: Kernel, threads: usize, product: Product, seed: u64) {
+    let Product { m, k, n, .. } = product;
+    let a = values(m * k, seed);
+    let b = values(k * n, seed + 1);
+    let c0 = values(m * n, seed + 2);
+    let mut c = c0.clone();
+    multiply_with(kernel, &mut c, &a, &b, &product, threads);
+    let (alpha, beta) = (f64::from(product.alpha), f64::from(product.beta));
+    let mut worst = 0.0f64;
+    for i in 0..m {
+        for j in 0..n {
+            let (mut exact, mut magnitude) = (0.0, 0.0);
+            for q in 0..k {
+                let t = op_a(&a, &product, i, q) * op_b(&b, &product, q, j);
+                exact += t;
+                magnitude += t.abs();
+            }
+            let old = f64::from(c0[i * n + j]);
+            let exact = alpha * exact + beta * old;
+            let magnitude = alpha.abs() * magnitude + beta.abs() * old.abs();
+            let error = (f64::from(c[i * n + j]) - exact).abs();
+            let bound = rounding_bound(k, magnitude);
+            assert!(
+                error <= bound,
+                "{kernel:?} {threads} thr {product:?}: C[{i}][{j}] off by {error:e} > {bound:e}"
+            );
+            worst = worst.max(error / bound.max(f64::MIN_POSITIVE));
+        }
+    }
+    assert!(worst <= 1.0);
+}
+
+const LAYOUTS: [(Layout, Layout); 4] = [
+    (Layout::AsStored, Layout::AsStored),
+    (Layout::Transposed, Layout::AsStored),
+    (Layout::AsStored, Layout::Transposed),
+    (Layout::Transposed, Layout::Transposed),
+];
+
+#[test]
+fn every_kernel_agrees_with_an_f64_product_within_the_rounding_bound_on_odd_shapes() {
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 7),
+        (2, 1, 9),
+        (97, 131, 33),
+        (33, 17, 131),
+    ];
+    let scalars = [(1.0, 0.0), (-0.01, 1.0), (0.5, -2.0)];
+    let mut seed = 10;
+    for (m, k, n) in shapes {
+        for (a, b) in LAYOUTS {
+            for (alpha, beta) in scalars {
+                for (kernel, threads) in
+                    [(Kernel::Reference, 1), (Kernel::Fast, 1), (Kernel::Fast, 2)]
+                {
+                    let product = Product::new(m, k, n, a, b).scaled(alpha, beta);
+                    check_product(kernel, threads, product, seed);
+                    seed += 3;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fast_kernel_agrees_on_the_shapes_of_a_784_500_update_batch_100() {
+    // The five products of CD-1 on 784-500, batch 100: V W, H Wᵀ, Vᵀ P (and its
+    // accumulating form, α = −1/100, β = 1).
+    let (b, v, h) = (100, 784, 500);
+    for (product, threads) in [
+        (Product::new(b, v, h, Layout::AsStored, Layout::AsStored), 2),
+        (
+            Product::new(b, h, v, Layout::AsStored, Layout::Transposed),
+            2,
+        ),
+        (
+            Product::new(v, b, h, Layout::Transposed, Layout::AsStored).scaled(-0.01, 1.0),
+            1,
+        ),
+    ] {
+        check_product(Kernel::Fast, threads, product, 77);
+    }
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_bits() {
+    // gemm splits C between threads, not the sums over k: each entry is summed alike.
+    for (m, k, n) in [(100, 784, 500), (97, 131, 33)] {
+        for (a, b) in LAYOUTS {
+            let product = Product::new(m, k, n, a, b).scaled(0.3, 1.0);
+            let x = values(m * k, 5);
+            let y = values(k * n, 6);
+            let mut one = values(m * n, 7);
+            let mut two = one.clone();
+            multiply_with(Kernel::Fast, &mut one, &x, &y, &product, 1);
+            multiply_with(Kernel::Fast, &mut two, &x, &y, &product, 2);
+            assert!(
+                one.iter()
+                    .zip(&two)
+                    .all(|(p, q)| p.to_bits() == q.to_bits()),
+                "{product:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn with_beta_zero_the_old_c_is_never_read() {
+    let product = Product::new(7, 9, 11, Layout::AsStored, Layout::AsStored);
+    for kernel in [Kernel::Reference, Kernel::Fast] {
+        let mut c = vec![f32::NAN; 77];
+        multiply_with(kernel, &mut c, &values(63, 1), &values(99, 2), &product, 1);
+        assert!(c.iter().all(|x| x.is_finite()), "{kernel:?}");
+    }
+}
+
+#[test]
+fn f32_exp_and_sigmoid_are_within_a_few_ulp_of_f64_maths() {
+    // Every 97th f32 in [−87, 88]; ulp measured relative to the true value's f32 spacing.
+    let ulp = |x: f64| f64::from(f32::EPSILON) * x.abs();
+    let mut x = -87.0f32;
+    let (mut worst_exp, mut worst_sigmoid) = (0.0f64, 0.0f64);
+    while x <= 88.0 {
+        let e = f64::from(x).exp();
+        worst_exp = worst_exp.max((f64::from(exp(x)) - e).abs() / ulp(e));
+        let s = 1.0 / (1.0 + (-f64::from(x)).exp());
+        worst_sigmoid = worst_sigmoid.max((f64::from(sigmoid(x)) - s).abs() / ulp(s));
+        x = f32::from_bits(
+            x.to_bits()
+                .wrapping_add(if x < 0.0 { -97i32 as u32 } else { 97 }),
+        );
+        if x.is_nan() || (x < 0.0 && x > -1e-30) {
+            x = 1e-30;
+        }
+    }
+    assert!(worst_exp <= 2.0, "exp: {worst_exp} ulp");
+    assert!(worst_sigmoid <= 3.0, "sigmoid: {worst_sigmoid} ulp");
+    // Far out the input is clamped to [−87, 88]: σ stays finite, positive and below 1.
+    assert_eq!(sigmoid(-1000.0), 1.0 / (1.0 + exp(88.0)));
+    assert!(sigmoid(-1000.0) > 0.0 && sigmoid(-1000.0) < 1e-38);
+    assert_eq!(sigmoid(1000.0), 1.0);
+}
+
+#[test]
+fn a_sampled_bit_is_on_for_exactly_ceil_p_2_24_of_the_24_bit_uniforms() {
+    // Every 24-bit uniform u = (r >> 8)·2⁻²⁴ once: the count with u < p is ⌈p·2²⁴⌉.
+    let draws: Vec<u32> = (0..1u32 << 24).map(|r| (r << 8) | (r & 0xff)).collect();
+    let mut probabilities = vec![0.0f32; draws.len()];
+    let mut bits = vec![0.0f32; draws.len()];
+    for p in [0.0f32, 1e-9, 0.1, 0.5, 0.73, 1.0 - 1e-7, 1.0] {
+        probabilities.fill(p);
+        sample_below(&probabilities, &draws, &mut bits);
+        let on = bits.iter().filter(|&&b| b == 1.0).count() as u64;
+        let expected = (f64::from(p) * 16_777_216.0).ceil() as u64;
+        assert_eq!(on, expected, "p = {p}");
+    }
+}
+
+fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptions {
+    TrainingOptions {
+        statistics,
+        batch,
+        rate: 0.1,
+        schedule: RateSchedule::Constant,
+        momentum: 0.5,
+        weight_decay: 0.001,
+        seed,
+    }
+}
+
+fn random_patterns(count: usize, visible: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = seeded_rng(seed);
+    (0..count)
+        .map(|_| (0..visible).map(|_| (rng.next_u32() >> 31) as u8).collect())
+        .collect()
+}
+
+/// p(h_j = 1 | x) = σ(b_j + Σ_i x_i W_ij) in f64, and the bound on its f32 value's error:
+/// the input's |Δc| ≤ γ_{V+2}(Σ|x_i W_ij| + |b_j|) moves σ by at most |Δc|/4 (σ' ≤ ¼),
+/// and the f32 σ adds at most 3 ulp of σ ≤ 1 (3·2⁻²³).
+fn hidden_probability(rbm: &Rbm, x: &[f32], j: usize) -> (f64, f64) {
+    let b = rbm.hidden_biases()[j];
+    let (mut c, mut magnitude) = (b, b.abs());
+    for (i, &xi) in x.iter().enumerate() {
+        c += f64::from(xi) * rbm.weight(i, j);
+        magnitude += (f64::from(xi) * rbm.weight(i, j)).abs();
+    }
+    let p = 1.0 / (1.0 + (-c).exp());
+    (
+        p,
+        rounding_bound(x.len(), magnitude) / 4.0 + 3.0 * f64::from(f32::EPSILON),
+    )
+}
+
+/// The gradient of the last batch and chains, computed directly in f64 from the states
+/// the trainer reports, entry by entry against the trainer's f32 gradient. Bound per
+/// entry: each phase's mean (1/n)Σ_d x_di p_dj errs by the p's error (≤ its largest
+/// bound) plus the f32 product's rounding γ_{n+2}·(1/n)Σ|x p| (+ γ_2 of the sum of the
+/// phases). A proven bound: no false failures.
+fn check_gradient(trainer: &BatchTrainer, rbm: &Rbm, rows: usize, chains: usize) {
+    let (nv, nh) = (rbm.visible(), rbm.hidden());
+    let (gw, ga, gb) = trainer.gradient();
+    let v0 = &trainer.batch_visible()[..rows * nv];
+    let x = &trainer.chain_visible()[..chains * nv];
+    let phase = |states: &[f32], n: usize| {
+        let mut w = vec![(0.0, 0.0, 0.0); nv * nh];
+        let mut hid = vec![(0.0, 0.0); nh];
+        for d in 0..n {
+            let s = &states[d * nv..(d + 1) * nv];
+            for j in 0..nh {
+                let (p, dp) = hidden_probability(rbm, s, j);
+                hid[j].0 += p / n as f64;
+                hid[j].1 = f64::max(hid[j].1, dp);
+                for i in 0..nv {
+                    let xi = f64::from(s[i]);
+                    let e = &mut w[i * nh + j];
+                    e.0 += xi * p / n as f64;
+                    e.1 += xi * p / n as f64;
+                    e.2 = f64::max(e.2, xi * dp);
+                }
+            }
+        }
+        let vis: Vec<f64> = (0..nv)
+            .map(|i| (0..n).map(|d| f64::from(states[d * nv + i])).sum::<f64>() / n as f64)
+            .collect();
+        (w, vis, hid)
+    };
+    let (pw, pa, pb) = phase(v0, rows);
+    let (nw, na, nb) = phase(x, chains);
+    let gamma = |n: usize| rounding_bound(n, 1.0);
+    for k in 0..nv * nh {
+        let exact = pw[k].0 - nw[k].0;
+        let bound = pw[k].2
+            + nw[k].2
+            + gamma(rows) * pw[k].1
+            + gamma(chains) * nw[k].1
+            + gamma(2) * (pw[k].1 + nw[k].1);
+        let error = (f64::from(gw[k]) - exact).abs();
+        assert!(
+            error <= bound,
+            "g_W[{k}] = {} vs {exact}: {error:e} > {bound:e}",
+            gw[k]
+        );
+    }
+    for i in 0..nv {
+        // Means of 0/1 values summed in f64 and rounded once: half an ulp of each phase.
+        let exact = pa[i] - na[i];
+        let error = (f64::from(ga[i]) - exact).abs();
+        assert!(
+            error <= 4.0 * f64::from(f32::EPSILON),
+            "g_a[{i}]: {error:e}"
+        );
+    }
+    for j in 0..nh {
+        let exact = pb[j].0 - nb[j].0;
+        let bound = pb[j].1 + nb[j].1 + 4.0 * f64::from(f32::EPSILON);
+        let error = (f64::from(gb[j]) - exact).abs();
+        assert!(error <= bound, "g_b[{j}]: {error:e} > {bound:e}");
+    }
+}
+
+#[test]
+fn the_batch_gradient_equals_a_direct_f64_computation_for_cd_k_and_persistent_chains() {
+    let patterns = random_patterns(23, 9, 1);
+    for (statistics, batch) in [
+        (Statistics::ContrastiveDivergence { steps: 1 }, 10),
+        (Statistics::ContrastiveDivergence { steps: 3 }, 23),
+        (
+            Statistics::Persistent {
+                particles: 7,
+                steps: 2,
+            },
+            10,
+        ),
+    ] {
+        let start = Rbm::random(9, 4, 0.5, 3).unwrap();
+        let mut trainer =
+            BatchTrainer::new(&start, &patterns, options(statistics, batch, 8), 1).unwrap();
+        let before = trainer.rbm();
+        trainer.estimate_gradient();
+        assert_eq!(trainer.rbm(), before, "estimating changes no parameter");
+        let mut trainer =
+            BatchTrainer::new(&start, &patterns, options(statistics, batch, 8), 1).unwrap();
+        for update in 0..6 {
+            // The batches of an epoch: 10, 10, then the short one of 3.
+            let rows = if batch == 23 {
+                23
+            } else {
+                [10, 10, 3][update % 3]
+            };
+            let chains = statistics.chains(rows);
+            // The gradient an update used, against the machine before it.
+            let rbm = trainer.rbm();
+            trainer.update().unwrap();
+            check_gradient(&trainer, &rbm, rows, chains);
+        }
+    }
+}
+
+#[test]
+fn a_cd_1_chain_lands_on_the_exact_one_step_distribution() {
+    // One pattern v₀, batch 1, CD-1: x = the visible state after one block Gibbs step,
+    // p(x) = Σ_h p(h | v₀) p(x | h), computed exactly (V = 4, H = 2: 16 states). 40 000
+    // independent draws (each update starts a new chain at v₀; estimating changes no
+    // parameter); Pearson's χ² at a one-in-a-million threshold.
+    let rbm = Rbm::random(4, 2, 1.5, 11).unwrap();
+    let v0 = vec![1u8, 0, 1, 1];
+    let patterns = vec![v0.clone()];
+    let cd1 = options(Statistics::ContrastiveDivergence { steps: 1 }, 1, 12);
+    let mut trainer = BatchTrainer::new(&rbm, &patterns, cd1, 1).unwrap();
+    let rbm = trainer.rbm(); // the f32-rounded machine the trainer samples
+    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let mut exact = vec![0.0; 16];
+    for h in 0..4usize {
+        let hb = [(h & 1) as f64, (h >> 1) as f64];
+        let mut ph = 1.0;
+        for (j, &hj) in hb.iter().enumerate() {
+            let c = rbm.hidden_biases()[j]
+                + (0..4)
+                    .map(|i| f64::from(v0[i]) * rbm.weight(i, j))
+                    .sum::<f64>();
+            ph *= if hj == 1.0 { sig(c) } else { 1.0 - sig(c) };
+        }
+        for (x, e) in exact.iter_mut().enumerate() {
+            let mut px = 1.0;
+            for i in 0..4 {
+                let a =
+                    rbm.visible_biases()[i] + rbm.weight(i, 0) * hb[0] + rbm.weight(i, 1) * hb[1];
+                px *= if (x >> i) & 1 == 1 {
+                    sig(a)
+                } else {
+                    1.0 - sig(a)
+                };
+            }
+            *e += ph * px;
+        }
+    }
+    let mut counts = vec![0u64; 16];
+    for _ in 0..40_000 {
+        trainer.estimate_gradient();
+        let x = trainer.chain_visible();
+        let state: usize = (0..4).map(|i| (x[i] as usize) << i).sum();
+        counts[state] += 1;
+    }
+    let (chi2, df) = pearson_chi_square(&counts, &exact);
+    assert!(chi2 < chi_square_threshold(df), "χ² = {chi2} with {df} dof");
+}
+
+#[test]
+fn persistent_particles_sample_the_machine_when_it_stands_still() {
+    // 2000 particles of a 4-2 machine, 30 block Gibbs steps each (estimating changes no
+    // parameter): their visible states against the exact p(v) ∝ e^{−F(v)} (mixing: the
+    // weights are ≤ 1.5 in size, the chain forgets its start within a few steps; 30 is far
+    // more). χ² at one in a million.
+    let rbm = Rbm::random(4, 2, 0.8, 21).unwrap();
+    let persistent = options(
+        Statistics::Persistent {
+            particles: 2000,
+            steps: 30,
+        },
+        1,
+        22,
+    );
+    let mut trainer = BatchTrainer::new(&rbm, &[vec![0, 1, 0, 1]], persistent, 1).unwrap();
+    let rbm = trainer.rbm();
+    trainer.estimate_gradient();
+    let weights: Vec<f64> = (0..16usize)
+        .map(|x| {
+            let v: Vec<u8> = (0..4).map(|i| ((x >> i) & 1) as u8).collect();
+            (-rbm.free_energy(&v)).exp()
+        })
+        .collect();
+    let z: f64 = weights.iter().sum();
+    let exact: Vec<f64> = weights.iter().map(|w| w / z).collect();
+    let mut counts = vec![0u64; 16];
+    for x in trainer.chain_visible().chunks(4) {
+        counts[(0..4).map(|i| (x[i] as usize) << i).sum::<usize>()] += 1;
+    }
+    let (chi2, df) = pearson_chi_square(&counts, &exact);
+    assert!(chi2 < chi_square_threshold(df), "χ² = {chi2} with {df} dof");
+}
+
+#[test]
+fn a_run_gives_the_same_bits_on_one_and_two_threads_and_from_the_same_seed() {
+    let patterns = random_patterns(200, 131, 4);
+    let start = Rbm::random(131, 97, 0.05, 5).unwrap();
+    let cd = options(Statistics::ContrastiveDivergence { steps: 1 }, 33, 6);
+    let mut runs = Vec::new();
+    for threads in [1, 2, 2] {
+        let mut t = BatchTrainer::new(&start, &patterns, cd, threads).unwrap();
+        t.run(8).unwrap();
+        runs.push(
+            t.weights()
+                .iter()
+                .map(|w| w.to_bits())
+                .collect::<Vec<u32>>(),
+        );
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[1], runs[2]);
+}
+
+#[test]
+fn the_batch_trainer_refuses_what_it_cannot_run_with_named_fields() {
+    let patterns = random_patterns(10, 6, 1);
+    let rbm = Rbm::zeros(6, 3).unwrap();
+    let tempering = Statistics::ParallelTempering {
+        particles: 4,
+        steps: 1,
+        replicas: 3,
+    };
+    let field = |r: Result<BatchTrainer, boltzlab::error::ParamError>| match r {
+        Err(e) => e.to_string(),
+        Ok(_) => "accepted".into(),
+    };
+    assert!(
+        field(BatchTrainer::new(
+            &rbm,
+            &patterns,
+            options(tempering, 5, 1),
+            1
+        ))
+        .contains("statistics")
+    );
+    let cd = options(Statistics::ContrastiveDivergence { steps: 1 }, 5, 1);
+    assert!(field(BatchTrainer::new(&rbm, &patterns, cd, 0)).contains("threads"));
+    assert!(
+        field(BatchTrainer::new(
+            &rbm,
+            &patterns,
+            options(Statistics::ContrastiveDivergence { steps: 1 }, 11, 1),
+            1
+        ))
+        .contains("batch")
+    );
+    assert!(field(BatchTrainer::new(&rbm, &random_patterns(3, 5, 1), cd, 1)).contains("pattern"));
+    let mut t = BatchTrainer::new(&rbm, &patterns, cd, 1).unwrap();
+    assert!(t.set_threads(65).is_err());
+    assert_eq!(t.threads(), 1);
+}
