@@ -477,3 +477,51 @@ fn the_batch_trainer_refuses_what_it_cannot_run_with_named_fields() {
     assert!(t.set_threads(65).is_err());
     assert_eq!(t.threads(), 1);
 }
+
+#[test]
+fn every_simd_level_of_the_elementwise_loops_gives_the_same_bits() {
+    use boltzlab::linalg::elementwise::{
+        add_bias_sigmoid_at, apply_step_at, levels, momentum_step_at, sample_below_at,
+    };
+    // 1003 values (not a multiple of any width), inputs spread over ±100.
+    let n = 1003;
+    let x: Vec<f32> = values(n, 31).iter().map(|v| 100.0 * v).collect();
+    let bias = values(17, 32);
+    let draws: Vec<u32> = {
+        let mut rng = seeded_rng(33);
+        (0..n).map(|_| rng.next_u32()).collect()
+    };
+    let (w, g, u) = (values(n, 34), values(n, 35), values(n, 36));
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    let mut results = Vec::new();
+    for level in levels() {
+        let mut p = x[..17 * 59].to_vec();
+        add_bias_sigmoid_at(level, &mut p, &bias);
+        let mut s = vec![0.0; n];
+        sample_below_at(level, &p, &draws, &mut s);
+        let mut step = vec![0.0; n];
+        let mut ok = [false];
+        momentum_step_at(level, &w, &g, &u, &mut step, [0.9, 0.1, 0.01, 1e6], &mut ok);
+        let (mut w2, mut u2) = (w.clone(), u.clone());
+        apply_step_at(level, &mut w2, &mut u2, &step);
+        results.push((level, bits(&p), bits(&s), bits(&step), ok[0], bits(&w2)));
+    }
+    for r in &results[1..] {
+        assert_eq!(
+            (&r.1, &r.2, &r.3, r.4, &r.5),
+            (
+                &results[0].1,
+                &results[0].2,
+                &results[0].3,
+                results[0].4,
+                &results[0].5
+            ),
+            "{:?} differs from the baseline",
+            r.0
+        );
+    }
+    eprintln!(
+        "levels compared: {:?}",
+        results.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+}

@@ -28,7 +28,9 @@ use super::statistics::Statistics;
 use super::training::TrainingOptions;
 use crate::error::ParamError;
 use crate::learn::{DIVERGENCE_LIMIT, check_patterns, diverged};
-use crate::linalg::elementwise::{add_bias_sigmoid, add_column_sums, sample_below};
+use crate::linalg::elementwise::{
+    add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
+};
 use crate::linalg::{Layout, Product, multiply};
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
@@ -70,6 +72,8 @@ pub struct BatchTrainer {
     chain_visible_probabilities: Vec<f32>,
     draws: Vec<u32>,
     sums: Vec<f64>,
+    /// The next velocities of W, a and b, one after the other (checked before written).
+    step: Vec<f32>,
     rng: SpinRng,
     threads: usize,
     updates: u64,
@@ -140,6 +144,7 @@ impl BatchTrainer {
             chain_visible_probabilities: vec![0.0; chains * nv],
             draws: vec![0; chains * nv.max(nh)],
             sums: vec![0.0; nv.max(nh)],
+            step: vec![0.0; nv * nh + nv + nh],
             rng,
             threads,
             updates: 0,
@@ -335,7 +340,8 @@ impl BatchTrainer {
         Ok(())
     }
 
-    /// Applies the last gradient (momentum, rate, decay), all or nothing.
+    /// Applies the last gradient (momentum, rate, decay), all or nothing: the new
+    /// velocities of all three parts are computed and checked first, then written.
     fn apply(&mut self) -> Result<(), ParamError> {
         let TrainingOptions {
             momentum,
@@ -343,23 +349,26 @@ impl BatchTrainer {
             ..
         } = self.options;
         let rate = self.options.schedule.rate(self.options.rate, self.updates) as f32;
-        let (mu, decay) = (momentum as f32, weight_decay as f32);
         let number = self.updates + 1;
-        let nh = self.hidden;
-        let step = |u: f32, g: f32, w: f32, decay: f32| mu * u + rate * (g - decay * w);
-        let parts: [(&str, &[f32], &[f32], &[f32], f32); 3] = [
+        let (nv, nh) = (self.visible, self.hidden);
+        let limit = DIVERGENCE_LIMIT as f32;
+        let (step_w, rest) = self.step.split_at_mut(nv * nh);
+        let (step_a, step_b) = rest.split_at_mut(nv);
+        let parts: [(&str, &[f32], &[f32], &[f32], &mut [f32], f32); 3] = [
             (
                 "weight",
                 &self.weights,
                 &self.gradient_weights,
                 &self.velocity_weights,
-                decay,
+                step_w,
+                weight_decay as f32,
             ),
             (
                 "visible bias a",
                 &self.visible_biases,
                 &self.gradient_visible,
                 &self.velocity_visible,
+                step_a,
                 0.0,
             ),
             (
@@ -367,53 +376,39 @@ impl BatchTrainer {
                 &self.hidden_biases,
                 &self.gradient_hidden,
                 &self.velocity_hidden,
+                step_b,
                 0.0,
             ),
         ];
-        for (name, params, grads, velocities, decay) in parts {
-            let bad = params
-                .iter()
-                .zip(grads)
-                .zip(velocities)
-                .map(|((&w, &g), &u)| w + step(u, g, w, decay))
-                .position(|x| !(x.is_finite() && f64::from(x).abs() <= DIVERGENCE_LIMIT));
-            if let Some(k) = bad {
-                let new = params[k] + step(velocities[k], grads[k], params[k], decay);
+        for (name, params, grads, velocities, step, decay) in parts {
+            let mut ok = [true];
+            momentum_step(
+                params,
+                grads,
+                velocities,
+                step,
+                [momentum as f32, rate, decay, limit],
+                &mut ok,
+            );
+            if !ok[0] {
+                let k = (0..params.len())
+                    .find(|&k| !((params[k] + step[k]).abs() <= limit))
+                    .expect("some value is out of range");
                 let which = if name == "weight" {
                     format!("weight W[{}][{}]", k / nh, k % nh)
                 } else {
                     format!("{name}[{k}]")
                 };
-                let e = diverged(number, which, f64::from(new));
+                let e = diverged(number, which, f64::from(params[k] + step[k]));
                 self.diverged = Some(e.clone());
                 return Err(e);
             }
         }
-        for (params, grads, velocities, decay) in [
-            (
-                &mut self.weights,
-                &self.gradient_weights,
-                &mut self.velocity_weights,
-                decay,
-            ),
-            (
-                &mut self.visible_biases,
-                &self.gradient_visible,
-                &mut self.velocity_visible,
-                0.0,
-            ),
-            (
-                &mut self.hidden_biases,
-                &self.gradient_hidden,
-                &mut self.velocity_hidden,
-                0.0,
-            ),
-        ] {
-            for ((w, &g), u) in params.iter_mut().zip(grads).zip(velocities.iter_mut()) {
-                *u = step(*u, g, *w, decay);
-                *w += *u;
-            }
-        }
+        let (step_w, rest) = self.step.split_at(nv * nh);
+        let (step_a, step_b) = rest.split_at(nv);
+        apply_step(&mut self.weights, &mut self.velocity_weights, step_w);
+        apply_step(&mut self.visible_biases, &mut self.velocity_visible, step_a);
+        apply_step(&mut self.hidden_biases, &mut self.velocity_hidden, step_b);
         self.updates = number;
         Ok(())
     }
