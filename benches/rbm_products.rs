@@ -66,6 +66,12 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let json_out = args.iter().any(|a| a == "--json");
     let repeats = if quick { 5 } else { 21 };
+    // `-- --only products|784|64|f32` runs one part (for perf stat).
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|k| args.get(k + 1).cloned());
+    let part = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let mut json = BTreeMap::new();
 
     // The five products of a 784-500 CD-1 update, batch 100.
@@ -98,45 +104,50 @@ fn main() {
             &p,
         ),
     ];
-    println!("native f32 products (gemm), median of {repeats} runs");
-    println!(
-        "{:<28} {:>10} {:>10} {:>10} {:>10}",
-        "product", "1 thr ms", "GFLOP/s", "2 thr ms", "GFLOP/s"
-    );
-    for (name, product, a, bm) in products {
-        let mut row = Vec::new();
-        for threads in [1, 2] {
-            let (median, _, _) = time_seconds(repeats * 5, || {
-                multiply_with(Kernel::Fast, &mut out, a, bm, &product, threads)
-            });
-            row.push((median * 1e3, 2.0 * product.work() as f64 / median / 1e9));
-        }
+    if part("products") {
+        println!("native f32 products (gemm), median of {repeats} runs");
         println!(
-            "{:<28} {:>10.3} {:>10.1} {:>10.3} {:>10.1}",
-            name, row[0].0, row[0].1, row[1].0, row[1].1
+            "{:<28} {:>10} {:>10} {:>10} {:>10}",
+            "product", "1 thr ms", "GFLOP/s", "2 thr ms", "GFLOP/s"
         );
+        for (name, product, a, bm) in products {
+            let mut row = Vec::new();
+            for threads in [1, 2] {
+                let (median, _, _) = time_seconds(repeats * 5, || {
+                    multiply_with(Kernel::Fast, &mut out, a, bm, &product, threads)
+                });
+                row.push((median * 1e3, 2.0 * product.work() as f64 / median / 1e9));
+            }
+            println!(
+                "{:<28} {:>10.3} {:>10.1} {:>10.3} {:>10.1}",
+                name, row[0].0, row[0].1, row[1].0, row[1].1
+            );
+        }
     }
 
     // One whole 784-500 CD-1 update, batch 100 (random data of MNIST's density).
-    let patterns = random_patterns(1000, v, 0.13, 2);
-    let start = Rbm::random(v, h, 0.01, 3).expect("784-500");
-    let cd1 = options(Statistics::ContrastiveDivergence { steps: 1 }, 0.05, 0.5, 4);
-    println!("\n784-500 CD-1 update, batch 100 (f32 BatchTrainer), median of {repeats} runs");
-    for threads in [1, 2] {
-        let mut trainer = BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer");
-        let updates = 10;
-        let (median, min, max) = time_seconds(repeats, || trainer.run(updates).expect("finite"));
-        let per = |s: f64| s / updates as f64 * 1e3;
-        println!(
-            "  {threads} thread(s): {:.3} ms per update (min {:.3}, max {:.3})",
-            per(median),
-            per(min),
-            per(max)
-        );
-        json.insert(
-            format!("native_rbm_784_500_cd1_{threads}_threads_ms"),
-            per(median),
-        );
+    if part("784") {
+        let patterns = random_patterns(1000, v, 0.13, 2);
+        let start = Rbm::random(v, h, 0.01, 3).expect("784-500");
+        let cd1 = options(Statistics::ContrastiveDivergence { steps: 1 }, 0.05, 0.5, 4);
+        println!("\n784-500 CD-1 update, batch 100 (f32 BatchTrainer), median of {repeats} runs");
+        for threads in [1, 2] {
+            let mut trainer = BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer");
+            let updates = 10;
+            let (median, min, max) =
+                time_seconds(repeats, || trainer.run(updates).expect("finite"));
+            let per = |s: f64| s / updates as f64 * 1e3;
+            println!(
+                "  {threads} thread(s): {:.3} ms per update (min {:.3}, max {:.3})",
+                per(median),
+                per(min),
+                per(max)
+            );
+            json.insert(
+                format!("native_rbm_784_500_cd1_{threads}_threads_ms"),
+                per(median),
+            );
+        }
     }
 
     // The 64-16 digits machine's default update: persistent, 100 particles, k = 1.
@@ -154,31 +165,35 @@ fn main() {
     start
         .set_base_rate_biases(train.images())
         .expect("the digits");
-    println!(
-        "\n64-16 digits, persistent (100 particles, k = 1), batch 100, median of {repeats} runs"
-    );
-    let updates = 200;
-    let mut f64_trainer = RbmTrainer::new(start.clone(), train.images(), pcd).expect("trainer");
-    let (median, min, max) = time_seconds(repeats, || f64_trainer.run(updates).expect("finite"));
-    let per = |s: f64| s / updates as f64 * 1e3;
-    println!(
-        "  f64 RbmTrainer (the page's): {:.4} ms per update (min {:.4}, max {:.4})",
-        per(median),
-        per(min),
-        per(max)
-    );
-    json.insert("native_rbm_64_16_f64_update_ms".into(), per(median));
-    let mut f32_trainer = BatchTrainer::new(&start, train.images(), pcd, 1).expect("trainer");
-    let (median, min, max) = time_seconds(repeats, || f32_trainer.run(updates).expect("finite"));
-    println!(
-        "  f32 BatchTrainer, 1 thread: {:.4} ms per update (min {:.4}, max {:.4})",
-        per(median),
-        per(min),
-        per(max)
-    );
-    json.insert("native_rbm_64_16_f32_update_ms".into(), per(median));
+    if part("64") {
+        println!(
+            "\n64-16 digits, persistent (100 particles, k = 1), batch 100, median of {repeats} runs"
+        );
+        let updates = 200;
+        let mut f64_trainer = RbmTrainer::new(start.clone(), train.images(), pcd).expect("trainer");
+        let (median, min, max) =
+            time_seconds(repeats, || f64_trainer.run(updates).expect("finite"));
+        let per = |s: f64| s / updates as f64 * 1e3;
+        println!(
+            "  f64 RbmTrainer (the page's): {:.4} ms per update (min {:.4}, max {:.4})",
+            per(median),
+            per(min),
+            per(max)
+        );
+        json.insert("native_rbm_64_16_f64_update_ms".into(), per(median));
+        let mut f32_trainer = BatchTrainer::new(&start, train.images(), pcd, 1).expect("trainer");
+        let (median, min, max) =
+            time_seconds(repeats, || f32_trainer.run(updates).expect("finite"));
+        println!(
+            "  f32 BatchTrainer, 1 thread: {:.4} ms per update (min {:.4}, max {:.4})",
+            per(median),
+            per(min),
+            per(max)
+        );
+        json.insert("native_rbm_64_16_f32_update_ms".into(), per(median));
+    }
 
-    if !quick {
+    if !quick && part("f32") {
         // The effect of f32: the same run in f64 and f32, exact test ln p(v).
         let updates = 15_000;
         println!(
