@@ -20,17 +20,21 @@ pub enum Level {
 
 /// The levels this processor can run, baseline first.
 pub fn levels() -> Vec<Level> {
-    let mut out = vec![Level::Baseline];
     #[cfg(target_arch = "x86_64")]
     {
+        let mut out = vec![Level::Baseline];
         if std::arch::is_x86_feature_detected!("avx2") {
             out.push(Level::Avx2);
         }
         if std::arch::is_x86_feature_detected!("avx512f") {
             out.push(Level::Avx512);
         }
+        out
     }
-    out
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        vec![Level::Baseline]
+    }
 }
 
 /// The widest level this processor runs (detected once).
