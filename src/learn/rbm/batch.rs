@@ -354,7 +354,7 @@ impl BatchTrainer {
         let limit = DIVERGENCE_LIMIT as f32;
         let (step_w, rest) = self.step.split_at_mut(nv * nh);
         let (step_a, step_b) = rest.split_at_mut(nv);
-        let parts: [(&str, &[f32], &[f32], &[f32], &mut [f32], f32); 3] = [
+        let parts: [Part<'_>; 3] = [
             (
                 "weight",
                 &self.weights,
@@ -392,7 +392,7 @@ impl BatchTrainer {
             );
             if !ok[0] {
                 let k = (0..params.len())
-                    .find(|&k| !((params[k] + step[k]).abs() <= limit))
+                    .find(|&k| !within(params[k] + step[k], limit))
                     .expect("some value is out of range");
                 let which = if name == "weight" {
                     format!("weight W[{}][{}]", k / nh, k % nh)
@@ -423,6 +423,15 @@ impl BatchTrainer {
             self.order.swap(i, j);
         }
     }
+}
+
+/// One parameter array's share of an update: its name, values, gradient, velocity, the
+/// next velocity (scratch) and its decay λ.
+type Part<'a> = (&'a str, &'a [f32], &'a [f32], &'a [f32], &'a mut [f32], f32);
+
+/// Whether x is finite with |x| ≤ limit.
+fn within(x: f32, limit: f32) -> bool {
+    x.is_finite() && x.abs() <= limit
 }
 
 /// Checks 1 ≤ threads ≤ 64 (error names `threads`).
