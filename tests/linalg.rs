@@ -386,3 +386,39 @@ fn every_simd_level_of_the_elementwise_loops_gives_the_same_bits() {
         results.iter().map(|r| r.0).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_diverging_update_changes_nothing_and_names_the_weight() {
+    // One visible and one hidden unit, W = 10⁶ (the limit), a = −10⁶, data "on", one
+    // persistent particle. The clamped phase gives v·p(h | v) = σ(10⁶) = 1; the particle
+    // gives x·σ(10⁶ x) = x, and its x is off with probability ≥ ½ after each Gibbs step
+    // (h is on with probability ≥ ½, then x ~ σ(−10⁶ + 10⁶ h) is ½ or 0). So g_W = 1 − x > 0
+    // and W would pass 10⁶ within a few updates: P(not within 200) ≤ 2⁻²⁰⁰.
+    let rbm = Rbm::new(1, 1, vec![1e6], vec![-1e6], vec![0.0]).unwrap();
+    let persistent = TrainingOptions {
+        rate: 1.0,
+        momentum: 0.0,
+        weight_decay: 0.0,
+        ..options(
+            Statistics::Persistent {
+                particles: 1,
+                steps: 1,
+            },
+            1,
+            3,
+        )
+    };
+    let mut trainer = BatchTrainer::new(&rbm, &[vec![1]], persistent, 1).unwrap();
+    let mut error = None;
+    for _ in 0..200 {
+        let before = trainer.rbm();
+        if let Err(e) = trainer.update() {
+            assert_eq!(trainer.rbm(), before, "the parameters stay as they were");
+            error = Some(e.to_string());
+            break;
+        }
+    }
+    let error = error.expect("W passed the limit");
+    assert!(error.contains("weight W[0][0]"), "{error}");
+    assert_eq!(trainer.update().unwrap_err().to_string(), error);
+}
