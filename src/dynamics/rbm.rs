@@ -12,7 +12,6 @@
 //! r < round(p·2^32) (as [`crate::dynamics::rules::threshold`]), so a seed fixes the
 //! trajectory natively and in WebAssembly alike.
 
-use crate::dynamics::rules::threshold;
 use crate::model::rbm::Rbm;
 use crate::rng::SpinRng;
 use rand::Rng;
@@ -36,8 +35,18 @@ pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
 /// 32-bit draw r_k per bit.
 pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
     for (s, &p) in out.iter_mut().zip(probabilities) {
-        *s = u8::from(u64::from(rng.next_u32()) < threshold(p));
+        *s = u8::from(u64::from(rng.next_u32()) < fast_threshold(p));
     }
+}
+
+/// [`crate::dynamics::rules::threshold`] bit for bit, without a library call: y = p·2³² is rounded half away
+/// from zero as t = ⌊y⌋ plus one if y − t ≥ ½ (y ≥ 0, and y − t, the fractional part of a
+/// double, is exact).
+#[inline(always)]
+fn fast_threshold(probability: f64) -> u64 {
+    let y = probability.clamp(0.0, 1.0) * 4_294_967_296.0;
+    let t = y as u64;
+    t + u64::from(y - t as f64 >= 0.5)
 }
 
 /// K persistent chains ("fantasy particles"): their visible and hidden states and
@@ -267,6 +276,7 @@ pub fn gibbs_chain_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dynamics::rules::threshold;
     use crate::rng::seeded_rng;
 
     #[test]
@@ -279,6 +289,32 @@ mod tests {
         assert_eq!(sigmoid(1000.0), 1.0);
         // σ(x) = e^{softplus(x) − softplus(−x) − x}·… : σ(x)/σ(−x) = e^x.
         assert!((sigmoid(1.3) / sigmoid(-1.3) - 1.3f64.exp()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_inline_threshold_is_the_rules_threshold_bit_for_bit() {
+        // Halves, their neighbours, the ends and a dense sweep of (0, 1).
+        let mut ps = vec![
+            0.0,
+            1.0,
+            -0.5,
+            1.5,
+            f64::MIN_POSITIVE,
+            0.5,
+            1.0 - f64::EPSILON,
+        ];
+        for k in [1u64, 3, 12345, (1 << 31) + 1, (1 << 32) - 1] {
+            let half = (k as f64 - 0.5) / 4_294_967_296.0;
+            ps.extend([
+                half,
+                f64::from_bits(half.to_bits() - 1),
+                f64::from_bits(half.to_bits() + 1),
+            ]);
+        }
+        ps.extend((0..100_000).map(|i| (i as f64 + 0.37) / 100_000.0));
+        for p in ps {
+            assert_eq!(fast_threshold(p), threshold(p), "p = {p:e}");
+        }
     }
 
     #[test]
