@@ -8,6 +8,9 @@
 //! at T sample the exact distribution; bad choices are refused and change nothing; a
 //! session with persistent or tempered chains continues bit for bit.
 
+// Reference values in std's maths: no engine number depends on them (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use boltzlab::app::MachineLab;
 use boltzlab::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use boltzlab::exact::enumeration::{index_of_state, state_probabilities};

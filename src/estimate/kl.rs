@@ -122,7 +122,7 @@ impl KlEstimate {
         check_patterns(patterns, network.visible())?;
         let mut data_term = 0.0;
         for (v, p) in data_distribution(patterns) {
-            data_term += p * (p.ln() - visible_log_z(network, temperature, &v)?);
+            data_term += p * (libm::log(p) - visible_log_z(network, temperature, &v)?);
         }
         // The AIS limits of the general network's estimator (runs, steps, work), so that
         // a chunk is refused here as log_z::ais_log_z would refuse it.

@@ -99,7 +99,10 @@ impl Series {
             })
             .collect();
         let average = leave_one_out.iter().sum::<f64>() / bins as f64;
-        let spread: f64 = leave_one_out.iter().map(|v| (v - average) * (v - average)).sum();
+        let spread: f64 = leave_one_out
+            .iter()
+            .map(|v| (v - average) * (v - average))
+            .sum();
         Estimate {
             mean: full,
             stderr: ((bins as f64 - 1.0) / bins as f64 * spread).sqrt(),
@@ -119,7 +122,8 @@ impl Series {
         let stderr = if bins < 2 {
             f64::NAN
         } else {
-            let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (bins as f64 - 1.0);
+            let var =
+                means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (bins as f64 - 1.0);
             (var / bins as f64).sqrt()
         };
         Estimate { mean, stderr }
