@@ -335,7 +335,9 @@ impl AisPath for RbmPath<'_> {
 
 /// out = bias + S M for a batch: row r of `out` (length m) is bias + Σ_{i: S_ri = 1}
 /// M_i, for S the 0/1 batch `states` (B × n, row-major) and M_i = `row(i)` (length m).
-/// The one place AIS multiplies: the dense f32 product S · M (B × n by n × m) of a
+/// The rows of M are the outer loop, so each is read once per batch (from L1) and added
+/// to every run that has unit i on; each out element still adds its rows in increasing
+/// i. The one place AIS multiplies: the dense f32 product S · M (B × n by n × m) of a
 /// matrix-product module can replace it, with f64 accumulation of its result.
 pub fn batch_product<'m>(
     states: &[u8],
@@ -345,32 +347,17 @@ pub fn batch_product<'m>(
     out: &mut [f64],
 ) {
     let m = bias.len();
-    for (s, o) in states.chunks_exact(n).zip(out.chunks_exact_mut(m)) {
+    for o in out.chunks_exact_mut(m) {
         o.copy_from_slice(bias);
-        for (i, _) in s.iter().enumerate().filter(|(_, on)| **on == 1) {
-            for (x, &w) in o.iter_mut().zip(row(i)) {
-                *x += w;
+    }
+    for i in 0..n {
+        let w = row(i);
+        for (s, o) in states.chunks_exact(n).zip(out.chunks_exact_mut(m)) {
+            if s[i] == 1 {
+                for (x, &wk) in o.iter_mut().zip(w) {
+                    *x += wk;
+                }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_schedules_rise_from_0_to_1_with_the_papers_spacing() {
-        for (schedule, steps) in [
-            (AisSchedule::SALAKHUTDINOV_MURRAY, 14_500),
-            (AisSchedule::PAGE, 1_450),
-        ] {
-            let betas = schedule.betas();
-            assert_eq!(betas.len(), steps + 1);
-            assert_eq!((betas[0], betas[steps]), (0.0, 1.0));
-            assert!(betas.windows(2).all(|w| w[1] > w[0]));
-        }
-        let page = AisSchedule::PAGE.betas();
-        assert!((page[50] - 0.5).abs() < 1e-15 && (page[450] - 0.9).abs() < 1e-15);
     }
 }
