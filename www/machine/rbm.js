@@ -181,8 +181,8 @@ export class RbmMode {
     this.drawnVersion = -1;
     $('rbm-setup-done').textContent = `A ${next.visible()}-${next.hidden()} machine on ${next.dataset()}: ln p(v) ${
       next.likelihood_exact()
-        ? 'exact (smaller layer ≤ 24 units)'
-        : 'by AIS (more than 24 units in each layer), with error bars'
+        ? 'exact (smaller layer ≤ 25 units)'
+        : 'by AIS (more than 25 units in each layer), with error bars'
     }.`;
     $('rbm-setup-done').hidden = false;
   }
