@@ -423,3 +423,66 @@ impl WebRbmLab {
         Ok(self.lab.test_images()[k as usize].clone())
     }
 }
+
+/// The protocol through real JavaScript objects (headless Chromium): the page's command
+/// objects decode (numbers, names, a `Uint8Array` of the user's file), replies come back as
+/// objects, and a bad value is thrown with the engine's message, changing nothing.
+///
+///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
+///     --no-default-features --lib
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::WebRbmLab;
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn object(json: &str) -> JsValue {
+        js_sys::JSON::parse(json).expect("valid JSON")
+    }
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &JsValue::from_str(name)).expect("a field")
+    }
+
+    #[wasm_bindgen_test]
+    fn page_objects_decode_and_replies_come_back_as_objects() {
+        let mut lab = WebRbmLab::new("bars-4x4", 8.0, 1.0).unwrap();
+        let reply = lab
+            .dispatch(object(r#"{"command": "advance", "updates": 3}"#))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("learned"));
+        assert_eq!(field(&reply, "updates"), JsValue::from_f64(3.0));
+        assert_eq!(lab.updates(), 3.0);
+
+        let command = object(r#"{"command": "new-run-from-file", "hidden": 2, "seed": 7}"#);
+        let bytes = js_sys::Uint8Array::from(&b"1100\n0011\n1001\n0110\n"[..]);
+        js_sys::Reflect::set(&command, &JsValue::from_str("bytes"), &bytes).unwrap();
+        let reply = lab.dispatch(command).unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("restarted"));
+        assert_eq!(field(&reply, "visible"), JsValue::from_f64(4.0));
+        assert_eq!(lab.dataset(), "custom");
+
+        let command = object(r#"{"command": "start-completion", "image": 1, "mask": "paint"}"#);
+        let painted = js_sys::Uint8Array::from(&[1u8, 0, 0, 1][..]);
+        js_sys::Reflect::set(&command, &JsValue::from_str("painted"), &painted).unwrap();
+        lab.dispatch(command).unwrap();
+        assert_eq!(lab.completion_image(), 1.0);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bad_value_is_thrown_with_the_engines_message_and_changes_nothing() {
+        let mut lab = WebRbmLab::new("bars-4x4", 8.0, 1.0).unwrap();
+        let before = lab.session();
+        let error = lab
+            .dispatch(object(r#"{"command": "advance", "updates": 2.5}"#))
+            .unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        let expected = crate::app::rbm::UPDATES.read(2.5).unwrap_err().to_string();
+        assert_eq!(String::from(message), expected);
+        assert_eq!(lab.session(), before);
+    }
+}

@@ -45,6 +45,7 @@ pub enum RbmCommand {
     /// As [`RbmCommand::NewRun`] on the user's file (a digits file or text, one image per
     /// line of 0s and 1s; its images are the training and the test set).
     NewRunFromFile {
+        #[serde(deserialize_with = "wire::bytes")]
         bytes: Vec<u8>,
         #[serde(deserialize_with = "wire::hidden")]
         hidden: u64,
@@ -106,7 +107,7 @@ pub enum RbmCommand {
         image: u64,
         #[serde(with = "by_name")]
         mask: Mask,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "wire::bytes")]
         painted: Vec<u8>,
     },
     /// Runs `steps` block Gibbs steps of the completion (1 to 100 000).
@@ -168,6 +169,35 @@ mod wire {
         gallery_steps: GALLERY_STEPS;
         chain_steps: CHAIN_STEPS;
         test_image: TEST_IMAGE;
+    }
+
+    /// Bytes written as a `Uint8Array` (which serde-wasm-bindgen hands over as a byte
+    /// buffer) or as an array of numbers (JSON).
+    pub fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Bytes;
+        impl<'de> serde::de::Visitor<'de> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes (a Uint8Array or an array of numbers 0 to 255)")
+            }
+            fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Vec<u8>, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(b) = seq.next_element::<u8>()? {
+                    out.push(b);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
     }
 
     pub fn likelihood_every_or_none<'de, D: Deserializer<'de>>(
