@@ -105,7 +105,11 @@ impl WebRbmLab {
     /// 100000}`, see the TypeScript types), makes it, and returns the `RbmReply`; a command
     /// that cannot be decoded or is refused is thrown as an `Error` naming the field, and
     /// nothing changes.
-    pub fn dispatch(&mut self, command: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "RbmReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RbmCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
         let command: RbmCommand =
             serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
         let reply = self.command(command)?;
