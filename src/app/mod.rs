@@ -12,7 +12,9 @@
 //! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
 //!   with [`machine::snapshot`], a machine run's session, written and read back exactly;
 //! - [`rbm`]: the restricted-machine laboratory ([`RbmLab`]): digits and bars learning,
-//!   fantasy particles, log-likelihood in slices, generation and completion;
+//!   fantasy particles, log-likelihood in slices, generation and completion, one file per
+//!   job, changed only by its commands ([`RbmCommand`] → [`RbmReply`], through
+//!   `RbmLab::apply`);
 //! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod lattice;
@@ -30,7 +32,7 @@ pub use lattice::{
     MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL, Point, Reset, StepReport, TRACE_CAPACITY,
 };
 pub use machine::MachineLab;
-pub use rbm::RbmLab;
+pub use rbm::{RbmCommand, RbmLab, RbmReply};
 pub use scan::{ScanPlan, ScanResults, TemperatureScan};
 pub use setup::{LatticeModel, LatticeSetup};
 pub use snapshot::Snapshot;

@@ -1,19 +1,87 @@
 //! The restricted-machine facade: `RbmLab` for the page's digits view.
 //!
-//! A thin wrapper over [`crate::app::RbmLab`]: values from the page are checked by the
-//! engine (errors are thrown as `Error`s naming the field, and nothing changes); the views
-//! read particles, reconstructions, filters, curves, the gallery and the completion through
-//! typed-array views over wasm memory from the pointers below.
+//! A thin wrapper over [`crate::app::RbmLab`]. The run changes through one door,
+//! `RbmLab::dispatch`, which decodes an `RbmCommand` object (serde-wasm-bindgen) and returns
+//! the `RbmReply` (the protocol: `app::rbm::command`). The older exported methods that change
+//! the run stay for the page: each reads its numbers once, through the same counts as the
+//! wire, builds its command and goes through the same dispatcher. Values from the page are
+//! checked by the engine (errors are thrown as `Error`s naming the field, and nothing
+//! changes); the views read particles, reconstructions, filters, curves, the gallery and the
+//! completion through typed-array views over wasm memory from the pointers below.
 
-use super::js_error;
-use crate::app::RbmLab;
-use crate::app::rbm::RbmTraining;
+use super::{decoding_error, js_error};
+use crate::app::rbm::{
+    CHAIN_STEPS, GALLERY_IMAGES, GALLERY_STEPS, LEARNING_WORK, LIKELIHOOD_EVERY, LIKELIHOOD_WORK,
+    Mask, RbmTraining, TEST_IMAGE, UPDATES,
+};
+use crate::app::{RbmCommand, RbmLab, RbmReply};
 use wasm_bindgen::prelude::*;
+
+/// The restricted machine's protocol for TypeScript (`RbmLab.dispatch`), written beside the
+/// Rust enums it mirrors (`app::rbm::command`); `tests/protocol_rbm.rs` checks that every
+/// command and reply tag appears here.
+#[wasm_bindgen(typescript_custom_section)]
+const RBM_PROTOCOL: &'static str = r#"
+/** The learning options a restricted-machine command carries (Rust: app::rbm::Training). */
+export type RbmTraining = {
+  statistics: 'cd' | 'persistent' | 'tempering';
+  steps: number;
+  particles?: number | null;
+  replicas?: number | null;
+  batch: number;
+  rate: number;
+  momentum: number;
+  decay: number;
+};
+/** Every change the page can make to the restricted machine (Rust: app::rbm::RbmCommand). */
+export type RbmCommand =
+  | { command: 'new-run'; dataset: 'bars-4x4' | 'digits8'; hidden: number; seed: number; training?: RbmTraining | null; likelihood_every?: number | null }
+  | { command: 'new-run-from-file'; bytes: Uint8Array | number[]; hidden: number; seed: number; training?: RbmTraining | null; likelihood_every?: number | null }
+  | { command: 'restore-session'; text: string }
+  | { command: 'set-training'; training: RbmTraining }
+  | { command: 'set-likelihood-every'; every: number }
+  | { command: 'advance'; updates: number }
+  | { command: 'learn'; work: number }
+  | { command: 'refresh' }
+  | { command: 'likelihood-step'; work: number }
+  | { command: 'start-gallery'; count: number; steps: number }
+  | { command: 'advance-gallery'; steps: number }
+  | { command: 'start-completion'; image: number; mask: 'top' | 'left' | 'paint'; painted?: Uint8Array | number[] }
+  | { command: 'advance-completion'; steps: number }
+  | { command: 'set-completion-clamped'; clamped: boolean };
+/** What the restricted machine answers to a command it accepted (Rust: app::rbm::RbmReply). */
+export type RbmReply =
+  | { reply: 'changed' }
+  | { reply: 'restarted'; visible: number; hidden: number; width: number; test_images: number }
+  | { reply: 'learned'; updates: number }
+  | { reply: 'likelihood-worked'; added: boolean }
+  | { reply: 'gallery-advanced'; done: boolean };
+"#;
 
 /// One restricted-machine learning run.
 #[wasm_bindgen(js_name = RbmLab)]
 pub struct WebRbmLab {
     lab: RbmLab,
+}
+
+/// The older changing methods, as Rust: each builds its command and goes through the one
+/// dispatcher, as the page's command objects do.
+impl WebRbmLab {
+    fn command(&mut self, command: RbmCommand) -> Result<RbmReply, JsError> {
+        self.lab.apply(command).map_err(js_error)
+    }
+
+    /// A number from the page read as a count (the wire's reading).
+    fn count(count: crate::app::rbm::Count, value: f64) -> Result<u64, JsError> {
+        count.read(value).map_err(js_error)
+    }
+
+    fn learned(reply: RbmReply) -> f64 {
+        match reply {
+            RbmReply::Learned { updates } => updates as f64,
+            other => unreachable!("learning answers learned, not {other:?}"),
+        }
+    }
 }
 
 /// Public methods, exported to JavaScript.
@@ -31,6 +99,21 @@ impl WebRbmLab {
     pub fn from_bytes(bytes: &[u8], hidden: f64, seed: f64) -> Result<WebRbmLab, JsError> {
         let lab = RbmLab::from_bytes(bytes, hidden, seed).map_err(js_error)?;
         Ok(WebRbmLab { lab })
+    }
+
+    /// The one door for changes: decodes an `RbmCommand` object (`{command: "learn", work:
+    /// 100000}`, see the TypeScript types), makes it, and returns the `RbmReply`; a command
+    /// that cannot be decoded or is refused is thrown as an `Error` naming the field, and
+    /// nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "RbmReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RbmCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let command: RbmCommand =
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
+        let reply = self.command(command)?;
+        serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// The run as the engine's session text (opaque, exact: see `app::rbm::session`).
@@ -93,26 +176,31 @@ impl WebRbmLab {
             rate,
             momentum,
             decay,
-        };
-        self.lab.set_training(&training).map_err(js_error)
+        }
+        .typed(self.lab.training_images().len())
+        .map_err(js_error)?;
+        self.command(RbmCommand::SetTraining { training })
+            .map(|_| ())
     }
 
     pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), JsError> {
-        self.lab.set_likelihood_every(every).map_err(js_error)
+        let every = Self::count(LIKELIHOOD_EVERY, every)?;
+        self.command(RbmCommand::SetLikelihoodEvery { every })
+            .map(|_| ())
     }
 
     /// Up to `updates` mini-batch updates; returns the updates done.
     pub fn advance(&mut self, updates: f64) -> Result<f64, JsError> {
-        self.lab
-            .advance(updates)
-            .map(|n| n as f64)
-            .map_err(js_error)
+        let updates = Self::count(UPDATES, updates)?;
+        self.command(RbmCommand::Advance { updates })
+            .map(Self::learned)
     }
 
     /// Learns for about `work` multiply-adds, in slices of an update (resumed by the next
     /// call); returns the updates completed.
     pub fn learn(&mut self, work: f64) -> Result<f64, JsError> {
-        self.lab.learn(work).map(|n| n as f64).map_err(js_error)
+        let work = Self::count(LEARNING_WORK, work)?;
+        self.command(RbmCommand::Learn { work }).map(Self::learned)
     }
 
     /// Multiply-adds of one whole update.
@@ -122,7 +210,9 @@ impl WebRbmLab {
 
     /// Brings the particle grid and the reconstructions up to date.
     pub fn refresh(&mut self) {
-        self.lab.refresh();
+        self.lab
+            .apply(RbmCommand::Refresh)
+            .expect("a refresh is never refused");
     }
 
     pub fn dataset(&self) -> String {
@@ -234,15 +324,26 @@ impl WebRbmLab {
     /// AIS steps of one run; then the images' free energies); returns whether a point
     /// joined the curves.
     pub fn likelihood_step(&mut self, work: f64) -> Result<bool, JsError> {
-        self.lab.likelihood_step(work).map_err(js_error)
+        let work = Self::count(LIKELIHOOD_WORK, work)?;
+        match self.command(RbmCommand::LikelihoodStep { work })? {
+            RbmReply::LikelihoodWorked { added } => Ok(added),
+            other => unreachable!("likelihood work answers likelihood-worked, not {other:?}"),
+        }
     }
 
     pub fn gallery_start(&mut self, count: f64, steps: f64) -> Result<(), JsError> {
-        self.lab.gallery_start(count, steps).map_err(js_error)
+        let count = Self::count(GALLERY_IMAGES, count)?;
+        let steps = Self::count(GALLERY_STEPS, steps)?;
+        self.command(RbmCommand::StartGallery { count, steps })
+            .map(|_| ())
     }
 
     pub fn gallery_step(&mut self, steps: f64) -> Result<bool, JsError> {
-        self.lab.gallery_step(steps).map_err(js_error)
+        let steps = Self::count(CHAIN_STEPS, steps)?;
+        match self.command(RbmCommand::AdvanceGallery { steps })? {
+            RbmReply::GalleryAdvanced { done } => Ok(done),
+            other => unreachable!("the gallery answers gallery-advanced, not {other:?}"),
+        }
     }
 
     pub fn gallery_count(&self) -> usize {
@@ -269,17 +370,26 @@ impl WebRbmLab {
         mask: &str,
         painted: &[u8],
     ) -> Result<(), JsError> {
-        self.lab
-            .completion_start(image, mask, painted)
-            .map_err(js_error)
+        let last = self.lab.test_images().len() as u64 - 1;
+        let image = Self::count(TEST_IMAGE.up_to(last), image)?;
+        let mask = Mask::parse(mask).map_err(js_error)?;
+        self.command(RbmCommand::StartCompletion {
+            image,
+            mask,
+            painted: painted.to_vec(),
+        })
+        .map(|_| ())
     }
 
     pub fn completion_step(&mut self, steps: f64) -> Result<(), JsError> {
-        self.lab.completion_step(steps).map_err(js_error)
+        let steps = Self::count(CHAIN_STEPS, steps)?;
+        self.command(RbmCommand::AdvanceCompletion { steps })
+            .map(|_| ())
     }
 
     pub fn set_completion_clamped(&mut self, clamped: bool) -> Result<(), JsError> {
-        self.lab.set_completion_clamped(clamped).map_err(js_error)
+        self.command(RbmCommand::SetCompletionClamped { clamped })
+            .map(|_| ())
     }
 
     pub fn completion_clamped(&self) -> bool {
@@ -312,8 +422,71 @@ impl WebRbmLab {
 
     /// Test image `image` (0-based), V values 0/1.
     pub fn test_image(&self, image: f64) -> Result<Vec<u8>, JsError> {
-        let n = self.lab.test_images().len() as u64;
-        let k = crate::error::whole_in("test image", image, 0, n - 1).map_err(js_error)?;
+        let last = self.lab.test_images().len() as u64 - 1;
+        let k = Self::count(TEST_IMAGE.up_to(last), image)?;
         Ok(self.lab.test_images()[k as usize].clone())
+    }
+}
+
+/// The protocol through real JavaScript objects (headless Chromium): the page's command
+/// objects decode (numbers, names, a `Uint8Array` of the user's file), replies come back as
+/// objects, and a bad value is thrown with the engine's message, changing nothing.
+///
+///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
+///     --no-default-features --lib
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::WebRbmLab;
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn object(json: &str) -> JsValue {
+        js_sys::JSON::parse(json).expect("valid JSON")
+    }
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &JsValue::from_str(name)).expect("a field")
+    }
+
+    #[wasm_bindgen_test]
+    fn page_objects_decode_and_replies_come_back_as_objects() {
+        let mut lab = WebRbmLab::new("bars-4x4", 8.0, 1.0).unwrap();
+        let reply = lab
+            .dispatch(object(r#"{"command": "advance", "updates": 3}"#))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("learned"));
+        assert_eq!(field(&reply, "updates"), JsValue::from_f64(3.0));
+        assert_eq!(lab.updates(), 3.0);
+
+        let command = object(r#"{"command": "new-run-from-file", "hidden": 2, "seed": 7}"#);
+        let bytes = js_sys::Uint8Array::from(&b"1100\n0011\n1001\n0110\n"[..]);
+        js_sys::Reflect::set(&command, &JsValue::from_str("bytes"), &bytes).unwrap();
+        let reply = lab.dispatch(command).unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("restarted"));
+        assert_eq!(field(&reply, "visible"), JsValue::from_f64(4.0));
+        assert_eq!(lab.dataset(), "custom");
+
+        let command = object(r#"{"command": "start-completion", "image": 1, "mask": "paint"}"#);
+        let painted = js_sys::Uint8Array::from(&[1u8, 0, 0, 1][..]);
+        js_sys::Reflect::set(&command, &JsValue::from_str("painted"), &painted).unwrap();
+        lab.dispatch(command).unwrap();
+        assert_eq!(lab.completion_image(), 1.0);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bad_value_is_thrown_with_the_engines_message_and_changes_nothing() {
+        let mut lab = WebRbmLab::new("bars-4x4", 8.0, 1.0).unwrap();
+        let before = lab.session();
+        let error = lab
+            .dispatch(object(r#"{"command": "advance", "updates": 2.5}"#))
+            .unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        let expected = crate::app::rbm::UPDATES.read(2.5).unwrap_err().to_string();
+        assert_eq!(String::from(message), expected);
+        assert_eq!(lab.session(), before);
     }
 }

@@ -179,11 +179,11 @@ impl RbmLab {
     /// [`RbmLab::from_session`].
     pub fn session(&self) -> String {
         let state = self.trainer.state();
-        let custom = self.name == "custom";
+        let custom = self.images.name == "custom";
         let images = custom.then(|| {
-            let flat: Vec<u8> = self.train.concat();
+            let flat: Vec<u8> = self.images.train.concat();
             Images {
-                count: self.train.len(),
+                count: self.images.train.len(),
                 visible: self.visible(),
                 bits: pack_states(&flat),
             }
@@ -192,9 +192,9 @@ impl RbmLab {
         let text = Text {
             format: FORMAT.into(),
             version: VERSION,
-            dataset: self.name.clone(),
+            dataset: self.images.name.clone(),
             images,
-            width: self.width,
+            width: self.images.width,
             hidden: self.hidden,
             seed: self.seed,
             options: state.options,
@@ -231,19 +231,19 @@ impl RbmLab {
                 },
                 chain_visible: pack_states(v),
             }),
-            likelihood_every: self.every,
-            last_point: self.last_point,
-            point: self.job.as_ref().map(|job| Point {
+            likelihood_every: self.likelihood.every,
+            last_point: self.likelihood.last_point,
+            point: self.likelihood.job.as_ref().map(|job| Point {
                 update: job.update,
                 weights: pack_numbers(job.rbm.weights()),
                 visible_biases: pack_numbers(job.rbm.visible_biases()),
                 hidden_biases: pack_numbers(job.rbm.hidden_biases()),
             }),
             curve: Curve {
-                updates: self.curve.column(0).to_vec(),
-                train: self.curve.column(1).to_vec(),
-                test: self.curve.column(2).to_vec(),
-                stderr: self.curve.column(3).to_vec(),
+                updates: self.likelihood.curve.column(0).to_vec(),
+                train: self.likelihood.curve.column(1).to_vec(),
+                test: self.likelihood.curve.column(2).to_vec(),
+                stderr: self.likelihood.curve.column(3).to_vec(),
             },
         };
         serde_json::to_string(&text).expect("a session serialises")
@@ -389,10 +389,10 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
         (name, None) => RbmLab::new(name, hidden, seed)?,
         (_, Some(_)) => return Err(invalid("images", "only a custom dataset carries images")),
     };
-    if t.width != lab.width {
+    if t.width != lab.images.width {
         return Err(invalid(
             "width",
-            format!("{} for images of width {}", t.width, lab.width),
+            format!("{} for images of width {}", t.width, lab.images.width),
         ));
     }
     let (nv, nh) = (lab.visible(), lab.hidden);
@@ -407,7 +407,7 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
         visible: unpack_numbers("velocity", &t.velocity.visible, nv)?,
         hidden: unpack_numbers("velocity", &t.velocity.hidden, nh)?,
     };
-    t.options.check(lab.train.len(), nv, nh)?;
+    t.options.check(lab.images.train.len(), nv, nh)?;
     let particles = t
         .particles
         .as_ref()
@@ -456,7 +456,7 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
         )),
     };
     let trainer = RbmTrainer::from_state(
-        &lab.train,
+        &lab.images.train,
         TrainerState {
             rbm,
             options: t.options,
@@ -532,11 +532,12 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
     lab.trainer = trainer;
     lab.view_rng = view_rng;
     lab.version = count("changes", t.changes)?;
-    lab.every = t.likelihood_every;
-    lab.last_point = t.last_point;
-    lab.job = job;
+    lab.likelihood.every = t.likelihood_every;
+    lab.likelihood.last_point = t.last_point;
+    lab.likelihood.job = job;
     for k in 0..points {
-        lab.curve
+        lab.likelihood
+            .curve
             .push_point([c.updates[k], c.train[k], c.test[k], c.stderr[k]]);
     }
     lab.reshape_shown();

@@ -1,0 +1,280 @@
+//! The log-likelihood job: ln p(v) of the training and test sets, one point every so many
+//! updates, each computed for a copy of the machine frozen at its update and spread over
+//! calls, so that learning goes on while a point is under way.
+//!
+//! ln p(v) = −F(v) − ln Z, averaged over a set. ln Z is exact (by [`LogZSum`], over the
+//! states of the smaller layer) while that layer has at most 25 units, else estimated by the
+//! engine's AIS driver ([`AisRuns`], [`AIS_RUNS`] runs on the page's schedule), with its
+//! standard error; then the free energies F(v) of the images are summed.
+
+use super::{AIS_RUNS, CURVE_CAPACITY, LIKELIHOOD_EVERY, LIKELIHOOD_WORK, RbmLab};
+use crate::error::ParamError;
+use crate::estimate::rbm_ais::{AisRuns, AisSchedule};
+use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER};
+use crate::estimate::trace::{Eviction, History};
+use crate::learn::rbm::Rbm;
+
+/// The curves, the point under way and when the next is due.
+#[derive(Debug, Clone)]
+pub(super) struct Likelihood {
+    /// (update, train, test, stderr) of each finished point.
+    pub(super) curve: History<4>,
+    pub(super) job: Option<LikelihoodJob>,
+    /// A point every `every` updates.
+    pub(super) every: u64,
+    /// The update of the last finished point.
+    pub(super) last_point: Option<u64>,
+}
+
+impl Likelihood {
+    /// No points yet, one due every 50 updates.
+    pub(super) fn new() -> Likelihood {
+        Likelihood {
+            curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
+            job: None,
+            every: 50,
+            last_point: None,
+        }
+    }
+}
+
+/// A log-likelihood point under way: the machine frozen at one update, its ln Z sum, then
+/// the sums of the free energies F(v) of the training and the test images, both in slices.
+#[derive(Debug, Clone)]
+pub(super) struct LikelihoodJob {
+    pub(super) update: u64,
+    pub(super) rbm: Rbm,
+    method: LogZJob,
+    /// (ln Z, its standard error), once the sum is done.
+    log_z: Option<(f64, f64)>,
+    /// Σ F(v) over the training images, then over the test images, how many of the two
+    /// sets' images (training first) are summed, and how many there are (0 until known).
+    free_energy: [f64; 2],
+    summed: usize,
+    images: usize,
+}
+
+/// What a finished log-likelihood point gives: (1/N) Σ F(v) of the training and the test
+/// images, ln Z and its standard error.
+struct PointValues {
+    train_free_energy: f64,
+    test_free_energy: f64,
+    log_z: f64,
+    stderr: f64,
+}
+
+#[derive(Debug, Clone)]
+enum LogZJob {
+    Exact(LogZSum),
+    /// [`AIS_RUNS`] runs of the engine's AIS driver on the page's schedule, each run on
+    /// its own stream, so the value does not depend on how the work is sliced.
+    Ais(AisRuns),
+}
+
+impl LikelihoodJob {
+    fn new(update: u64, rbm: Rbm, method: LogZJob) -> LikelihoodJob {
+        LikelihoodJob {
+            update,
+            rbm,
+            method,
+            log_z: None,
+            free_energy: [0.0; 2],
+            summed: 0,
+            images: 0,
+        }
+    }
+
+    /// Does up to `work` units: first of ln Z ([`LikelihoodJob::advance_log_z`]), then, from
+    /// the next call on, of the free energies of `sets` (training, test), as many images as
+    /// cost about what `work` units of ln Z cost (an AIS step 2·V·H multiply-adds, a state
+    /// of the smaller layer about as many as the larger layer has units; an image V·H).
+    /// The point's values once every image is summed.
+    fn advance(
+        &mut self,
+        work: u64,
+        sets: [&[Vec<u8>]; 2],
+    ) -> Result<Option<PointValues>, ParamError> {
+        let Some((log_z, stderr)) = self.log_z else {
+            self.log_z = self.advance_log_z(work)?;
+            return Ok(None);
+        };
+        let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
+        let images = match self.method {
+            LogZJob::Ais { .. } => work.saturating_mul(2),
+            LogZJob::Exact(_) => work / nv.min(nh) as u64,
+        }
+        .max(1);
+        let mut scratch = vec![0.0; nh];
+        let total = sets[0].len() + sets[1].len();
+        self.images = total;
+        let end = (self.summed as u64)
+            .saturating_add(images)
+            .min(total as u64) as usize;
+        for k in self.summed..end {
+            let (set, v) = match k < sets[0].len() {
+                true => (0, &sets[0][k]),
+                false => (1, &sets[1][k - sets[0].len()]),
+            };
+            self.free_energy[set] += self.rbm.free_energy_with(v, &mut scratch);
+        }
+        self.summed = end;
+        Ok((end == total).then(|| PointValues {
+            train_free_energy: self.free_energy[0] / sets[0].len() as f64,
+            test_free_energy: self.free_energy[1] / sets[1].len() as f64,
+            log_z,
+            stderr,
+        }))
+    }
+
+    /// Does up to `work` units (exact: states of the smaller layer; AIS: intermediate
+    /// steps of one run, [`AisRuns::advance`]); (ln Z, its standard error) once complete.
+    fn advance_log_z(&mut self, work: u64) -> Result<Option<(f64, f64)>, ParamError> {
+        match &mut self.method {
+            LogZJob::Exact(sum) => Ok(sum
+                .advance(work)
+                .then(|| (sum.value().expect("complete"), 0.0))),
+            LogZJob::Ais(runs) => Ok(runs.advance(&self.rbm, work).then(|| {
+                let estimate = runs.estimate().expect("every run is done");
+                (estimate.log_z, estimate.stderr)
+            })),
+        }
+    }
+
+    /// The fraction of the point that is done: ln Z counts for 95 %, the free energies
+    /// (much cheaper) for the last 5 %.
+    fn progress(&self) -> f64 {
+        if self.log_z.is_some() {
+            return 0.95 + 0.05 * self.summed as f64 / self.images.max(1) as f64;
+        }
+        0.95 * self.log_z_progress()
+    }
+
+    /// The fraction of ln Z's sum that is done.
+    fn log_z_progress(&self) -> f64 {
+        match &self.method {
+            LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
+            LogZJob::Ais(runs) => runs.steps_done() as f64 / runs.total_steps() as f64,
+        }
+    }
+}
+
+impl RbmLab {
+    /// A log-likelihood point every `every` updates ([`LIKELIHOOD_EVERY`]).
+    pub(super) fn set_every(&mut self, every: u64) -> Result<(), ParamError> {
+        self.likelihood.every = LIKELIHOOD_EVERY.check(every)?;
+        Ok(())
+    }
+
+    /// Works on the log-likelihood: starts a point when `every` updates have passed since
+    /// the last (and at update 0), then does at most `work` units of it ([`LIKELIHOOD_WORK`];
+    /// exact: states of the smaller layer; AIS: intermediate steps of one run, each about
+    /// 2·V·H multiply-adds). Returns whether a point joined the curves. A point whose work
+    /// fails is dropped (so that a later call starts a fresh one) and the error returned.
+    pub(super) fn work_on_likelihood(&mut self, work: u64) -> Result<bool, ParamError> {
+        let work = LIKELIHOOD_WORK.check(work)?;
+        if self.likelihood.job.is_none() {
+            let due = self
+                .likelihood
+                .last_point
+                .is_none_or(|last| self.updates() >= last + self.likelihood.every);
+            if !due {
+                return Ok(false);
+            }
+            self.likelihood.job = Some(self.new_job()?);
+        }
+        let job = self.likelihood.job.as_mut().expect("a job is under way");
+        let point = match job.advance(work, [&self.images.train, &self.images.test]) {
+            Ok(None) => return Ok(false),
+            Ok(Some(point)) => point,
+            Err(e) => {
+                self.likelihood.job = None;
+                return Err(e);
+            }
+        };
+        let job = self.likelihood.job.take().expect("a job is under way");
+        let train = -point.train_free_energy - point.log_z;
+        let test = -point.test_free_energy - point.log_z;
+        self.likelihood
+            .curve
+            .push_point([job.update as f64, train, test, point.stderr]);
+        self.likelihood.last_point = Some(job.update);
+        Ok(true)
+    }
+
+    pub(super) fn new_job(&self) -> Result<LikelihoodJob, ParamError> {
+        self.job_for(self.trainer.rbm().clone(), self.updates())
+    }
+
+    /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
+    /// or AIS runs seeded by the run's seed and the update.
+    pub(super) fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
+        let method = if self.likelihood_exact() {
+            LogZJob::Exact(LogZSum::new(&rbm)?)
+        } else {
+            LogZJob::Ais(AisRuns::new(
+                &rbm,
+                &crate::model::rbm::base_rate_biases(&self.images.train, self.visible())?,
+                &AisSchedule::PAGE,
+                AIS_RUNS,
+                self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+            )?)
+        };
+        Ok(LikelihoodJob::new(update, rbm, method))
+    }
+
+    // --- The page's number forms -----------------------------------------------------------
+
+    /// [`RbmCommand::SetLikelihoodEvery`](super::RbmCommand::SetLikelihoodEvery) from a number.
+    pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), ParamError> {
+        self.set_every(LIKELIHOOD_EVERY.read(every)?)
+    }
+
+    /// [`RbmCommand::LikelihoodStep`](super::RbmCommand::LikelihoodStep) from a number (1 to
+    /// 2^24); returns whether a point joined the curves.
+    pub fn likelihood_step(&mut self, work: f64) -> Result<bool, ParamError> {
+        self.work_on_likelihood(LIKELIHOOD_WORK.read(work)?)
+    }
+
+    // --- What the page shows ---------------------------------------------------------------
+
+    /// Whether ln Z is exact (the smaller layer has at most 25 units), else AIS.
+    pub fn likelihood_exact(&self) -> bool {
+        self.visible().min(self.hidden) <= MAX_EXACT_LAYER
+    }
+
+    /// The fraction of the point under way that is done, `None` when none is.
+    pub fn point_progress(&self) -> Option<f64> {
+        self.likelihood.job.as_ref().map(LikelihoodJob::progress)
+    }
+
+    /// The fraction of the point under way that is done, or −1 when none is (the page's form
+    /// of [`RbmLab::point_progress`]).
+    pub fn likelihood_progress(&self) -> f64 {
+        self.point_progress().unwrap_or(-1.0)
+    }
+
+    /// Updates between points.
+    pub fn likelihood_every(&self) -> u64 {
+        self.likelihood.every
+    }
+
+    /// The updates of the log-likelihood points.
+    pub fn curve_updates(&self) -> &[f64] {
+        self.likelihood.curve.column(0)
+    }
+
+    /// Mean ln p(v) of the training set, nats per image.
+    pub fn curve_train(&self) -> &[f64] {
+        self.likelihood.curve.column(1)
+    }
+
+    /// Mean ln p(v) of the test set.
+    pub fn curve_test(&self) -> &[f64] {
+        self.likelihood.curve.column(2)
+    }
+
+    /// The standard error of ln Z (0 when exact), shared by both curves.
+    pub fn curve_stderr(&self) -> &[f64] {
+        self.likelihood.curve.column(3)
+    }
+}
