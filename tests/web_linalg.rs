@@ -194,7 +194,7 @@ fn summary(times: &mut [f64]) -> (f64, f64, f64) {
 
 #[wasm_bindgen_test]
 fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
-    const REPS: usize = 17;
+    const REPS: usize = 25;
     let kernels = [Kernel::Fast, Kernel::Simd128];
     let names = ["gemm", "simd128"];
     let patterns = random_patterns(1000, 784, 0.13, 2);

@@ -8,13 +8,22 @@
 //! row-major and dense ([`Product`] says the shape, the layouts, α and β). With β = 0 the
 //! old C is never read (it may hold anything, even NaN).
 //!
-//! Two kernels compute it ([`Kernel`]):
+//! Kernels ([`Kernel`]):
 //! - [`Kernel::Fast`]: the `gemm` crate. Natively it picks AVX-512, AVX2+FMA or scalar
 //!   micro-kernels at run time and splits C's blocks over up to `threads` threads
 //!   (rayon); in wasm it runs SIMD128 kernels on one thread (the crate's
 //!   `wasm-simd128-enable` feature; without it they are scalar, about 4× slower).
+//! - `Kernel::Simd128` (wasm with `simd128` only, which .cargo/config.toml enables): a
+//!   hand-blocked kernel (`simd128.rs`): op(A) and op(B) packed into panels of 4 rows
+//!   and 8 columns whatever their layouts, blocks of 256 in k, a 4 × 8 tile of f32x4
+//!   mul + add (no fused multiply-add and no relaxed-simd), one thread.
 //! - [`Kernel::Reference`]: a plain triple loop (row of A times rows of B, f32 sums in
 //!   order of p), the yardstick and the fallback for tiny products.
+//!
+//! [`multiply`] takes the triple loop under [`SMALL_PRODUCT`] multiply-adds and
+//! [`LARGE_PRODUCT_KERNEL`] above it: `gemm` natively, `Kernel::Simd128` in wasm, where
+//! it measured faster than `gemm`'s SIMD128 kernels side by side (docs/speed.md).
+//! [`use_for_large_products`] switches that choice, process-wide, for such measurements.
 //!
 //! Rounding. Each entry is a sum of k products accumulated in f32 (in whatever order and
 //! with whatever fused multiply-adds the kernel uses), so against the exact value
@@ -27,7 +36,8 @@
 //!
 //! Determinism. A kernel's result depends on the kernel, the machine's SIMD level and
 //! (natively) nothing else: `gemm` splits C, not the sum over k, between threads, so the
-//! same inputs give the same bits on 1 or 2 threads (tested in tests/linalg.rs). Native
+//! same inputs give the same bits on 1 or 2 threads (tested in tests/linalg.rs); the wasm
+//! hand kernel sums each entry in one lane in a fixed order (see `simd128.rs`). Native
 //! and wasm kernels sum in different orders, with and without FMA: their results agree
 //! within the bound above, not bit for bit.
 //!
@@ -128,7 +138,7 @@ pub enum Kernel {
 
 /// The kernel [`multiply`] uses by default for products of at least [`SMALL_PRODUCT`]
 /// multiply-adds: natively `gemm` ([`Kernel::Fast`]); in wasm with SIMD128 the hand
-/// kernel ([`Kernel::Simd128`]), which measures faster there (docs/speed.md).
+/// kernel (`Kernel::Simd128`), which measures faster there (docs/speed.md).
 pub const LARGE_PRODUCT_KERNEL: Kernel = large_product_kernel();
 
 const fn large_product_kernel() -> Kernel {
