@@ -206,37 +206,49 @@ fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
         ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 4)
     };
     let mut trainer = BatchTrainer::new(&start, &patterns, cd1, 1).unwrap();
-    let product = Product::new(100, 784, 500, Layout::AsStored, Layout::AsStored);
+    // The update's three products: V·W (NN), Vᵀ·P (TN), H·Wᵀ (NT).
+    let (nn, tn, nt) = (
+        Product::new(100, 784, 500, Layout::AsStored, Layout::AsStored),
+        Product::new(784, 100, 500, Layout::Transposed, Layout::AsStored),
+        Product::new(100, 500, 784, Layout::AsStored, Layout::Transposed),
+    );
     let (a, b) = (values(100 * 784, 6), values(784 * 500, 7));
-    let mut c = vec![0.0; 100 * 500];
+    let mut c = vec![0.0; 784 * 500];
+    let mut time_product = |kernel: Kernel, product: &Product| {
+        let t0 = js_sys::Date::now();
+        for _ in 0..4 {
+            multiply_with(kernel, &mut c, &a, &b, product, 1);
+        }
+        (js_sys::Date::now() - t0) / 4.0
+    };
     // Warm-up: V8 tiers each kernel up after a few calls.
     for kernel in kernels {
         use_for_large_products(kernel);
         trainer.run(3).unwrap();
-        for _ in 0..3 {
-            multiply_with(kernel, &mut c, &a, &b, &product, 1);
+        for product in [&nn, &tn, &nt] {
+            time_product(kernel, product);
         }
     }
     // Interleaved: each rep times both kernels, the first alternating.
-    let mut update = [Vec::new(), Vec::new()];
-    let mut products = [Vec::new(), Vec::new()];
+    let mut times: [[Vec<f64>; 2]; 4] = Default::default();
     for rep in 0..REPS {
         for q in [rep % 2, 1 - rep % 2] {
             use_for_large_products(kernels[q]);
             let t0 = js_sys::Date::now();
             trainer.run(2).unwrap();
-            update[q].push((js_sys::Date::now() - t0) / 2.0);
-            let t0 = js_sys::Date::now();
-            for _ in 0..4 {
-                multiply_with(kernels[q], &mut c, &a, &b, &product, 1);
+            times[0][q].push((js_sys::Date::now() - t0) / 2.0);
+            for (w, product) in [&nn, &tn, &nt].into_iter().enumerate() {
+                times[w + 1][q].push(time_product(kernels[q], product));
             }
-            products[q].push((js_sys::Date::now() - t0) / 4.0);
         }
     }
     use_for_large_products(LARGE_PRODUCT_KERNEL);
+    let [update, nn, tn, nt] = &mut times;
     for (what, times) in [
-        ("784-500 CD-1 update, batch 100 (5 products)", &mut update),
-        ("one 100×784×500 product (NN)", &mut products),
+        ("784-500 CD-1 update, batch 100 (5 products)", update),
+        ("one 100×784×500 product V·W (NN)", nn),
+        ("one 784×100×500 product Vᵀ·P (TN)", tn),
+        ("one 100×500×784 product H·Wᵀ (NT)", nt),
     ] {
         let mut line =
             format!("wasm, one thread, {what}, median (min–max) of {REPS}, interleaved:");
