@@ -13,27 +13,30 @@ mod linalg_checks;
 
 use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
 use boltzlab::linalg::elementwise::{exp, sigmoid};
-use boltzlab::linalg::{Kernel, Layout, Product};
+use boltzlab::linalg::{
+    Kernel, LARGE_PRODUCT_KERNEL, Layout, Product, multiply, multiply_with, use_for_large_products,
+};
 use boltzlab::rng::seeded_rng;
-use linalg_checks::{check_gradient, check_product};
+use linalg_checks::{check_gradient, check_product, values};
 use rand::Rng;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+const LAYOUTS: [(Layout, Layout); 4] = [
+    (Layout::AsStored, Layout::AsStored),
+    (Layout::Transposed, Layout::AsStored),
+    (Layout::AsStored, Layout::Transposed),
+    (Layout::Transposed, Layout::Transposed),
+];
+
 #[wasm_bindgen_test]
 fn every_wasm_kernel_agrees_with_an_f64_product_within_the_rounding_bound() {
-    let layouts = [
-        (Layout::AsStored, Layout::AsStored),
-        (Layout::Transposed, Layout::AsStored),
-        (Layout::AsStored, Layout::Transposed),
-        (Layout::Transposed, Layout::Transposed),
-    ];
     let mut seed = 100;
     for (m, k, n) in [(1, 1, 1), (3, 5, 7), (97, 131, 33)] {
-        for (a, b) in layouts {
+        for (a, b) in LAYOUTS {
             for (alpha, beta) in [(1.0, 0.0), (-0.01, 1.0)] {
-                for kernel in [Kernel::Reference, Kernel::Fast] {
+                for kernel in [Kernel::Reference, Kernel::Fast, Kernel::Simd128] {
                     check_product(
                         kernel,
                         1,
@@ -52,6 +55,59 @@ fn every_wasm_kernel_agrees_with_an_f64_product_within_the_rounding_bound() {
         Product::new(100, 500, 784, Layout::AsStored, Layout::Transposed),
         7,
     );
+}
+
+#[wasm_bindgen_test]
+fn the_simd128_kernel_agrees_with_an_f64_product_on_odd_shapes_layouts_and_scalars() {
+    // Shapes below one tile (1×1×1), across the 4 × 8 tile's edges (3×5×7, 5×9×17), over
+    // many tiles with ragged edges (97×131×33), the update's (100×784×500: three full k
+    // blocks of 256 and a ragged one), and one past every block (m > 128, k > 256,
+    // n > 512). (α, β): plain product, a scaled update of C, β ≠ 1 and β = 0 with a C of
+    // NaN (never read).
+    let mut seed = 1000;
+    for (m, k, n) in [
+        (1, 1, 1),
+        (3, 5, 7),
+        (5, 9, 17),
+        (97, 131, 33),
+        (100, 784, 500),
+        (133, 261, 517),
+    ] {
+        for (a, b) in LAYOUTS {
+            for (alpha, beta) in [(1.0, 0.0), (-0.01, 1.0), (0.5, -0.75)] {
+                let product = Product::new(m, k, n, a, b).scaled(alpha, beta);
+                check_product(Kernel::Simd128, 1, product, seed);
+                seed += 3;
+            }
+        }
+    }
+    // β = 0: the old C is overwritten, never read (NaN stays out).
+    let product = Product::new(5, 9, 17, Layout::Transposed, Layout::Transposed).scaled(2.0, 0.0);
+    let (a, b) = (values(5 * 9, 1), values(9 * 17, 2));
+    let mut nan = vec![f32::NAN; 5 * 17];
+    let mut zero = vec![0.0; 5 * 17];
+    multiply_with(Kernel::Simd128, &mut nan, &a, &b, &product, 1);
+    multiply_with(Kernel::Simd128, &mut zero, &a, &b, &product, 1);
+    assert_eq!(nan, zero);
+    // k = 0: C ← β·C (the sum is empty).
+    let c0 = values(4 * 8, 3);
+    let mut c = c0.clone();
+    let empty = Product::new(4, 0, 8, Layout::AsStored, Layout::AsStored).scaled(1.0, 0.5);
+    multiply_with(Kernel::Simd128, &mut c, &[], &[], &empty, 1);
+    assert!(c.iter().zip(&c0).all(|(x, y)| *x == 0.5 * y));
+}
+
+#[wasm_bindgen_test]
+fn multiply_in_wasm_uses_the_simd128_kernel_for_large_products() {
+    assert_eq!(LARGE_PRODUCT_KERNEL, Kernel::Simd128);
+    // And gives its bits: a 100×784×500 product through `multiply` equals the forced one.
+    let product = Product::new(100, 784, 500, Layout::AsStored, Layout::AsStored);
+    let (a, b) = (values(100 * 784, 4), values(784 * 500, 5));
+    let mut chosen = vec![0.0; 100 * 500];
+    let mut forced = vec![0.0; 100 * 500];
+    multiply(&mut chosen, &a, &b, &product, 1);
+    multiply_with(Kernel::Simd128, &mut forced, &a, &b, &product, 1);
+    assert_eq!(chosen, forced);
 }
 
 #[wasm_bindgen_test]
@@ -126,8 +182,23 @@ fn the_batch_gradient_in_wasm_equals_a_direct_f64_computation() {
     check_gradient(&trainer, &rbm, 40, 40);
 }
 
+/// The median, min and max of `times` (sorted in place).
+fn summary(times: &mut [f64]) -> (f64, f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
+    };
+    (median, times[0], times[n - 1])
+}
+
 #[wasm_bindgen_test]
-fn time_of_one_784_500_cd_1_update_batch_100_in_wasm() {
+fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
+    const REPS: usize = 25;
+    let kernels = [Kernel::Fast, Kernel::Simd128];
+    let names = ["gemm", "simd128"];
     let patterns = random_patterns(1000, 784, 0.13, 2);
     let start = Rbm::random(784, 500, 0.01, 3).unwrap();
     let cd1 = TrainingOptions {
@@ -137,20 +208,57 @@ fn time_of_one_784_500_cd_1_update_batch_100_in_wasm() {
         ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 4)
     };
     let mut trainer = BatchTrainer::new(&start, &patterns, cd1, 1).unwrap();
-    trainer.run(3).unwrap(); // warm-up (V8 tiers the kernels up)
-    let mut times = Vec::new();
-    for _ in 0..9 {
-        let t0 = js_sys::Date::now();
-        trainer.run(2).unwrap();
-        times.push((js_sys::Date::now() - t0) / 2.0);
-    }
-    times.sort_by(f64::total_cmp);
-    web_sys::console::log_1(
-        &format!(
-            "wasm, one thread: 784-500 CD-1 update, batch 100: median {:.2} ms (min {:.2}, max {:.2}) of 9 runs of 2",
-            times[4], times[0], times[8]
-        )
-        .into(),
+    // The update's three products: V·W (NN), Vᵀ·P (TN), H·Wᵀ (NT).
+    let (nn, tn, nt) = (
+        Product::new(100, 784, 500, Layout::AsStored, Layout::AsStored),
+        Product::new(784, 100, 500, Layout::Transposed, Layout::AsStored),
+        Product::new(100, 500, 784, Layout::AsStored, Layout::Transposed),
     );
+    let (a, b) = (values(100 * 784, 6), values(784 * 500, 7));
+    let mut c = vec![0.0; 784 * 500];
+    let mut time_product = |kernel: Kernel, product: &Product| {
+        let t0 = js_sys::Date::now();
+        for _ in 0..4 {
+            multiply_with(kernel, &mut c, &a, &b, product, 1);
+        }
+        (js_sys::Date::now() - t0) / 4.0
+    };
+    // Warm-up: V8 tiers each kernel up after a few calls.
+    for kernel in kernels {
+        use_for_large_products(kernel);
+        trainer.run(3).unwrap();
+        for product in [&nn, &tn, &nt] {
+            time_product(kernel, product);
+        }
+    }
+    // Interleaved: each rep times both kernels, the first alternating.
+    let mut times: [[Vec<f64>; 2]; 4] = Default::default();
+    for rep in 0..REPS {
+        for q in [rep % 2, 1 - rep % 2] {
+            use_for_large_products(kernels[q]);
+            let t0 = js_sys::Date::now();
+            trainer.run(2).unwrap();
+            times[0][q].push((js_sys::Date::now() - t0) / 2.0);
+            for (w, product) in [&nn, &tn, &nt].into_iter().enumerate() {
+                times[w + 1][q].push(time_product(kernels[q], product));
+            }
+        }
+    }
+    use_for_large_products(LARGE_PRODUCT_KERNEL);
+    let [update, nn, tn, nt] = &mut times;
+    for (what, times) in [
+        ("784-500 CD-1 update, batch 100 (5 products)", update),
+        ("one 100×784×500 product V·W (NN)", nn),
+        ("one 784×100×500 product Vᵀ·P (TN)", tn),
+        ("one 100×500×784 product H·Wᵀ (NT)", nt),
+    ] {
+        let mut line =
+            format!("wasm, one thread, {what}, median (min–max) of {REPS}, interleaved:");
+        for q in 0..2 {
+            let (median, min, max) = summary(&mut times[q]);
+            line += &format!("  {} {median:.2} ms ({min:.2}–{max:.2})", names[q]);
+        }
+        web_sys::console::log_1(&line.into());
+    }
     assert!(trainer.rbm().weights().iter().all(|w| w.is_finite()));
 }

@@ -8,13 +8,22 @@
 //! row-major and dense ([`Product`] says the shape, the layouts, α and β). With β = 0 the
 //! old C is never read (it may hold anything, even NaN).
 //!
-//! Two kernels compute it ([`Kernel`]):
+//! Kernels ([`Kernel`]):
 //! - [`Kernel::Fast`]: the `gemm` crate. Natively it picks AVX-512, AVX2+FMA or scalar
 //!   micro-kernels at run time and splits C's blocks over up to `threads` threads
 //!   (rayon); in wasm it runs SIMD128 kernels on one thread (the crate's
 //!   `wasm-simd128-enable` feature; without it they are scalar, about 4× slower).
+//! - `Kernel::Simd128` (wasm with `simd128` only, which .cargo/config.toml enables): a
+//!   hand-blocked kernel (`simd128.rs`): op(A) and op(B) packed into panels of 4 rows
+//!   and 8 columns whatever their layouts, blocks of 256 in k, a 4 × 8 tile of f32x4
+//!   mul + add (no fused multiply-add and no relaxed-simd), one thread.
 //! - [`Kernel::Reference`]: a plain triple loop (row of A times rows of B, f32 sums in
 //!   order of p), the yardstick and the fallback for tiny products.
+//!
+//! [`multiply`] takes the triple loop under [`SMALL_PRODUCT`] multiply-adds and
+//! [`LARGE_PRODUCT_KERNEL`] above it: `gemm` natively, `Kernel::Simd128` in wasm, where
+//! it measured faster than `gemm`'s SIMD128 kernels side by side (docs/speed.md).
+//! [`use_for_large_products`] switches that choice, process-wide, for such measurements.
 //!
 //! Rounding. Each entry is a sum of k products accumulated in f32 (in whatever order and
 //! with whatever fused multiply-adds the kernel uses), so against the exact value
@@ -27,14 +36,19 @@
 //!
 //! Determinism. A kernel's result depends on the kernel, the machine's SIMD level and
 //! (natively) nothing else: `gemm` splits C, not the sum over k, between threads, so the
-//! same inputs give the same bits on 1 or 2 threads (tested in tests/linalg.rs). Native
+//! same inputs give the same bits on 1 or 2 threads (tested in tests/linalg.rs); the wasm
+//! hand kernel sums each entry in one lane in a fixed order (see `simd128.rs`). Native
 //! and wasm kernels sum in different orders, with and without FMA: their results agree
 //! within the bound above, not bit for bit.
 //!
 //! This module imports nothing of the crate: it is a leaf. [`elementwise`] holds the f32
 //! work between the products (σ, sampling against uniforms, column means).
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 pub mod elementwise;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
 /// How a stored matrix enters the product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +131,59 @@ pub enum Kernel {
     Fast,
     /// The plain triple loop.
     Reference,
+    /// The hand-blocked 4 × 8 SIMD128 f32 kernel (wasm with `simd128` only; one thread).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
+}
+
+/// The kernel [`multiply`] uses by default for products of at least [`SMALL_PRODUCT`]
+/// multiply-adds: natively `gemm` ([`Kernel::Fast`]); in wasm with SIMD128 the hand
+/// kernel (`Kernel::Simd128`), which measures faster there (docs/speed.md).
+pub const LARGE_PRODUCT_KERNEL: Kernel = large_product_kernel();
+
+const fn large_product_kernel() -> Kernel {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        Kernel::Simd128
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        Kernel::Fast
+    }
+}
+
+/// The kernel [`multiply`] uses for large products, process-wide (a number of
+/// [`Kernel::code`]); [`LARGE_PRODUCT_KERNEL`] until [`use_for_large_products`] changes it.
+static LARGE: AtomicU8 = AtomicU8::new(LARGE_PRODUCT_KERNEL.code());
+
+/// Makes [`multiply`] (and so the batch trainer) use `kernel` for products of at least
+/// [`SMALL_PRODUCT`] multiply-adds, process-wide, and returns the kernel it used before.
+/// For side-by-side measurements; results differ between kernels only within the rounding
+/// bound of the module's doc.
+pub fn use_for_large_products(kernel: Kernel) -> Kernel {
+    Kernel::from_code(LARGE.swap(kernel.code(), Ordering::Relaxed))
+}
+
+impl Kernel {
+    /// A number for the kernel (stored in an atomic).
+    const fn code(self) -> u8 {
+        match self {
+            Kernel::Fast => 0,
+            Kernel::Reference => 1,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => 2,
+        }
+    }
+
+    /// The kernel of a [`Kernel::code`].
+    fn from_code(code: u8) -> Kernel {
+        match code {
+            1 => Kernel::Reference,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            2 => Kernel::Simd128,
+            _ => Kernel::Fast,
+        }
+    }
 }
 
 /// Products smaller than this many multiply-adds use [`Kernel::Reference`] in
@@ -131,7 +198,7 @@ pub fn multiply(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, threads:
     let kernel = if product.work() < SMALL_PRODUCT {
         Kernel::Reference
     } else {
-        Kernel::Fast
+        Kernel::from_code(LARGE.load(Ordering::Relaxed))
     };
     multiply_with(kernel, c, a, b, product, threads);
 }
@@ -155,6 +222,8 @@ pub fn multiply_with(
     match kernel {
         Kernel::Reference => reference(c, a, b, product),
         Kernel::Fast => fast(c, a, b, product, threads),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernel::Simd128 => simd128::multiply(c, a, b, product),
     }
 }
 
