@@ -11,7 +11,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 WASM := --target wasm32-unknown-unknown --no-default-features
 
-.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench soak clean
+.PHONY: setup serve test format-check lint test-native test-wasm build e2e bench bench-peer soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -36,7 +36,7 @@ test-native:
 
 # wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml).
 test-wasm:
-	cargo test --release $(WASM) --test web --test web_rbm --test web_wavefront
+	cargo test --release $(WASM) --test web --test web_rbm --test web_wavefront --test web_linalg
 
 build:
 	trunk build --release --offline
@@ -51,10 +51,20 @@ e2e:
 # beside the kernel figures.
 bench: setup
 	cargo bench --bench ticks
+	cargo bench --bench rbm_products
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
 	trunk build --release --offline
 	node benches/page.mjs dist
+
+# The peer comparison (not part of make test): scikit-learn's BernoulliRBM and boltzlab on the
+# same work, in a venv built from PyPI; OpenBLAS's core-type overrides are unset for this
+# command alone (they slow a current numpy).
+bench-peer:
+	test -x target/peer-venv/bin/python || python3 -m venv target/peer-venv
+	target/peer-venv/bin/python -c 'import sklearn, numpy' 2>/dev/null || \
+		target/peer-venv/bin/pip install --quiet scikit-learn numpy
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE target/peer-venv/bin/python scripts/peer_bench.py
 
 # The page left running: memory stays flat over SOAK_MINUTES (default 10) at max speed, for a
 # 1024×1024 lattice and for a learning machine (Chromium's performance metrics via CDP).

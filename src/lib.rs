@@ -8,9 +8,10 @@
 //! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.
 //!
 //! Module map, bottom to top; a module imports only from the layers below its own:
-//! - [`error`], [`rng`], [`log_sum_exp`] (leaves): the typed error every boundary returns
-//!   for bad input and the one temperature check; the random stream, seeding, uniforms and
-//!   normals; ln Σ e^{x}, written once, in its careful form;
+//! - [`error`], [`rng`], [`log_sum_exp`], [`linalg`] (leaves): the typed error every
+//!   boundary returns for bad input and the one temperature check; the random stream,
+//!   seeding, uniforms and normals; ln Σ e^{x}, written once, in its careful form; the
+//!   dense f32 products (and the f32 elementwise work) of batch learning;
 //! - [`model`]: energy models (what E(s) and the local fields are), training patterns;
 //! - [`dynamics`]: how states change, one sequential single-spin update ("tick") at a
 //!   time: the rules and their acceptance tables, orders, annealing, Wolff clusters, lanes;
@@ -30,6 +31,7 @@ pub mod error;
 pub mod estimate;
 pub mod exact;
 pub mod learn;
+pub mod linalg;
 pub mod log_sum_exp;
 pub mod model;
 pub mod rng;

@@ -22,8 +22,11 @@
 //!   persistent particles, parallel tempering), each with its formula and its failure
 //!   mode;
 //! - [`training`]: mini-batches, the rate schedule, momentum and weight decay
-//!   ([`RbmTrainer`]).
+//!   ([`RbmTrainer`]);
+//! - [`batch`]: the same learning in f32 on whole mini-batches with dense products
+//!   ([`BatchTrainer`], CD-k and persistent chains), for MNIST-sized machines.
 
+pub mod batch;
 pub mod statistics;
 pub mod training;
 
@@ -34,6 +37,7 @@ pub use crate::estimate::rbm_exact as exact;
 pub use crate::model::rbm as model;
 
 pub use ais::{AisEstimate, AisRuns, AisSchedule, ais_log_z};
+pub use batch::BatchTrainer;
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics};

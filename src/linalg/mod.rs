@@ -1,0 +1,263 @@
+//! Dense f32 matrix products, the work of batch learning: one API, natively and in wasm.
+//!
+//! Every product here is
+//!
+//!   C ← β·C + α·op(A)·op(B),   op(X) = X or Xᵀ,
+//!
+//! with op(A) of shape m × k, op(B) of shape k × n and C of shape m × n, all stored
+//! row-major and dense ([`Product`] says the shape, the layouts, α and β). With β = 0 the
+//! old C is never read (it may hold anything, even NaN).
+//!
+//! Two kernels compute it ([`Kernel`]):
+//! - [`Kernel::Fast`]: the `gemm` crate. Natively it picks AVX-512, AVX2+FMA or scalar
+//!   micro-kernels at run time and splits C's blocks over up to `threads` threads
+//!   (rayon); in wasm it runs SIMD128 kernels on one thread (the crate's
+//!   `wasm-simd128-enable` feature; without it they are scalar, about 4× slower).
+//! - [`Kernel::Reference`]: a plain triple loop (row of A times rows of B, f32 sums in
+//!   order of p), the yardstick and the fallback for tiny products.
+//!
+//! Rounding. Each entry is a sum of k products accumulated in f32 (in whatever order and
+//! with whatever fused multiply-adds the kernel uses), so against the exact value
+//!
+//!   |ĉ_ij − c_ij| ≤ γ_{k+2}·(|α|·Σ_p |a_ip||b_pj| + |β||c_ij|),   γ_n = n·u/(1 − n·u),
+//!
+//! u = 2⁻²⁴ (Higham, *Accuracy and Stability of Numerical Algorithms*, §3.1: any order of
+//! summation; a fused multiply-add only removes roundings). The tests check every kernel
+//! against an f64 product within this bound.
+//!
+//! Determinism. A kernel's result depends on the kernel, the machine's SIMD level and
+//! (natively) nothing else: `gemm` splits C, not the sum over k, between threads, so the
+//! same inputs give the same bits on 1 or 2 threads (tested in tests/linalg.rs). Native
+//! and wasm kernels sum in different orders, with and without FMA: their results agree
+//! within the bound above, not bit for bit.
+//!
+//! This module imports nothing of the crate: it is a leaf. [`elementwise`] holds the f32
+//! work between the products (σ, sampling against uniforms, column means).
+
+pub mod elementwise;
+
+/// How a stored matrix enters the product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// op(X) = X: stored as it enters (row-major).
+    AsStored,
+    /// op(X) = Xᵀ: stored transposed (row-major X, so op(X) is read column by column).
+    Transposed,
+}
+
+/// The shape and scalars of C ← β·C + α·op(A)·op(B): op(A) is m × k, op(B) is k × n.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Product {
+    /// Rows of C and op(A).
+    pub m: usize,
+    /// The inner dimension: columns of op(A), rows of op(B).
+    pub k: usize,
+    /// Columns of C and op(B).
+    pub n: usize,
+    /// How A is stored: m × k (as stored) or k × m (transposed).
+    pub a: Layout,
+    /// How B is stored: k × n (as stored) or n × k (transposed).
+    pub b: Layout,
+    /// α, the factor of the product.
+    pub alpha: f32,
+    /// β, the factor of the old C (0: C is overwritten, never read).
+    pub beta: f32,
+}
+
+impl Product {
+    /// C = op(A)·op(B) (α = 1, β = 0).
+    pub fn new(m: usize, k: usize, n: usize, a: Layout, b: Layout) -> Product {
+        Product {
+            m,
+            k,
+            n,
+            a,
+            b,
+            alpha: 1.0,
+            beta: 0.0,
+        }
+    }
+
+    /// The same product with C ← β·C + α·op(A)·op(B).
+    pub fn scaled(self, alpha: f32, beta: f32) -> Product {
+        Product {
+            alpha,
+            beta,
+            ..self
+        }
+    }
+
+    /// A's (row stride, column stride) as op(A) is read: element (i, p) of op(A) is at
+    /// i·rs + p·cs.
+    fn a_strides(&self) -> (usize, usize) {
+        match self.a {
+            Layout::AsStored => (self.k, 1),
+            Layout::Transposed => (1, self.m),
+        }
+    }
+
+    /// B's (row stride, column stride) as op(B) is read.
+    fn b_strides(&self) -> (usize, usize) {
+        match self.b {
+            Layout::AsStored => (self.n, 1),
+            Layout::Transposed => (1, self.k),
+        }
+    }
+
+    /// The multiply-adds: m·k·n.
+    pub fn work(&self) -> u64 {
+        (self.m * self.k * self.n) as u64
+    }
+}
+
+/// Which code computes a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// The `gemm` crate's blocked SIMD kernels (threads natively).
+    Fast,
+    /// The plain triple loop.
+    Reference,
+}
+
+/// Products smaller than this many multiply-adds use [`Kernel::Reference`] in
+/// [`multiply`]: below it the blocked kernels' packing costs more than it saves (measured
+/// on the 64-16 machine's 100 × 64 × 16 products).
+pub const SMALL_PRODUCT: u64 = 1 << 14;
+
+/// C ← β·C + α·op(A)·op(B) with the kernel that serves the shape (see [`SMALL_PRODUCT`]),
+/// on up to `threads` threads (natively; wasm uses one). Panics if a slice is shorter
+/// than its shape needs.
+pub fn multiply(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, threads: usize) {
+    let kernel = if product.work() < SMALL_PRODUCT {
+        Kernel::Reference
+    } else {
+        Kernel::Fast
+    };
+    multiply_with(kernel, c, a, b, product, threads);
+}
+
+/// [`multiply`] with a chosen kernel (the tests force each one).
+pub fn multiply_with(
+    kernel: Kernel,
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    product: &Product,
+    threads: usize,
+) {
+    let Product { m, k, n, .. } = *product;
+    assert!(c.len() >= m * n, "C needs {m}×{n} values");
+    assert!(a.len() >= m * k, "A needs {m}×{k} values");
+    assert!(b.len() >= k * n, "B needs {k}×{n} values");
+    if m == 0 || n == 0 {
+        return;
+    }
+    match kernel {
+        Kernel::Reference => reference(c, a, b, product),
+        Kernel::Fast => fast(c, a, b, product, threads),
+    }
+}
+
+/// The plain loop: c_ij ← β c_ij + α Σ_p op(A)_ip op(B)_pj, the sum in f32 in order of p.
+fn reference(c: &mut [f32], a: &[f32], b: &[f32], product: &Product) {
+    let Product {
+        m,
+        k,
+        n,
+        alpha,
+        beta,
+        ..
+    } = *product;
+    let (ars, acs) = product.a_strides();
+    let (brs, bcs) = product.b_strides();
+    for i in 0..m {
+        let row = &mut c[i * n..(i + 1) * n];
+        for (j, cij) in row.iter_mut().enumerate() {
+            let mut sum = 0.0f32;
+            for p in 0..k {
+                sum += a[i * ars + p * acs] * b[p * brs + j * bcs];
+            }
+            *cij = if beta == 0.0 {
+                alpha * sum
+            } else {
+                beta * *cij + alpha * sum
+            };
+        }
+    }
+}
+
+/// The `gemm` crate: dst ← α_g·dst + β_g·lhs·rhs (its names; read_dst = false ignores
+/// α_g and the old dst).
+fn fast(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, threads: usize) {
+    let Product {
+        m,
+        k,
+        n,
+        alpha,
+        beta,
+        ..
+    } = *product;
+    let (ars, acs) = product.a_strides();
+    let (brs, bcs) = product.b_strides();
+    let parallelism = parallelism(threads);
+    // SAFETY: the asserts in `multiply_with` keep every index the strides reach inside
+    // the slices: C is m × n dense (row stride n), op(A) reaches (m−1)·rs + (k−1)·cs < m·k,
+    // op(B) reaches (k−1)·rs + (n−1)·cs < k·n; C does not alias A or B (&mut).
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            n as isize,
+            beta != 0.0,
+            a.as_ptr(),
+            acs as isize,
+            ars as isize,
+            b.as_ptr(),
+            bcs as isize,
+            brs as isize,
+            beta,
+            alpha,
+            false,
+            false,
+            false,
+            parallelism,
+        );
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parallelism(threads: usize) -> gemm::Parallelism {
+    if threads > 1 {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parallelism(_threads: usize) -> gemm::Parallelism {
+    gemm::Parallelism::None
+}
+
+/// The threads the machine offers (1 in wasm): the default for natively threaded work.
+pub fn available_threads() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        1
+    }
+}
+
+/// The bound on |ĉ_ij − c_ij| of the module's doc for one entry: γ_{k+2}·(|α|·Σ_p
+/// |a_ip||b_pj| + |β||c_ij|), given `magnitude` = |α|·Σ_p |a_ip||b_pj| + |β||c_ij|.
+pub fn rounding_bound(k: usize, magnitude: f64) -> f64 {
+    let u = f64::from(f32::EPSILON) / 2.0;
+    let nu = (k + 2) as f64 * u;
+    nu / (1.0 - nu) * magnitude
+}
