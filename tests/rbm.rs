@@ -615,8 +615,8 @@ fn bad_input_is_refused_with_a_clear_error_and_changes_nothing() {
         "weights",
     );
     // Too many units for exact ln Z: the message names the limit.
-    let message = names(log_z(&Rbm::zeros(30, 25).unwrap()), "units");
-    assert!(message.contains("at most 24 units"), "{message}");
+    let message = names(log_z(&Rbm::zeros(30, 26).unwrap()), "units");
+    assert!(message.contains("at most 25 units"), "{message}");
     // Training options: each refused at construction and by set_options, which changes
     // nothing.
     let patterns = tiny_patterns();

@@ -7,8 +7,8 @@
 //!   reconstructions of fixed training images, with p(v | h) of each as its mean image;
 //! - the reconstructions p(v | h), h ~ p(h | v), of a few training and test images;
 //! - the log-likelihood of the training and test sets, exact (by [`LogZSum`], spread over
-//!   calls) while the smaller layer has at most 24 units, else by AIS in chunks of two
-//!   runs, with its standard error; every point is computed for a frozen copy of the
+//!   calls) while the smaller layer has at most 25 units, else by the engine's AIS
+//!   driver ([`AisRuns`], 32 runs spread over calls), with its standard error; every point is computed for a frozen copy of the
 //!   machine at one update, so learning goes on while it is under way;
 //! - a generation gallery: fresh chains from random images, advanced in slices;
 //! - completion: a test image with the units of a mask clamped, the others (and the
@@ -28,11 +28,10 @@ use crate::estimate::trace::{Eviction, History};
 use crate::learn::Dataset;
 use crate::learn::digits;
 use crate::learn::rbm::{RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions};
-use crate::log_sum_exp::log_mean_and_spread;
 use crate::rng::{SpinRng, seeded_rng};
 use rand::Rng;
 
-/// Most hidden units on the page: 500 (AIS chunks stay a few frames long).
+/// Most hidden units on the page: 500 (a slice of AIS run-steps stays a few frames long).
 pub const MAX_HIDDEN: usize = 500;
 /// Most fantasy particles (or reconstructions) shown: 100.
 pub const MAX_SHOWN: usize = 100;
@@ -46,9 +45,12 @@ pub const MAX_CHAIN_STEPS: u64 = 100_000;
 pub const MAX_UPDATES_PER_CALL: u64 = 10_000;
 /// Points kept on the log-likelihood curves (the oldest is dropped): 500.
 pub const CURVE_CAPACITY: usize = 500;
-/// AIS runs per chunk (the fewest an estimate may have).
+/// AIS runs per log-likelihood point beyond 25 units: [`AIS_CHUNKS`] ×
+/// [`AIS_RUNS_PER_CHUNK`] = 32, stepping through the page's schedule together.
+pub const AIS_RUNS: u64 = AIS_CHUNKS as u64 * AIS_RUNS_PER_CHUNK;
+/// The AIS runs of a point counted in pairs, as the page's progress counts them: 2.
 pub const AIS_RUNS_PER_CHUNK: u64 = 2;
-/// AIS chunks per log-likelihood point beyond 24 units: 16 (32 runs).
+/// Pairs of AIS runs per point: 16 (32 runs).
 pub const AIS_CHUNKS: usize = 16;
 /// Most visible units of a dataset of the user's: 1024.
 pub const MAX_VISIBLE: usize = 1024;
@@ -222,35 +224,10 @@ impl LikelihoodJob {
             LogZJob::Exact(sum) => Ok(sum
                 .advance(work)
                 .then(|| (sum.value().expect("complete"), 0.0))),
-            LogZJob::Ais {
-                base,
-                chunk_log_z,
-                seed,
-                current,
-            } => {
-                let mut left = work;
-                while left > 0 && chunk_log_z.len() < AIS_CHUNKS {
-                    let runs = match current {
-                        Some(runs) => runs,
-                        None => current.insert(AisRuns::new(
-                            &self.rbm,
-                            base,
-                            &AisSchedule::PAGE,
-                            AIS_RUNS_PER_CHUNK,
-                            seed.wrapping_add(chunk_log_z.len() as u64),
-                        )?),
-                    };
-                    let before = runs.steps_done();
-                    let done = runs.advance(&self.rbm, left);
-                    // Every step moves steps_done on by one, so this is what was done.
-                    left -= runs.steps_done() - before;
-                    if done {
-                        chunk_log_z.push(runs.estimate().expect("done").log_z);
-                        *current = None;
-                    }
-                }
-                Ok((chunk_log_z.len() == AIS_CHUNKS).then(|| combine_chunks(chunk_log_z)))
-            }
+            LogZJob::Ais(runs) => Ok(runs.advance(&self.rbm, work).then(|| {
+                let estimate = runs.estimate().expect("every run is done");
+                (estimate.log_z, estimate.stderr)
+            })),
         }
     }
 
@@ -267,16 +244,7 @@ impl LikelihoodJob {
     fn log_z_progress(&self) -> f64 {
         match &self.method {
             LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
-            LogZJob::Ais {
-                chunk_log_z,
-                current,
-                ..
-            } => {
-                let partial = current
-                    .as_ref()
-                    .map_or(0.0, |r| r.steps_done() as f64 / r.total_steps() as f64);
-                (chunk_log_z.len() as f64 + partial) / AIS_CHUNKS as f64
-            }
+            LogZJob::Ais(runs) => runs.steps_done() as f64 / runs.total_steps() as f64,
         }
     }
 }
@@ -284,15 +252,9 @@ impl LikelihoodJob {
 #[derive(Debug, Clone)]
 enum LogZJob {
     Exact(LogZSum),
-    /// AIS in [`AIS_CHUNKS`] chunks of [`AIS_RUNS_PER_CHUNK`] runs, chunk c seeded by
-    /// seed + c, so the value does not depend on how the work is sliced.
-    Ais {
-        base: Vec<f64>,
-        chunk_log_z: Vec<f64>,
-        seed: u64,
-        /// The chunk under way.
-        current: Option<AisRuns>,
-    },
+    /// [`AIS_RUNS`] runs of the engine's AIS driver on the page's schedule, each run on
+    /// its own stream, so the value does not depend on how the work is sliced.
+    Ais(AisRuns),
 }
 
 /// What [`RbmLab::completion_start`] clamps: the top half, the left half, or painted units.
@@ -666,7 +628,7 @@ impl RbmLab {
         self.curve.column(3)
     }
 
-    /// Whether ln Z is exact (the smaller layer has at most 24 units), else AIS.
+    /// Whether ln Z is exact (the smaller layer has at most 25 units), else AIS.
     pub fn likelihood_exact(&self) -> bool {
         self.visible().min(self.hidden) <= MAX_EXACT_LAYER
     }
@@ -715,17 +677,18 @@ impl RbmLab {
     }
 
     /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
-    /// or AIS chunks seeded by the run's seed and the update.
+    /// or AIS runs seeded by the run's seed and the update.
     fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
         let method = if self.likelihood_exact() {
             LogZJob::Exact(LogZSum::new(&rbm)?)
         } else {
-            LogZJob::Ais {
-                base: crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
-                chunk_log_z: Vec::with_capacity(AIS_CHUNKS),
-                seed: self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
-                current: None,
-            }
+            LogZJob::Ais(AisRuns::new(
+                &rbm,
+                &crate::model::rbm::base_rate_biases(&self.train, self.visible())?,
+                &AisSchedule::PAGE,
+                AIS_RUNS,
+                self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+            )?)
         };
         Ok(LikelihoodJob::new(update, rbm, method))
     }
@@ -1034,12 +997,4 @@ impl RbmLab {
             );
         }
     }
-}
-
-/// ln Z and its standard error from the chunks' estimates ln Ẑ_c (equal runs each):
-/// Ẑ = mean_c Ẑ_c, and se(ln Ẑ) = sd(Ẑ_c)/(√C mean(Ẑ_c)) by the delta method
-/// ([`log_mean_and_spread`]).
-fn combine_chunks(chunk_log_z: &[f64]) -> (f64, f64) {
-    let (log_z, relative_sd, _) = log_mean_and_spread(chunk_log_z);
-    (log_z, relative_sd / (chunk_log_z.len() as f64).sqrt())
 }

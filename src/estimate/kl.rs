@@ -2,11 +2,14 @@
 //!
 //! KL = Σ_v P(v) ln P(v) − Σ_v P(v) ln Z(v) + ln Z, where P is the training set's empirical
 //! distribution ([`data_distribution`]), Z(v) = Σ_h e^{−E(v,h)/T} sums the hidden states
-//! exactly ([`visible_log_z`]), and ln Z is estimated by AIS a chunk at a time
-//! ([`KlEstimate`]), so a page can spread the work over frames.
+//! exactly ([`visible_log_z`]), and ln Z is estimated by the engine's AIS driver
+//! ([`super::ais::Ais`]) on the general network's path ([`NetworkPath`]) a chunk of runs
+//! at a time ([`KlEstimate`]), so a page can spread the work over frames.
 
+use super::ais::{Ais, AisPath};
 use super::exact_log_z;
 use super::log_z;
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature, whole_in};
 use crate::log_sum_exp::log_mean_and_spread;
 use crate::model::Network;
@@ -24,8 +27,10 @@ pub const MAX_KL_HIDDEN: usize = 16;
 ///
 /// KL = Σ_v P(v) ln P(v) − Σ_v P(v) ln Z(v) + ln Z, where P is the training set's
 /// distribution, Z(v) = Σ_h e^{−E(v,h)/T} sums the 2^hidden hidden states exactly
-/// ([`visible_log_z`]), and ln Z is estimated by [`log_z::ais_log_z`]. The data terms
-/// are exact, so the standard error of the KL estimate is that of ln Ẑ.
+/// ([`visible_log_z`]), and ln Z is estimated by AIS ([`NetworkPath`], the linear schedule
+/// of [`log_z::ais_schedule`] with [`AIS_KL_STEPS`] steps), a chunk being a batch of
+/// [`AIS_KL_RUNS_PER_CHUNK`] runs. The data terms are exact, so the standard error of
+/// the KL estimate is that of ln Ẑ.
 #[derive(Debug, Clone)]
 pub struct KlEstimate {
     network: Network,
@@ -34,7 +39,71 @@ pub struct KlEstimate {
     data_term: f64,
     seed: u64,
     chunks: usize,
-    chunk_log_z: Vec<f64>,
+    /// ln Ẑ_c of the chunks done before a resumption.
+    resumed: Vec<f64>,
+    ais: Ais<NetworkSampler>,
+}
+
+/// The AIS path of a general network at temperature T: from the uniform distribution
+/// (β = 0, Z_0 = 2^n) to e^{−E(s)/T} through p*_β(s) = e^{−β E(s)}; the weight increment
+/// is −(β_to − β_from) E(s) and the transition one sequential heat-bath sweep at
+/// T = 1/β_to. A run is a [`NetworkSampler`] (its state and its stream).
+#[derive(Debug, Clone)]
+pub struct NetworkPath<'a> {
+    network: &'a Network,
+}
+
+impl<'a> NetworkPath<'a> {
+    /// The path of `network`.
+    pub fn new(network: &'a Network) -> NetworkPath<'a> {
+        NetworkPath { network }
+    }
+}
+
+impl AisPath for NetworkPath<'_> {
+    type Run = NetworkSampler;
+    type Scratch = ();
+
+    fn log_z_base(&self) -> f64 {
+        self.network.len() as f64 * core::f64::consts::LN_2
+    }
+
+    fn start(&self, seed: u64) -> NetworkSampler {
+        // A state drawn uniformly from the run's stream (the sampler starts random).
+        NetworkSampler::new(
+            self.network.clone(),
+            f64::INFINITY,
+            Rule::HeatBath,
+            NetworkOrder::Sequential,
+            seed,
+        )
+        .expect("T = ∞ is a valid sampling temperature")
+    }
+
+    fn scratch(&self, _runs: usize) {}
+
+    fn step(
+        &self,
+        runs: &mut [NetworkSampler],
+        log_weights: &mut [f64],
+        from: f64,
+        to: f64,
+        transition: bool,
+        _scratch: &mut (),
+    ) {
+        for (run, weight) in runs.iter_mut().zip(log_weights) {
+            *weight -= (to - from) * run.energy();
+            if transition {
+                run.set_temperature(1.0 / to)
+                    .expect("β > 0 on the path after its start");
+                run.sweep();
+            }
+        }
+    }
+
+    fn cost(&self) -> u64 {
+        (self.network.len() * self.network.len()) as u64
+    }
 }
 
 impl KlEstimate {
@@ -55,6 +124,17 @@ impl KlEstimate {
         for (v, p) in data_distribution(patterns) {
             data_term += p * (p.ln() - visible_log_z(network, temperature, &v)?);
         }
+        // The AIS limits of the general network's estimator (runs, steps, work), so that
+        // a chunk is refused here as log_z::ais_log_z would refuse it.
+        let n = network.len() as u128;
+        if u128::from(AIS_KL_RUNS_PER_CHUNK * AIS_KL_STEPS) * n * n > log_z::MAX_WORK {
+            return Err(ParamError::Invalid {
+                field: "runs × steps",
+                reason: format!("a chunk of AIS runs on {n} units is beyond the limit 2^40"),
+            });
+        }
+        let betas: Vec<f64> = log_z::ais_schedule(temperature, AIS_KL_STEPS).collect();
+        let runs = chunks as u64 * AIS_KL_RUNS_PER_CHUNK;
         Ok(KlEstimate {
             network: network.clone(),
             temperature,
@@ -62,33 +142,30 @@ impl KlEstimate {
             data_term,
             seed,
             chunks,
-            chunk_log_z: Vec::with_capacity(chunks),
+            resumed: Vec::new(),
+            ais: Ais::new(betas, runs, AIS_KL_RUNS_PER_CHUNK as usize, seed),
         })
     }
 
     /// Runs up to `chunks` more chunks; returns whether the estimate is complete.
     pub fn advance(&mut self, chunks: usize) -> Result<bool, ParamError> {
-        for _ in 0..chunks {
-            if self.done() {
-                break;
-            }
-            let k = self.chunk_log_z.len() as u64;
-            let seed = self.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let chunk = log_z::ais_log_z(
-                &self.network,
-                self.temperature,
-                AIS_KL_RUNS_PER_CHUNK,
-                AIS_KL_STEPS,
-                seed,
-            )?;
-            self.chunk_log_z.push(chunk.log_z);
-        }
+        let steps = (chunks as u64)
+            .saturating_mul(AIS_KL_RUNS_PER_CHUNK)
+            .saturating_mul(self.ais.steps());
+        self.ais.advance(&NetworkPath::new(&self.network), steps);
         Ok(self.done())
     }
 
     /// Whether every chunk has run.
     pub fn done(&self) -> bool {
-        self.chunk_log_z.len() >= self.chunks
+        self.ais.done()
+    }
+
+    /// ln Ẑ_c of each chunk done: ln Z_0 + ln mean(w) of its runs.
+    fn chunk_log_z(&self) -> Vec<f64> {
+        let base = NetworkPath::new(&self.network).log_z_base();
+        let done = self.ais.batch_log_means().iter().map(|m| base + m);
+        self.resumed.iter().copied().chain(done).collect()
     }
 
     /// The learning cycle the estimate belongs to.
@@ -104,11 +181,12 @@ impl KlEstimate {
     /// [`log_z::ais_log_z`]), computed relative to the largest Ẑ_c by
     /// [`log_mean_and_spread`].
     pub fn value(&self) -> Option<(f64, f64)> {
-        let c = self.chunk_log_z.len();
+        let chunk_log_z = self.chunk_log_z();
+        let c = chunk_log_z.len();
         if c < 2 {
             return None;
         }
-        let (log_z, relative_sd, _) = log_mean_and_spread(&self.chunk_log_z);
+        let (log_z, relative_sd, _) = log_mean_and_spread(&chunk_log_z);
         let stderr = relative_sd / libm::sqrt(c as f64);
         Some((self.data_term + log_z, stderr))
     }
@@ -136,7 +214,7 @@ impl KlEstimate {
             seed: self.seed,
             chunks: self.chunks,
             cycle: self.cycle,
-            chunk_log_z: self.chunk_log_z.clone(),
+            chunk_log_z: self.chunk_log_z(),
         }
     }
 
@@ -163,7 +241,8 @@ impl KlEstimate {
                 ),
             });
         }
-        estimate.chunk_log_z = saved.chunk_log_z;
+        estimate.ais.resume_at_batch(done.len() as u64);
+        estimate.resumed = saved.chunk_log_z;
         Ok(estimate)
     }
 }

@@ -6,6 +6,8 @@
 //!   CLI's `logz`, the machine's Z panel and the lattice's ln Z card report it;
 //! - [`mean_field`]: the mean-field equations and the free energy −F/T;
 //! - [`kl`]: KL(data ‖ model) with ln Z by AIS, for machines too big to enumerate;
+//! - [`ais`]: annealed importance sampling, the one driver (schedule, runs, weights,
+//!   estimate and standard error) behind every AIS estimate;
 //! - [`rbm_exact`], [`rbm_ais`]: ln Z of a restricted machine, exactly over its smaller
 //!   layer, or by AIS with the hidden layer summed out (Salakhutdinov & Murray 2008);
 //! - [`bipartite`]: ln Z of a network whose units split into two unconnected groups, as
@@ -15,6 +17,7 @@
 //! - [`correlations`]: running ⟨s_i⟩ and ⟨s_i s_j⟩;
 //! - [`trace`]: bounded histories for the live views (the energy trace, learning curves).
 
+pub mod ais;
 pub mod bipartite;
 pub mod correlations;
 pub mod exact_log_z;

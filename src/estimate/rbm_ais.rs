@@ -23,76 +23,47 @@
 //! biased low by about stderr²/2 and is a stochastic lower bound (Markov:
 //! P(ln Ẑ > ln Z + t) ≤ e^{−t}). The error bar is honest when the weights are even:
 //! `effective_runs` = (Σ w)²/Σ w² should be a good fraction of M.
+//!
+//! The runs are driven by the engine's one AIS driver, [`super::ais::Ais`]; this module is
+//! the path ([`RbmPath`]). Per β and batch of B runs the work is two products, B × V
+//! by V × H for the hidden inputs and B × H by H × V for the visible ones, both in
+//! [`batch_product`]; with the paper's 100 runs at 784-500 that is 2 · 100 · 784 · 500
+//! multiply-adds per β, 1.1·10¹² for the 14 500 β (fewer here: only the units that are
+//! on add their row).
 
-use super::log_z::{MAX_AIS_RUNS, MAX_WORK, MIN_AIS_RUNS};
+use super::ais::{Ais, AisPath};
+pub use super::ais::{AisEstimate, AisSchedule};
+use super::log_z::{MAX_AIS_RUNS, MIN_AIS_RUNS};
+use super::rbm_exact::{LANES, PAD_BIAS, available_threads, exp_neg, softplus_sum};
 use crate::dynamics::rbm::sample_bits;
 use crate::error::ParamError;
-use crate::log_sum_exp::log_mean_and_spread;
 use crate::model::rbm::Rbm;
-use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
+use crate::model::rbm::{sigmoid, softplus};
+
+/// σ(x) = 1/(1 + e^{−x}) from y = e^{−|x|} ([`exp_neg`], a polynomial that vectorises):
+/// 1/(1 + y) for x ≥ 0, y/(1 + y) below (relative error a few 2^−53).
+#[inline(always)]
+fn logistic(x: f64) -> f64 {
+    let y = exp_neg(x.abs().min(708.0));
+    let r = 1.0 / (1.0 + y);
+    if x >= 0.0 { r } else { y * r }
+}
 use crate::rng::{SpinRng, seeded_rng};
 
-/// An AIS schedule: piecewise uniform spacing of β, each piece (end, step) running from
-/// the previous end (0 for the first) to `end` in steps of about `step`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AisSchedule {
-    pieces: &'static [(f64, f64)],
-}
+/// Most multiply-adds one estimate may cost, M·K·2VH: 2^41 ≈ 2.2·10¹², so that the paper's
+/// estimate for a 784-500 machine (100 runs × 14 500 steps × 2 · 784 · 500 = 1.14·10¹²)
+/// fits (twice the general estimators' [`super::log_z::MAX_WORK`]; only the rows of the
+/// units that are on are added, so the real work is smaller).
+pub const MAX_AIS_WORK: u128 = 1 << 41;
 
-impl AisSchedule {
-    /// Salakhutdinov & Murray's schedule: steps of 10⁻³ up to β = 0.5, 10⁻⁴ up to 0.9 and
-    /// 10⁻⁵ up to 1: 14 500 intermediate distributions.
-    pub const SALAKHUTDINOV_MURRAY: AisSchedule = AisSchedule {
-        pieces: &[(0.5, 1e-3), (0.9, 1e-4), (1.0, 1e-5)],
-    };
-
-    /// The same shape ten times coarser, for the page: steps of 10⁻² up to 0.5, 10⁻³ up
-    /// to 0.9, 10⁻⁴ up to 1: 1 450 intermediate distributions. 100 runs on a trained 64-16
-    /// machine took 1.4 s natively on a busy machine and came within 1.3 standard errors
-    /// of exact (the paper's schedule: 10 s, 0.7 standard errors; tests/rbm_targets.rs).
-    pub const PAGE: AisSchedule = AisSchedule {
-        pieces: &[(0.5, 1e-2), (0.9, 1e-3), (1.0, 1e-4)],
-    };
-
-    /// β_0 = 0, β_1, …, β_K = 1.
-    pub fn betas(&self) -> Vec<f64> {
-        let mut betas = vec![0.0];
-        let mut start = 0.0;
-        for &(end, step) in self.pieces {
-            let count = libm::round((end - start) / step).max(1.0) as usize;
-            betas.extend((1..=count).map(|k| start + (end - start) * k as f64 / count as f64));
-            start = end;
-        }
-        betas
-    }
-
-    /// K, the number of intermediate distributions after β_0.
-    pub fn steps(&self) -> usize {
-        self.betas().len() - 1
-    }
-}
-
-/// An AIS estimate of ln Z.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct AisEstimate {
-    /// ln Ẑ = ln Z_A + ln mean(w).
-    pub log_z: f64,
-    /// Its standard error by the delta method, sd(w)/(√M mean(w)).
-    pub stderr: f64,
-    /// (Σ w)²/Σ w²: how many runs carry the estimate.
-    pub effective_runs: f64,
-    /// M, the runs.
-    pub runs: u64,
-    /// K, the intermediate distributions.
-    pub steps: usize,
-    /// ln Z_A of the base model.
-    pub log_z_base: f64,
-}
+/// Most runs that step through β together (one batch): 100, the paper's runs.
+pub const MAX_BATCH: usize = 100;
 
 /// ln Z of `rbm` by AIS from the base model with visible biases `base` (length V, finite)
-/// through `schedule`, with `runs` independent runs (2 ≤ M ≤ 10⁶, field `runs`) on the
-/// stream of `seed`, one run after another. Work M·K·2VH must stay within 2^40 (field
-/// `runs × steps`). It is [`AisRuns`] advanced to the end at once.
+/// through `schedule`, with `runs` independent runs (2 ≤ M ≤ 10⁶, field `runs`), run r on
+/// the stream of [`super::ais::run_seed`](seed, r), natively on every core. Work M·K·2VH
+/// must stay within [`MAX_AIS_WORK`] = 2^41 (field `runs × steps`). It is [`AisRuns`]
+/// advanced to the end.
 pub fn ais_log_z(
     rbm: &Rbm,
     base: &[f64],
@@ -100,39 +71,25 @@ pub fn ais_log_z(
     runs: u64,
     seed: u64,
 ) -> Result<AisEstimate, ParamError> {
-    let mut ais = AisRuns::new(rbm, base, schedule, runs, seed)?;
+    let mut ais = AisRuns::new(rbm, base, schedule, runs, seed)?.with_threads(available_threads());
     ais.advance(rbm, u64::MAX);
     Ok(ais.estimate().expect("every run is done"))
 }
 
-/// AIS runs under way ([`ais_log_z`]'s), advanced a given number of intermediate steps at
-/// a time, so that a page can spread one estimate over many frames. The draws are made in
-/// the same order whatever the slices, so the estimate is bit for bit [`ais_log_z`]'s
-/// (tests/rbm.rs).
+/// AIS runs of a restricted machine under way ([`ais_log_z`]'s), advanced a given number
+/// of run-steps at a time, so that a page can spread one estimate over many frames. Each
+/// run draws from its own stream, so the estimate is bit for bit [`ais_log_z`]'s however
+/// the work is sliced or threaded (tests/rbm.rs).
 #[derive(Debug, Clone)]
 pub struct AisRuns {
-    betas: Vec<f64>,
     base: Vec<f64>,
-    base_probabilities: Vec<f64>,
-    rng: SpinRng,
-    runs: u64,
-    /// The log weights of the runs done.
-    log_weights: Vec<f64>,
-    /// The run under way: the next step k (0: its start v_1 ~ p_A is still to be drawn),
-    /// its v_k and its log weight so far.
-    step: usize,
-    v: Vec<u8>,
-    log_weight: f64,
-    /// Scratch: the hidden state, the hidden inputs, p(h | v), the visible inputs.
-    h: Vec<u8>,
-    c: Vec<f64>,
-    p_h: Vec<f64>,
-    x: Vec<f64>,
+    hidden: usize,
+    ais: Ais<RbmRun>,
 }
 
 impl AisRuns {
-    /// `runs` runs of `rbm` from the base `base` through `schedule` on the stream of
-    /// `seed`, none done yet; checked as [`ais_log_z`] checks them.
+    /// `runs` runs of `rbm` from the base `base` through `schedule` on the streams of
+    /// `seed`, none done yet, on one thread; checked as [`ais_log_z`] checks them.
     pub fn new(
         rbm: &Rbm,
         base: &[f64],
@@ -157,110 +114,244 @@ impl AisRuns {
         }
         let betas = schedule.betas();
         let work = u128::from(runs) * betas.len() as u128 * 2 * (nv * nh) as u128;
-        if work > MAX_WORK {
+        if work > MAX_AIS_WORK {
             return Err(ParamError::Invalid {
                 field: "runs × steps",
                 reason: format!(
-                    "{runs} runs of {} steps cost {work} multiply-adds, beyond the limit 2^40",
+                    "{runs} runs of {} steps cost {work} multiply-adds, beyond the limit 2^41",
                     betas.len() - 1
                 ),
             });
         }
+        let batch = (runs as usize).min(MAX_BATCH);
         Ok(AisRuns {
-            betas,
             base: base.to_vec(),
-            base_probabilities: base.iter().map(|&x| sigmoid(x)).collect(),
-            rng: seeded_rng(seed),
-            runs,
-            log_weights: Vec::with_capacity(runs as usize),
-            step: 0,
-            v: vec![0; nv],
-            log_weight: 0.0,
-            h: vec![0; nh],
-            c: vec![0.0; nh],
-            p_h: vec![0.0; nh],
-            x: vec![0.0; nv],
+            hidden: nh,
+            ais: Ais::new(betas, runs, batch, seed),
         })
+    }
+
+    /// The same runs with whole rounds of a batch shared among `threads` threads natively;
+    /// the estimate does not change.
+    pub fn with_threads(mut self, threads: usize) -> AisRuns {
+        self.ais = self.ais.with_threads(threads);
+        self
     }
 
     /// The steps every run takes (K) times the runs: the whole job in [`AisRuns::advance`]'s
     /// units.
     pub fn total_steps(&self) -> u64 {
-        self.runs * (self.betas.len() as u64 - 1)
+        self.ais.total_steps()
     }
 
     /// The steps done so far, in [`AisRuns::advance`]'s units.
     pub fn steps_done(&self) -> u64 {
-        self.log_weights.len() as u64 * (self.betas.len() as u64 - 1)
-            + self.step.saturating_sub(1) as u64
+        self.ais.steps_done()
     }
 
-    /// Does up to `steps` intermediate steps (each adds ln p*_{β_k}(v_k) − ln p*_{β_{k−1}}(v_k)
-    /// to the run's log weight and moves v_k → v_{k+1} by one block Gibbs step at β_k;
-    /// the module notes), starting new runs as old ones end. `rbm` must be the machine the
-    /// runs were made for. Returns whether every run is done.
+    /// Does up to `steps` run-steps (each adds ln p*_{β_k}(v_k) − ln p*_{β_{k−1}}(v_k) to a
+    /// run's log weight and moves v_k → v_{k+1} by one block Gibbs step at β_k; the module
+    /// notes). `rbm` must be the machine the runs were made for. Returns whether every run
+    /// is done.
     pub fn advance(&mut self, rbm: &Rbm, steps: u64) -> bool {
-        let last = self.betas.len() - 1;
-        let mut left = steps;
-        while left > 0 && (self.log_weights.len() as u64) < self.runs {
-            if self.step == 0 {
-                sample_bits(&self.base_probabilities, &mut self.v, &mut self.rng);
-                self.log_weight = 0.0;
-                self.step = 1;
-            }
-            let k = self.step;
-            hidden_input(rbm, &self.v, &mut self.c);
-            self.log_weight += self.log_p(rbm, self.betas[k]) - self.log_p(rbm, self.betas[k - 1]);
-            if k < last {
-                let beta = self.betas[k];
-                for (p, &cj) in self.p_h.iter_mut().zip(&self.c) {
-                    *p = sigmoid(beta * cj);
-                }
-                sample_bits(&self.p_h, &mut self.h, &mut self.rng);
-                visible_input(rbm, &self.h, &mut self.x);
-                for (xi, &a0) in self.x.iter_mut().zip(&self.base) {
-                    *xi = sigmoid((1.0 - beta) * a0 + beta * *xi);
-                }
-                sample_bits(&self.x, &mut self.v, &mut self.rng);
-                self.step += 1;
-            } else {
-                self.log_weights.push(self.log_weight);
-                self.step = 0;
-            }
-            left -= 1;
-        }
-        self.log_weights.len() as u64 == self.runs
-    }
-
-    /// ln p*_β(v) = ((1 − β) a_A + β a)·v + Σ_j ln(1 + e^{β c_j}) of the run's v, with
-    /// c = b + vW its hidden inputs (already in `self.c`).
-    fn log_p(&self, rbm: &Rbm, beta: f64) -> f64 {
-        let linear: f64 = self
-            .v
-            .iter()
-            .zip(self.base.iter().zip(rbm.visible_biases()))
-            .map(|(&vi, (&a0, &a))| f64::from(vi) * ((1.0 - beta) * a0 + beta * a))
-            .sum();
-        linear + self.c.iter().map(|&cj| softplus(beta * cj)).sum::<f64>()
+        let path = RbmPath::new(rbm, &self.base);
+        self.ais.advance(&path, steps)
     }
 
     /// The estimate, once every run is done.
     pub fn estimate(&self) -> Option<AisEstimate> {
-        if (self.log_weights.len() as u64) < self.runs {
-            return None;
+        self.ais.estimate(log_z_base(&self.base, self.hidden))
+    }
+}
+
+/// ln Z_A = Σ_i ln(1 + e^{a_A,i}) + H ln 2 of the base model with visible biases `base`
+/// and `hidden` hidden units.
+pub fn log_z_base(base: &[f64], hidden: usize) -> f64 {
+    base.iter().map(|&a| softplus(a)).sum::<f64>() + hidden as f64 * core::f64::consts::LN_2
+}
+
+/// One AIS run of a restricted machine: its visible state v_k and its random stream.
+#[derive(Debug, Clone)]
+pub struct RbmRun {
+    v: Vec<u8>,
+    rng: SpinRng,
+}
+
+/// The path from the base model A (visible biases a_A, no weights) to the machine B
+/// (module notes): ln p*_β(v) = ((1 − β) a_A + β a)·v + Σ_j ln(1 + e^{β c_j}), c = b + vW,
+/// and the block Gibbs step at β: h ~ σ(β c), then v ~ σ((1 − β) a_A + β(a + W h)).
+#[derive(Debug, Clone)]
+pub struct RbmPath<'a> {
+    rbm: &'a Rbm,
+    base: &'a [f64],
+    /// a − a_A, for the linear part of the weight increment.
+    bias_change: Vec<f64>,
+    /// σ(a_A), p_A's unit probabilities.
+    base_probabilities: Vec<f64>,
+}
+
+impl<'a> RbmPath<'a> {
+    /// The path of `rbm` from the base with visible biases `base` (length V, checked by
+    /// [`AisRuns::new`]).
+    pub fn new(rbm: &'a Rbm, base: &'a [f64]) -> RbmPath<'a> {
+        RbmPath {
+            rbm,
+            base,
+            bias_change: rbm
+                .visible_biases()
+                .iter()
+                .zip(base)
+                .map(|(a, a0)| a - a0)
+                .collect(),
+            base_probabilities: base.iter().map(|&x| sigmoid(x)).collect(),
         }
-        let nh = self.c.len();
-        let log_z_base = self.base.iter().map(|&a| softplus(a)).sum::<f64>()
-            + nh as f64 * core::f64::consts::LN_2;
-        let (log_mean, relative_sd, effective_runs) = log_mean_and_spread(&self.log_weights);
-        Some(AisEstimate {
-            log_z: log_z_base + log_mean,
-            stderr: relative_sd / libm::sqrt(self.runs as f64),
-            effective_runs,
-            runs: self.runs,
-            steps: self.betas.len() - 1,
-            log_z_base,
-        })
+    }
+}
+
+/// A batch's working memory: V (B × V, 0/1), the hidden inputs c (B × H), H (B × H, 0/1),
+/// the visible inputs (B × V), one row of probabilities, and β c padded to a multiple of
+/// [`LANES`] with the factors of [`softplus_sum`].
+#[derive(Debug, Clone)]
+pub struct RbmScratch {
+    visible: Vec<u8>,
+    hidden_input: Vec<f64>,
+    hidden: Vec<u8>,
+    visible_input: Vec<f64>,
+    probabilities: Vec<f64>,
+    scaled: Vec<f64>,
+    factors: Vec<f64>,
+}
+
+/// Σ_j ln(1 + e^{β c_j}) by [`softplus_sum`], β c written into the head of `scaled` (its
+/// padded tail holds [`PAD_BIAS`]).
+fn scaled_softplus_sum(scaled: &mut [f64], factors: &mut [f64], beta: f64, c: &[f64]) -> f64 {
+    for (x, &cj) in scaled.iter_mut().zip(c) {
+        *x = beta * cj;
+    }
+    softplus_sum(scaled, factors)
+}
+
+impl AisPath for RbmPath<'_> {
+    type Run = RbmRun;
+    type Scratch = RbmScratch;
+
+    fn log_z_base(&self) -> f64 {
+        log_z_base(self.base, self.rbm.hidden())
+    }
+
+    fn start(&self, seed: u64) -> RbmRun {
+        let mut rng = seeded_rng(seed);
+        let mut v = vec![0; self.rbm.visible()];
+        sample_bits(&self.base_probabilities, &mut v, &mut rng);
+        RbmRun { v, rng }
+    }
+
+    fn scratch(&self, runs: usize) -> RbmScratch {
+        let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
+        RbmScratch {
+            visible: vec![0; runs * nv],
+            hidden_input: vec![0.0; runs * nh],
+            hidden: vec![0; runs * nh],
+            visible_input: vec![0.0; runs * nv],
+            probabilities: vec![0.0; nv.max(nh)],
+            scaled: {
+                let mut padded = vec![0.0; nh];
+                padded.resize(nh.div_ceil(LANES) * LANES, PAD_BIAS);
+                padded
+            },
+            factors: vec![0.0; nh.div_ceil(LANES) * LANES],
+        }
+    }
+
+    /// The weight increment (β_to − β_from)(a − a_A)·v + Σ_j softplus(β_to c_j) −
+    /// Σ_j softplus(β_from c_j) (each sum by [`softplus_sum`], to about 10⁻¹⁵ relative),
+    /// then h ~ σ(β_to c) and v ~ σ((1 − β_to) a_A + β_to(a + Wh)) ([`logistic`]), each
+    /// run drawing from its own stream (hidden units first, then visible).
+    fn step(
+        &self,
+        runs: &mut [RbmRun],
+        log_weights: &mut [f64],
+        from: f64,
+        to: f64,
+        transition: bool,
+        s: &mut RbmScratch,
+    ) {
+        let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
+        let b = runs.len();
+        for (row, run) in s.visible.chunks_exact_mut(nv).zip(runs.iter()) {
+            row.copy_from_slice(&run.v);
+        }
+        let c = &mut s.hidden_input[..b * nh];
+        batch_product(
+            &s.visible[..b * nv],
+            nv,
+            |i| self.rbm.weight_row(i),
+            self.rbm.hidden_biases(),
+            c,
+        );
+        for (r, (run, weight)) in runs.iter_mut().zip(log_weights.iter_mut()).enumerate() {
+            let c_r = &c[r * nh..(r + 1) * nh];
+            let linear: f64 = run
+                .v
+                .iter()
+                .zip(&self.bias_change)
+                .map(|(&v, &d)| f64::from(v) * d)
+                .sum();
+            let hidden = scaled_softplus_sum(&mut s.scaled, &mut s.factors, to, c_r)
+                - scaled_softplus_sum(&mut s.scaled, &mut s.factors, from, c_r);
+            *weight += (to - from) * linear + hidden;
+            if transition {
+                let p = &mut s.probabilities[..nh];
+                for (p, &cj) in p.iter_mut().zip(c_r) {
+                    *p = logistic(to * cj);
+                }
+                sample_bits(p, &mut s.hidden[r * nh..(r + 1) * nh], &mut run.rng);
+            }
+        }
+        if !transition {
+            return;
+        }
+        let x = &mut s.visible_input[..b * nv];
+        batch_product(
+            &s.hidden[..b * nh],
+            nh,
+            |j| self.rbm.weight_column(j),
+            self.rbm.visible_biases(),
+            x,
+        );
+        for (r, run) in runs.iter_mut().enumerate() {
+            let p = &mut s.probabilities[..nv];
+            for ((p, &x), &a0) in p.iter_mut().zip(&x[r * nv..(r + 1) * nv]).zip(self.base) {
+                *p = logistic((1.0 - to) * a0 + to * x);
+            }
+            sample_bits(p, &mut run.v, &mut run.rng);
+        }
+    }
+
+    fn cost(&self) -> u64 {
+        2 * (self.rbm.visible() * self.rbm.hidden()) as u64
+    }
+}
+
+/// out = bias + S M for a batch: row r of `out` (length m) is bias + Σ_{i: S_ri = 1}
+/// M_i, for S the 0/1 batch `states` (B × n, row-major) and M_i = `row(i)` (length m).
+/// The one place AIS multiplies: the dense f32 product S · M (B × n by n × m) of a
+/// matrix-product module can replace it, with f64 accumulation of its result.
+pub fn batch_product<'m>(
+    states: &[u8],
+    n: usize,
+    row: impl Fn(usize) -> &'m [f64],
+    bias: &[f64],
+    out: &mut [f64],
+) {
+    let m = bias.len();
+    for (s, o) in states.chunks_exact(n).zip(out.chunks_exact_mut(m)) {
+        o.copy_from_slice(bias);
+        for (i, _) in s.iter().enumerate().filter(|(_, on)| **on == 1) {
+            for (x, &w) in o.iter_mut().zip(row(i)) {
+                *x += w;
+            }
+        }
     }
 }
 

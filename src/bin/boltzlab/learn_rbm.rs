@@ -1,7 +1,7 @@
 //! `boltzlab learn --machine rbm …` and `boltzlab reproduce statistics`: restricted
 //! machines trained on bars and stripes, the 8×8 digits, MNIST or an image file the user
 //! brings ([`crate::images`]) with a chosen way of getting the statistics, scored by the
-//! exact log-likelihood (AIS where the smaller layer is beyond 24 units).
+//! exact log-likelihood (AIS where the smaller layer is beyond 25 units).
 
 use crate::args::Args;
 use crate::images::{self, ImageData};
@@ -43,7 +43,7 @@ fn data(problem: &str) -> ImageData {
     }
 }
 
-/// ln Z, exact where the smaller layer has at most 24 units, else AIS (page schedule, 100
+/// ln Z, exact where the smaller layer has at most 25 units, else AIS (page schedule, 100
 /// runs, from the data's base rates): (ln Z, exact?).
 fn log_partition(m: &Rbm, train: &[Vec<u8>]) -> Result<(f64, bool), ParamError> {
     match log_z(m) {

@@ -27,6 +27,7 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
             "method",
             "runs",
             "steps",
+            "schedule",
             "sweeps",
             "seed",
         ],
@@ -43,6 +44,7 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
     for (option, owner) in [
         ("runs", LogZMethod::Ais),
         ("steps", LogZMethod::Ais),
+        ("schedule", LogZMethod::Ais),
         ("sweeps", LogZMethod::Sampled),
     ] {
         if args.has(option) && method != owner {
@@ -69,18 +71,37 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
     let steps = args.count("steps", DEFAULT_STEPS, 1, MAX_AIS_STEPS)?;
     let sweeps = args.count("sweeps", DEFAULT_SWEEPS, 1, MAX_SAMPLED_SWEEPS)?;
     let seed = args.count("seed", DEFAULT_SEED, 0, u64::MAX)?;
+    if args.has("schedule") && args.has("steps") {
+        return Err(
+            "--schedule and --steps: give one (--steps is the general network's linear \
+             schedule, --schedule the bipartite network's)"
+                .to_string(),
+        );
+    }
+    let schedule = match args
+        .choice("schedule", &["page", "salakhutdinov-murray"])?
+        .as_str()
+    {
+        "page" => AisSchedule::PAGE,
+        _ => AisSchedule::SALAKHUTDINOV_MURRAY,
+    };
     let network = read_network(path)?;
     let clock = std::time::Instant::now();
-    // A bipartite network is a restricted machine: exact over its smaller group (≤ 24
+    // A bipartite network is a restricted machine: exact over its smaller group (≤ 25
     // units), and AIS with one group summed out (unless --steps asks for the general AIS).
     let bipartite = match method {
         LogZMethod::Exact => bipartite::exact_log_z(&network, temperature),
         LogZMethod::Ais if !args.has("steps") => {
-            bipartite::ais_log_z_bipartite(&network, temperature, &AisSchedule::PAGE, runs, seed)
+            bipartite::ais_log_z_bipartite(&network, temperature, &schedule, runs, seed)
         }
         _ => Ok(None),
     }
     .map_err(|e| format!("--method {}: {e}", method.name()))?;
+    if bipartite.is_none() && args.has("schedule") {
+        return Err(format!(
+            "--schedule: '{path}' is not bipartite; the general AIS takes --steps instead"
+        ));
+    }
     let grouped = bipartite.is_some();
     let result = match bipartite {
         Some(mut r) => {

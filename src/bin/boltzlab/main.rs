@@ -34,7 +34,8 @@ USAGE:
       --kaufman: log_z, energy_per_spin and specific_heat_per_spin from Kaufman's formula,
       for a periodic lattice of any size (J = 1, h = 0).
   boltzlab logz --network FILE --temperature T --method exact|ais|mean-field|sampled
-                [--runs M] [--steps K] [--sweeps N] [--seed S] [--json]
+                [--runs M] [--steps K] [--schedule page|salakhutdinov-murray]
+                [--sweeps N] [--seed S] [--json]
       ln Z = ln Σ_s e^{−E(s)/T} of a network JSON file ({\"units\": n, \"spin\":
       \"ising\"|\"binary\", \"weights\": [[…]], \"biases\": […]}, as the page exports it):
       exact by enumeration (n ≤ 30); ais, annealed importance sampling with a standard
@@ -44,9 +45,10 @@ USAGE:
       default 1. Prints log_z, stderr (ais), bound, the method's facts and seconds.
       A bipartite network (its units split into two groups with no connection inside
       either, as a saved RBM) is a restricted machine: exact sums the larger group out in
-      closed form and enumerates the smaller (≤ 24 units, any n), and ais (without
-      --steps) anneals with one group summed out on the page's schedule (1450 steps);
-      the JSON says \"bipartite\": true.
+      closed form and enumerates the smaller (≤ 25 units, any n, on every core), and ais
+      (without --steps) anneals with one group summed out from the uniform base on the
+      page's schedule (1450 steps) or Salakhutdinov & Murray's (--schedule
+      salakhutdinov-murray, 14500 steps); the JSON says \"bipartite\": true.
   boltzlab learn --problem 4-2-4|4-3-4|8-3-8|40-10-40|bars-3x3|bars-4x4|pixels-10
                  [--method stochastic|mean-field] [--runs N] [--max-cycles C] [--seed S]
                  [--threads K] [--verbose] [--json]
@@ -110,7 +112,7 @@ USAGE:
       biases (defaults: bars-4x4, 16 hidden, persistent, 100 particles, k = 1, 4 replicas,
       full batch for bars and 100 otherwise, ε = 0.02, μ = 0.5, λ = 0, linear decay to 0
       over N updates, N = 50000 for bars and 15000 otherwise, seed 1): exact train NLL per
-      pattern and test log-likelihood per image (AIS if both layers exceed 24 units), with
+      pattern and test log-likelihood per image (AIS if both layers exceed 25 units), with
       the curve every N updates if --every is given. --save writes the network JSON.
       --dataset mnist reads the packed MNIST file data/mnist/mnist.bin (60000 training and
       10000 test images of 28×28, binarized as Salakhutdinov & Murray 2008), or the packed
