@@ -140,9 +140,10 @@ USAGE:
       epochs of 600 updates (default 10; the paper's count is unconfirmed). Each row:
       name, hidden, statistics, epochs, updates, test_log_likelihood (nats per image over
       the test images), stderr (AIS; 0 if exact), exact, paper (null where the paper's
-      value is not confirmed), seconds. --quick (NOT the paper's protocol): 2 epochs on
-      2000 training and 1000 test images, AIS on a 1450-step schedule with 20 runs.
-      --small and --large change the 25 and 500 hidden units (≤ 25 is exact).
+      value is not confirmed), seconds. --quick (NOT the paper's protocol): 5 epochs on
+      2000 training and 1000 test images, 20 hidden units instead of 25, AIS on a
+      1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
+      units (≤ 25 is exact). docs/salakhutdinov2008.md has the protocol and the table.
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent
