@@ -116,3 +116,35 @@ fn bad_options_are_refused_by_name() {
     assert_eq!(code, 2);
     assert!(err.contains("salakhutdinov2008"), "{err}");
 }
+
+/// The momentum switch the protocol needs (0.5 → 0.9 after five epochs) keeps the trainer's
+/// state, and a momentum outside [0, 1) is refused by name and changes nothing.
+#[test]
+fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
+    use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+    let patterns: Vec<Vec<u8>> = (0..8u8)
+        .map(|k| (0..6).map(|i| (k >> (i % 3)) & 1).collect())
+        .collect();
+    let options = TrainingOptions {
+        statistics: Statistics::ContrastiveDivergence { steps: 1 },
+        batch: 4,
+        rate: 0.05,
+        schedule: RateSchedule::Constant,
+        momentum: 0.5,
+        weight_decay: 0.0002,
+        seed: 3,
+    };
+    let start = Rbm::random(6, 3, 0.01, 3).unwrap();
+    let mut trainer = BatchTrainer::new(&start, &patterns, options, 1).unwrap();
+    trainer.run(5).unwrap();
+    for bad in [1.0, -0.1, f64::NAN] {
+        let err = trainer.set_momentum(bad).unwrap_err();
+        assert_eq!(err.field(), "momentum", "{err}");
+        assert_eq!(trainer.options().momentum, 0.5);
+    }
+    trainer.set_momentum(0.9).unwrap();
+    assert_eq!(trainer.options().momentum, 0.9);
+    assert_eq!(trainer.updates(), 5);
+    trainer.run(3).unwrap();
+    assert_eq!(trainer.updates(), 8);
+}
