@@ -27,7 +27,8 @@ const BATCH: usize = 100;
 /// Initial weights 0.01·N(0, 1), biases 0.
 const WEIGHT_SCALE: f64 = 0.01;
 /// Epochs by default. The paper's count is not confirmed (docs/salakhutdinov2008.md); this
-/// one keeps a whole run within about two hours on a loaded two-core machine.
+/// one makes a whole run an estimated 1 h 20 min on the idle two-core machine (about 3 h
+/// under the heavy load it was measured at; tempering in the f64 trainer is most of it).
 const DEFAULT_EPOCHS: u64 = 10;
 /// `--quick`: epochs, training and test images, AIS runs (on the page's 1450-step
 /// schedule): a smoke run, not the paper's protocol.
@@ -167,7 +168,8 @@ fn base_rate_log_likelihood(p: &[f64], test: &[Vec<u8>]) -> f64 {
 }
 
 /// The training options of the authors' rbm.m for `statistics` (momentum set per epoch by
-/// [`train`]); persistent methods decay ε linearly to 0 over the run (Tieleman 2008).
+/// [`train`]); persistent methods decay ε linearly to 0 over the run, so that the particles catch
+/// up with the model (Tieleman & Hinton 2009).
 fn options(statistics: Statistics, updates: u64, seed: u64) -> TrainingOptions {
     let schedule = match statistics {
         Statistics::ContrastiveDivergence { .. } => RateSchedule::Constant,
