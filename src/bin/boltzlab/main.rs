@@ -11,6 +11,7 @@ mod learn_full;
 mod learn_rbm;
 mod logz;
 mod reproduce;
+mod reproduce_sm2008;
 
 use std::process::ExitCode;
 
@@ -127,6 +128,22 @@ USAGE:
       (default data/mnist/mnist.bin), each pixel on with probability g/255 drawn once from
       seed S (default 2008). scripts/pack_mnist.sh fetches the files, checks their SHA-256
       and runs this (data/mnist/README.md).
+  boltzlab reproduce salakhutdinov2008 [--rows ID,…] [--quick] [--threads K] [--epochs E]
+                 [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H]
+                 [--json]
+      The restricted machines of Salakhutdinov & Murray (2008, Table 1) on MNIST, with
+      the authors' code's protocol (batch 100, ε = 0.05, weight cost 0.0002, momentum 0.5
+      then 0.9 after 5 epochs, W ~ 0.01·N(0, 1), biases 0): rows cd1-25, cd3-25, cd25-25
+      (ln Z exact), cd1-500, cd3-500, cd25-500 (ln Z by AIS: 14500 steps, 100 runs, from
+      the base-rate model), and beside them pcd-500 (100 persistent particles) and pt-500
+      (tempering, 4 replicas, in the f64 trainer), rate decayed linearly to 0, all for E
+      epochs of 600 updates (default 10; the paper's count is unconfirmed). Each row:
+      name, hidden, statistics, epochs, updates, test_log_likelihood (nats per image over
+      the test images), stderr (AIS; 0 if exact), exact, paper (null where the paper's
+      value is not confirmed), seconds. --quick (NOT the paper's protocol): 5 epochs on
+      2000 training and 1000 test images, 20 hidden units instead of 25, AIS on a
+      1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
+      units (≤ 25 is exact). docs/salakhutdinov2008.md has the protocol and the table.
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent

@@ -127,13 +127,18 @@ fn value_of<'a>(raw: &'a [String], name: &str) -> Option<&'a str> {
 pub fn reproduce(raw: &[String]) -> Result<(), String> {
     match raw.first().map(String::as_str) {
         Some("ackley1985") => {}
+        Some("salakhutdinov2008") => return crate::reproduce_sm2008::reproduce(&raw[1..]),
         Some(other) => {
             return Err(format!(
-                "unknown paper '{}'; known: ackley1985",
+                "unknown paper '{}'; known: ackley1985, salakhutdinov2008",
                 boltzlab::error::shorten(other)
             ));
         }
-        None => return Err("reproduce needs a paper: boltzlab reproduce ackley1985".into()),
+        None => {
+            return Err(
+                "reproduce needs a paper: boltzlab reproduce ackley1985|salakhutdinov2008".into(),
+            );
+        }
     }
     let args = Args::parse(
         &raw[1..],

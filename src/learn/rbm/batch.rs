@@ -194,6 +194,15 @@ impl BatchTrainer {
         Ok(())
     }
 
+    /// Sets the momentum μ for the later updates (0 ≤ μ < 1; error names `momentum` and
+    /// nothing changes), keeping the velocities, chains and batch position: a schedule such
+    /// as Salakhutdinov & Murray's μ = 0.5 for five epochs, then 0.9.
+    pub fn set_momentum(&mut self, momentum: f64) -> Result<(), ParamError> {
+        crate::learn::below_one("momentum", momentum)?;
+        self.options.momentum = momentum;
+        Ok(())
+    }
+
     /// The last gradient: (g_W (V × H), g_a, g_b).
     pub fn gradient(&self) -> (&[f32], &[f32], &[f32]) {
         (

@@ -1,0 +1,150 @@
+//! `boltzlab reproduce salakhutdinov2008` on small machines and subsets of MNIST: the
+//! shape of its report and the laws every row must obey. Each run is seeded, so each
+//! check is deterministic (no false-failure rate): a failure is a change in behaviour.
+
+mod common;
+
+use common::{boltzlab, boltzlab_json};
+use serde_json::Value;
+
+/// 1000 training and 500 test images, 20 epochs (200 updates), a 12-hidden machine with
+/// exact ln Z and a 30-hidden one with AIS (the page's schedule, 20 runs: --quick).
+const SMALL_RUN: &[&str] = &[
+    "reproduce",
+    "salakhutdinov2008",
+    "--quick",
+    "--json",
+    "--rows",
+    "cd1-25,cd1-500,pcd-500",
+    "--small",
+    "12",
+    "--large",
+    "30",
+    "--train-subset",
+    "1000",
+    "--test-subset",
+    "500",
+    "--epochs",
+    "20",
+];
+
+fn number(row: &Value, key: &str) -> f64 {
+    row[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is a number in {row}"))
+}
+
+fn run(threads: &str) -> Value {
+    let mut args = SMALL_RUN.to_vec();
+    args.extend(["--threads", threads]);
+    boltzlab_json(&args)
+}
+
+#[test]
+fn quick_rows_have_their_fields_and_obey_the_laws() {
+    let report = run("2");
+    assert_eq!(report["quick"], true);
+    assert_eq!(report["train_images"], 1000);
+    assert_eq!(report["test_images"], 500);
+    let base = number(&report, "base_rate_test_log_likelihood");
+    // 784 independent pixels: ln p(v) is negative and above 784 ln(1/2) only if the base
+    // rates are informative, which MNIST's are.
+    assert!(
+        base < 0.0 && base > 784.0 * (0.5f64).ln(),
+        "base rate {base}"
+    );
+    let rows = report["rows"].as_array().expect("rows");
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["CD1(12)", "CD1(30)", "PCD(30)"]);
+    for r in rows {
+        for key in ["hidden", "epochs", "updates", "seconds", "log_z"] {
+            assert!(number(r, key).is_finite(), "{key} in {r}");
+        }
+        assert_eq!(number(r, "epochs"), 20.0);
+        assert_eq!(number(r, "updates"), 200.0, "10 batches of 100 per epoch");
+        let ll = number(r, "test_log_likelihood");
+        // A log-probability of a binary vector is at most 0, and a trained machine is far
+        // better than the uniform distribution (784 ln 2 = 543.4 nats).
+        assert!(ll < 0.0 && ll > -784.0 * 2f64.ln(), "{r}");
+        // Nothing in these rows is confirmed from the paper for these sizes.
+        assert!(r["paper"].is_null(), "{r}");
+        assert!(r["statistics"].is_string());
+    }
+    let exact = &rows[0];
+    assert_eq!(exact["exact"], true);
+    assert_eq!(number(exact, "stderr"), 0.0);
+    // After 200 updates the 12-hidden machine, exactly scored, beats the independent-pixel
+    // base-rate model it started far from (biases 0).
+    assert!(
+        number(exact, "test_log_likelihood") > base,
+        "CD1(12) {} vs base rate {base}",
+        exact["test_log_likelihood"]
+    );
+    for r in &rows[1..] {
+        assert_eq!(r["exact"], false);
+        let stderr = number(r, "stderr");
+        assert!(stderr > 0.0 && stderr.is_finite(), "{r}");
+        let effective = number(r, "ais_effective_runs");
+        assert!((1.0..=20.0 + 1e-9).contains(&effective), "{r}");
+    }
+}
+
+#[test]
+fn the_report_does_not_depend_on_the_threads() {
+    let mut one = run("1");
+    let mut two = run("2");
+    for report in [&mut one, &mut two] {
+        report["threads"] = Value::Null;
+        report["seconds"] = Value::Null;
+        for r in report["rows"].as_array_mut().unwrap() {
+            r["seconds"] = Value::Null;
+            r["train_seconds"] = Value::Null;
+        }
+    }
+    assert_eq!(one, two);
+}
+
+#[test]
+fn bad_options_are_refused_by_name() {
+    let (code, _, err) = boltzlab(&["reproduce", "salakhutdinov2008", "--rows", "cd2-25"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--rows") && err.contains("cd2-25"), "{err}");
+    let (code, _, err) = boltzlab(&["reproduce", "salakhutdinov2008", "--small", "26"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--small"), "{err}");
+    let (code, _, err) = boltzlab(&["reproduce", "salakhutdinov1999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("salakhutdinov2008"), "{err}");
+}
+
+/// The momentum switch the protocol needs (0.5 → 0.9 after five epochs) keeps the trainer's
+/// state, and a momentum outside [0, 1) is refused by name and changes nothing.
+#[test]
+fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
+    use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+    let patterns: Vec<Vec<u8>> = (0..8u8)
+        .map(|k| (0..6).map(|i| (k >> (i % 3)) & 1).collect())
+        .collect();
+    let options = TrainingOptions {
+        statistics: Statistics::ContrastiveDivergence { steps: 1 },
+        batch: 4,
+        rate: 0.05,
+        schedule: RateSchedule::Constant,
+        momentum: 0.5,
+        weight_decay: 0.0002,
+        seed: 3,
+    };
+    let start = Rbm::random(6, 3, 0.01, 3).unwrap();
+    let mut trainer = BatchTrainer::new(&start, &patterns, options, 1).unwrap();
+    trainer.run(5).unwrap();
+    for bad in [1.0, -0.1, f64::NAN] {
+        let err = trainer.set_momentum(bad).unwrap_err();
+        assert_eq!(err.field(), "momentum", "{err}");
+        assert_eq!(trainer.options().momentum, 0.5);
+    }
+    trainer.set_momentum(0.9).unwrap();
+    assert_eq!(trainer.options().momentum, 0.9);
+    assert_eq!(trainer.updates(), 5);
+    trainer.run(3).unwrap();
+    assert_eq!(trainer.updates(), 8);
+}
