@@ -380,7 +380,7 @@ test('a full storage quota or a lattice too large to keep gives a visible note, 
   await page.evaluate(async () => {
     const state = JSON.parse(await window.boltzlabLab.export_state());
     state.bonds[0][0] += 0.5;
-    await window.boltzlabLab.import_state(JSON.stringify(state));
+    await window.boltzlabLab.dispatch({ command: 'import-state', json: JSON.stringify(state) });
   });
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));
   await expect(page.locator('#persist-status')).toContainText("Not saved: too large for the browser's storage");

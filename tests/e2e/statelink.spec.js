@@ -84,7 +84,7 @@ test('a painted and stepped lattice → Copy link → a fresh page holds exactly
   await fresh.evaluate(async () => {
     const state = JSON.parse(await window.boltzlabLab.export_state());
     state.bonds[0][0] += 0.5;
-    await window.boltzlabLab.import_state(JSON.stringify(state));
+    await window.boltzlabLab.dispatch({ command: 'import-state', json: JSON.stringify(state) });
   });
   await fresh.locator('#copy-link').click();
   await expect(fresh.locator('#copy-done')).toContainText('carries only the parameters and seed');
