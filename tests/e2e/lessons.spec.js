@@ -310,7 +310,7 @@ test('speaker notes: one lesson following the step, and a printable page of all'
     page.getByRole('button', { name: 'Speaker notes' }).click(),
   ]);
   await notes.waitForLoadState();
-  await expect(notes.locator('h2')).toHaveText(`Lesson 3: ${COURSE[2].title}`);
+  await expect(notes.locator('.notes-lesson h2')).toHaveText(`Lesson 3: ${COURSE[2].title}`);
   await expect(notes.locator('.notes-step.current h3')).toHaveText(`Step 2: ${COURSE[2].steps[1].title}`);
   await page.getByRole('button', { name: 'Next step' }).click();
   await expect(notes.locator('.notes-step.current h3')).toHaveText(`Step 3: ${COURSE[2].steps[2].title}`);
