@@ -86,7 +86,7 @@ const RBM_UPDATES: u64 = 50;
 
 /// Seconds per update of the page's default restricted machine on the digits
 /// (`RbmLab::new("digits8", 16, 1)`: 64 visible, 16 hidden, batch 100, 100 persistent
-/// particles advanced k = 1 block Gibbs step), the page's own call (issue 14's target:
+/// particles advanced k = 1 block Gibbs step), the page's own call (the page's budget:
 /// ≤ 1 ms in wasm).
 fn time_rbm_update() -> Figure {
     let mut lab = RbmLab::new("digits8", 16.0, 1.0).expect("the digits machine");

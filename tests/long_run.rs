@@ -1,4 +1,4 @@
-//! Long runs (issue 8 item 5): 10^9 ticks on a 256×256 lattice keep the incremental energy
+//! Long runs: 10^9 ticks on a 256×256 lattice keep the incremental energy
 //! and magnetisation bookkeeping equal to a recomputation from the spins, and the trace the
 //! page draws stays bounded however long it runs.
 //!

@@ -77,7 +77,7 @@ fn a_stochastic_run_saved_mid_cycle_continues_bit_identically() {
     }
 }
 
-/// The report: a 4-2-4 trained to cycle 48, saved and restored, came back at
+/// A defect once reported: a 4-2-4 trained to cycle 48, saved and restored, came back at
 /// cycle 0 with the same weights. Now it comes back at cycle 48 with its curves.
 #[test]
 fn a_4_2_4_trained_to_cycle_48_comes_back_at_cycle_48_with_its_curves() {
@@ -159,7 +159,7 @@ fn changed_options_an_estimate_under_way_and_exploring_are_kept() {
     continues_exactly(lab, 5, 5.0);
 }
 
-/// The test: a 40-10-40 run saved at cycle 900 resumes at cycle 900 in stage 3
+/// The required law: a 40-10-40 run saved at cycle 900 resumes at cycle 900 in stage 3
 /// (cycles 801 on), as the uninterrupted run does. The mean-field machine reaches cycle
 /// 900 in seconds in release builds.
 #[test]

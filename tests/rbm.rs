@@ -2,7 +2,8 @@
 //! force and against the general machine with a bipartite mask, block Gibbs particles
 //! against the exact joint distribution (χ²), CD-1 and persistent updates against their
 //! exact expectations, AIS against exact ln Z on a 64-16 machine, typed errors that leave
-//! the state unchanged, and (ignored, run by hand) the measured targets of issue 14.
+//! the state unchanged, and (ignored, run by hand) the measured speed and
+//! quality targets.
 
 // Reference values in std's maths: no engine number depends on them (clippy.toml).
 #![allow(clippy::disallowed_methods)]
@@ -509,7 +510,7 @@ fn ais_is_within_three_standard_errors_of_exact_ln_z_on_a_64_16_machine_trained_
     // 1500 CD-1 updates (100 epochs) on the digits (batch 100, rate 0.05, momentum 0.5)
     // give trained-like weights (rms 0.61); exact ln Z enumerates 2^16 hidden states. AIS
     // with the page schedule (1 450 steps) and 100 runs, from the data's base rates. The
-    // seed is fixed, so the test is deterministic; the issue's criterion is
+    // seed is fixed, so the test is deterministic; the criterion is
     // |ln Ẑ − ln Z| < 3 standard errors (measured: −0.8σ). Then 8 more estimates (other
     // seeds, 100 runs each): the spread of the 9 should agree with the reported standard
     // error (ratio between 1/3 and 3; measured 0.74).

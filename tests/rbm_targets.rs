@@ -1,4 +1,4 @@
-//! The measured targets of issue 14 for restricted machines, run by hand and reported, never
+//! The speed and quality targets set for restricted machines, run by hand and reported, never
 //! asserted (timings depend on the machine):
 //!
 //!   cargo test --release --test rbm_targets -- --ignored --nocapture --test-threads 1

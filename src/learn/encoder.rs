@@ -470,8 +470,8 @@ pub fn mean_field_accuracy_with(
 /// Most units [`exact_statistics`] enumerates in one group (2^16 states).
 pub const EXACT_GROUP_LIMIT: usize = 16;
 
-/// The moments of one group G of 0/1 units with every other unit fixed (issue 15's
-/// exact statistics): P(g) ∝ exp(−E(g)/T) with
+/// The moments of one group G of 0/1 units with every other unit fixed (the exact
+/// statistics of [`exact_statistics`]): P(g) ∝ exp(−E(g)/T) with
 /// E(g) = −Σ_{i<k∈G} w_ik g_i g_k − Σ_{i∈G} f_i g_i, f_i = θ_i + Σ_{j∉G} w_ij s_j,
 /// by enumerating the 2^|G| states. `log_z` = ln Σ_g exp(−E(g)/T); `means[a]` = E[g_a];
 /// `pairs[a·|G| + b]` = E[g_a g_b].
@@ -542,7 +542,7 @@ fn moments_of_fields(
 }
 
 /// The exact clamped and free statistics of an encoder with 0/1 units at temperature T,
-/// in place of sampled ones (issue 15: separating sampling noise from the sign rule).
+/// in place of sampled ones, so that sampling noise can be told apart from the sign rule.
 ///
 /// Clamped: p_i, p_ij = (1/K) Σ_k Σ_v P(v | k) E[s_i s_j | v], over the K training
 /// vectors and every visible vector v their noisy clamping can give, P(v | k) = Π_i q_i

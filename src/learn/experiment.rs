@@ -623,7 +623,7 @@ pub fn exact_sign_step(
     Ok(ties as f64 / pairs.max(1) as f64)
 }
 
-/// An experiment, not the paper's machine (issue 15): the encoder protocol with the
+/// An experiment, not the paper's machine: the encoder protocol with the
 /// sampled statistics replaced by exact ones ([`encoder::exact_statistics`]: every
 /// noisy clamp and every state enumerated), so whatever remains is the sign rule's own
 /// doing and not sampling noise. Same stages, noise, temperature (the settling's final

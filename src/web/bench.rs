@@ -137,7 +137,7 @@ pub fn bench_learn_424(method: &str, seed: f64) -> Result<f64, JsError> {
 
 /// The page's default restricted machine on the digits (`RbmLab::new("digits8", 16, 1)`:
 /// 64-16, batch 100, 100 persistent particles, k = 1), learning as the page's learning
-/// calls it; the bench page times its calls (issue 14's target: one update ≤ 1 ms).
+/// calls it; the bench page times its calls (the page's budget: one update ≤ 1 ms).
 #[wasm_bindgen]
 pub struct BenchRbm {
     lab: RbmLab,
