@@ -124,7 +124,11 @@ export class App {
   }
 }
 
-// For tests and the console only: the page's own code never reads these.
+// For tests and benchmarks only: the page's own code never reads these, and they are set only
+// when the browser is driven by automation (navigator.webdriver, which Playwright's browsers
+// report and a person's browser does not), so a visitor's page carries no handles into its
+// engines. The code stays in the one bundle: the end-to-end tests and `make bench` must drive
+// the very build a visitor gets, not a test build.
 function exposeForTests(app) {
   Object.defineProperties(window, {
     boltzlabEngine: { value: app.engine, configurable: true },
@@ -164,7 +168,7 @@ async function start() {
   const app = new App(engine, hash);
   await app.lattice.link.ready();
   app.lattice.enter();
-  exposeForTests(app);
+  if (navigator.webdriver) exposeForTests(app);
   await app.session.start();
   await app.openLink(hash);
   document.body.dataset.ready = 'true';
