@@ -1,3 +1,4 @@
+// @ts-check
 // boltzlab's page: boots the engine, builds the two modes (the Ising lattice and the
 // Boltzmann machine), switches between them, and runs the one animation-frame loop with the
 // one frame budget they share. The app calls only the mode shown: its frame(budget), then
@@ -59,7 +60,7 @@ export class App {
     this.modes = { lattice: this.lattice, machine: this.machine };
     this.shownName = 'lattice';
     this.budget = new FrameBudget();
-    for (const radio of document.querySelectorAll('input[name="mode"]'))
+    for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="mode"]')))
       radio.addEventListener('change', () => this.show(radio.value));
     installShortcuts(() => this.shown().shortcuts);
     installLessons(this);
@@ -94,8 +95,10 @@ export class App {
     this.shown().leave();
     this.shownName = name;
     const machine = name === 'machine';
-    for (const element of document.querySelectorAll('.lattice-only')) element.hidden = machine;
-    for (const element of document.querySelectorAll('.machine-only')) element.hidden = !machine;
+    for (const element of document.querySelectorAll('.lattice-only'))
+      if (element instanceof HTMLElement) element.hidden = machine;
+    for (const element of document.querySelectorAll('.machine-only'))
+      if (element instanceof HTMLElement) element.hidden = !machine;
     $('machine').hidden = !machine;
     document.title = TITLES[name];
     this.shown().enter();

@@ -1,3 +1,4 @@
+// @ts-check
 // The page never dies silently: an engine panic (reported by the wasm panic hook through
 // window.boltzlabReportPanic) and any uncaught error or unhandled rejection are shown in an
 // overlay, with the last good saved session still exportable (the session module keeps it
@@ -82,7 +83,7 @@ export function reportPanic(message) {
     false,
   );
 }
-window.boltzlabReportPanic = reportPanic;
+/** @type {any} */ (window).boltzlabReportPanic = reportPanic;
 
 function reportError(message) {
   if (panicked) return; // the panic is the cause; what follows from it adds nothing

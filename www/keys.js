@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts (listed in the help overlay): space play/pause, s step one tick,
 // Shift+s step one sweep, r/u/d reset, f phase switch, +/− speed, ? help. In Boltzmann-
 // machine mode the same keys act on the machine: space run/pause learning, s one learning
@@ -40,7 +41,7 @@ export function installShortcuts(shortcuts) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (help.open) return; // the dialog handles Esc itself
     const target = document.activeElement;
-    if (event.key === 'Escape' && target && target !== document.body) {
+    if (event.key === 'Escape' && target instanceof HTMLElement && target !== document.body) {
       target.blur();
       return;
     }

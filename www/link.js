@@ -1,3 +1,4 @@
+// @ts-check
 // State links: the mode's own session text (the engine's, exact: the same tick, spins,
 // clamps, weights and phase), compressed with the browser's CompressionStream('deflate-raw')
 // and base64url-encoded in the URL fragment, `#state=…`. Nothing leaves the page: the link

@@ -1,7 +1,14 @@
+// @ts-check
 // Small helpers shared by the page's modules: elements, messages next to controls,
 // number formatting and downloads.
 
-export const $ = (id) => document.getElementById(id);
+// Typed loosely as any control (input, select, dialog) so that callers can read .value,
+// .checked, .options or .showModal() without a cast: the ids are the page's own.
+/**
+ * @param {string} id
+ * @returns {HTMLInputElement & HTMLSelectElement & HTMLDialogElement}
+ */
+export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 
 // An engine message ("temperature must be …") as a sentence.
 export const sentence = (message) => message.charAt(0).toUpperCase() + message.slice(1);

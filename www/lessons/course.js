@@ -1,3 +1,4 @@
+// @ts-check
 // The course: lessons made of steps. Each step declares its scene (scene.js applies it
 // through the modes' scene interfaces, checked by the engine), short text with formulas in MathML and live
 // numbers (<output data-live="energy">), speaker notes (the question to ask, the model's
@@ -96,6 +97,7 @@ const lattice = ({ lattice: parameters, ...options }) => ({
 });
 // A machine scene: seed 1, the stochastic machine on the 10-pixel images unless the step
 // says otherwise.
+/** @param {{machine?: object, [key: string]: any}} [scene] */
 const machine = ({ machine: parameters, ...options } = {}) => ({
   mode: 'machine',
   seed: 1,

@@ -1,3 +1,4 @@
+// @ts-check
 // Lecture mode: the lesson full screen in large type, with only the step's text, its live
 // views and the controls it exposes; clicker keys (PageDown, → or Space: next; PageUp or
 // ←: previous; Home / End: first / last; B: blank the screen and pause); the projector

@@ -1,3 +1,4 @@
+// @ts-check
 // Speaker notes, on a page of their own: ?notes=N&step=K shows lesson N's goals and step
 // K's notes, and follows the lecture window's step (BroadcastChannel); ?notes=all is the
 // printable teacher's page of every lesson: goals, and for each step the question to ask

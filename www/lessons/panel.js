@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson panel: the list of lessons, and the open lesson's step with its scene, its
 // text and live numbers, its prediction or challenge, and the buttons Previous, Next,
 // Replay (the same seeded start), New run (a fresh seed) and Explore freely (leave the
@@ -223,10 +224,15 @@ export class LessonPanel {
   // Commits the chosen answer; the step then runs until its measurement is due.
   commit() {
     const step = COURSE[this.lesson].steps[this.step];
-    const chosen = document.querySelector('input[name="lesson-choice"]:checked');
+    const chosen = /** @type {HTMLInputElement | null} */ (
+      document.querySelector('input[name="lesson-choice"]:checked')
+    );
     if (!step.predict || !chosen) return;
     const choice = step.predict.choices[Number(chosen.value)];
-    for (const input of document.querySelectorAll('input[name="lesson-choice"]')) input.disabled = true;
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (
+      document.querySelectorAll('input[name="lesson-choice"]')
+    ))
+      input.disabled = true;
     $('lesson-commit').disabled = true;
     $('lesson-predict').dataset.state = 'committed';
     this.unlock();
@@ -274,7 +280,9 @@ export class LessonPanel {
     const r = readouts(this.widget?.readouts());
     this.history.push(r);
     if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
-    for (const output of document.querySelectorAll('#lesson-card output[data-live]'))
+    for (const output of /** @type {NodeListOf<HTMLOutputElement>} */ (
+      document.querySelectorAll('#lesson-card output[data-live]')
+    ))
       output.textContent = showQuantity(r[output.dataset.live], Number(output.dataset.digits));
     if (this.pending && this.due(r)) this.measure(r);
     const step = COURSE[this.lesson].steps[this.step];

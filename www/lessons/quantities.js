@@ -1,3 +1,4 @@
+// @ts-check
 // The numbers a mode's readouts() give (lattice/scene.js, machine/scene.js): each a quantity,
 // {value, stderr: 0} when the engine knows it exactly (E/N of the spins held, an exact KL, a
 // count) or {mean, stderr} when it is an estimate (KL or ln p(v) by AIS), never display

@@ -1,3 +1,4 @@
+// @ts-check
 // A lesson step's scene: the mode, the model or dataset, its parameters and seed, the
 // starting state, whether it runs and how fast, which controls are shown and which one is
 // highlighted, and which views are emphasised. A scene is applied through its mode's scene

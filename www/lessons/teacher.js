@@ -1,3 +1,4 @@
+// @ts-check
 // Links a teacher builds: from the lattice or machine as it stands, a one-step lesson with
 // the teacher's own title and instruction, and chosen controls hidden or locked. The link
 // is ?teach=1&title=…&text=…&hide=…&lock=…#state=… (link.js), so opening it restores
@@ -81,7 +82,11 @@ async function buildLink(app) {
   const text = $('teach-text').value.trim();
   if (text) params.set('text', text);
   const chosen = (how) =>
-    [...document.querySelectorAll(`#teach-parts select[data-mode="${app.mode()}"]`)]
+    [
+      .../** @type {NodeListOf<HTMLSelectElement>} */ (
+        document.querySelectorAll(`#teach-parts select[data-mode="${app.mode()}"]`)
+      ),
+    ]
       .filter((s) => s.value === how)
       .map((s) => s.dataset.part);
   if (chosen('hidden').length) params.set('hide', chosen('hidden').join(','));
@@ -165,7 +170,9 @@ export function closeTeachLink() {
   document.body.classList.remove('teach', 'lesson-locked');
   for (const element of document.querySelectorAll('.teach-hidden, .teach-locked'))
     element.classList.remove('teach-hidden', 'teach-locked');
-  for (const control of document.querySelectorAll('[data-teach-locked]')) {
+  for (const control of /** @type {NodeListOf<HTMLInputElement>} */ (
+    document.querySelectorAll('[data-teach-locked]')
+  )) {
     control.disabled = false;
     delete control.dataset.teachLocked;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Small interactive pieces a lesson step can carry in its card.
 
 import { format, readNumber } from '../ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The weight view of a lattice: the couplings J·c_b drawn on the lattice itself. Each site
 // becomes a 2×2 block of pixels: the site (its spin in grey), the bond to its right, the
 // bond below it (both in the diverging scale), and the plaquette between four sites, marked

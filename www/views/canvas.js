@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing on a canvas at the screen's resolution, and round numbers for axes: shared by the
 // plots of both modes.
 

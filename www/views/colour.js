@@ -1,3 +1,4 @@
+// @ts-check
 // Colours shared by the views: CSS custom properties (light and dark themes), turned into
 // the RGBA words an ImageData's Uint32Array holds, and the diverging scale for couplings.
 
@@ -18,6 +19,7 @@ export function rgba(colour) {
 }
 
 // [r, g, b, a] as the little-endian word of a Uint32Array over ImageData.
+/** @param {number[]} rgba */
 export function word([r, g, b, a = 255]) {
   return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The learning curve: exact KL(data ‖ model) and the fraction of encoder codes solved
 // against learning cycles, with AIS estimates of KL as points with ± one standard error.
 

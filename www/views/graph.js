@@ -1,3 +1,4 @@
+// @ts-check
 // A small network as a graph: units on a circle (visible squares, hidden circles), each
 // connection a line coloured and thickened by its weight.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A reusable heat map: an n×m matrix (a network's weights, a lattice's coupling matrix) as
 // one pixel per entry, crisp when scaled, in a diverging colour scale symmetric about zero,
 // with a colour-bar legend. Used now for a lattice seen as a network; networks use it too.

@@ -1,3 +1,4 @@
+// @ts-check
 // A grid of small images (fantasy particles, reconstructions, filters, a gallery, a
 // completion) drawn from one flat typed array: image k is values[k·w·h … (k+1)·w·h), row
 // by row. One canvas pixel per image pixel with a one-pixel gap, scaled up crisply by CSS

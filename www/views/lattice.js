@@ -1,3 +1,4 @@
+// @ts-check
 // The spin view: one canvas pixel per spin, scaled up by CSS with crisp pixels, and an
 // overlay canvas at screen resolution for markers (the tick being explained, its
 // neighbours, the next site, the brush).

@@ -1,3 +1,4 @@
+// @ts-check
 // The log-likelihood curves of a restricted machine: mean ln p(v) of the training and the
 // test set (nats per image) against updates, each point with ± one standard error of ln Z
 // when it was estimated by AIS (exact points have none).

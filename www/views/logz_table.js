@@ -1,3 +1,4 @@
+// @ts-check
 // The ln Z table both modes show: one row per method (data-method = exact, sampled,
 // mean-field, ais) with the value, its standard error, what kind of bound it is and how
 // long it took.
@@ -9,8 +10,10 @@ import { clearError, format, showError } from '../ui.js';
 // says why in its row.
 export function fillLogZTable(tableId, errorId, compute) {
   clearError(errorId);
-  for (const row of document.querySelectorAll(`#${tableId} tbody tr`)) {
-    const cell = (name) => row.querySelector(`.${name}`);
+  for (const row of /** @type {NodeListOf<HTMLTableRowElement>} */ (
+    document.querySelectorAll(`#${tableId} tbody tr`)
+  )) {
+    const cell = (name) => /** @type {HTMLElement} */ (row.querySelector(`.${name}`));
     const start = performance.now();
     try {
       const result = compute(row.dataset.method);

@@ -1,3 +1,4 @@
+// @ts-check
 // Pictures of binary patterns: the training patterns side by side (the one being clamped
 // outlined), and one small canvas per sample of the machine's gallery.
 

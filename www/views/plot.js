@@ -1,3 +1,4 @@
+// @ts-check
 // A small x–y plot with error bars, an exact curve and a vertical marker: one panel of the
 // temperature-sweep results.
 

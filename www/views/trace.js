@@ -1,3 +1,4 @@
+// @ts-check
 // The trace view: E/N and M/N against sweeps, with axes and labels.
 
 import { cssColour } from './colour.js';

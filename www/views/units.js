@@ -1,3 +1,4 @@
+// @ts-check
 // The units of a Boltzmann machine: the visible units in their picture (squares), the
 // hidden units in a row below (circles), each filled by its activation, with a ring on a
 // clamped unit. Also the shared fill of a unit and where visible units sit in a picture.
