@@ -37,6 +37,8 @@
 //!   for machines small enough to enumerate;
 //! - [`encoder`]: the encoder tests (hidden codes, well-spaced codes, the 40-10-40 test);
 //! - [`experiment`]: the published protocols, one seeded run at a time.
+//! - [`memory`]: pattern memory (Hopfield): Hebb's rule, unlearning, the Boltzmann rule with
+//!   no hidden units, and the capacity experiment that compares them.
 
 pub mod datasets;
 pub mod deterministic;
@@ -44,6 +46,7 @@ pub mod digits;
 pub mod encoder;
 pub mod experiment;
 pub mod likelihood;
+pub mod memory;
 pub mod mnist;
 pub mod rbm;
 pub mod statistics;
