@@ -15,10 +15,15 @@
 //!   fantasy particles, log-likelihood in slices, generation and completion, one file per
 //!   job, changed only by its commands ([`RbmCommand`] → [`RbmReply`], through
 //!   `RbmLab::apply`);
+//! - [`memory`]: the pattern-memory laboratory ([`MemoryLab`]): a Hopfield memory of
+//!   pictures, stored by Hebb, unlearning or the Boltzmann rule, recalled tick by tick,
+//!   changed only by its commands ([`MemoryCommand`] → [`MemoryReply`], through
+//!   `MemoryLab::apply`);
 //! - [`parse`]: the text the machine's editors take (patterns, schedules).
 
 pub mod lattice;
 pub mod machine;
+pub mod memory;
 pub mod packing;
 pub mod parse;
 pub mod rbm;
@@ -32,6 +37,7 @@ pub use lattice::{
     MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL, Point, Reset, StepReport, TRACE_CAPACITY,
 };
 pub use machine::MachineLab;
+pub use memory::{MemoryCommand, MemoryLab, MemoryReply};
 pub use rbm::{RbmCommand, RbmLab, RbmReply};
 pub use scan::{ScanPlan, ScanResults, TemperatureScan};
 pub use setup::{LatticeModel, LatticeSetup};

@@ -1,0 +1,617 @@
+//! The pattern-memory laboratory: one Hopfield memory a front end drives. A [`MemoryLab`]
+//! holds the stored patterns (pictures of `width × height` ±1 pixels), the rule that stored
+//! them, the network that rule made, and a sampler that recalls: the same sequential tick
+//! as every network, at T = 0 energy descent, at T > 0 heat-bath.
+//!
+//! Every change is one [`MemoryCommand`], and [`MemoryLab::apply`] is the one dispatcher,
+//! answering a [`MemoryReply`] (the shape of `app::lattice::command` and `app::rbm::command`).
+//! On the wire a command is an object tagged by `command` (kebab-case):
+//! `{"command": "cue", "pattern": 2, "flip": 0.2}`. A refused command changes nothing.
+//! Reading (the state, the overlaps, what the state is, the energy, the weights) is by
+//! getters.
+//!
+//! The network is a pure function of the patterns, the rule and the seed
+//! ([`Storage::store`]), so a session keeps those and the sampler's state, and rebuilds
+//! the weights on restore.
+
+use crate::dynamics::network_sampler::NetworkSamplerState;
+use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
+use crate::error::{ParamError, check_temperature, finite_in, whole_in};
+use crate::learn::memory::{MAX_RELAX_SWEEPS, Storage, is_stable};
+use crate::model::memory::{Patterns, Recall};
+use crate::model::network::{Network, SpinKind};
+use crate::rng::{SpinRng, seeded_rng, uniform};
+use serde::{Deserialize, Serialize};
+
+/// Most pixels a side may have: 64 (4096 units would exceed the dense network's 2048).
+pub const MAX_SIDE: usize = 64;
+/// Most ticks one `advance` may do.
+pub const MAX_TICKS: u64 = 1 << 22;
+/// Largest seed: 2^53, the largest whole number a JavaScript number holds exactly.
+pub const MAX_SEED: u64 = 1 << 53;
+
+/// The storage rule a front end names, with its settings (the defaults of
+/// [`Storage::unlearning`] and [`Storage::boltzmann`] when omitted).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum StorageChoice {
+    Hebb,
+    Unlearning {
+        #[serde(default)]
+        steps: Option<usize>,
+        #[serde(default)]
+        epsilon: Option<f64>,
+    },
+    Boltzmann {
+        #[serde(default)]
+        updates: Option<usize>,
+        #[serde(default)]
+        rate: Option<f64>,
+    },
+}
+
+impl StorageChoice {
+    /// The engine's rule for `units` units, checked.
+    fn storage(self, units: usize) -> Result<Storage, ParamError> {
+        let storage = match self {
+            StorageChoice::Hebb => Storage::Hebb,
+            StorageChoice::Unlearning { steps, epsilon } => match Storage::unlearning(units) {
+                Storage::Unlearning {
+                    steps: s,
+                    epsilon: e,
+                } => Storage::Unlearning {
+                    steps: steps.unwrap_or(s),
+                    epsilon: epsilon.unwrap_or(e),
+                },
+                other => other,
+            },
+            StorageChoice::Boltzmann { updates, rate } => match Storage::boltzmann() {
+                Storage::Boltzmann {
+                    updates: u,
+                    rate: r,
+                    chains,
+                    temperature,
+                } => Storage::Boltzmann {
+                    updates: updates.unwrap_or(u),
+                    rate: rate.unwrap_or(r),
+                    chains,
+                    temperature,
+                },
+                other => other,
+            },
+        };
+        storage.check()
+    }
+}
+
+/// Every change a front end can make to the pattern memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MemoryCommand {
+    /// An empty memory of `width × height` pixels (each 1 to 64, at most 2048 in all), seeded
+    /// by `seed` (0 to 2^53), storing by `storage`; the state starts random.
+    New {
+        #[serde(deserialize_with = "wire::side")]
+        width: usize,
+        #[serde(deserialize_with = "wire::side")]
+        height: usize,
+        #[serde(deserialize_with = "wire::seed")]
+        seed: u64,
+        storage: StorageChoice,
+    },
+    /// Stores one more picture (±1 per pixel, row-major; 0 is read as −1, so a 0/1 drawing
+    /// works too). Refused when the memory holds as many patterns as pixels.
+    AddPattern { pixels: Vec<i8> },
+    /// Stores `count` more random pictures (each pixel ±1 with probability ½).
+    AddRandom {
+        #[serde(deserialize_with = "wire::count")]
+        count: usize,
+    },
+    /// Stores the first picture of each digit 0–9 of the shipped 8×8 digits (an 8 × 8 memory
+    /// only).
+    AddDigits,
+    /// Forgets every pattern (the weights become zero).
+    Clear,
+    /// Stores the same patterns again by another rule.
+    SetStorage { storage: StorageChoice },
+    /// The recall temperature T (0 to 100; 0 is energy descent).
+    SetTemperature { temperature: f64 },
+    /// The state becomes stored pattern `pattern` with each pixel flipped with probability
+    /// `flip` (0 to 1), or, with `hide`, the pattern with its lower `hide` fraction of rows
+    /// set to −1 (a mask).
+    Cue {
+        #[serde(deserialize_with = "wire::count")]
+        pattern: usize,
+        #[serde(default)]
+        flip: f64,
+        #[serde(default)]
+        hide: f64,
+    },
+    /// The state becomes a random picture.
+    RandomState,
+    /// The state becomes `pixels` (the user's drawing; 0 read as −1).
+    SetState { pixels: Vec<i8> },
+    /// `ticks` sequential ticks (0 to 2^22).
+    Advance {
+        #[serde(deserialize_with = "wire::ticks")]
+        ticks: u64,
+    },
+    /// Ticks until the state is stable (T = 0 only), at most 200 sweeps.
+    Settle,
+    /// Replaces the memory by the one a session text describes.
+    RestoreSession { text: String },
+}
+
+/// How a command's whole numbers are read on the wire: as the number a front end sends,
+/// through the engine's own check (so "width 3.5" gets the engine's message).
+mod wire {
+    use serde::{Deserialize, Deserializer, de::Error};
+
+    fn whole<'de, D: Deserializer<'de>>(
+        d: D,
+        field: &'static str,
+        max: u64,
+    ) -> Result<u64, D::Error> {
+        crate::error::whole_in(field, f64::deserialize(d)?, 0, max).map_err(D::Error::custom)
+    }
+
+    pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        whole(d, "side", super::MAX_SIDE as u64).map(|x| x as usize)
+    }
+
+    pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        whole(d, "seed", super::MAX_SEED)
+    }
+
+    pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        whole(d, "count", crate::model::network::Network::MAX_UNITS as u64).map(|x| x as usize)
+    }
+
+    pub fn ticks<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        whole(d, "ticks", super::MAX_TICKS)
+    }
+}
+
+/// What the memory answers to a command it accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "kebab-case")]
+pub enum MemoryReply {
+    Changed,
+    /// Patterns stored now.
+    Stored { patterns: usize },
+    /// Ticks done; whether the state is now a fixed point of T = 0 dynamics.
+    Advanced { ticks: u64, stable: bool },
+}
+
+/// One pattern memory and its recall.
+#[derive(Debug, Clone)]
+pub struct MemoryLab {
+    width: usize,
+    height: usize,
+    seed: u64,
+    storage: Storage,
+    /// The stored pictures, each `width × height` ±1 values.
+    patterns: Vec<Vec<i8>>,
+    sampler: NetworkSampler,
+    /// The lab's own draws: random pictures, cues.
+    rng: SpinRng,
+}
+
+/// A session: everything that fixes the memory and its future.
+#[derive(Serialize, Deserialize)]
+struct Session {
+    version: u32,
+    width: usize,
+    height: usize,
+    seed: u64,
+    storage: StorageChoice,
+    /// Each pattern as a string of '+' and '-'.
+    patterns: Vec<String>,
+    state: String,
+    temperature: f64,
+    sampler_random: [u32; 4],
+    lab_random: [u32; 4],
+    cursor: usize,
+    ticks: u64,
+    /// The incrementally kept energy, bit for bit.
+    energy: f64,
+}
+
+const SESSION_VERSION: u32 = 1;
+
+impl MemoryLab {
+    /// An empty memory (see [`MemoryCommand::New`]).
+    pub fn new(
+        width: usize,
+        height: usize,
+        seed: u64,
+        storage: StorageChoice,
+    ) -> Result<Self, ParamError> {
+        whole_in("width", width as f64, 1, MAX_SIDE as u64)?;
+        whole_in("height", height as f64, 1, MAX_SIDE as u64)?;
+        if seed > MAX_SEED {
+            return Err(ParamError::OutOfRange {
+                field: "seed",
+                value: seed as f64,
+                min: 0.0,
+                max: MAX_SEED as f64,
+            });
+        }
+        let units = width * height;
+        if units > Network::MAX_UNITS {
+            return Err(ParamError::Invalid {
+                field: "height",
+                reason: format!(
+                    "{width} × {height} = {units} pixels is more than the {} a memory may have",
+                    Network::MAX_UNITS
+                ),
+            });
+        }
+        let storage = storage.storage(units)?;
+        let network = Network::zeros(SpinKind::Ising, units)?;
+        let sampler =
+            NetworkSampler::new(network, 0.0, Rule::HeatBath, NetworkOrder::Sequential, seed)?;
+        Ok(MemoryLab {
+            width,
+            height,
+            seed,
+            storage,
+            patterns: Vec::new(),
+            sampler,
+            rng: seeded_rng(seed ^ 0x4d45_4d4f_5259),
+        })
+    }
+
+    /// The one dispatcher: makes `command` or refuses it, changing nothing.
+    pub fn apply(&mut self, command: MemoryCommand) -> Result<MemoryReply, ParamError> {
+        use MemoryCommand as C;
+        match command {
+            C::New {
+                width,
+                height,
+                seed,
+                storage,
+            } => *self = MemoryLab::new(width, height, seed, storage)?,
+            C::AddPattern { pixels } => {
+                let picture = self.picture("pattern", &pixels)?;
+                return self.store(vec![picture]);
+            }
+            C::AddRandom { count } => {
+                whole_in("count", count as f64, 1, self.room() as u64)?;
+                let mut rng = self.rng.clone();
+                let pictures = (0..count).map(|_| random_picture(&mut rng, self.units()));
+                let reply = self.store(pictures.collect())?;
+                self.rng = rng;
+                return Ok(reply);
+            }
+            C::AddDigits => return self.store(self.digits()?),
+            C::Clear => {
+                let network = Network::zeros(SpinKind::Ising, self.units())?;
+                self.sampler.with_network_mut(|net| *net = network);
+                self.patterns.clear();
+            }
+            C::SetStorage { storage } => {
+                let storage = storage.storage(self.units())?;
+                let network = self.network_for(&self.patterns, storage)?;
+                self.storage = storage;
+                self.sampler.with_network_mut(|net| *net = network);
+            }
+            C::SetTemperature { temperature } => {
+                let t = finite_in("temperature", temperature, 0.0, 100.0)?;
+                self.sampler.set_temperature(t)?;
+            }
+            C::Cue { pattern, flip, hide } => {
+                let cue = self.cue(pattern, flip, hide)?;
+                self.sampler.set_state(&cue.0)?;
+                self.rng = cue.1;
+            }
+            C::RandomState => {
+                let units = self.units();
+                let picture = random_picture(&mut self.rng, units);
+                self.sampler.set_state(&picture)?;
+            }
+            C::SetState { pixels } => {
+                let picture = self.picture("state", &pixels)?;
+                self.sampler.set_state(&picture)?;
+            }
+            C::Advance { ticks } => {
+                whole_in("ticks", ticks as f64, 0, MAX_TICKS)?;
+                self.sampler.run(ticks);
+                return Ok(self.advanced(ticks));
+            }
+            C::Settle => {
+                if self.sampler.temperature() != 0.0 {
+                    return Err(ParamError::Invalid {
+                        field: "temperature",
+                        reason: "settling to a fixed point needs T = 0".into(),
+                    });
+                }
+                let before = self.sampler.ticks();
+                crate::learn::memory::relax(&mut self.sampler, MAX_RELAX_SWEEPS);
+                return Ok(self.advanced(self.sampler.ticks() - before));
+            }
+            C::RestoreSession { text } => *self = MemoryLab::from_session(&text)?,
+        }
+        Ok(MemoryReply::Changed)
+    }
+
+    fn advanced(&self, ticks: u64) -> MemoryReply {
+        MemoryReply::Advanced {
+            ticks,
+            stable: is_stable(self.sampler.network(), self.sampler.state()),
+        }
+    }
+
+    /// N, the pixels.
+    pub fn units(&self) -> usize {
+        self.width * self.height
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Patterns that may still be stored (P ≤ N).
+    fn room(&self) -> usize {
+        self.units() - self.patterns.len()
+    }
+
+    /// The stored pictures.
+    pub fn patterns(&self) -> &[Vec<i8>] {
+        &self.patterns
+    }
+
+    /// The storage rule and its settings.
+    pub fn storage(&self) -> Storage {
+        self.storage
+    }
+
+    /// The state, ±1 per pixel.
+    pub fn state(&self) -> &[i8] {
+        self.sampler.state()
+    }
+
+    /// The network's weights (N × N, row-major).
+    pub fn weights(&self) -> &[f64] {
+        self.sampler.network().weights()
+    }
+
+    /// E(s) = −Σ_{i<j} w_ij s_i s_j of the state.
+    pub fn energy(&self) -> f64 {
+        self.sampler.energy()
+    }
+
+    pub fn temperature(&self) -> f64 {
+        self.sampler.temperature()
+    }
+
+    pub fn ticks(&self) -> u64 {
+        self.sampler.ticks()
+    }
+
+    /// The overlap m^μ of the state with each stored pattern (none when empty).
+    pub fn overlaps(&self) -> Vec<f64> {
+        self.stored()
+            .map_or_else(Vec::new, |p| p.overlaps(self.state()))
+    }
+
+    /// What the state is: a stored pattern, a reversed one, a mixture, or other (`None` when
+    /// nothing is stored).
+    pub fn recall(&self) -> Option<Recall> {
+        self.stored().map(|p| p.classify(self.state()))
+    }
+
+    /// Whether the state is a fixed point of T = 0 dynamics.
+    pub fn stable(&self) -> bool {
+        is_stable(self.sampler.network(), self.sampler.state())
+    }
+
+    fn stored(&self) -> Option<Patterns> {
+        (!self.patterns.is_empty()).then(|| {
+            Patterns::new(&self.patterns).expect("stored patterns were checked")
+        })
+    }
+
+    /// A picture from a front end: N values, each −1, 0 (read as −1) or +1.
+    fn picture(&self, field: &'static str, pixels: &[i8]) -> Result<Vec<i8>, ParamError> {
+        if pixels.len() != self.units() {
+            return Err(ParamError::Invalid {
+                field,
+                reason: format!(
+                    "need {} × {} = {} pixels, got {}",
+                    self.width,
+                    self.height,
+                    self.units(),
+                    pixels.len()
+                ),
+            });
+        }
+        if let Some(i) = pixels.iter().position(|p| !(-1..=1).contains(p)) {
+            return Err(ParamError::Invalid {
+                field,
+                reason: format!("pixel {i} is {}; pixels are −1, 0 or +1", pixels[i]),
+            });
+        }
+        Ok(pixels.iter().map(|&p| if p > 0 { 1 } else { -1 }).collect())
+    }
+
+    /// The network storing `patterns` by `storage` (zero weights for none).
+    fn network_for(&self, patterns: &[Vec<i8>], storage: Storage) -> Result<Network, ParamError> {
+        if patterns.is_empty() {
+            return Network::zeros(SpinKind::Ising, self.units());
+        }
+        storage.store(&Patterns::new(patterns)?, self.seed)
+    }
+
+    /// Stores `more` pictures beside the others, all or nothing.
+    fn store(&mut self, more: Vec<Vec<i8>>) -> Result<MemoryReply, ParamError> {
+        let total = self.patterns.len() + more.len();
+        if total > self.units() {
+            return Err(ParamError::OutOfRange {
+                field: "patterns",
+                value: total as f64,
+                min: 1.0,
+                max: self.units() as f64,
+            });
+        }
+        let mut patterns = self.patterns.clone();
+        patterns.extend(more);
+        let network = self.network_for(&patterns, self.storage)?;
+        self.sampler.with_network_mut(|net| *net = network);
+        self.patterns = patterns;
+        Ok(MemoryReply::Stored {
+            patterns: self.patterns.len(),
+        })
+    }
+
+    /// The first image of each digit 0–9 in the shipped 8×8 digits, as ±1 pictures.
+    fn digits(&self) -> Result<Vec<Vec<i8>>, ParamError> {
+        if (self.width, self.height) != (8, 8) {
+            return Err(ParamError::Invalid {
+                field: "patterns",
+                reason: format!(
+                    "the digits are 8 × 8 pictures; this memory is {} × {}",
+                    self.width, self.height
+                ),
+            });
+        }
+        let digits = crate::learn::digits::digits();
+        Ok((0..10u8)
+            .filter_map(|d| digits.labels().iter().position(|&l| l == d))
+            .map(|k| digits.images()[k].iter().map(|&p| if p == 1 { 1 } else { -1 }).collect())
+            .collect())
+    }
+
+    /// Pattern μ with each pixel flipped with probability `flip` and its lowest ⌈hide·H⌉ rows
+    /// set to −1; the lab's generator after the draws.
+    fn cue(&self, mu: usize, flip: f64, hide: f64) -> Result<(Vec<i8>, SpinRng), ParamError> {
+        if mu >= self.patterns.len() {
+            return Err(ParamError::OutOfRange {
+                field: "pattern",
+                value: mu as f64,
+                min: 0.0,
+                max: self.patterns.len() as f64 - 1.0,
+            });
+        }
+        let flip = finite_in("flip", flip, 0.0, 1.0)?;
+        let hide = finite_in("hide", hide, 0.0, 1.0)?;
+        let mut rng = self.rng.clone();
+        let hidden_from = self.height - (hide * self.height as f64).ceil() as usize;
+        let cue = self.patterns[mu]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let x = if uniform(&mut rng) < flip { -x } else { x };
+                if i / self.width >= hidden_from { -1 } else { x }
+            })
+            .collect();
+        Ok((cue, rng))
+    }
+
+    /// The session text: the patterns, the rule, the seed and the recall's exact state.
+    pub fn session(&self) -> String {
+        let signs = |p: &[i8]| p.iter().map(|&s| if s > 0 { '+' } else { '-' }).collect();
+        let saved = self.sampler.saved_state();
+        let storage = match self.storage {
+            Storage::Hebb => StorageChoice::Hebb,
+            Storage::Unlearning { steps, epsilon } => StorageChoice::Unlearning {
+                steps: Some(steps),
+                epsilon: Some(epsilon),
+            },
+            Storage::Boltzmann { updates, rate, .. } => StorageChoice::Boltzmann {
+                updates: Some(updates),
+                rate: Some(rate),
+            },
+        };
+        serde_json::to_string(&Session {
+            version: SESSION_VERSION,
+            width: self.width,
+            height: self.height,
+            seed: self.seed,
+            storage,
+            patterns: self.patterns.iter().map(|p| signs(p)).collect(),
+            state: signs(&saved.state),
+            temperature: saved.temperature,
+            sampler_random: saved.random_state,
+            lab_random: crate::rng::random_words(&self.rng),
+            cursor: saved.cursor,
+            ticks: saved.ticks,
+            energy: saved.energy,
+        })
+        .expect("a session is plain data")
+    }
+
+    /// The memory a session text describes, continuing exactly; every part checked.
+    pub fn from_session(text: &str) -> Result<Self, ParamError> {
+        let bad = |reason: String| ParamError::Invalid {
+            field: "session",
+            reason,
+        };
+        let s: Session = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if s.version != SESSION_VERSION {
+            return Err(bad(format!("version {} is not {SESSION_VERSION}", s.version)));
+        }
+        let mut lab = MemoryLab::new(s.width, s.height, s.seed, s.storage)?;
+        let parse = |field: &'static str, text: &str| -> Result<Vec<i8>, ParamError> {
+            let pixels: Vec<i8> = text
+                .chars()
+                .map(|c| match c {
+                    '+' => Ok(1),
+                    '-' => Ok(-1),
+                    other => Err(bad(format!("{field} has '{other}'; pixels are + or -"))),
+                })
+                .collect::<Result<_, _>>()?;
+            lab.picture(field, &pixels)
+        };
+        let patterns = s
+            .patterns
+            .iter()
+            .map(|p| parse("pattern", p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let state = parse("state", &s.state)?;
+        check_temperature(s.temperature, crate::error::TemperatureDomain::Sampling)?;
+        finite_in("temperature", s.temperature, 0.0, 100.0)?;
+        if !patterns.is_empty() {
+            lab.store(patterns)?;
+        }
+        let network = lab.sampler.network().clone();
+        // The kept energy must be the state's (to rounding): a session that says otherwise
+        // was edited or damaged.
+        let energy = network.energy(&state);
+        if !((s.energy - energy).abs() <= 1e-9 * (1.0 + energy.abs())) {
+            return Err(bad(format!(
+                "energy {} is not the state's energy {energy}",
+                s.energy
+            )));
+        }
+        let energy = s.energy;
+        lab.sampler = NetworkSampler::from_saved_state(
+            network,
+            NetworkSamplerState {
+                state,
+                clamped: vec![false; lab.units()],
+                temperature: s.temperature,
+                rule: Rule::HeatBath,
+                order: NetworkOrder::Sequential,
+                random_state: s.sampler_random,
+                cursor: s.cursor,
+                ticks: s.ticks,
+                energy,
+            },
+        )?;
+        lab.rng = crate::rng::rng_from_words("session", s.lab_random)?;
+        Ok(lab)
+    }
+}
+
+/// A random picture: each pixel ±1 with probability ½.
+fn random_picture(rng: &mut SpinRng, units: usize) -> Vec<i8> {
+    use rand::Rng;
+    (0..units)
+        .map(|_| if rng.next_u32() >> 31 == 1 { 1 } else { -1 })
+        .collect()
+}
