@@ -466,3 +466,77 @@ impl WebMachineLab {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 }
+
+/// The protocol through real JavaScript objects (headless Chromium): the page's command
+/// objects decode (names, numbers, `null` for no pattern), replies come back as objects, the
+/// older methods go through the same dispatcher, and a bad value is thrown with the engine's
+/// message, changing nothing.
+///
+///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
+///     --no-default-features --lib
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::WebMachineLab;
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn object(json: &str) -> JsValue {
+        js_sys::JSON::parse(json).expect("valid JSON")
+    }
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &JsValue::from_str(name)).expect("a field")
+    }
+
+    #[wasm_bindgen_test]
+    fn page_objects_decode_and_replies_come_back_as_objects() {
+        let mut lab = WebMachineLab::new("4-2-4", "stochastic", 1.0).unwrap();
+        let reply = lab
+            .dispatch(object(r#"{"command": "step-cycle"}"#))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("advanced"));
+        assert_eq!(field(&reply, "cycles"), JsValue::from_f64(1.0));
+        assert_eq!(lab.cycles(), 1.0);
+
+        lab.dispatch(object(r#"{"command": "explore", "pattern": null}"#))
+            .unwrap();
+        assert!(lab.exploring());
+        assert_eq!(lab.pattern(), -1.0);
+        lab.explore_number(2.0).unwrap();
+        assert_eq!(lab.pattern(), 1.0);
+
+        let reply = lab
+            .dispatch(object(
+                r#"{"command": "new-custom-run", "patterns": "1100\n0011", "hidden": 1, "method": "mean-field", "seed": 3}"#,
+            ))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("restarted"));
+        assert_eq!(field(&reply, "units"), JsValue::from_f64(5.0));
+        assert_eq!(lab.method(), "mean-field");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bad_value_is_thrown_with_the_engines_message_and_changes_nothing() {
+        let mut lab = WebMachineLab::new("4-2-4", "stochastic", 1.0).unwrap();
+        let before = lab.session();
+        let error = lab
+            .dispatch(object(r#"{"command": "advance", "steps": 2.5}"#))
+            .unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        let expected = crate::app::machine::STEPS
+            .read(2.5)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(String::from(message), expected);
+        let error = lab.advance(2.5).unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        assert_eq!(String::from(message), expected);
+        assert_eq!(lab.session(), before);
+    }
+}
