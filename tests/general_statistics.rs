@@ -11,7 +11,8 @@
 // Reference values in std's maths: no engine number depends on them (clippy.toml).
 #![allow(clippy::disallowed_methods)]
 
-use boltzlab::app::MachineLab;
+use boltzlab::app::machine::StatisticsWay;
+use boltzlab::app::{MachineCommand, MachineLab};
 use boltzlab::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use boltzlab::exact::enumeration::{index_of_state, state_probabilities};
 use boltzlab::learn::likelihood::{exact_statistics, mean_log_likelihood};
@@ -388,7 +389,7 @@ fn bad_choices_are_refused_naming_the_field_and_nothing_changes() {
     );
 
     let mut lab = MachineLab::new("4-2-4", "stochastic", 3).unwrap();
-    lab.advance(25.0, false).unwrap();
+    lab.advance(25, false).unwrap();
     let before = lab.session();
     for (name, particles, sweeps, replicas) in [
         ("persistent", 0.0, 1.0, 1.0),
@@ -404,7 +405,8 @@ fn bad_choices_are_refused_naming_the_field_and_nothing_changes() {
         ("tempering", 10_000.0, 100.0, 4.0),
     ] {
         assert!(
-            lab.set_statistics(name, particles, sweeps, replicas)
+            MachineCommand::statistics_from_numbers(name, particles, sweeps, replicas)
+                .and_then(|command| lab.apply(command))
                 .is_err(),
             "{name} {replicas}"
         );
@@ -422,11 +424,12 @@ fn a_session_with_persistent_chains_continues_bit_for_bit() {
         ("tempering", 3),
     ] {
         let mut lab = MachineLab::new("4-2-4", "stochastic", 7).unwrap();
-        lab.set_statistics(way, 12.0, 2.0, replicas as f64).unwrap();
+        lab.set_statistics(StatisticsWay::parse(way).unwrap(), 12, 2, replicas)
+            .unwrap();
         assert_eq!(lab.statistics_way(), (way.to_string(), 12, 2, replicas));
         // Into the middle of a later cycle.
         for _ in 0..9 {
-            lab.advance(53.0, false).unwrap();
+            lab.advance(53, false).unwrap();
         }
         assert!(
             lab.cycles() > 0,
@@ -442,8 +445,8 @@ fn a_session_with_persistent_chains_continues_bit_for_bit() {
             "{way}: a session reads back to itself"
         );
         for _ in 0..7 {
-            lab.advance(11.0, false).unwrap();
-            restored.advance(11.0, false).unwrap();
+            lab.advance(11, false).unwrap();
+            restored.advance(11, false).unwrap();
         }
         assert_eq!(restored.session(), lab.session(), "{way}: after continuing");
         assert_eq!(restored.statistics_way(), lab.statistics_way());
@@ -460,8 +463,9 @@ fn a_session_with_persistent_chains_continues_bit_for_bit() {
     assert_eq!(old.session(), lab.session());
     // A persistent session from before tempering, without `replicas`, reads as R = 1.
     let mut lab = MachineLab::new("4-2-4", "stochastic", 7).unwrap();
-    lab.set_statistics("persistent", 12.0, 2.0, 1.0).unwrap();
-    lab.advance(40.0, false).unwrap();
+    lab.set_statistics(StatisticsWay::Persistent, 12, 2, 1)
+        .unwrap();
+    lab.advance(40, false).unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&lab.session()).unwrap();
     let free = v["statistics"]["free"].as_object_mut().unwrap();
     assert!(free.remove("replicas").is_some());

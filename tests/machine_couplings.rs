@@ -4,7 +4,7 @@
 //! biases vanish, learning starts again at cycle 0, the session keeps it, and a bad seed
 //! changes nothing.
 
-use boltzlab::app::MachineLab;
+use boltzlab::app::{MachineCommand, MachineLab};
 use boltzlab::model::{Network, SpinKind};
 
 /// The lab's network written as ±1 spins.
@@ -18,7 +18,7 @@ fn random_couplings_are_the_sherrington_kirkpatrick_glass_on_the_machines_units(
     for _ in 0..3 {
         lab.step_cycle().unwrap();
     }
-    lab.random_couplings(7.0).unwrap();
+    lab.random_couplings(7).unwrap();
     assert_eq!(lab.cycles(), 0);
     let n = lab.network().len();
     let glass = Network::sherrington_kirkpatrick(n, 7).unwrap();
@@ -43,7 +43,7 @@ fn the_couplings_have_mean_zero_and_variance_one_over_n() {
     // Mean: standard error 1/√(n m); variance: standard error (1/n)√(2/m). Within 4.5
     // standard errors each: a false failure at most ~1e-5 per run.
     let mut lab = MachineLab::new("40-10-40", "stochastic", 1).unwrap();
-    lab.random_couplings(11.0).unwrap();
+    lab.random_couplings(11).unwrap();
     let spins = as_spins(&lab);
     let n = spins.len();
     let w: Vec<f64> = (0..n)
@@ -65,10 +65,12 @@ fn the_couplings_have_mean_zero_and_variance_one_over_n() {
 #[test]
 fn the_session_keeps_random_couplings_and_a_bad_seed_changes_nothing() {
     let mut lab = MachineLab::new("pixels-10", "stochastic", 2).unwrap();
-    lab.random_couplings(5.0).unwrap();
+    lab.random_couplings(5).unwrap();
     let before = lab.export_network();
     for bad in [f64::NAN, f64::INFINITY, -1.0, 0.5, 1e300] {
-        let err = lab.random_couplings(bad).unwrap_err();
+        let err = MachineCommand::couplings_from_number(bad)
+            .and_then(|command| lab.apply(command))
+            .unwrap_err();
         assert!(err.to_string().contains("seed"), "{err}");
         assert_eq!(lab.export_network(), before);
     }

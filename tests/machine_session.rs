@@ -7,6 +7,8 @@
 use boltzlab::app::MachineLab;
 use boltzlab::app::machine::snapshot::MAX_SESSION_BYTES;
 use boltzlab::app::parse::parse_patterns;
+use boltzlab::learn::Update;
+use boltzlab::learn::experiment::LearningMethod;
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -42,18 +44,18 @@ fn views(lab: &MachineLab) -> Vec<u64> {
 
 /// Drives two runs the same way: `steps` sweeps or solves at a time (a few whole cycles in
 /// all, ending mid-cycle), with AIS chunks between, as the page does.
-fn drive(lab: &mut MachineLab, rounds: usize, steps: f64) {
+fn drive(lab: &mut MachineLab, rounds: usize, steps: u64) {
     for _ in 0..rounds {
         lab.advance(steps, false).unwrap();
         if lab.estimating() {
-            lab.estimate_step(3.0).unwrap();
+            lab.estimate_step(3).unwrap();
         }
     }
 }
 
 /// Saves `lab`, restores it, and checks that the restored run and the original continue
 /// identically for `rounds` more rounds (and that the session reads back to itself).
-fn continues_exactly(mut lab: MachineLab, rounds: usize, steps: f64) {
+fn continues_exactly(mut lab: MachineLab, rounds: usize, steps: u64) {
     let text = lab.session();
     let mut restored = MachineLab::from_session(&text).unwrap();
     assert_eq!(restored.session(), text, "a session reads back to itself");
@@ -72,8 +74,8 @@ fn a_stochastic_run_saved_mid_cycle_continues_bit_identically() {
     for (problem, rounds) in [("4-2-4", 30), ("bars-3x3", 12), ("8-3-8", 12)] {
         let mut lab = MachineLab::new(problem, "stochastic", 7).unwrap();
         // 101 sweeps at a time: saves fall inside settlings, in both phases.
-        drive(&mut lab, rounds, 101.0);
-        continues_exactly(lab, rounds, 101.0);
+        drive(&mut lab, rounds, 101);
+        continues_exactly(lab, rounds, 101);
     }
 }
 
@@ -91,15 +93,15 @@ fn a_4_2_4_trained_to_cycle_48_comes_back_at_cycle_48_with_its_curves() {
     assert_eq!(restored.curve_cycles()[48], 48.0);
     assert_eq!(restored.curve_kl(), lab.curve_kl());
     assert_eq!(restored.network(), lab.network());
-    continues_exactly(lab, 10, 300.0);
+    continues_exactly(lab, 10, 300);
 }
 
 #[test]
 fn a_mean_field_run_saved_mid_cycle_continues_bit_identically() {
     for (problem, rounds) in [("4-2-4", 40), ("bars-4x4", 20), ("pixels-10", 20)] {
         let mut lab = MachineLab::new(problem, "mean-field", 3).unwrap();
-        drive(&mut lab, rounds, 7.0);
-        continues_exactly(lab, rounds, 7.0);
+        drive(&mut lab, rounds, 7);
+        continues_exactly(lab, rounds, 7);
     }
 }
 
@@ -107,13 +109,19 @@ fn a_mean_field_run_saved_mid_cycle_continues_bit_identically() {
 fn a_run_on_the_users_patterns_continues_bit_identically() {
     let patterns = parse_patterns("110011\n011110\n100001\n001100").unwrap();
     for method in ["stochastic", "mean-field"] {
-        let mut lab = MachineLab::custom(patterns.clone(), 3, method, 11).unwrap();
-        drive(&mut lab, 20, 13.0);
+        let mut lab = MachineLab::custom(
+            patterns.clone(),
+            3,
+            LearningMethod::parse(method).unwrap(),
+            11,
+        )
+        .unwrap();
+        drive(&mut lab, 20, 13);
         let session: Value = serde_json::from_str(&lab.session()).unwrap();
         assert_eq!(session["problem"], "patterns");
         assert_eq!(session["hidden"], 3);
         assert_eq!(session["patterns"][1], "011110");
-        continues_exactly(lab, 20, 13.0);
+        continues_exactly(lab, 20, 13);
     }
 }
 
@@ -121,42 +129,42 @@ fn a_run_on_the_users_patterns_continues_bit_identically() {
 fn changed_options_an_estimate_under_way_and_exploring_are_kept() {
     // Changed rule, decay and schedule: the session keeps them and the cycle count.
     let mut lab = MachineLab::new("4-3-4", "stochastic", 5).unwrap();
-    drive(&mut lab, 10, 97.0);
-    lab.set_update("gradient", 0.7).unwrap();
+    drive(&mut lab, 10, 97);
+    lab.set_update(Update::Gradient { rate: 0.7 }).unwrap();
     lab.set_weight_decay(0.001).unwrap();
-    lab.set_schedule("12:3, 9:4", 6.0).unwrap();
-    drive(&mut lab, 10, 97.0);
+    lab.set_schedule("12:3, 9:4", 6).unwrap();
+    drive(&mut lab, 10, 97);
     let restored = MachineLab::from_session(&lab.session()).unwrap();
     assert_eq!(restored.update(), lab.update());
     assert_eq!(restored.weight_decay(), 0.001);
     assert_eq!(restored.schedule_text(), "12:3, 9:4");
     assert_eq!(restored.collect_sweeps(), 6);
-    continues_exactly(lab, 10, 97.0);
+    continues_exactly(lab, 10, 97);
 
     // 40-10-40 (too big to enumerate): an AIS estimate under way, half done.
     let mut big = MachineLab::new("40-10-40", "stochastic", 2).unwrap();
     big.step_cycle().unwrap();
     assert!(big.estimating());
-    big.estimate_step(5.0).unwrap();
-    continues_exactly(big, 3, 1500.0);
+    big.estimate_step(5).unwrap();
+    continues_exactly(big, 3, 1500);
 
     // Exploring by hand (learning waits), then back to learning.
     let mut lab = MachineLab::new("bars-3x3", "mean-field", 4).unwrap();
-    drive(&mut lab, 10, 5.0);
-    lab.explore(2.0).unwrap();
-    lab.explore_sweeps(3.0).unwrap();
+    drive(&mut lab, 10, 5);
+    lab.explore(Some(2)).unwrap();
+    lab.explore_sweeps(3).unwrap();
     let mut restored = MachineLab::from_session(&lab.session()).unwrap();
     assert!(restored.exploring());
     assert_eq!(views(&restored), views(&lab));
     for l in [&mut lab, &mut restored] {
-        l.explore_sweeps(4.0).unwrap();
+        l.explore_sweeps(4).unwrap();
     }
     assert_eq!(views(&restored), views(&lab));
     for l in [&mut lab, &mut restored] {
         l.stop_exploring();
     }
     assert_eq!(views(&restored), views(&lab));
-    continues_exactly(lab, 5, 5.0);
+    continues_exactly(lab, 5, 5);
 }
 
 /// The required law: a 40-10-40 run saved at cycle 900 resumes at cycle 900 in stage 3
@@ -192,7 +200,7 @@ fn a_40_10_40_run_saved_at_cycle_900_resumes_in_stage_3_at_cycle_900() {
         restored.stage_text()
     );
     assert_eq!(restored.stage_text(), lab.stage_text());
-    continues_exactly(lab, 3, 40.0);
+    continues_exactly(lab, 3, 40);
 }
 
 /// The same mechanism for a stochastic 40-10-40 run: its cycle count is carried, so it
@@ -246,7 +254,7 @@ fn refused_text(good: &str, bad: &str, field: &str) {
 #[test]
 fn damaged_sessions_are_refused_naming_the_field_and_change_nothing() {
     let mut lab = MachineLab::new("4-2-4", "stochastic", 9).unwrap();
-    drive(&mut lab, 12, 101.0);
+    drive(&mut lab, 12, 101);
     let text = lab.session();
 
     // Truncated anywhere: not a session.
@@ -356,7 +364,7 @@ fn damaged_sessions_are_refused_naming_the_field_and_change_nothing() {
 
     // A run on the user's patterns: the patterns and the hidden count.
     let patterns = parse_patterns("1100\n0110").unwrap();
-    let custom = MachineLab::custom(patterns, 2, "stochastic", 1).unwrap();
+    let custom = MachineLab::custom(patterns, 2, LearningMethod::Stochastic, 1).unwrap();
     let text = custom.session();
     refused(&text, "hidden", |v| v["hidden"] = json!(1e9));
     refused(&text, "hidden", |v| v["hidden"] = json!(-1));
@@ -375,7 +383,7 @@ fn damaged_sessions_are_refused_naming_the_field_and_change_nothing() {
 #[test]
 fn a_damaged_mean_field_or_estimate_session_is_refused_naming_the_field() {
     let mut lab = MachineLab::new("bars-3x3", "mean-field", 2).unwrap();
-    drive(&mut lab, 7, 5.0);
+    drive(&mut lab, 7, 5);
     let text = lab.session();
     refused(&text, "learner.sampler", |v| {
         // A mean-field learner's state for a stochastic run.
@@ -393,7 +401,7 @@ fn a_damaged_mean_field_or_estimate_session_is_refused_naming_the_field() {
 
     let mut big = MachineLab::new("40-10-40", "stochastic", 2).unwrap();
     big.step_cycle().unwrap();
-    big.estimate_step(4.0).unwrap();
+    big.estimate_step(4).unwrap();
     let text = big.session();
     refused(&text, "estimate.chunk_log_z", |v| {
         v["estimate"]["chunk_log_z"] = json!(vec![0.0; 48])

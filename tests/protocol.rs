@@ -4,12 +4,16 @@
 //!
 //! Completeness: `index` matches every `LatticeCommand` variant without a wildcard, so a new
 //! variant does not compile until it has an index here, and
-//! `every_command_reaches_the_engine_state` fails until the new index has a case.
+//! `every_command_reaches_the_engine_state` fails until the new index has a case. The laws
+//! themselves are shared by every engine's protocol (tests/protocol_laws/mod.rs).
 
 use boltzlab::app::{
     Brush, LatticeCommand, LatticeLab, LatticeModel, LatticeReply, LatticeSetup, Point, Reset,
 };
 use boltzlab::{Boundary, Dynamics, Order};
+use protocol_laws::{Case, Engine, Refusal};
+
+mod protocol_laws;
 
 /// Number of `LatticeCommand` variants.
 const VARIANTS: usize = 19;
@@ -109,29 +113,28 @@ fn clamp_stroke() -> LatticeCommand {
     }
 }
 
-/// A law a command obeys: true if (before, after, reply) is what it says.
-type Law = Box<dyn Fn(&LatticeLab, &LatticeLab, &LatticeReply) -> bool>;
+impl Engine for LatticeLab {
+    type Command = LatticeCommand;
+    type Reply = LatticeReply;
 
-/// One command, what to do first, and the law it obeys.
-struct Case {
-    prepare: Vec<LatticeCommand>,
-    command: LatticeCommand,
-    law: Law,
+    fn apply(&mut self, command: LatticeCommand) -> Result<LatticeReply, boltzlab::ParamError> {
+        LatticeLab::apply(self, command)
+    }
+
+    fn state(&self) -> String {
+        state(self)
+    }
 }
 
 fn case(
     prepare: Vec<LatticeCommand>,
     command: LatticeCommand,
     law: impl Fn(&LatticeLab, &LatticeLab, &LatticeReply) -> bool + 'static,
-) -> Case {
-    Case {
-        prepare,
-        command,
-        law: Box::new(law),
-    }
+) -> Case<LatticeLab> {
+    protocol_laws::case(prepare, command, law)
 }
 
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<Case<LatticeLab>> {
     use LatticeCommand as C;
     let changed = |r: &LatticeReply| *r == LatticeReply::Changed;
     let other = other();
@@ -267,28 +270,7 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn every_command_reaches_the_engine_state() {
-    let mut covered = [false; VARIANTS];
-    for Case {
-        prepare,
-        command,
-        law,
-    } in cases()
-    {
-        let mut before = lab();
-        for p in prepare {
-            before.apply(p).unwrap();
-        }
-        let mut after = before.clone();
-        let reply = after.apply(command.clone()).unwrap();
-        assert!(
-            law(&before, &after, &reply),
-            "{command:?} did not do what it says (reply {reply:?})"
-        );
-        assert_ne!(state(&before), state(&after), "{command:?} changed nothing");
-        covered[index(&command)] = true;
-    }
-    let missing: Vec<usize> = (0..VARIANTS).filter(|&k| !covered[k]).collect();
-    assert!(missing.is_empty(), "commands with no case: {missing:?}");
+    protocol_laws::every_command_reaches_the_engine_state(lab, cases(), index, VARIANTS);
 }
 
 /// Commands with well-typed values the engine refuses (range, combination or content).
@@ -384,31 +366,20 @@ fn refused() -> Vec<(Vec<LatticeCommand>, LatticeCommand)> {
 
 #[test]
 fn a_refused_command_leaves_the_state_unchanged() {
-    for (prepare, command) in refused() {
-        let mut lab = lab();
-        for p in prepare {
-            lab.apply(p).unwrap();
-        }
-        let before = state(&lab);
-        assert!(
-            lab.apply(command.clone()).is_err(),
-            "{command:?} was accepted"
-        );
-        assert_eq!(
-            state(&lab),
-            before,
-            "{command:?} changed the state though refused"
-        );
-    }
+    let refused = refused()
+        .into_iter()
+        .map(|(prepare, command)| Refusal {
+            prepare,
+            command,
+            field: None,
+        })
+        .collect();
+    protocol_laws::a_refused_command_leaves_the_state_unchanged(lab, refused);
 }
 
 #[test]
 fn every_command_goes_through_json_and_back_unchanged() {
-    for Case { command, .. } in cases() {
-        let json = serde_json::to_string(&command).unwrap();
-        let back: LatticeCommand = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, command, "{json}");
-    }
+    protocol_laws::every_command_goes_through_json_and_back_unchanged(cases());
 }
 
 #[test]
@@ -513,28 +484,14 @@ fn scan_commands_alone_leave_the_run_as_it_is() {
 /// reply the engine knows.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
-    let web = std::fs::read_to_string("src/web/mod.rs").unwrap();
-    let tag = |json: String, key: &str| {
-        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-        value[key].as_str().unwrap().to_string()
-    };
-    for Case { command, .. } in cases() {
-        let name = tag(serde_json::to_string(&command).unwrap(), "command");
-        assert!(
-            web.contains(&format!("command: '{name}'")),
-            "{name} is not in the TypeScript types"
-        );
-    }
-    for reply in [
-        LatticeReply::Changed,
-        LatticeReply::Restarted { side: 2 },
-        LatticeReply::Advanced { ticks: 1 },
-        LatticeReply::ScanAdvanced { sweeps: 1 },
-    ] {
-        let name = tag(serde_json::to_string(&reply).unwrap(), "reply");
-        assert!(
-            web.contains(&format!("reply: '{name}'")),
-            "{name} is not in the TypeScript types"
-        );
-    }
+    protocol_laws::the_typescript_types_name_every_command_and_reply(
+        "src/web/mod.rs",
+        cases(),
+        &[
+            LatticeReply::Changed,
+            LatticeReply::Restarted { side: 2 },
+            LatticeReply::Advanced { ticks: 1 },
+            LatticeReply::ScanAdvanced { sweeps: 1 },
+        ],
+    );
 }

@@ -8,6 +8,7 @@
 //! Completeness: `index` matches every `RbmCommand` variant without a wildcard, so a new
 //! variant does not compile until it has an index here, and
 //! `every_command_reaches_the_engine_state` fails until the new index has a case.
+//! The laws themselves are shared by every engine's protocol (tests/protocol_laws/mod.rs).
 //! Deterministic: every run is seeded, so no test here can fail by chance.
 
 use boltzlab::app::rbm::{
@@ -17,6 +18,9 @@ use boltzlab::app::rbm::{
 use boltzlab::app::{RbmCommand, RbmLab, RbmReply};
 use boltzlab::learn::digits;
 use boltzlab::learn::rbm::{RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions};
+use protocol_laws::{Case, Engine, refusal};
+
+mod protocol_laws;
 
 /// Number of `RbmCommand` variants.
 const VARIANTS: usize = 14;
@@ -110,29 +114,28 @@ fn start_completion() -> RbmCommand {
     }
 }
 
-/// A law a command obeys: true if (before, after, reply) is what it says.
-type Law = Box<dyn Fn(&RbmLab, &RbmLab, &RbmReply) -> bool>;
+impl Engine for RbmLab {
+    type Command = RbmCommand;
+    type Reply = RbmReply;
 
-/// One command, what to do first, and the law it obeys.
-struct Case {
-    prepare: Vec<RbmCommand>,
-    command: RbmCommand,
-    law: Law,
+    fn apply(&mut self, command: RbmCommand) -> Result<RbmReply, boltzlab::ParamError> {
+        RbmLab::apply(self, command)
+    }
+
+    fn state(&self) -> String {
+        state(self)
+    }
 }
 
 fn case(
     prepare: Vec<RbmCommand>,
     command: RbmCommand,
     law: impl Fn(&RbmLab, &RbmLab, &RbmReply) -> bool + 'static,
-) -> Case {
-    Case {
-        prepare,
-        command,
-        law: Box::new(law),
-    }
+) -> Case<RbmLab> {
+    protocol_laws::case(prepare, command, law)
 }
 
-fn cases() -> Vec<Case> {
+fn cases() -> Vec<Case<RbmLab>> {
     use RbmCommand as C;
     let changed = |r: &RbmReply| *r == RbmReply::Changed;
     let text = other().session();
@@ -301,28 +304,7 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn every_command_reaches_the_engine_state() {
-    let mut covered = [false; VARIANTS];
-    for Case {
-        prepare,
-        command,
-        law,
-    } in cases()
-    {
-        let mut before = lab();
-        for p in prepare {
-            before.apply(p).unwrap();
-        }
-        let mut after = before.clone();
-        let reply = after.apply(command.clone()).unwrap();
-        assert!(
-            law(&before, &after, &reply),
-            "{command:?} did not do what it says (reply {reply:?})"
-        );
-        assert_ne!(state(&before), state(&after), "{command:?} changed nothing");
-        covered[index(&command)] = true;
-    }
-    let missing: Vec<usize> = (0..VARIANTS).filter(|&k| !covered[k]).collect();
-    assert!(missing.is_empty(), "commands with no case: {missing:?}");
+    protocol_laws::every_command_reaches_the_engine_state(lab, cases(), index, VARIANTS);
 }
 
 /// Commands with well-typed values the engine refuses (range, combination or content), with
@@ -507,31 +489,16 @@ fn refused() -> Vec<(Vec<RbmCommand>, RbmCommand, &'static str)> {
 
 #[test]
 fn a_refused_command_leaves_the_state_unchanged() {
-    for (prepare, command, field) in refused() {
-        let mut lab = lab();
-        for p in prepare {
-            lab.apply(p).unwrap();
-        }
-        let before = state(&lab);
-        let error = lab
-            .apply(command.clone())
-            .expect_err(&format!("{command:?} was accepted"));
-        assert_eq!(error.field(), field, "{command:?}: {error}");
-        assert_eq!(
-            state(&lab),
-            before,
-            "{command:?} changed the state though refused"
-        );
-    }
+    let refused = refused()
+        .into_iter()
+        .map(|(prepare, command, field)| refusal(prepare, command, field))
+        .collect();
+    protocol_laws::a_refused_command_leaves_the_state_unchanged(lab, refused);
 }
 
 #[test]
 fn every_command_goes_through_json_and_back_unchanged() {
-    for Case { command, .. } in cases() {
-        let json = serde_json::to_string(&command).unwrap();
-        let back: RbmCommand = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, command, "{json}");
-    }
+    protocol_laws::every_command_goes_through_json_and_back_unchanged(cases());
 }
 
 #[test]
@@ -781,34 +748,20 @@ fn the_page_calls_and_the_commands_make_the_same_run() {
 /// reply the engine knows.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
-    let web = std::fs::read_to_string("src/web/rbm.rs").unwrap();
-    let tag = |json: String, key: &str| {
-        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-        value[key].as_str().unwrap().to_string()
-    };
-    for Case { command, .. } in cases() {
-        let name = tag(serde_json::to_string(&command).unwrap(), "command");
-        assert!(
-            web.contains(&format!("command: '{name}'")),
-            "{name} is not in the TypeScript types"
-        );
-    }
-    for reply in [
-        RbmReply::Changed,
-        RbmReply::Restarted {
-            visible: 1,
-            hidden: 1,
-            width: 1,
-            test_images: 1,
-        },
-        RbmReply::Learned { updates: 1 },
-        RbmReply::LikelihoodWorked { added: true },
-        RbmReply::GalleryAdvanced { done: true },
-    ] {
-        let name = tag(serde_json::to_string(&reply).unwrap(), "reply");
-        assert!(
-            web.contains(&format!("reply: '{name}'")),
-            "{name} is not in the TypeScript types"
-        );
-    }
+    protocol_laws::the_typescript_types_name_every_command_and_reply(
+        "src/web/rbm.rs",
+        cases(),
+        &[
+            RbmReply::Changed,
+            RbmReply::Restarted {
+                visible: 1,
+                hidden: 1,
+                width: 1,
+                test_images: 1,
+            },
+            RbmReply::Learned { updates: 1 },
+            RbmReply::LikelihoodWorked { added: true },
+            RbmReply::GalleryAdvanced { done: true },
+        ],
+    );
 }

@@ -9,8 +9,10 @@
 //! - [`session`]: the same state as compact session text (spins, clamps, bonds packed);
 //! - [`packing`]: bits and numbers as base64, for sessions;
 //! - [`scan`]: the temperature-sweep experiment;
-//! - [`machine`]: the Boltzmann-machine laboratory, the page's other mode;
-//!   with [`machine::snapshot`], a machine run's session, written and read back exactly;
+//! - [`machine`]: the Boltzmann-machine laboratory ([`MachineLab`]), the page's other mode,
+//!   one file per job, changed only by its commands ([`MachineCommand`] → [`MachineReply`],
+//!   through `MachineLab::apply`); with [`machine::snapshot`], a machine run's session,
+//!   written and read back exactly;
 //! - [`rbm`]: the restricted-machine laboratory ([`RbmLab`]): digits and bars learning,
 //!   fantasy particles, log-likelihood in slices, generation and completion, one file per
 //!   job, changed only by its commands ([`RbmCommand`] → [`RbmReply`], through
@@ -36,9 +38,9 @@ pub use lattice::{
     BOND_WINDOW, BondWindow, Brush, LatticeCommand, LatticeLab, LatticeReply, MATRIX_UNITS,
     MAX_BRUSH_RADIUS, MAX_TICKS_PER_CALL, Point, Reset, StepReport, TRACE_CAPACITY,
 };
-pub use machine::MachineLab;
+pub use machine::{MachineCommand, MachineLab, MachineReply};
 pub use memory::{MemoryCommand, MemoryLab, MemoryReply};
-pub use rbm::{RbmCommand, RbmLab, RbmReply};
+pub use rbm::{Count, RbmCommand, RbmLab, RbmReply};
 pub use scan::{ScanPlan, ScanResults, TemperatureScan};
 pub use setup::{LatticeModel, LatticeSetup};
 pub use snapshot::Snapshot;

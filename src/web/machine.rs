@@ -1,13 +1,55 @@
 //! The Boltzmann-machine facade: `MachineLab` for the page's learning view.
 //!
-//! A thin wrapper over [`crate::app::MachineLab`]: values from the page are checked by the
-//! engine (errors are thrown as `Error`s naming the field, and nothing changes); the
-//! views read activations, clamps, weights, statistics and curves through typed-array
-//! views over wasm memory from the pointers below.
+//! A thin wrapper over [`crate::app::MachineLab`]. The one door for changes is
+//! `MachineLab::dispatch`, which decodes a `MachineCommand` object (serde-wasm-bindgen) and
+//! returns the `MachineReply` (the protocol: `app::machine::command`). The older exported
+//! methods that change the run stay for the page: each reads its numbers once, through the
+//! same counts as the wire, builds its command and goes through the same dispatcher. Values
+//! from the page are checked by the engine (errors are thrown as `Error`s naming the field,
+//! and nothing changes); the views read activations, clamps, weights, statistics and curves
+//! through typed-array views over wasm memory from the pointers below.
 
-use super::js_error;
-use crate::app::MachineLab;
+use super::{decoding_error, js_error};
+use crate::app::machine::{
+    COLLECT_SWEEPS, ESTIMATE_CHUNKS, EXPLORE_SWEEPS, GALLERY_SAMPLES, GALLERY_SEED, HIDDEN,
+    PATTERN, SEED, STEPS, UpdateRule,
+};
+use crate::app::{Count, MachineCommand, MachineLab, MachineReply};
+use crate::learn::experiment::LearningMethod;
 use wasm_bindgen::prelude::*;
+
+/// The general machine's protocol for TypeScript (`MachineLab.dispatch`), written beside the
+/// Rust enums it mirrors (`app::machine::command`); `tests/protocol_machine.rs` checks that
+/// every command and reply tag appears here.
+#[wasm_bindgen(typescript_custom_section)]
+const MACHINE_PROTOCOL: &'static str = r#"
+/** The built-in problems of the general machine (Rust: learn::Problem). */
+export type MachineProblem = '4-2-4' | '4-3-4' | '8-3-8' | '40-10-40' | 'bars-3x3' | 'bars-4x4' | 'pixels-10';
+/** Every change the page can make to the general machine (Rust: app::machine::MachineCommand). */
+export type MachineCommand =
+  | { command: 'new-run'; problem: MachineProblem; method: 'stochastic' | 'mean-field'; seed: number }
+  | { command: 'new-custom-run'; patterns: string; hidden: number; method: 'stochastic' | 'mean-field'; seed: number }
+  | { command: 'restore-session'; text: string }
+  | { command: 'set-update'; rule: 'gradient' | 'sign'; size: number }
+  | { command: 'set-weight-decay'; decay: number }
+  | { command: 'set-schedule'; schedule: string; collect: number }
+  | { command: 'set-statistics'; statistics: 'anneal' | 'persistent' | 'persistent-free' | 'mean-field-persistent' | 'tempering'; particles: number; sweeps: number; replicas: number }
+  | { command: 'advance'; steps: number }
+  | { command: 'step-cycle' }
+  | { command: 'reset-weights' }
+  | { command: 'estimate-step'; chunks: number }
+  | { command: 'explore'; pattern?: number | null }
+  | { command: 'stop-exploring' }
+  | { command: 'explore-sweeps'; sweeps: number }
+  | { command: 'import-network'; text: string }
+  | { command: 'random-couplings'; seed: number };
+/** What the general machine answers to a command it accepted (Rust: app::machine::MachineReply). */
+export type MachineReply =
+  | { reply: 'changed' }
+  | { reply: 'restarted'; units: number; visible: number; patterns: number }
+  | { reply: 'advanced'; cycles: number }
+  | { reply: 'estimated'; added: boolean };
+"#;
 
 /// Checks the length of a pattern drawn in the editor: a whole number of pixels, 1 to
 /// 256; returns it.
@@ -33,6 +75,26 @@ pub struct WebMachineLab {
     lab: MachineLab,
 }
 
+/// The older changing methods, as Rust: each builds its command and goes through the one
+/// dispatcher, as the page's command objects do.
+impl WebMachineLab {
+    fn command(&mut self, command: MachineCommand) -> Result<MachineReply, JsError> {
+        self.lab.apply(command).map_err(js_error)
+    }
+
+    /// A number from the page read as a count (the wire's reading).
+    fn count(count: Count, value: f64) -> Result<u64, JsError> {
+        count.read(value).map_err(js_error)
+    }
+
+    fn advanced(reply: MachineReply) -> f64 {
+        match reply {
+            MachineReply::Advanced { cycles } => cycles as f64,
+            other => unreachable!("learning answers advanced, not {other:?}"),
+        }
+    }
+}
+
 /// Public methods, exported to JavaScript.
 #[wasm_bindgen(js_class = MachineLab)]
 impl WebMachineLab {
@@ -40,7 +102,7 @@ impl WebMachineLab {
     /// (`stochastic` or `mean-field`) from `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(problem: &str, method: &str, seed: f64) -> Result<WebMachineLab, JsError> {
-        let seed = crate::app::setup::check_seed(seed).map_err(js_error)?;
+        let seed = Self::count(SEED, seed)?;
         let lab = MachineLab::new(problem, method, seed).map_err(js_error)?;
         Ok(WebMachineLab { lab })
     }
@@ -53,10 +115,11 @@ impl WebMachineLab {
         method: &str,
         seed: f64,
     ) -> Result<WebMachineLab, JsError> {
-        let seed = crate::app::setup::check_seed(seed).map_err(js_error)?;
-        let hidden = crate::error::whole_in("hidden units", hidden, 0, 64).map_err(js_error)?;
+        let seed = Self::count(SEED, seed)?;
+        let hidden = Self::count(HIDDEN, hidden)?;
         let patterns = crate::app::parse::parse_patterns(text).map_err(js_error)?;
-        let lab = MachineLab::custom(patterns, hidden as usize, method, seed).map_err(js_error)?;
+        let method = LearningMethod::parse(method).map_err(js_error)?;
+        let lab = MachineLab::custom(patterns, hidden, method, seed).map_err(js_error)?;
         Ok(WebMachineLab { lab })
     }
 
@@ -68,6 +131,21 @@ impl WebMachineLab {
         Ok(WebMachineLab { lab })
     }
 
+    /// The one door for changes: decodes a `MachineCommand` object (`{command: "advance",
+    /// steps: 64}`, see the TypeScript types), makes it, and returns the `MachineReply`; a
+    /// command that cannot be decoded or is refused is thrown as an `Error` naming the field,
+    /// and nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "MachineReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "MachineCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let command: MachineCommand =
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
+        let reply = self.command(command)?;
+        serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// The whole run as versioned session text (JSON), for the page to store opaquely.
     pub fn session(&self) -> String {
         self.lab.session()
@@ -76,33 +154,41 @@ impl WebMachineLab {
     /// Advances by up to `steps` sweeps (stochastic) or solves (mean field); returns the
     /// cycles completed.
     pub fn advance(&mut self, steps: f64) -> Result<f64, JsError> {
-        self.lab
-            .advance(steps, false)
-            .map(|c| c as f64)
-            .map_err(js_error)
+        let steps = Self::count(STEPS, steps)?;
+        self.command(MachineCommand::Advance { steps })
+            .map(Self::advanced)
     }
 
     /// Finishes the current learning cycle.
     pub fn step_cycle(&mut self) -> Result<(), JsError> {
-        self.lab.step_cycle().map_err(js_error)
+        self.command(MachineCommand::StepCycle).map(|_| ())
     }
 
+    /// Every weight back to its start; the curves start again.
     pub fn reset_weights(&mut self) -> Result<(), JsError> {
-        self.lab.reset_weights().map_err(js_error)
+        self.command(MachineCommand::ResetWeights).map(|_| ())
     }
 
     /// `gradient` with rate ε or `sign` with step k.
     pub fn set_update(&mut self, rule: &str, size: f64) -> Result<(), JsError> {
-        self.lab.set_update(rule, size).map_err(js_error)
+        let rule = UpdateRule::parse(rule).map_err(js_error)?;
+        self.command(MachineCommand::SetUpdate { rule, size })
+            .map(|_| ())
     }
 
     pub fn set_weight_decay(&mut self, decay: f64) -> Result<(), JsError> {
-        self.lab.set_weight_decay(decay).map_err(js_error)
+        self.command(MachineCommand::SetWeightDecay { decay })
+            .map(|_| ())
     }
 
     /// "T:sweeps, …" and the collection sweeps.
     pub fn set_schedule(&mut self, text: &str, collect: f64) -> Result<(), JsError> {
-        self.lab.set_schedule(text, collect).map_err(js_error)
+        let collect = Self::count(COLLECT_SWEEPS, collect)?;
+        self.command(MachineCommand::SetSchedule {
+            schedule: text.to_string(),
+            collect,
+        })
+        .map(|_| ())
     }
 
     /// The way of getting the statistics (`anneal`, `persistent`, `persistent-free`,
@@ -115,9 +201,9 @@ impl WebMachineLab {
         sweeps: f64,
         replicas: f64,
     ) -> Result<(), JsError> {
-        self.lab
-            .set_statistics(name, particles, sweeps, replicas)
-            .map_err(js_error)
+        let command = MachineCommand::statistics_from_numbers(name, particles, sweeps, replicas)
+            .map_err(js_error)?;
+        self.command(command).map(|_| ())
     }
 
     /// The way of getting the statistics' name.
@@ -140,18 +226,14 @@ impl WebMachineLab {
         self.lab.statistics_way().3 as f64
     }
 
+    /// `gradient` or `sign`.
     pub fn rule(&self) -> String {
-        match self.lab.update() {
-            crate::learn::Update::Gradient { .. } => "gradient".into(),
-            crate::learn::Update::Sign { .. } => "sign".into(),
-        }
+        UpdateRule::of(self.lab.update()).0.name().into()
     }
 
+    /// The rule's rate ε or step k.
     pub fn rule_size(&self) -> f64 {
-        match self.lab.update() {
-            crate::learn::Update::Gradient { rate } => rate,
-            crate::learn::Update::Sign { step } => step,
-        }
+        UpdateRule::of(self.lab.update()).1
     }
 
     pub fn weight_decay(&self) -> f64 {
@@ -278,7 +360,11 @@ impl WebMachineLab {
     /// Runs up to `chunks` chunks (2 AIS runs each) of the KL estimate under way; returns
     /// whether a point joined the AIS curve.
     pub fn estimate_step(&mut self, chunks: f64) -> Result<bool, JsError> {
-        self.lab.estimate_step(chunks).map_err(js_error)
+        let chunks = Self::count(ESTIMATE_CHUNKS, chunks)?;
+        match self.command(MachineCommand::EstimateStep { chunks })? {
+            MachineReply::Estimated { added } => Ok(added),
+            other => unreachable!("an estimate step answers estimated, not {other:?}"),
+        }
     }
 
     pub fn ais_len(&self) -> usize {
@@ -305,16 +391,28 @@ impl WebMachineLab {
     /// Watches the network by hand: visible units clamped to training pattern `pattern`
     /// (0-based), or nothing clamped when `pattern` is −1. Learning waits.
     pub fn explore(&mut self, pattern: f64) -> Result<(), JsError> {
-        self.lab.explore(pattern).map_err(js_error)
+        let last = (self.lab.patterns().len() as u64).saturating_sub(1);
+        let pattern = if pattern == -1.0 {
+            None
+        } else {
+            Some(Self::count(PATTERN.up_to(last), pattern)?)
+        };
+        self.command(MachineCommand::Explore { pattern })
+            .map(|_| ())
     }
 
     /// Watches with training pattern `number` (1-based) clamped.
     pub fn explore_number(&mut self, number: f64) -> Result<(), JsError> {
-        self.lab.explore_number(number).map_err(js_error)
+        let pattern = self.lab.pattern_of_number(number).map_err(js_error)?;
+        self.command(MachineCommand::Explore {
+            pattern: Some(pattern),
+        })
+        .map(|_| ())
     }
 
-    pub fn stop_exploring(&mut self) {
-        self.lab.stop_exploring();
+    /// Back to learning.
+    pub fn stop_exploring(&mut self) -> Result<(), JsError> {
+        self.command(MachineCommand::StopExploring).map(|_| ())
     }
 
     pub fn exploring(&self) -> bool {
@@ -323,12 +421,16 @@ impl WebMachineLab {
 
     /// Sweeps of the hand-run sampler.
     pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), JsError> {
-        self.lab.explore_sweeps(sweeps).map_err(js_error)
+        let sweeps = Self::count(EXPLORE_SWEEPS, sweeps)?;
+        self.command(MachineCommand::ExploreSweeps { sweeps })
+            .map(|_| ())
     }
 
     /// Free-running samples grouped: [{pattern, frequency, probability?, training}].
     pub fn gallery(&self, count: f64, seed: f64) -> Result<JsValue, JsError> {
         use serde::Serialize;
+        let count = Self::count(GALLERY_SAMPLES, count)?;
+        let seed = Self::count(GALLERY_SEED, seed)?;
         let entries = self.lab.gallery(count, seed).map_err(js_error)?;
         entries
             .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -342,13 +444,17 @@ impl WebMachineLab {
 
     /// Loads weights from a network file of the same shape; a bad file changes nothing.
     pub fn import_network(&mut self, text: &str) -> Result<(), JsError> {
-        self.lab.import_network(text).map_err(js_error)
+        self.command(MachineCommand::ImportNetwork {
+            text: text.to_string(),
+        })
+        .map(|_| ())
     }
 
     /// Starts from random couplings (the Sherrington–Kirkpatrick glass) drawn from `seed`;
     /// on error nothing changes.
     pub fn random_couplings(&mut self, seed: f64) -> Result<(), JsError> {
-        self.lab.random_couplings(seed).map_err(js_error)
+        let command = MachineCommand::couplings_from_number(seed).map_err(js_error)?;
+        self.command(command).map(|_| ())
     }
 
     /// ln Z of the current network at T by `method`: {method, log_z, stderr?, bound, …}.
@@ -358,5 +464,79 @@ impl WebMachineLab {
         result
             .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+/// The protocol through real JavaScript objects (headless Chromium): the page's command
+/// objects decode (names, numbers, `null` for no pattern), replies come back as objects, the
+/// older methods go through the same dispatcher, and a bad value is thrown with the engine's
+/// message, changing nothing.
+///
+///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
+///     --no-default-features --lib
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::WebMachineLab;
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn object(json: &str) -> JsValue {
+        js_sys::JSON::parse(json).expect("valid JSON")
+    }
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &JsValue::from_str(name)).expect("a field")
+    }
+
+    #[wasm_bindgen_test]
+    fn page_objects_decode_and_replies_come_back_as_objects() {
+        let mut lab = WebMachineLab::new("4-2-4", "stochastic", 1.0).unwrap();
+        let reply = lab
+            .dispatch(object(r#"{"command": "step-cycle"}"#))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("advanced"));
+        assert_eq!(field(&reply, "cycles"), JsValue::from_f64(1.0));
+        assert_eq!(lab.cycles(), 1.0);
+
+        lab.dispatch(object(r#"{"command": "explore", "pattern": null}"#))
+            .unwrap();
+        assert!(lab.exploring());
+        assert_eq!(lab.pattern(), -1.0);
+        lab.explore_number(2.0).unwrap();
+        assert_eq!(lab.pattern(), 1.0);
+
+        let reply = lab
+            .dispatch(object(
+                r#"{"command": "new-custom-run", "patterns": "1100\n0011", "hidden": 1, "method": "mean-field", "seed": 3}"#,
+            ))
+            .unwrap();
+        assert_eq!(field(&reply, "reply"), JsValue::from_str("restarted"));
+        assert_eq!(field(&reply, "units"), JsValue::from_f64(5.0));
+        assert_eq!(lab.method(), "mean-field");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_bad_value_is_thrown_with_the_engines_message_and_changes_nothing() {
+        let mut lab = WebMachineLab::new("4-2-4", "stochastic", 1.0).unwrap();
+        let before = lab.session();
+        let error = lab
+            .dispatch(object(r#"{"command": "advance", "steps": 2.5}"#))
+            .unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        let expected = crate::app::machine::STEPS
+            .read(2.5)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(String::from(message), expected);
+        let error = lab.advance(2.5).unwrap_err();
+        let message = JsValue::from(error)
+            .unchecked_into::<js_sys::Error>()
+            .message();
+        assert_eq!(String::from(message), expected);
+        assert_eq!(lab.session(), before);
     }
 }

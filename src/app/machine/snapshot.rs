@@ -29,12 +29,13 @@
 //! every field, names the first bad one (`learner.position`, `curves.kl`, …) and builds
 //! nothing on error.
 
-use super::CURVE_CAPACITY;
-use super::MachineLab;
+use super::{CURVE_CAPACITY, Machine, MachineLab};
+use crate::dynamics::NetworkSampler;
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, Rule};
 use crate::error::{ParamError, finite_in, shorten, shorten_to, whole_in};
 use crate::estimate::correlations::CorrelationSums;
+use crate::estimate::kl::KlEstimate;
 use crate::estimate::kl::KlEstimateState;
 use crate::estimate::mean_field::MeanField;
 use crate::estimate::trace::{Eviction, History};
@@ -44,6 +45,7 @@ use crate::learn::stochastic::StochasticState;
 use crate::learn::{
     CycleReport, Dataset, LearnerCommonState, PhaseStatistics, Position, Problem, Settling, Update,
 };
+use crate::learn::{MeanFieldLearner, StochasticLearner};
 use crate::model::Network;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -859,4 +861,133 @@ fn read(text: &str) -> Result<SessionParts, ParamError> {
         explore,
         shown,
     })
+}
+
+// The run taken apart into its session's parts and built back from them.
+impl MachineLab {
+    /// Everything the run is, for its session.
+    fn session_parts(&self) -> SessionParts {
+        SessionParts {
+            dataset: self.dataset.clone(),
+            protocol: self.protocol.clone(),
+            seed: self.seed,
+            network: self.network().clone(),
+            learner: match &self.machine {
+                Machine::Stochastic(l) => LearnerState::Stochastic(l.saved_state()),
+                Machine::MeanField(l) => LearnerState::MeanField(l.saved_state()),
+            },
+            activations: self.activations.clone(),
+            curves: Curves {
+                cycles: self.curve.column(0).to_vec(),
+                kl: self.curve.column(1).to_vec(),
+                solved: self.curve.column(2).to_vec(),
+                ais_cycles: self.ais_curve.column(0).to_vec(),
+                ais_kl: self.ais_curve.column(1).to_vec(),
+                ais_stderr: self.ais_curve.column(2).to_vec(),
+            },
+            estimate: self.estimate.as_ref().map(KlEstimate::saved),
+            estimate_started: self.estimate_started,
+            cycle_offset: self.cycle_offset,
+            version: self.version,
+            explore: self
+                .explore
+                .as_ref()
+                .map(|sampler| (sampler.saved_state(), self.explored)),
+            shown: self.shown,
+        }
+    }
+
+    /// The run that `parts` describe, continuing exactly; every part is checked against
+    /// the rest (the learner's state by its learner, the estimate's by [`KlEstimate::new`])
+    /// and on error nothing is built.
+    fn from_session_parts(parts: SessionParts) -> Result<MachineLab, ParamError> {
+        let SessionParts {
+            dataset,
+            protocol,
+            seed,
+            network,
+            learner,
+            activations,
+            curves,
+            estimate,
+            estimate_started,
+            cycle_offset,
+            version,
+            explore,
+            shown,
+        } = parts;
+        let patterns = dataset.patterns();
+        let options = protocol.options.clone();
+        let machine = match (learner, protocol.method) {
+            (LearnerState::Stochastic(state), LearningMethod::Stochastic) => Machine::Stochastic(
+                StochasticLearner::from_saved_state(network.clone(), patterns, options, state)?,
+            ),
+            (LearnerState::MeanField(state), LearningMethod::MeanField) => {
+                Machine::MeanField(MeanFieldLearner::from_saved_state(
+                    network.clone(),
+                    patterns,
+                    options,
+                    protocol.settings,
+                    state,
+                )?)
+            }
+            _ => {
+                return Err(ParamError::Invalid {
+                    field: "learner",
+                    reason: format!("not the state of a {} learner", protocol.method.name()),
+                });
+            }
+        };
+        let estimate = estimate
+            .map(|e| KlEstimate::resumed(e, patterns))
+            .transpose()?;
+        let (explore, explored) = match explore {
+            None => (None, None),
+            Some((state, explored)) => {
+                if let Some(k) = explored
+                    && k >= patterns.len()
+                {
+                    return Err(ParamError::OutOfRange {
+                        field: "explore pattern",
+                        value: k as f64,
+                        min: 0.0,
+                        max: (patterns.len() - 1) as f64,
+                    });
+                }
+                let sampler = NetworkSampler::from_saved_state(network.clone(), state)?;
+                (Some(sampler), explored)
+            }
+        };
+        let n = dataset.units();
+        let mut lab = MachineLab {
+            dataset,
+            protocol,
+            seed,
+            machine,
+            activations,
+            clamps: vec![0; n],
+            weights: vec![0.0; n * n],
+            clamped_pairs: vec![0.0; n * n],
+            free_pairs: vec![0.0; n * n],
+            pair_difference: vec![0.0; n * n],
+            curve: curves.learning_history(),
+            ais_curve: curves.ais_history(),
+            estimate,
+            estimate_started,
+            cycle_offset,
+            version,
+            explore: None,
+            explored: None,
+            shown,
+        };
+        lab.apply_stage()?;
+        // The views as learning left them, then the hand-run sampler over them.
+        lab.refresh();
+        if explore.is_some() {
+            lab.explore = explore;
+            lab.explored = explored;
+            lab.refresh();
+        }
+        Ok(lab)
+    }
 }

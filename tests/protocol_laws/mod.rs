@@ -1,0 +1,180 @@
+//! The laws every engine's protocol obeys, written once for any engine (the lattice, the
+//! restricted machine, the general machine): each test file says what its engine's state is,
+//! gives one case per command and a list of refused commands, and calls these.
+//!
+//! - [`every_command_reaches_the_engine_state`]: each case's command, applied after its
+//!   preparation, obeys its law and changes the state; every variant has a case (a missing
+//!   case fails here, at run time; a new variant fails to compile in the file's exhaustive
+//!   `index`).
+//! - [`a_refused_command_leaves_the_state_unchanged`]: each refused command is refused (naming
+//!   the field when one is given) and the state is the same before and after.
+//! - [`every_command_goes_through_json_and_back_unchanged`]: the wire form decodes to the same
+//!   command.
+//! - [`the_typescript_types_name_every_command_and_reply`]: the TypeScript types the page is
+//!   checked against (in the engine's `src/web/` file) name every command and reply tag.
+//!
+//! Every engine here is seeded, so no law can fail by chance.
+
+use boltzlab::ParamError;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+
+/// An engine behind a protocol: its commands, its replies, its one dispatcher, and
+/// everything a command may change, written out for comparison.
+pub trait Engine: Clone {
+    type Command: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    type Reply: Debug;
+
+    /// The one dispatcher.
+    fn apply(&mut self, command: Self::Command) -> Result<Self::Reply, ParamError>;
+
+    /// Everything a command may change (the session or state file, and the views it
+    /// does not keep).
+    fn state(&self) -> String;
+}
+
+/// A law a command obeys: true if (before, after, reply) is what it says.
+pub type Law<E> = Box<dyn Fn(&E, &E, &<E as Engine>::Reply) -> bool>;
+
+/// One command, what to do first, and the law it obeys.
+pub struct Case<E: Engine> {
+    pub prepare: Vec<E::Command>,
+    pub command: E::Command,
+    pub law: Law<E>,
+}
+
+/// A [`Case`].
+pub fn case<E: Engine>(
+    prepare: Vec<E::Command>,
+    command: E::Command,
+    law: impl Fn(&E, &E, &E::Reply) -> bool + 'static,
+) -> Case<E> {
+    Case {
+        prepare,
+        command,
+        law: Box::new(law),
+    }
+}
+
+/// A command with well-typed values the engine refuses (range, combination or content),
+/// what to do first, and the field the refusal must name (None: any).
+pub struct Refusal<C> {
+    pub prepare: Vec<C>,
+    pub command: C,
+    pub field: Option<&'static str>,
+}
+
+/// A [`Refusal`] that must name `field` (the lattice's refusals name none).
+#[allow(dead_code)]
+pub fn refusal<C>(prepare: Vec<C>, command: C, field: &'static str) -> Refusal<C> {
+    Refusal {
+        prepare,
+        command,
+        field: Some(field),
+    }
+}
+
+/// Each case, from a fresh `start()` and its preparation, obeys its law and changes the
+/// state; `index` places each command among the `variants`, and every place must be taken.
+pub fn every_command_reaches_the_engine_state<E: Engine>(
+    start: impl Fn() -> E,
+    cases: Vec<Case<E>>,
+    index: fn(&E::Command) -> usize,
+    variants: usize,
+) {
+    let mut covered = vec![false; variants];
+    for Case {
+        prepare,
+        command,
+        law,
+    } in cases
+    {
+        let mut before = start();
+        for p in prepare {
+            before.apply(p).unwrap();
+        }
+        let mut after = before.clone();
+        let reply = after.apply(command.clone()).unwrap();
+        assert!(
+            law(&before, &after, &reply),
+            "{command:?} did not do what it says (reply {reply:?})"
+        );
+        assert_ne!(before.state(), after.state(), "{command:?} changed nothing");
+        covered[index(&command)] = true;
+    }
+    let missing: Vec<usize> = (0..variants).filter(|&k| !covered[k]).collect();
+    assert!(missing.is_empty(), "commands with no case: {missing:?}");
+}
+
+/// Each refused command, from a fresh `start()` and its preparation, is refused (naming its
+/// field) and leaves the state as it was.
+pub fn a_refused_command_leaves_the_state_unchanged<E: Engine>(
+    start: impl Fn() -> E,
+    refused: Vec<Refusal<E::Command>>,
+) {
+    for Refusal {
+        prepare,
+        command,
+        field,
+    } in refused
+    {
+        let mut lab = start();
+        for p in prepare {
+            lab.apply(p).unwrap();
+        }
+        let before = lab.state();
+        let error = lab
+            .apply(command.clone())
+            .expect_err(&format!("{command:?} was accepted"));
+        if let Some(field) = field {
+            assert_eq!(error.field(), field, "{command:?}: {error}");
+        }
+        assert_eq!(
+            lab.state(),
+            before,
+            "{command:?} changed the state though refused"
+        );
+    }
+}
+
+/// Each command, written as JSON and read back, is the same command.
+pub fn every_command_goes_through_json_and_back_unchanged<E: Engine>(cases: Vec<Case<E>>) {
+    for Case { command, .. } in cases {
+        let json = serde_json::to_string(&command).unwrap();
+        let back: E::Command = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, command, "{json}");
+    }
+}
+
+/// The tag (`command` or `reply`) of a command or reply on the wire.
+fn tag(value: &impl Serialize, key: &str) -> String {
+    let value = serde_json::to_value(value).unwrap();
+    value[key].as_str().unwrap().to_string()
+}
+
+/// The TypeScript types in `web_source` (a file of src/web/) name every command the cases
+/// make and every reply given.
+pub fn the_typescript_types_name_every_command_and_reply<E: Engine>(
+    web_source: &str,
+    cases: Vec<Case<E>>,
+    replies: &[E::Reply],
+) where
+    E::Reply: Serialize,
+{
+    let web = std::fs::read_to_string(web_source).unwrap();
+    for Case { command, .. } in cases {
+        let name = tag(&command, "command");
+        assert!(
+            web.contains(&format!("command: '{name}'")),
+            "{name} is not in the TypeScript types of {web_source}"
+        );
+    }
+    for reply in replies {
+        let name = tag(reply, "reply");
+        assert!(
+            web.contains(&format!("reply: '{name}'")),
+            "{name} is not in the TypeScript types of {web_source}"
+        );
+    }
+}
