@@ -178,9 +178,14 @@ mod wire {
 pub enum MemoryReply {
     Changed,
     /// Patterns stored now.
-    Stored { patterns: usize },
+    Stored {
+        patterns: usize,
+    },
     /// Ticks done; whether the state is now a fixed point of T = 0 dynamics.
-    Advanced { ticks: u64, stable: bool },
+    Advanced {
+        ticks: u64,
+        stable: bool,
+    },
 }
 
 /// One pattern memory and its recall.
@@ -300,7 +305,11 @@ impl MemoryLab {
                 let t = finite_in("temperature", temperature, 0.0, 100.0)?;
                 self.sampler.set_temperature(t)?;
             }
-            C::Cue { pattern, flip, hide } => {
+            C::Cue {
+                pattern,
+                flip,
+                hide,
+            } => {
                 let cue = self.cue(pattern, flip, hide)?;
                 self.sampler.set_state(&cue.0)?;
                 self.rng = cue.1;
@@ -411,9 +420,8 @@ impl MemoryLab {
     }
 
     fn stored(&self) -> Option<Patterns> {
-        (!self.patterns.is_empty()).then(|| {
-            Patterns::new(&self.patterns).expect("stored patterns were checked")
-        })
+        (!self.patterns.is_empty())
+            .then(|| Patterns::new(&self.patterns).expect("stored patterns were checked"))
     }
 
     /// A picture from a front end: N values, each −1, 0 (read as −1) or +1.
@@ -482,7 +490,12 @@ impl MemoryLab {
         let digits = crate::learn::digits::digits();
         Ok((0..10u8)
             .filter_map(|d| digits.labels().iter().position(|&l| l == d))
-            .map(|k| digits.images()[k].iter().map(|&p| if p == 1 { 1 } else { -1 }).collect())
+            .map(|k| {
+                digits.images()[k]
+                    .iter()
+                    .map(|&p| if p == 1 { 1 } else { -1 })
+                    .collect()
+            })
             .collect())
     }
 
@@ -553,7 +566,10 @@ impl MemoryLab {
         };
         let s: Session = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         if s.version != SESSION_VERSION {
-            return Err(bad(format!("version {} is not {SESSION_VERSION}", s.version)));
+            return Err(bad(format!(
+                "version {} is not {SESSION_VERSION}",
+                s.version
+            )));
         }
         let mut lab = MemoryLab::new(s.width, s.height, s.seed, s.storage)?;
         let parse = |field: &'static str, text: &str| -> Result<Vec<i8>, ParamError> {
