@@ -153,6 +153,19 @@ impl WebRbmLab {
         .to_string()
     }
 
+    /// The learning options as the `training` of an `RbmCommand` (`set-training`, `new-run`):
+    /// what a checked `set_training` made of the page's numbers, ready to send to the worker.
+    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    pub fn training(&self) -> Result<JsValue, JsError> {
+        serde_wasm_bindgen::to_value(&self.lab.typed_training())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Updates between log-likelihood points.
+    pub fn likelihood_every(&self) -> f64 {
+        self.lab.likelihood_every() as f64
+    }
+
     /// The learning options (`cd`, `persistent` or `tempering`; k, particles, replicas,
     /// batch, rate, momentum, weight decay); refused with nothing changed if any is bad.
     #[allow(clippy::too_many_arguments)]
