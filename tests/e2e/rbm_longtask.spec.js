@@ -1,5 +1,5 @@
 // The restricted machine at its extreme settings: how long is the longest main-thread task
-// while it learns? Measured with PerformanceObserver('longtask') and printed, never asserted
+// while it learns (in its worker, the page drawing what the worker sends)? Measured with PerformanceObserver('longtask') and printed, never asserted
 // (the figure depends on the machine; speed lives in `make bench`).
 import { test, expect, openApp } from './fixtures.js';
 
@@ -7,7 +7,7 @@ async function longestTasks(page, settings, seconds) {
   await openApp(page);
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.lab))).toBe(true);
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
   for (const [id, value] of Object.entries(settings.setup)) await page.locator(`#${id}`).fill(String(value));
   await page.locator('#rbm-create').click();
   for (const [id, value] of Object.entries(settings.training)) {
@@ -24,13 +24,14 @@ async function longestTasks(page, settings, seconds) {
       for (const entry of list.getEntries()) tasks.push(entry.duration);
     });
     observer.observe({ type: 'longtask' });
-    const u0 = window.boltzlabApp.machine.rbm.lab.updates();
+    const u0 = await window.boltzlabApp.machine.rbm.read('updates');
     await new Promise((resolve) => setTimeout(resolve, ms));
     observer.disconnect();
-    return { tasks, updates: window.boltzlabApp.machine.rbm.lab.updates() - u0 };
+    return { tasks, updates: (await window.boltzlabApp.machine.rbm.read('updates')) - u0 };
   }, seconds * 1000);
   const sorted = [...figures.tasks].sort((a, b) => b - a);
-  // The session text of this run: how long the main thread spends making it.
+  // The session text of this run as the page saves it: how long the main thread spends on it
+  // (the worker's latest, with the commands since replayed when there are any).
   const save = await page.evaluate(() => {
     const rbmMode = window.boltzlabApp.machine.rbm;
     const times = [];

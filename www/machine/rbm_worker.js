@@ -38,7 +38,7 @@
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // share of it learning may take while a log-likelihood point is under way, the block Gibbs
 // steps of the gallery and the completion per slice, and how often the session is sent.
-const SLICE_MS = 8;
+const SLICE_MS = 4;
 const LEARN_SHARE = 0.6;
 const CHAIN_STEPS = 10;
 const SESSION_MS = 500;
@@ -261,10 +261,13 @@ function likelihood(untilMs) {
       if (exact) speed.states = 0.7 * speed.states + 0.3 * (work / ms);
       else speed.aisSteps = 0.7 * speed.aisSteps + 0.3 * (work / ms);
     }
-    if (underWay || (reply.reply === 'likelihood-worked' && reply.added)) dirty = true;
-    if ((reply.reply === 'likelihood-worked' && reply.added) || !underWay) break;
+    const added = reply.reply === 'likelihood-worked' && reply.added;
+    if (underWay || added) dirty = true;
+    // A point just added: the next may be due already (learning went on while it was made),
+    // so the next slice looks again, paused or not.
+    checkLikelihood = added;
+    if (added || !underWay) break;
   }
-  checkLikelihood = false;
 }
 
 // Runs `part` (learning, likelihood, gallery, completion); a failure is reported with its
