@@ -59,15 +59,20 @@ const EXTREMES = {
 
 for (const [name, settings] of Object.entries(EXTREMES)) {
   test(`longest main-thread task: ${name}`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const f = await longestTasks(page, settings, 8);
     console.log(
       `${name}: longest main-thread task ${f.longest.toFixed(0)} ms; ${f.count} long tasks (> 50 ms) in 8 s ` +
         `(longest five: ${f.top.map((t) => t.toFixed(0)).join(', ') || 'none'}); ${f.updates} updates; ` +
         `session text ${f.save.length} characters, made in ${f.save.times.map((t) => t.toFixed(1)).join(', ')} ms`,
     );
-    // What is asserted is not a time: learning went on at these settings while the page
-    // kept drawing (the figures above are printed, never asserted).
-    expect(f.updates).toBeGreaterThan(0);
+    // What is asserted is not a time: learning goes on at these settings in the worker while
+    // the page keeps drawing (the figures above are printed, never asserted). One update at
+    // these settings is several seconds of work on a loaded machine, so the first may come
+    // after the timed window.
+    if (f.updates === 0)
+      await expect
+        .poll(() => page.evaluate(() => window.boltzlabApp.machine.rbm.read('updates')), { timeout: 90_000 })
+        .toBeGreaterThan(0);
   });
 }

@@ -250,7 +250,8 @@ test.describe('a restricted machine worker that dies', () => {
     await expect(page.locator('#fault-message')).toContainText("The restricted machine's worker stopped");
     await expect(page.locator('#fault-message')).toContainText('deliberate panic for tests');
     await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
-    // The last good record stays (nothing is saved after the fault), and the overlay exports it.
+    // The overlay's export still works (the last good record's lattice file), and the record
+    // itself stays, with the restricted run as last saved (nothing is saved after the fault).
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export last good state' }).click();
     const exported = await readFile(await (await download).path(), 'utf8');
