@@ -8,14 +8,17 @@
 //! Every check here is exact (bit equality or a thread count): none fails by chance.
 
 use boltzlab::learn::rbm::batch::SPLIT_WORK;
-use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics, TrainingOptions};
 use boltzlab::linalg::{
     Kernel, Layout, Product, ThreadPair, kernel_for, multiply_rows, multiply_with,
     splits_like_the_whole,
 };
 use boltzlab::rng::seeded_rng;
+use linalg_checks::{LAYOUTS, options, random_patterns};
 use rand::Rng;
 use std::sync::Mutex;
+
+mod linalg_checks;
 
 /// The tests of this file count the process's pair threads, so they run one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -34,30 +37,6 @@ fn pair_threads() -> usize {
                 .count()
         })
         .unwrap_or(0)
-}
-
-fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptions {
-    TrainingOptions {
-        statistics,
-        batch,
-        rate: 0.05,
-        schedule: RateSchedule::Constant,
-        momentum: 0.5,
-        weight_decay: 0.001,
-        seed,
-    }
-}
-
-/// `count` binary vectors, each unit on with probability about 0.14 (MNIST's density).
-fn patterns(count: usize, visible: usize, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = seeded_rng(seed);
-    (0..count)
-        .map(|_| {
-            (0..visible)
-                .map(|_| u8::from(rng.next_u32() < 600_000_000))
-                .collect()
-        })
-        .collect()
 }
 
 /// Every parameter's bits and the chains' states after `updates` updates.
@@ -134,7 +113,7 @@ fn a_split_update_gives_the_bits_of_one_thread() {
     ];
     for (case, (nv, nh, count, batch, statistics)) in cases.into_iter().enumerate() {
         assert!((batch * nv * nh) as u64 >= SPLIT_WORK, "case {case} splits");
-        let data = patterns(count, nv, 10 + case as u64);
+        let data = random_patterns(count, nv, 0.14, 10 + case as u64);
         let start = Rbm::random(nv, nh, 0.01, 20 + case as u64).unwrap();
         let o = options(statistics, batch, 30 + case as u64);
         let updates = (count.div_ceil(batch) + 1) as u64; // past an epoch's end
@@ -160,7 +139,7 @@ fn two_threads_start_one_worker_only_for_large_machines() {
     let small = (64, 16);
     let large = (784, 500);
     for ((nv, nh), expected) in [(small, 0), (large, 1)] {
-        let data = patterns(200, nv, 1);
+        let data = random_patterns(200, nv, 0.14, 1);
         let start = Rbm::random(nv, nh, 0.01, 2).unwrap();
         let o = options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 3);
         let mut t = BatchTrainer::new(&start, &data, o, 2).unwrap();
@@ -201,12 +180,6 @@ fn values(n: usize, seed: u64) -> Vec<f32> {
 #[test]
 fn row_blocks_of_a_product_give_the_whole_products_bits() {
     let _serial = one_at_a_time();
-    let layouts = [
-        (Layout::AsStored, Layout::AsStored),
-        (Layout::AsStored, Layout::Transposed),
-        (Layout::Transposed, Layout::AsStored),
-        (Layout::Transposed, Layout::Transposed),
-    ];
     // The trainer's shapes (batch rows × 784 × 500, 784 × batch × 500) and odd ones, small
     // (the triple loop) and large (gemm); the row blocks cut inside gemm's tiles.
     let shapes = [
@@ -219,7 +192,7 @@ fn row_blocks_of_a_product_give_the_whole_products_bits() {
         (61, 1000, 77),
     ];
     for (m, k, n) in shapes {
-        for (la, lb) in layouts {
+        for (la, lb) in LAYOUTS {
             for (alpha, beta) in [(1.0, 0.0), (-0.01, 1.0)] {
                 let product = Product::new(m, k, n, la, lb).scaled(alpha, beta);
                 let (a, b) = (values(m * k, 1), values(k * n, 2));
