@@ -39,6 +39,7 @@ use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::Rng;
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// A restricted machine trained in f32 on fixed data, one dense mini-batch update at a
 /// time (CD-k or persistent chains; see the module's formulas). Nothing is allocated per
@@ -324,29 +325,62 @@ impl BatchTrainer {
         };
         let steps = self.options.statistics.steps();
         for step in 0..steps {
-            // Draws in the one-thread order: hidden units of every chain, then visible.
-            let n = chains * (nv + nh);
-            for r in &mut self.draws[..n] {
-                *r = self.rng.next_u32();
-            }
-            let (hidden_draws, visible_draws) = self.draws[..n].split_at(chains * nh);
-            let whole = Rows {
+            let first_step = step == 0;
+            let mut whole = Rows {
                 v0: &self.batch_visible[..rows * nv],
                 p0: &mut self.batch_hidden[..rows * nh],
                 x: &mut self.chains[..chains * nv],
                 h: &mut self.chain_hidden[..chains * nh],
                 p: &mut self.chain_hidden_probabilities[..chains * nh],
                 pv: &mut self.chain_visible_probabilities[..chains * nv],
-                hidden_draws,
-                visible_draws,
             };
-            let work = |part: Rows<'_>| part.run(&model, step == 0);
-            if split {
-                let (first, second) = whole.split(rows.div_ceil(2), chains.div_ceil(2), nv, nh);
-                self.pair.join(|| work(first), || work(second));
-            } else {
-                work(whole);
+            // The step's draws in the one-thread order: the hidden units of every chain,
+            // then the visible units.
+            let (hidden, visible) = self.draws[..chains * (nv + nh)].split_at_mut(chains * nh);
+            let rng = &mut self.rng;
+            if !split {
+                draw(rng, &mut [&mut *hidden, &mut *visible]);
+                if first_step {
+                    whole.start(&model);
+                }
+                whole.step(&model, hidden, visible);
+                continue;
             }
+            // Split: this thread draws every number while the worker starts its half,
+            // then hands the worker its draws.
+            let half = chains.div_ceil(2);
+            let (mut first, mut second) = whole.split(rows.div_ceil(2), half, nv, nh);
+            let (hidden_1, hidden_2) = hidden.split_at_mut(half * nh);
+            let (visible_1, visible_2) = visible.split_at_mut(half * nv);
+            let handover = Mutex::new(None);
+            self.pair.join(
+                || {
+                    let all = [
+                        &mut *hidden_1,
+                        &mut *hidden_2,
+                        &mut *visible_1,
+                        &mut *visible_2,
+                    ];
+                    draw(rng, &mut { all });
+                    *handover.lock().expect("not poisoned") = Some((hidden_2, visible_2));
+                    if first_step {
+                        first.start(&model);
+                    }
+                    first.step(&model, hidden_1, visible_1);
+                },
+                || {
+                    if first_step {
+                        second.start(&model);
+                    }
+                    let (hidden_2, visible_2) = loop {
+                        if let Some(draws) = handover.lock().expect("not poisoned").take() {
+                            break draws;
+                        }
+                        std::thread::yield_now();
+                    };
+                    second.step(&model, hidden_2, visible_2);
+                },
+            );
         }
 
         // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P.
@@ -560,8 +594,6 @@ struct Rows<'a> {
     h: &'a mut [f32],
     p: &'a mut [f32],
     pv: &'a mut [f32],
-    hidden_draws: &'a [u32],
-    visible_draws: &'a [u32],
 }
 
 impl<'a> Rows<'a> {
@@ -573,8 +605,6 @@ impl<'a> Rows<'a> {
         let (h, h_) = self.h.split_at_mut(chains * nh);
         let (p, p_) = self.p.split_at_mut(chains * nh);
         let (pv, pv_) = self.pv.split_at_mut(chains * nv);
-        let (hd, hd_) = self.hidden_draws.split_at(chains * nh);
-        let (vd, vd_) = self.visible_draws.split_at(chains * nv);
         (
             Rows {
                 v0,
@@ -583,8 +613,6 @@ impl<'a> Rows<'a> {
                 h,
                 p,
                 pv,
-                hidden_draws: hd,
-                visible_draws: vd,
             },
             Rows {
                 v0: v0_,
@@ -593,34 +621,42 @@ impl<'a> Rows<'a> {
                 h: h_,
                 p: p_,
                 pv: pv_,
-                hidden_draws: hd_,
-                visible_draws: vd_,
             },
         )
     }
 
-    /// One Gibbs step of these chains: H ~ P, P_V = σ(H Wᵀ + a), X ~ P_V,
-    /// P = σ(X W + b); at the first step first P₀ = σ(V₀ W + b) and the chains' start
-    /// (X = V₀, P = P₀ for CD-k; P = σ(X W + b) for the particles).
-    fn run(self, model: &Model<'_>, first: bool) {
-        let nv = model.visible_biases.len();
-        let nh = model.hidden_biases.len();
-        let (rows, chains) = (self.v0.len() / nv, self.x.len() / nv);
-        let forward = |kernel, out: &mut [f32], states: &[f32], count: usize| {
-            let product = Product::new(count, nv, nh, Layout::AsStored, Layout::AsStored);
-            multiply_with(kernel, out, states, model.weights, &product, model.threads);
-            add_bias_sigmoid(out, model.hidden_biases);
-        };
-        if first {
-            forward(model.forward, self.p0, self.v0, rows);
-            if model.persistent {
-                forward(model.chain_forward, self.p, self.x, chains);
-            } else {
-                self.x.copy_from_slice(self.v0);
-                self.p.copy_from_slice(self.p0);
-            }
+    /// P = σ(S W + b) for the rows of `states` S, with the whole product's kernel.
+    fn forward(model: &Model<'_>, kernel: Kernel, out: &mut [f32], states: &[f32]) {
+        let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
+        let product = Product::new(
+            states.len() / nv,
+            nv,
+            nh,
+            Layout::AsStored,
+            Layout::AsStored,
+        );
+        multiply_with(kernel, out, states, model.weights, &product, model.threads);
+        add_bias_sigmoid(out, model.hidden_biases);
+    }
+
+    /// The clamped phase P₀ = σ(V₀ W + b) and the chains' start: X = V₀, P = P₀ for
+    /// CD-k; P = σ(X W + b) for the particles.
+    fn start(&mut self, model: &Model<'_>) {
+        Rows::forward(model, model.forward, self.p0, self.v0);
+        if model.persistent {
+            Rows::forward(model, model.chain_forward, self.p, self.x);
+        } else {
+            self.x.copy_from_slice(self.v0);
+            self.p.copy_from_slice(self.p0);
         }
-        sample_below(self.p, self.hidden_draws, self.h);
+    }
+
+    /// One Gibbs step of these chains with their draws: H ~ P, P_V = σ(H Wᵀ + a),
+    /// X ~ P_V, P = σ(X W + b).
+    fn step(&mut self, model: &Model<'_>, hidden_draws: &[u32], visible_draws: &[u32]) {
+        let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
+        let chains = self.x.len() / nv;
+        sample_below(self.p, hidden_draws, self.h);
         let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
         multiply_with(
             model.backward,
@@ -631,8 +667,17 @@ impl<'a> Rows<'a> {
             model.threads,
         );
         add_bias_sigmoid(self.pv, model.visible_biases);
-        sample_below(self.pv, self.visible_draws, self.x);
-        forward(model.chain_forward, self.p, self.x, chains);
+        sample_below(self.pv, visible_draws, self.x);
+        Rows::forward(model, model.chain_forward, self.p, self.x);
+    }
+}
+
+/// Fills each slice in turn with 32-bit draws of `rng`.
+fn draw(rng: &mut SpinRng, slices: &mut [&mut [u32]]) {
+    for slice in slices {
+        for r in slice.iter_mut() {
+            *r = rng.next_u32();
+        }
     }
 }
 
