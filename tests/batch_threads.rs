@@ -17,6 +17,8 @@ use boltzlab::rng::seeded_rng;
 use linalg_checks::{LAYOUTS, options, random_patterns};
 use rand::Rng;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 mod linalg_checks;
 
@@ -234,9 +236,29 @@ fn the_pair_returns_both_results_and_hands_a_panic_back() {
     assert!(!pair.started());
     let here = std::thread::current().id();
     for round in 0..50u64 {
-        let (a, (b, there)) = pair.join(|| round * 2, || (round * 3, std::thread::current().id()));
+        // `here` waits (up to 10 s) until `there` has started, so `there` cannot have been
+        // taken back by this thread: it ran on the worker.
+        let started = AtomicBool::new(false);
+        let (a, (b, there)) = pair.join(
+            || {
+                let t0 = Instant::now();
+                while !started.load(Ordering::Acquire) && t0.elapsed().as_secs() < 10 {
+                    std::thread::yield_now();
+                }
+                round * 2
+            },
+            || {
+                started.store(true, Ordering::Release);
+                (round * 3, std::thread::current().id())
+            },
+        );
         assert_eq!((a, b), (round * 2, round * 3));
         assert_ne!(there, here, "the second closure runs on the worker");
+    }
+    // Without waiting, `there` runs on the worker or, not started yet, here: the same
+    // results either way.
+    for round in 0..200u64 {
+        assert_eq!(pair.join(|| round, || round + 1), (round, round + 1));
     }
     assert!(pair.started());
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -5,7 +5,9 @@
 //! [`ThreadPair::join`] runs `here` on the calling thread and `there` on the worker and
 //! returns when both are done, like `rayon::join`, but always on the same second thread,
 //! which waits for work by spinning briefly (work comes every few hundred microseconds
-//! during an update) and then parking. The worker is started at the first join and
+//! during an update) and then parking. If the worker has not started `there` by the time
+//! `here` is done (a machine busy with other work), the caller runs it itself, so a
+//! split never costs much more than doing both halves in turn. The worker is started at the first join and
 //! stopped when the pair is dropped. In wasm (one thread) both closures run in turn on the
 //! caller's thread.
 //!
@@ -81,7 +83,7 @@ mod native {
     use std::cell::UnsafeCell;
     use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
     use std::thread::{self, JoinHandle, Thread};
     use std::time::{Duration, Instant};
 
@@ -89,25 +91,31 @@ mod native {
     /// between the halves of one update, short enough not to hold a core between updates.
     const SPIN: Duration = Duration::from_micros(200);
 
+    /// The job slot's states.
+    const IDLE: u8 = 0;
+    const POSTED: u8 = 1;
+    const RUNNING: u8 = 2;
+    const DONE: u8 = 3;
+
     /// A job for the worker: the erased closure to call and the thread to wake after it.
     struct Job {
         call: *mut (dyn FnMut() + Send),
         caller: Thread,
     }
 
-    /// What the caller and the worker share. `posted` counts jobs handed over, `done` jobs
-    /// finished; the job slot is written only while posted == done (the worker is idle)
-    /// and read only by the worker after it saw posted move on.
+    /// What the caller and the worker share. The caller writes the job while the state is
+    /// IDLE and posts it; whoever moves POSTED on first owns it: the worker (to RUNNING,
+    /// then DONE) or the caller taking it back (to IDLE) when the worker has not started
+    /// it by the time the caller's own half is done, as on a machine busy with other work.
     struct Shared {
         job: UnsafeCell<Option<Job>>,
-        posted: AtomicU64,
-        done: AtomicU64,
+        state: AtomicU8,
         panic: UnsafeCell<Option<Box<dyn std::any::Any + Send>>>,
         stop: AtomicBool,
     }
 
-    // SAFETY: the slots behind UnsafeCell are handed over by the posted/done counters
-    // (Release/Acquire), so only one thread touches them at a time (see `Shared`).
+    // SAFETY: the slots behind UnsafeCell are handed over by `state` (Release/Acquire
+    // compare-exchanges), so one thread at a time touches them (see `Shared`).
     unsafe impl Sync for Shared {}
     // SAFETY: as above; the raw closure pointer is only called while its owner waits.
     unsafe impl Send for Shared {}
@@ -121,8 +129,7 @@ mod native {
         pub(super) fn start() -> Worker {
             let shared = Arc::new(Shared {
                 job: UnsafeCell::new(None),
-                posted: AtomicU64::new(0),
-                done: AtomicU64::new(0),
+                state: AtomicU8::new(IDLE),
                 panic: UnsafeCell::new(None),
                 stop: AtomicBool::new(false),
             });
@@ -147,52 +154,73 @@ mod native {
             let mut call = || result = Some((there.take().expect("called once"))());
             let call: &mut (dyn FnMut() + Send) = &mut call;
             // SAFETY: the closure borrows this frame; the pointer is used only until the
-            // worker reports the job done, and `Wait` below waits for that before this
-            // frame is left, by return or by unwinding.
+            // job is DONE or taken back, and `Claim` below makes sure of one of the two
+            // before this frame is left, by return or by unwinding.
             let call: *mut (dyn FnMut() + Send + 'static) = unsafe { std::mem::transmute(call) };
-            let number = self.shared.posted.load(Ordering::Relaxed) + 1;
-            // SAFETY: the worker is idle (done == posted), so it does not read the slot.
+            // SAFETY: the state is IDLE, so the worker does not read the slot.
             unsafe {
                 *self.shared.job.get() = Some(Job {
                     call,
                     caller: thread::current(),
                 })
             };
-            self.shared.posted.store(number, Ordering::Release);
+            self.shared.state.store(POSTED, Ordering::Release);
             if let Some(t) = &self.thread {
                 t.thread().unpark();
             }
-            let wait = Wait {
+            let claim = Claim {
                 shared: &self.shared,
-                number,
             };
             let a = here();
-            drop(wait);
-            // SAFETY: the worker finished (done == number, Acquire) and is idle.
+            if claim.take_back() {
+                // The worker had not started it: run it here.
+                // SAFETY: taken back (POSTED → IDLE), so the worker never reads it.
+                let job = unsafe { (*self.shared.job.get()).take() }.expect("the job");
+                // SAFETY: the closure lives in this frame.
+                unsafe { (*job.call)() };
+            }
+            drop(claim);
+            // SAFETY: the job is finished and the state IDLE: the worker is waiting.
             if let Some(payload) = unsafe { (*self.shared.panic.get()).take() } {
                 resume_unwind(payload);
             }
-            (a, result.expect("the worker ran the job"))
+            (a, result.expect("the job ran"))
         }
     }
 
-    /// Waits (spinning, then parking) until the worker finished job `number`; on drop, so
-    /// that a panic on the caller's side still waits before the borrowed frame goes.
-    struct Wait<'a> {
+    /// The caller's hold on a posted job: on drop (return or unwinding) it waits until
+    /// the job is DONE or takes it back, and leaves the state IDLE.
+    struct Claim<'a> {
         shared: &'a Shared,
-        number: u64,
     }
 
-    impl Drop for Wait<'_> {
+    impl Claim<'_> {
+        /// Takes the job back if the worker has not started it (POSTED → IDLE).
+        fn take_back(&self) -> bool {
+            self.shared
+                .state
+                .compare_exchange(POSTED, IDLE, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+        }
+    }
+
+    impl Drop for Claim<'_> {
         fn drop(&mut self) {
+            if self.take_back() {
+                // SAFETY: taken back, so the worker never reads the slot.
+                unsafe { (*self.shared.job.get()).take() };
+                return;
+            }
             let start = Instant::now();
-            while self.shared.done.load(Ordering::Acquire) != self.number {
-                if start.elapsed() < SPIN {
-                    std::hint::spin_loop();
-                } else {
-                    thread::park_timeout(Duration::from_millis(1));
+            loop {
+                match self.shared.state.load(Ordering::Acquire) {
+                    DONE => break,
+                    IDLE => return,
+                    _ if start.elapsed() < SPIN => std::hint::spin_loop(),
+                    _ => thread::park_timeout(Duration::from_millis(1)),
                 }
             }
+            self.shared.state.store(IDLE, Ordering::Release);
         }
     }
 
@@ -206,13 +234,18 @@ mod native {
         }
     }
 
-    /// The worker's loop: wait for the next job (spin, then park), run it, report it done.
+    /// The worker's loop: wait for a posted job (spin, then park), claim it, run it,
+    /// report it done.
     fn serve(shared: &Shared) {
-        let mut seen = 0u64;
         loop {
             let start = Instant::now();
             loop {
-                if shared.posted.load(Ordering::Acquire) != seen {
+                if shared.state.load(Ordering::Acquire) == POSTED
+                    && shared
+                        .state
+                        .compare_exchange(POSTED, RUNNING, Ordering::Acquire, Ordering::Relaxed)
+                        .is_ok()
+                {
                     break;
                 }
                 if shared.stop.load(Ordering::Acquire) {
@@ -224,16 +257,16 @@ mod native {
                     thread::park();
                 }
             }
-            seen += 1;
-            // SAFETY: posted moved on (Acquire): the caller wrote the job and waits.
+            // SAFETY: claimed (POSTED → RUNNING, Acquire): the caller wrote the job and
+            // waits for DONE.
             let job = unsafe { (*shared.job.get()).take() }.expect("a posted job");
-            // SAFETY: the closure lives until the caller sees done == seen.
+            // SAFETY: the closure lives until the caller sees DONE.
             let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { (*job.call)() }));
             if let Err(payload) = outcome {
-                // SAFETY: the caller reads the panic slot only after done == seen.
+                // SAFETY: the caller reads the panic slot only after DONE.
                 unsafe { *shared.panic.get() = Some(payload) };
             }
-            shared.done.store(seen, Ordering::Release);
+            shared.state.store(DONE, Ordering::Release);
             job.caller.unpark();
         }
     }
