@@ -41,6 +41,12 @@
 //! and wasm kernels sum in different orders, with and without FMA: their results agree
 //! within the bound above, not bit for bit.
 //!
+//! Splitting by hand. [`multiply_rows`] computes a block of C's rows with the whole
+//! product's kernel, with the bits those rows have in the whole product when the block
+//! keeps the whole's path ([`splits_like_the_whole`]); [`ThreadPair`] runs two halves of
+//! some work on the caller's thread and one persistent worker. The batch trainer uses
+//! both to split an update over two threads.
+//!
 //! This module imports nothing of the crate: it is a leaf. [`elementwise`] holds the f32
 //! work between the products (σ, sampling against uniforms, column means).
 

@@ -17,8 +17,12 @@
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
-//! What is promised: the same seed, data, options and thread count on the same platform
-//! give the same weights bit for bit. Native and wasm products round differently (FMA,
+//! With two threads or more, a large enough update is split in halves over the caller's
+//! thread and one persistent worker ([`crate::linalg::ThreadPair`]; see
+//! [`BatchTrainer::estimate_gradient`]): rows of outputs, never a sum.
+//!
+//! What is promised: the same seed, data and options on the same platform give the same
+//! weights bit for bit, on any number of threads (tests/batch_threads.rs). Native and wasm products round differently (FMA,
 //! summation order), so a run there agrees with a native one within f32 rounding for as
 //! long as no sampled bit differs, and then becomes a different sample path of the same
 //! process (tests/linalg.rs and tests/web_linalg.rs check the products' bound on both).
@@ -197,7 +201,7 @@ impl BatchTrainer {
     }
 
     /// Sets the threads the products may use (1 ≤ threads ≤ 64; error names `threads`).
-    /// The result does not depend on it (the products split C, not the sums).
+    /// The result does not depend on it (an update splits rows of outputs, not sums).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), ParamError> {
         self.threads = whole_threads(threads)?;
         Ok(())
@@ -267,7 +271,7 @@ impl BatchTrainer {
     /// Estimates the gradient on the next mini-batch (the module's formulas) without
     /// changing the parameters: moves the batch position and the chains on.
     ///
-    /// With two threads ([`BatchTrainer::split`]) each half of the batch's rows and of
+    /// With two threads (on a large enough machine) each half of the batch's rows and of
     /// the chains runs its whole chain on one thread (each row's chain needs only its own
     /// row and its own draws, drawn beforehand in the one-thread order), then each thread
     /// sums half of g_W's rows (visible units) over the whole batch: no sum is split, so
