@@ -5,7 +5,8 @@
 //! blocks of a product give the whole product's bits; and the thread pair itself returns
 //! both results and hands a panic back.
 //!
-//! Every check here is exact (bit equality or a thread count): none fails by chance.
+//! Every check here is exact (bit equality or a thread count; the count is read until it
+//! settles, for up to 5 s): none fails by chance.
 
 use boltzlab::learn::rbm::batch::SPLIT_WORK;
 use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics, TrainingOptions};
@@ -30,7 +31,7 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// Threads of this process named as the pair's worker (Linux: /proc/self/task/*/comm).
-fn pair_threads() -> usize {
+fn pair_threads_now() -> usize {
     std::fs::read_dir("/proc/self/task")
         .map(|tasks| {
             tasks
@@ -39,6 +40,19 @@ fn pair_threads() -> usize {
                 .count()
         })
         .unwrap_or(0)
+}
+
+/// The pair threads once they number `expected`, or after 5 s: a new thread names itself
+/// a moment after it starts, and a joined one leaves /proc a moment after it ends.
+fn pair_threads(expected: usize) -> usize {
+    let start = Instant::now();
+    loop {
+        let now = pair_threads_now();
+        if now == expected || start.elapsed().as_secs() >= 5 {
+            return now;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
 }
 
 /// Every parameter's bits and the chains' states after `updates` updates.
@@ -137,7 +151,7 @@ fn a_split_update_gives_the_bits_of_one_thread() {
 #[test]
 fn two_threads_start_one_worker_only_for_large_machines() {
     let _serial = one_at_a_time();
-    assert_eq!(pair_threads(), 0, "no pair before");
+    assert_eq!(pair_threads(0), 0, "no pair before");
     let small = (64, 16);
     let large = (784, 500);
     for ((nv, nh), expected) in [(small, 0), (large, 1)] {
@@ -146,25 +160,25 @@ fn two_threads_start_one_worker_only_for_large_machines() {
         let o = options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 3);
         let mut t = BatchTrainer::new(&start, &data, o, 2).unwrap();
         assert_eq!(
-            pair_threads(),
+            pair_threads(0),
             0,
             "{nv}-{nh}: started before the first update"
         );
         t.run(2).unwrap();
-        assert_eq!(pair_threads(), expected, "{nv}-{nh} on two threads");
+        assert_eq!(pair_threads(expected), expected, "{nv}-{nh} on two threads");
         // One thread never uses it (a clone starts its own, here none).
         let mut one = t.clone();
         one.set_threads(1).unwrap();
         one.run(1).unwrap();
         assert_eq!(
-            pair_threads(),
+            pair_threads(expected),
             expected,
             "{nv}-{nh}: one thread starts none"
         );
         drop(t);
         drop(one);
         assert_eq!(
-            pair_threads(),
+            pair_threads(0),
             0,
             "{nv}-{nh}: the worker stops with its trainer"
         );

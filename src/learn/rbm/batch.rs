@@ -330,6 +330,7 @@ impl BatchTrainer {
         let steps = self.options.statistics.steps();
         for step in 0..steps {
             let first_step = step == 0;
+            let from_clamped = first_step && !self.persistent;
             let mut whole = Rows {
                 v0: &self.batch_visible[..rows * nv],
                 p0: &mut self.batch_hidden[..rows * nh],
@@ -347,7 +348,7 @@ impl BatchTrainer {
                 if first_step {
                     whole.start(&model);
                 }
-                whole.step(&model, hidden, visible);
+                whole.step(&model, hidden, visible, from_clamped);
                 continue;
             }
             // Split: this thread draws every number while the worker starts its half,
@@ -370,7 +371,7 @@ impl BatchTrainer {
                     if first_step {
                         first.start(&model);
                     }
-                    first.step(&model, hidden_1, visible_1);
+                    first.step(&model, hidden_1, visible_1, from_clamped);
                 },
                 || {
                     if first_step {
@@ -382,7 +383,7 @@ impl BatchTrainer {
                         }
                         std::thread::yield_now();
                     };
-                    second.step(&model, hidden_2, visible_2);
+                    second.step(&model, hidden_2, visible_2, from_clamped);
                 },
             );
         }
@@ -643,24 +644,30 @@ impl<'a> Rows<'a> {
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
-    /// The clamped phase P₀ = σ(V₀ W + b) and the chains' start: X = V₀, P = P₀ for
-    /// CD-k; P = σ(X W + b) for the particles.
+    /// The clamped phase P₀ = σ(V₀ W + b) and the chains' start: for the particles
+    /// P = σ(X W + b); CD-k chains start at X = V₀ with P = P₀, which their first step reads
+    /// in place ([`Rows::step`]).
     fn start(&mut self, model: &Model<'_>) {
         Rows::forward(model, model.forward, self.p0, self.v0);
         if model.persistent {
             Rows::forward(model, model.chain_forward, self.p, self.x);
-        } else {
-            self.x.copy_from_slice(self.v0);
-            self.p.copy_from_slice(self.p0);
         }
     }
 
     /// One Gibbs step of these chains with their draws: H ~ P, P_V = σ(H Wᵀ + a),
-    /// X ~ P_V, P = σ(X W + b).
-    fn step(&mut self, model: &Model<'_>, hidden_draws: &[u32], visible_draws: &[u32]) {
+    /// X ~ P_V, P = σ(X W + b). `from_clamped`: the first step of CD-k chains, whose P is
+    /// P₀ (read from there; X is overwritten before it is read).
+    fn step(
+        &mut self,
+        model: &Model<'_>,
+        hidden_draws: &[u32],
+        visible_draws: &[u32],
+        from_clamped: bool,
+    ) {
         let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
         let chains = self.x.len() / nv;
-        sample_below(self.p, hidden_draws, self.h);
+        let p = if from_clamped { &*self.p0 } else { &*self.p };
+        sample_below(p, hidden_draws, self.h);
         let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
         multiply_with(
             model.backward,
