@@ -87,9 +87,28 @@ mod native {
     use std::thread::{self, JoinHandle, Thread};
     use std::time::{Duration, Instant};
 
-    /// How long the worker spins for the next job before it parks: longer than the gaps
-    /// between the halves of one update, short enough not to hold a core between updates.
+    /// How long a waiting thread (the worker for the next job, the caller for the worker's
+    /// half) stays awake before it parks: longer than the gaps between the halves of one
+    /// update, short enough not to hold a core between updates.
     const SPIN: Duration = Duration::from_micros(200);
+
+    /// For how much of [`SPIN`] it only spins; after that it yields the core at each look
+    /// (so that on a busy machine, where the scheduler shares one slice between the
+    /// process's threads, the other half's thread can run).
+    const PURE_SPIN: Duration = Duration::from_micros(20);
+
+    /// One look's wait of a thread that started waiting at `start`: spin, then yield, then
+    /// park (`park` is the parking to do).
+    fn pause(start: Instant, park: impl FnOnce()) {
+        let waited = start.elapsed();
+        if waited < PURE_SPIN {
+            std::hint::spin_loop();
+        } else if waited < SPIN {
+            thread::yield_now();
+        } else {
+            park();
+        }
+    }
 
     /// The job slot's states.
     const IDLE: u8 = 0;
@@ -216,8 +235,7 @@ mod native {
                 match self.shared.state.load(Ordering::Acquire) {
                     DONE => break,
                     IDLE => return,
-                    _ if start.elapsed() < SPIN => std::hint::spin_loop(),
-                    _ => thread::park_timeout(Duration::from_millis(1)),
+                    _ => pause(start, || thread::park_timeout(Duration::from_millis(1))),
                 }
             }
             self.shared.state.store(IDLE, Ordering::Release);
@@ -251,11 +269,7 @@ mod native {
                 if shared.stop.load(Ordering::Acquire) {
                     return;
                 }
-                if start.elapsed() < SPIN {
-                    std::hint::spin_loop();
-                } else {
-                    thread::park();
-                }
+                pause(start, thread::park);
             }
             // SAFETY: claimed (POSTED → RUNNING, Acquire): the caller wrote the job and
             // waits for DONE.
