@@ -2,20 +2,30 @@
 //! repeated runs; speed is never asserted in tests):
 //! - the five products of a 784-500 CD-1 update on a batch of 100, and the whole update
 //!   (f32 [`BatchTrainer`]) on 1 and 2 threads, on random binary data of MNIST's density;
+//! - the crossover: one update of machines from 64-16 to 784-500 on 1 and 2 threads;
 //! - the 64-16 digits machine's default update (persistent, 100 particles, k = 1, batch
 //!   100), by the page's f64 trainer and by the f32 batch trainer;
 //! - the effect of f32: exact test ln p(v) of the 64-16 machine trained in f64 and in f32
 //!   from the same seed.
 //!
 //! `cargo bench --bench rbm_products` (make bench runs it); `-- --quick` times fewer runs
-//! and skips the f32/f64 comparison; `-- --json` prints one JSON object last.
+//! and skips the f32/f64 comparison; `-- --json` prints one JSON object last;
+//! `-- --only products|784|crossover|64|f32` runs one part; `-- --threads N` times the
+//! 784-500 update on N threads only (for `perf stat`).
+//!
+//! The update and its products are defined once, in tests/linalg_checks (shared with the
+//! tests that time them in wasm).
+
+#[path = "../tests/linalg_checks/mod.rs"]
+mod linalg_checks;
 
 use boltzlab::learn::digits;
 use boltzlab::learn::rbm::{
     BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
 };
-use boltzlab::linalg::{Kernel, Layout, Product, multiply_with};
+use boltzlab::linalg::{Kernel, multiply_with};
 use boltzlab::rng::seeded_rng;
+use linalg_checks::{mnist_sized_products, mnist_sized_trainer, random_patterns, summary};
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -31,22 +41,7 @@ fn time_seconds(repeats: usize, mut f: impl FnMut()) -> (f64, f64, f64) {
             start.elapsed().as_secs_f64()
         })
         .collect();
-    samples.sort_by(f64::total_cmp);
-    (samples[repeats / 2], samples[0], samples[repeats - 1])
-}
-
-/// `count` random binary vectors of length `visible`, each unit on with probability
-/// `density` (binarized MNIST: about 0.13).
-fn random_patterns(count: usize, visible: usize, density: f64, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = seeded_rng(seed);
-    let t = (density * 4_294_967_296.0) as u64;
-    (0..count)
-        .map(|_| {
-            (0..visible)
-                .map(|_| u8::from(u64::from(rng.next_u32()) < t))
-                .collect()
-        })
-        .collect()
+    summary(&mut samples)
 }
 
 fn options(statistics: Statistics, rate: f64, momentum: f64, seed: u64) -> TrainingOptions {
@@ -84,33 +79,15 @@ fn main() {
     };
     let (x, w, p) = (fill(b * v), fill(v * h), fill(b * h));
     let mut out = vec![0.0f32; v * h];
-    let products = [
-        (
-            "V W (100×784 · 784×500)",
-            Product::new(b, v, h, Layout::AsStored, Layout::AsStored),
-            &x,
-            &w,
-        ),
-        (
-            "H Wᵀ (100×500 · 500×784)",
-            Product::new(b, h, v, Layout::AsStored, Layout::Transposed),
-            &p,
-            &w,
-        ),
-        (
-            "Vᵀ P (784×100 · 100×500)",
-            Product::new(v, b, h, Layout::Transposed, Layout::AsStored),
-            &x,
-            &p,
-        ),
-    ];
+    let [nn, nt, tn] = mnist_sized_products();
+    let products = [(nn, &x, &w), (nt, &p, &w), (tn, &x, &p)];
     if part("products") {
         println!("native f32 products (gemm), median of {repeats} runs");
         println!(
             "{:<28} {:>10} {:>10} {:>10} {:>10}",
             "product", "1 thr ms", "GFLOP/s", "2 thr ms", "GFLOP/s"
         );
-        for (name, product, a, bm) in products {
+        for ((name, product), a, bm) in products {
             let mut row = Vec::new();
             for threads in [1, 2] {
                 let (median, _, _) = time_seconds(repeats * 5, || {
@@ -126,13 +103,17 @@ fn main() {
     }
 
     // One whole 784-500 CD-1 update, batch 100 (random data of MNIST's density).
+    let only_threads: Option<usize> = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|k| args.get(k + 1)?.parse().ok());
     if part("784") {
-        let patterns = random_patterns(1000, v, 0.13, 2);
-        let start = Rbm::random(v, h, 0.01, 3).expect("784-500");
-        let cd1 = options(Statistics::ContrastiveDivergence { steps: 1 }, 0.05, 0.5, 4);
         println!("\n784-500 CD-1 update, batch 100 (f32 BatchTrainer), median of {repeats} runs");
         for threads in [1, 2] {
-            let mut trainer = BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer");
+            if only_threads.is_some_and(|t| t != threads) {
+                continue;
+            }
+            let mut trainer = mnist_sized_trainer(threads);
             let updates = 10;
             let (median, min, max) =
                 time_seconds(repeats, || trainer.run(updates).expect("finite"));
@@ -146,6 +127,51 @@ fn main() {
             json.insert(
                 format!("native_rbm_784_500_cd1_{threads}_threads_ms"),
                 per(median),
+            );
+        }
+    }
+
+    // Where two threads start to pay: one CD-1 update (batch 100) of machines from the
+    // digits' 64-16 to MNIST's 784-500, on 1 and 2 threads (an update splits from
+    // SPLIT_WORK multiply-adds per product).
+    if part("crossover") {
+        println!(
+            "\nCD-1 update, batch 100, 1 and 2 threads (split from {} multiply-adds per product), median of {repeats} runs",
+            boltzlab::learn::rbm::batch::SPLIT_WORK
+        );
+        println!(
+            "{:<10} {:>12} {:>10} {:>10} {:>8}",
+            "machine", "B·V·H", "1 thr ms", "2 thr ms", "2/1"
+        );
+        for (nv, nh) in [
+            (64, 16),
+            (64, 100),
+            (64, 500),
+            (196, 100),
+            (784, 25),
+            (784, 100),
+            (196, 500),
+            (784, 500),
+        ] {
+            let patterns = random_patterns(1000, nv, 0.13, 2);
+            let start = Rbm::random(nv, nh, 0.01, 3).expect("machine");
+            let cd1 = options(Statistics::ContrastiveDivergence { steps: 1 }, 0.05, 0.5, 4);
+            let updates = (20_000_000 / (100 * nv * nh)).clamp(1, 200) as u64;
+            let mut ms = [0.0; 2];
+            for threads in [1, 2] {
+                let mut trainer =
+                    BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer");
+                let (median, _, _) =
+                    time_seconds(repeats, || trainer.run(updates).expect("finite"));
+                ms[threads - 1] = median / updates as f64 * 1e3;
+            }
+            println!(
+                "{:<10} {:>12} {:>10.4} {:>10.4} {:>8.2}",
+                format!("{nv}-{nh}"),
+                100 * nv * nh,
+                ms[0],
+                ms[1],
+                ms[1] / ms[0]
             );
         }
     }

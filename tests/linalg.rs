@@ -8,20 +8,15 @@
 mod common;
 mod linalg_checks;
 
-use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics, TrainingOptions};
 use boltzlab::linalg::elementwise::{exp, sample_below, sigmoid};
 use boltzlab::linalg::{Kernel, Layout, Product, multiply_with};
 use boltzlab::rng::seeded_rng;
 use common::{chi_square_threshold, pearson_chi_square};
-use linalg_checks::{check_gradient, check_product, values};
+use linalg_checks::{
+    LAYOUTS, check_gradient, check_product, mnist_sized_products, options, values,
+};
 use rand::Rng;
-
-const LAYOUTS: [(Layout, Layout); 4] = [
-    (Layout::AsStored, Layout::AsStored),
-    (Layout::Transposed, Layout::AsStored),
-    (Layout::AsStored, Layout::Transposed),
-    (Layout::Transposed, Layout::Transposed),
-];
 
 #[test]
 fn every_kernel_agrees_with_an_f64_product_within_the_rounding_bound_on_odd_shapes() {
@@ -51,20 +46,10 @@ fn every_kernel_agrees_with_an_f64_product_within_the_rounding_bound_on_odd_shap
 
 #[test]
 fn the_fast_kernel_agrees_on_the_shapes_of_a_784_500_update_batch_100() {
-    // The five products of CD-1 on 784-500, batch 100: V W, H Wᵀ, Vᵀ P (and its
+    // The five products of CD-1 on 784-500, batch 100: V W, H Wᵀ, Vᵀ P (the last in its
     // accumulating form, α = −1/100, β = 1).
-    let (b, v, h) = (100, 784, 500);
-    for (product, threads) in [
-        (Product::new(b, v, h, Layout::AsStored, Layout::AsStored), 2),
-        (
-            Product::new(b, h, v, Layout::AsStored, Layout::Transposed),
-            2,
-        ),
-        (
-            Product::new(v, b, h, Layout::Transposed, Layout::AsStored).scaled(-0.01, 1.0),
-            1,
-        ),
-    ] {
+    let [(_, nn), (_, nt), (_, tn)] = mnist_sized_products();
+    for (product, threads) in [(nn, 2), (nt, 2), (tn.scaled(-0.01, 1.0), 1)] {
         check_product(Kernel::Fast, threads, product, 77);
     }
 }
@@ -140,18 +125,6 @@ fn a_sampled_bit_is_on_for_exactly_ceil_p_2_24_of_the_24_bit_uniforms() {
         let on = bits.iter().filter(|&&b| b == 1.0).count() as u64;
         let expected = (f64::from(p) * 16_777_216.0).ceil() as u64;
         assert_eq!(on, expected, "p = {p}");
-    }
-}
-
-fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptions {
-    TrainingOptions {
-        statistics,
-        batch,
-        rate: 0.1,
-        schedule: RateSchedule::Constant,
-        momentum: 0.5,
-        weight_decay: 0.001,
-        seed,
     }
 }
 

@@ -11,24 +11,18 @@
 
 mod linalg_checks;
 
-use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics};
 use boltzlab::linalg::elementwise::{exp, sigmoid};
 use boltzlab::linalg::{
     Kernel, LARGE_PRODUCT_KERNEL, Layout, Product, multiply, multiply_with, use_for_large_products,
 };
-use boltzlab::rng::seeded_rng;
-use linalg_checks::{check_gradient, check_product, values};
-use rand::Rng;
+use linalg_checks::{
+    LAYOUTS, check_gradient, check_product, mnist_sized_products, mnist_sized_trainer, options,
+    random_patterns, summary, values,
+};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-const LAYOUTS: [(Layout, Layout); 4] = [
-    (Layout::AsStored, Layout::AsStored),
-    (Layout::Transposed, Layout::AsStored),
-    (Layout::AsStored, Layout::Transposed),
-    (Layout::Transposed, Layout::Transposed),
-];
 
 #[wasm_bindgen_test]
 fn every_wasm_kernel_agrees_with_an_f64_product_within_the_rounding_bound() {
@@ -125,30 +119,6 @@ fn f32_exp_and_sigmoid_give_the_native_accuracy_in_wasm() {
     assert!(worst <= 2.0, "exp: {worst} ulp");
 }
 
-fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptions {
-    TrainingOptions {
-        statistics,
-        batch,
-        rate: 0.1,
-        schedule: RateSchedule::Constant,
-        momentum: 0.5,
-        weight_decay: 0.001,
-        seed,
-    }
-}
-
-fn random_patterns(count: usize, visible: usize, density: f64, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = seeded_rng(seed);
-    let t = (density * 4_294_967_296.0) as u64;
-    (0..count)
-        .map(|_| {
-            (0..visible)
-                .map(|_| u8::from(u64::from(rng.next_u32()) < t))
-                .collect()
-        })
-        .collect()
-}
-
 #[wasm_bindgen_test]
 fn the_batch_gradient_in_wasm_equals_a_direct_f64_computation() {
     let patterns = random_patterns(23, 9, 0.5, 1);
@@ -182,38 +152,14 @@ fn the_batch_gradient_in_wasm_equals_a_direct_f64_computation() {
     check_gradient(&trainer, &rbm, 40, 40);
 }
 
-/// The median, min and max of `times` (sorted in place).
-fn summary(times: &mut [f64]) -> (f64, f64, f64) {
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    let median = if n % 2 == 1 {
-        times[n / 2]
-    } else {
-        (times[n / 2 - 1] + times[n / 2]) / 2.0
-    };
-    (median, times[0], times[n - 1])
-}
-
 #[wasm_bindgen_test]
 fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
     const REPS: usize = 25;
     let kernels = [Kernel::Fast, Kernel::Simd128];
     let names = ["gemm", "simd128"];
-    let patterns = random_patterns(1000, 784, 0.13, 2);
-    let start = Rbm::random(784, 500, 0.01, 3).unwrap();
-    let cd1 = TrainingOptions {
-        rate: 0.05,
-        momentum: 0.5,
-        weight_decay: 0.0,
-        ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 4)
-    };
-    let mut trainer = BatchTrainer::new(&start, &patterns, cd1, 1).unwrap();
-    // The update's three products: V·W (NN), Vᵀ·P (TN), H·Wᵀ (NT).
-    let (nn, tn, nt) = (
-        Product::new(100, 784, 500, Layout::AsStored, Layout::AsStored),
-        Product::new(784, 100, 500, Layout::Transposed, Layout::AsStored),
-        Product::new(100, 500, 784, Layout::AsStored, Layout::Transposed),
-    );
+    let mut trainer = mnist_sized_trainer(1);
+    // The update's three products: V·W (NN), H·Wᵀ (NT), Vᵀ·P (TN).
+    let [(_, nn), (_, nt), (_, tn)] = mnist_sized_products();
     let (a, b) = (values(100 * 784, 6), values(784 * 500, 7));
     let mut c = vec![0.0; 784 * 500];
     let mut time_product = |kernel: Kernel, product: &Product| {

@@ -41,12 +41,22 @@
 //! and wasm kernels sum in different orders, with and without FMA: their results agree
 //! within the bound above, not bit for bit.
 //!
+//! Splitting by hand. [`multiply_rows`] computes a block of C's rows with the whole
+//! product's kernel, with the bits those rows have in the whole product when the block
+//! keeps the whole's path ([`splits_like_the_whole`]); [`ThreadPair`] runs two halves of
+//! some work on the caller's thread and one persistent worker. The batch trainer uses
+//! both to split an update over two threads.
+//!
 //! This module imports nothing of the crate: it is a leaf. [`elementwise`] holds the f32
 //! work between the products (σ, sampling against uniforms, column means).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+pub use pair::ThreadPair;
+
 pub mod elementwise;
+mod pair;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
@@ -195,12 +205,65 @@ pub const SMALL_PRODUCT: u64 = 1 << 14;
 /// on up to `threads` threads (natively; wasm uses one). Panics if a slice is shorter
 /// than its shape needs.
 pub fn multiply(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, threads: usize) {
-    let kernel = if product.work() < SMALL_PRODUCT {
+    multiply_with(kernel_for(product), c, a, b, product, threads);
+}
+
+/// The kernel [`multiply`] takes for `product` (by its whole size).
+pub fn kernel_for(product: &Product) -> Kernel {
+    if product.work() < SMALL_PRODUCT {
         Kernel::Reference
     } else {
         Kernel::from_code(LARGE.load(Ordering::Relaxed))
-    };
-    multiply_with(kernel, c, a, b, product, threads);
+    }
+}
+
+/// Rows `rows` of C ← β·C + α·op(A)·op(B), written to `c_rows` (those rows of C, (i₁ −
+/// i₀)·n values), with the kernel [`multiply`] takes for the whole product: the whole
+/// product's A and B, whatever their layouts. Each entry is computed as it is in the
+/// whole product (the kernels split neither the sum over k nor its blocks by rows), so
+/// the parts of a split give the whole's bits (tested in tests/batch_threads.rs). In wasm
+/// only the whole range is accepted (one thread there). Panics if a slice is shorter than
+/// its shape needs or the range is past m.
+pub fn multiply_rows(
+    c_rows: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    product: &Product,
+    rows: Range<usize>,
+    threads: usize,
+) {
+    let Product { m, k, n, .. } = *product;
+    assert!(
+        rows.start <= rows.end && rows.end <= m,
+        "rows {rows:?} of {m}"
+    );
+    if rows == (0..m) {
+        multiply(c_rows, a, b, product, threads);
+        return;
+    }
+    assert!(
+        c_rows.len() >= rows.len() * n,
+        "C needs {}×{n} values",
+        rows.len()
+    );
+    assert!(a.len() >= m * k, "A needs {m}×{k} values");
+    assert!(b.len() >= k * n, "B needs {k}×{n} values");
+    if rows.is_empty() || n == 0 {
+        return;
+    }
+    match kernel_for(product) {
+        Kernel::Reference => reference_rows(c_rows, a, b, product, rows),
+        Kernel::Fast => fast_rows(c_rows, a, b, product, rows, threads),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernel::Simd128 => panic!("in wasm products are not split by rows"),
+    }
+}
+
+/// Whether rows `rows` of `product`, computed by [`multiply_rows`], take the whole
+/// product's path in every kernel and so give its bits: n > 64 and at least 8 rows (or
+/// the whole).
+pub fn splits_like_the_whole(product: &Product, rows: &Range<usize>) -> bool {
+    *rows == (0..product.m) || (product.n > 64 && rows.len() >= 8)
 }
 
 /// [`multiply`] with a chosen kernel (the tests force each one).
@@ -229,18 +292,18 @@ pub fn multiply_with(
 
 /// The plain loop: c_ij ← β c_ij + α Σ_p op(A)_ip op(B)_pj, the sum in f32 in order of p.
 fn reference(c: &mut [f32], a: &[f32], b: &[f32], product: &Product) {
+    reference_rows(c, a, b, product, 0..product.m);
+}
+
+/// [`reference`] for rows `rows` of C, written to `c` (those rows only).
+fn reference_rows(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, rows: Range<usize>) {
     let Product {
-        m,
-        k,
-        n,
-        alpha,
-        beta,
-        ..
+        k, n, alpha, beta, ..
     } = *product;
     let (ars, acs) = product.a_strides();
     let (brs, bcs) = product.b_strides();
-    for i in 0..m {
-        let row = &mut c[i * n..(i + 1) * n];
+    for (r, i) in rows.enumerate() {
+        let row = &mut c[r * n..(r + 1) * n];
         for (j, cij) in row.iter_mut().enumerate() {
             let mut sum = 0.0f32;
             for p in 0..k {
@@ -258,30 +321,44 @@ fn reference(c: &mut [f32], a: &[f32], b: &[f32], product: &Product) {
 /// The `gemm` crate: dst ← α_g·dst + β_g·lhs·rhs (its names; read_dst = false ignores
 /// α_g and the old dst).
 fn fast(c: &mut [f32], a: &[f32], b: &[f32], product: &Product, threads: usize) {
+    fast_rows(c, a, b, product, 0..product.m, threads);
+}
+
+/// [`fast`] for rows `rows` of C, written to `c` (those rows only). `gemm` blocks the sum
+/// over k by k alone (its `kernel_params`: kc from k and the caches) and computes each
+/// entry as one chain of fused multiply-adds in order of p within a block, so a row of C
+/// has the same bits whichever rows are computed with it, as long as the part takes the
+/// same path as the whole: `gemm` has other paths for m ≤ 1 (a matrix-vector product),
+/// m·n ≤ 256 and m, n ≤ 64 (other blocking), so a split keeps n > 64 and at least 8 rows
+/// in every part ([`splits_like_the_whole`]).
+fn fast_rows(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    product: &Product,
+    rows: Range<usize>,
+    threads: usize,
+) {
     let Product {
-        m,
-        k,
-        n,
-        alpha,
-        beta,
-        ..
+        k, n, alpha, beta, ..
     } = *product;
     let (ars, acs) = product.a_strides();
     let (brs, bcs) = product.b_strides();
     let parallelism = parallelism(threads);
-    // SAFETY: the asserts in `multiply_with` keep every index the strides reach inside
-    // the slices: C is m × n dense (row stride n), op(A) reaches (m−1)·rs + (k−1)·cs < m·k,
-    // op(B) reaches (k−1)·rs + (n−1)·cs < k·n; C does not alias A or B (&mut).
+    // SAFETY: the asserts in `multiply_with` / `multiply_rows` keep every index the
+    // strides reach inside the slices: C's rows are dense (row stride n), op(A)'s row i
+    // reaches i·rs + (k−1)·cs < m·k for i < m, op(B) reaches (k−1)·rs + (n−1)·cs < k·n;
+    // C does not alias A or B (&mut).
     unsafe {
         gemm::gemm(
-            m,
+            rows.len(),
             n,
             k,
             c.as_mut_ptr(),
             1,
             n as isize,
             beta != 0.0,
-            a.as_ptr(),
+            a.as_ptr().add(rows.start * ars),
             acs as isize,
             ars as isize,
             b.as_ptr(),

@@ -1,15 +1,99 @@
-//! Checks shared by the native (tests/linalg.rs) and wasm (tests/web_linalg.rs) tests of
-//! the dense products and the batch trainer: each compares with an f64 computation within
-//! a proven rounding bound, so none fails by chance.
+//! Checks shared by the native (tests/linalg.rs, tests/batch_threads.rs) and wasm
+//! (tests/web_linalg.rs) tests of the dense products and the batch trainer: each compares
+//! with an f64 computation within a proven rounding bound, so none fails by chance. Also
+//! the one definition of the measured MNIST-sized update (784-500 CD-1, batch 100) and its
+//! products, which benches/rbm_products.rs and tests/web_linalg.rs time.
 
 // Reference values in std's maths: no engine number depends on them (clippy.toml).
 #![allow(clippy::disallowed_methods)]
 #![allow(dead_code)]
 
-use boltzlab::learn::rbm::{BatchTrainer, Rbm};
+use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
 use boltzlab::linalg::{Kernel, Layout, Product, multiply_with, rounding_bound};
 use boltzlab::rng::seeded_rng;
 use rand::Rng;
+
+/// The four layout pairs of (A, B).
+pub const LAYOUTS: [(Layout, Layout); 4] = [
+    (Layout::AsStored, Layout::AsStored),
+    (Layout::Transposed, Layout::AsStored),
+    (Layout::AsStored, Layout::Transposed),
+    (Layout::Transposed, Layout::Transposed),
+];
+
+/// Options for the tests' trainers: rate 0.1, momentum 0.5, weight decay 0.001.
+pub fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptions {
+    TrainingOptions {
+        statistics,
+        batch,
+        rate: 0.1,
+        schedule: RateSchedule::Constant,
+        momentum: 0.5,
+        weight_decay: 0.001,
+        seed,
+    }
+}
+
+/// `count` random binary vectors of length `visible`, each unit on with probability
+/// `density` (binarized MNIST: about 0.13).
+pub fn random_patterns(count: usize, visible: usize, density: f64, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = seeded_rng(seed);
+    let t = (density * 4_294_967_296.0) as u64;
+    (0..count)
+        .map(|_| {
+            (0..visible)
+                .map(|_| u8::from(u64::from(rng.next_u32()) < t))
+                .collect()
+        })
+        .collect()
+}
+
+/// The measured MNIST-sized update: a 784-500 machine (weights ~ 0.01·N(0, 1), seed 3)
+/// trained by CD-1 on batches of 100 of 1000 random images of MNIST's density (seed 2),
+/// rate 0.05, momentum 0.5, no decay (seed 4), its products on `threads` threads.
+pub fn mnist_sized_trainer(threads: usize) -> BatchTrainer {
+    let patterns = random_patterns(1000, 784, 0.13, 2);
+    let start = Rbm::random(784, 500, 0.01, 3).expect("784-500");
+    let cd1 = TrainingOptions {
+        rate: 0.05,
+        weight_decay: 0.0,
+        ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 4)
+    };
+    BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer")
+}
+
+/// The three kinds of product of that update (B = 100, V = 784, H = 500): V·W (NN; also
+/// X·W), H·Wᵀ (NT) and Vᵀ·P (TN; twice, the second accumulating), with names.
+pub fn mnist_sized_products() -> [(&'static str, Product); 3] {
+    let (b, v, h) = (100, 784, 500);
+    [
+        (
+            "V·W (100×784 · 784×500, NN)",
+            Product::new(b, v, h, Layout::AsStored, Layout::AsStored),
+        ),
+        (
+            "H·Wᵀ (100×500 · 500×784, NT)",
+            Product::new(b, h, v, Layout::AsStored, Layout::Transposed),
+        ),
+        (
+            "Vᵀ·P (784×100 · 100×500, TN)",
+            Product::new(v, b, h, Layout::Transposed, Layout::AsStored),
+        ),
+    ]
+}
+
+/// The median, min and max of `times` (sorted in place; the median of an even count is
+/// the mean of the middle two).
+pub fn summary(times: &mut [f64]) -> (f64, f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
+    };
+    (median, times[0], times[n - 1])
+}
 
 /// Uniform f32 values in [−1, 1) (24-bit grid).
 pub fn values(n: usize, seed: u64) -> Vec<f32> {

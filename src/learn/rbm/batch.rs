@@ -17,8 +17,12 @@
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
-//! What is promised: the same seed, data, options and thread count on the same platform
-//! give the same weights bit for bit. Native and wasm products round differently (FMA,
+//! With two threads or more, a large enough update is split in halves over the caller's
+//! thread and one persistent worker ([`crate::linalg::ThreadPair`]; see
+//! [`BatchTrainer::estimate_gradient`]): rows of outputs, never a sum.
+//!
+//! What is promised: the same seed, data and options on the same platform give the same
+//! weights bit for bit, on any number of threads (tests/batch_threads.rs). Native and wasm products round differently (FMA,
 //! summation order), so a run there agrees with a native one within f32 rounding for as
 //! long as no sampled bit differs, and then becomes a different sample path of the same
 //! process (tests/linalg.rs and tests/web_linalg.rs check the products' bound on both).
@@ -31,10 +35,15 @@ use crate::learn::{DIVERGENCE_LIMIT, check_patterns, diverged};
 use crate::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
-use crate::linalg::{Layout, Product, multiply};
+use crate::linalg::{
+    Kernel, Layout, Product, ThreadPair, kernel_for, multiply_rows, multiply_with,
+    splits_like_the_whole,
+};
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::Rng;
+use std::ops::Range;
+use std::sync::Mutex;
 
 /// A restricted machine trained in f32 on fixed data, one dense mini-batch update at a
 /// time (CD-k or persistent chains; see the module's formulas). Nothing is allocated per
@@ -64,7 +73,8 @@ pub struct BatchTrainer {
     chains: Vec<f32>,
     persistent: bool,
     /// Scratch: the batch V₀ (B × V), P₀ (B × H), hidden samples and probabilities of the
-    /// chains (C × H), visible probabilities (C × V), 32-bit draws, f64 column sums.
+    /// chains (C × H), visible probabilities (C × V), one Gibbs step's 32-bit draws
+    /// (C × (H + V)), f64 column sums (V + H).
     batch_visible: Vec<f32>,
     batch_hidden: Vec<f32>,
     chain_hidden: Vec<f32>,
@@ -76,6 +86,8 @@ pub struct BatchTrainer {
     step: Vec<f32>,
     rng: SpinRng,
     threads: usize,
+    /// The second thread of a split update (started at the first one).
+    pair: ThreadPair,
     updates: u64,
     diverged: Option<ParamError>,
 }
@@ -142,11 +154,12 @@ impl BatchTrainer {
             chain_hidden: vec![0.0; chains * nh],
             chain_hidden_probabilities: vec![0.0; chains * nh],
             chain_visible_probabilities: vec![0.0; chains * nv],
-            draws: vec![0; chains * nv.max(nh)],
-            sums: vec![0.0; nv.max(nh)],
+            draws: vec![0; chains * (nv + nh)],
+            sums: vec![0.0; nv + nh],
             step: vec![0.0; nv * nh + nv + nh],
             rng,
             threads,
+            pair: ThreadPair::new(),
             updates: 0,
             diverged: None,
         };
@@ -188,7 +201,7 @@ impl BatchTrainer {
     }
 
     /// Sets the threads the products may use (1 ≤ threads ≤ 64; error names `threads`).
-    /// The result does not depend on it (the products split C, not the sums).
+    /// The result does not depend on it (an update splits rows of outputs, not sums).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), ParamError> {
         self.threads = whole_threads(threads)?;
         Ok(())
@@ -229,8 +242,40 @@ impl BatchTrainer {
         self.options.batch.min(self.order.len() - start)
     }
 
+    /// Whether this update splits its work in two halves (one on the pair's worker):
+    /// with at least two threads, a machine of at least [`SPLIT_WORK`] multiply-adds per
+    /// product, and halves on which every product takes the whole product's path
+    /// ([`splits_like_the_whole`]), so the bits are those of one thread.
+    fn split(&self, rows: usize, chains: usize) -> bool {
+        let (nv, nh) = (self.visible, self.hidden);
+        let rows_half = 0..rows / 2;
+        let chains_half = 0..chains / 2;
+        let forward = Product::new(rows, nv, nh, Layout::AsStored, Layout::AsStored);
+        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
+        let outer = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored);
+        cfg!(not(target_arch = "wasm32"))
+            && self.threads >= 2
+            && forward.work() >= SPLIT_WORK
+            && splits_like_the_whole(&forward, &rows_half)
+            && splits_like_the_whole(
+                &Product {
+                    m: chains,
+                    ..forward
+                },
+                &chains_half,
+            )
+            && splits_like_the_whole(&backward, &chains_half)
+            && splits_like_the_whole(&outer, &(0..nv / 2))
+    }
+
     /// Estimates the gradient on the next mini-batch (the module's formulas) without
     /// changing the parameters: moves the batch position and the chains on.
+    ///
+    /// With two threads (on a large enough machine) each half of the batch's rows and of
+    /// the chains runs its whole chain on one thread (each row's chain needs only its own
+    /// row and its own draws, drawn beforehand in the one-thread order), then each thread
+    /// sums half of g_W's rows (visible units) over the whole batch: no sum is split, so
+    /// the result has the bits of one thread.
     pub fn estimate_gradient(&mut self) {
         let (nv, nh) = (self.visible, self.hidden);
         let start = self.cursor;
@@ -242,84 +287,150 @@ impl BatchTrainer {
                 *x = f32::from(v);
             }
         }
-        let v0 = &self.batch_visible[..rows * nv];
-        // P₀ = σ(V₀ W + b).
-        let p0 = &mut self.batch_hidden[..rows * nh];
-        let forward = Product::new(rows, nv, nh, Layout::AsStored, Layout::AsStored);
-        multiply(p0, v0, &self.weights, &forward, self.threads);
-        add_bias_sigmoid(p0, &self.hidden_biases);
-        // Clamped phase: g_W = V₀ᵀ P₀ / B, g_a = mean V₀, g_b = mean P₀.
-        let inv_b = 1.0 / rows as f64;
-        let outer = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored)
-            .scaled(inv_b as f32, 0.0);
-        multiply(&mut self.gradient_weights, v0, p0, &outer, self.threads);
-        add_column_sums(
-            v0,
-            &mut self.sums[..nv],
-            inv_b,
-            0.0,
-            &mut self.gradient_visible,
-        );
-        add_column_sums(
-            p0,
-            &mut self.sums[..nh],
-            inv_b,
-            0.0,
-            &mut self.gradient_hidden,
-        );
-
-        // Free phase: the chains start at V₀ (CD-k) or at the particles.
+        // The free chains start at V₀ (CD-k) or at the particles.
         let chains = if self.persistent {
             self.chains.len() / nv
         } else {
             rows
         };
-        let p = &mut self.chain_hidden_probabilities[..chains * nh];
-        if self.persistent {
-            let x = &self.chains[..chains * nv];
-            let f = Product::new(chains, nv, nh, Layout::AsStored, Layout::AsStored);
-            multiply(p, x, &self.weights, &f, self.threads);
-            add_bias_sigmoid(p, &self.hidden_biases);
+        let split = self.split(rows, chains);
+        let threads = if split {
+            (self.threads / 2).max(1)
         } else {
-            self.chains[..rows * nv].copy_from_slice(v0);
-            p.copy_from_slice(p0);
+            self.threads
+        };
+        let model = Model {
+            weights: &self.weights,
+            visible_biases: &self.visible_biases,
+            hidden_biases: &self.hidden_biases,
+            forward: kernel_for(&Product::new(
+                rows,
+                nv,
+                nh,
+                Layout::AsStored,
+                Layout::AsStored,
+            )),
+            backward: kernel_for(&Product::new(
+                chains,
+                nh,
+                nv,
+                Layout::AsStored,
+                Layout::Transposed,
+            )),
+            chain_forward: kernel_for(&Product::new(
+                chains,
+                nv,
+                nh,
+                Layout::AsStored,
+                Layout::AsStored,
+            )),
+            persistent: self.persistent,
+            threads,
+        };
+        let steps = self.options.statistics.steps();
+        for step in 0..steps {
+            let first_step = step == 0;
+            let from_clamped = first_step && !self.persistent;
+            let mut whole = Rows {
+                v0: &self.batch_visible[..rows * nv],
+                p0: &mut self.batch_hidden[..rows * nh],
+                x: &mut self.chains[..chains * nv],
+                h: &mut self.chain_hidden[..chains * nh],
+                p: &mut self.chain_hidden_probabilities[..chains * nh],
+                pv: &mut self.chain_visible_probabilities[..chains * nv],
+            };
+            // The step's draws in the one-thread order: the hidden units of every chain,
+            // then the visible units.
+            let (hidden, visible) = self.draws[..chains * (nv + nh)].split_at_mut(chains * nh);
+            let rng = &mut self.rng;
+            if !split {
+                draw(rng, &mut [&mut *hidden, &mut *visible]);
+                if first_step {
+                    whole.start(&model);
+                }
+                whole.step(&model, hidden, visible, from_clamped);
+                continue;
+            }
+            // Split: this thread draws every number while the worker starts its half,
+            // then hands the worker its draws.
+            let half = chains.div_ceil(2);
+            let (mut first, mut second) = whole.split(rows.div_ceil(2), half, nv, nh);
+            let (hidden_1, hidden_2) = hidden.split_at_mut(half * nh);
+            let (visible_1, visible_2) = visible.split_at_mut(half * nv);
+            let handover = Mutex::new(None);
+            self.pair.join(
+                || {
+                    let all = [
+                        &mut *hidden_1,
+                        &mut *hidden_2,
+                        &mut *visible_1,
+                        &mut *visible_2,
+                    ];
+                    draw(rng, &mut { all });
+                    *handover.lock().expect("not poisoned") = Some((hidden_2, visible_2));
+                    if first_step {
+                        first.start(&model);
+                    }
+                    first.step(&model, hidden_1, visible_1, from_clamped);
+                },
+                || {
+                    if first_step {
+                        second.start(&model);
+                    }
+                    let (hidden_2, visible_2) = loop {
+                        if let Some(draws) = handover.lock().expect("not poisoned").take() {
+                            break draws;
+                        }
+                        std::thread::yield_now();
+                    };
+                    second.step(&model, hidden_2, visible_2, from_clamped);
+                },
+            );
         }
-        let x = &mut self.chains[..chains * nv];
-        let h = &mut self.chain_hidden[..chains * nh];
-        let pv = &mut self.chain_visible_probabilities[..chains * nv];
-        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
-        let forward = Product::new(chains, nv, nh, Layout::AsStored, Layout::AsStored);
-        for _ in 0..self.options.statistics.steps() {
-            let draws = &mut self.draws[..chains * nh];
-            draws.iter_mut().for_each(|r| *r = self.rng.next_u32());
-            sample_below(p, draws, h);
-            multiply(pv, h, &self.weights, &backward, self.threads);
-            add_bias_sigmoid(pv, &self.visible_biases);
-            let draws = &mut self.draws[..chains * nv];
-            draws.iter_mut().for_each(|r| *r = self.rng.next_u32());
-            sample_below(pv, draws, x);
-            multiply(p, x, &self.weights, &forward, self.threads);
-            add_bias_sigmoid(p, &self.hidden_biases);
-        }
-        // g_W −= Xᵀ P / C, g_a −= mean X, g_b −= mean P.
-        let inv_c = 1.0 / chains as f64;
-        let outer = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
+
+        // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P.
+        let v0 = &self.batch_visible[..rows * nv];
+        let p0 = &self.batch_hidden[..rows * nh];
+        let x = &self.chains[..chains * nv];
+        let p = &self.chain_hidden_probabilities[..chains * nh];
+        let (inv_b, inv_c) = (1.0 / rows as f64, 1.0 / chains as f64);
+        let clamped = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored)
+            .scaled(inv_b as f32, 0.0);
+        let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
-        multiply(&mut self.gradient_weights, x, p, &outer, self.threads);
-        add_column_sums(
-            x,
-            &mut self.sums[..nv],
-            -inv_c,
-            1.0,
-            &mut self.gradient_visible,
-        );
-        add_column_sums(
-            p,
-            &mut self.sums[..nh],
-            -inv_c,
-            1.0,
-            &mut self.gradient_hidden,
-        );
+        let weights_part = |g: &mut [f32], units: Range<usize>| {
+            multiply_rows(g, v0, p0, &clamped, units.clone(), threads);
+            multiply_rows(g, x, p, &free, units, threads);
+        };
+        let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
+        let gradient_visible = &mut self.gradient_visible;
+        let gradient_hidden = &mut self.gradient_hidden;
+        let mut visible_means = move || {
+            add_column_sums(v0, sums_visible, inv_b, 0.0, gradient_visible);
+            add_column_sums(x, sums_visible, -inv_c, 1.0, gradient_visible);
+        };
+        let mut hidden_means = move || {
+            add_column_sums(p0, sums_hidden, inv_b, 0.0, gradient_hidden);
+            add_column_sums(p, sums_hidden, -inv_c, 1.0, gradient_hidden);
+        };
+        if split {
+            let half = nv / 2;
+            let (first, second) = self.gradient_weights.split_at_mut(half * nh);
+            self.pair.join(
+                || {
+                    weights_part(first, 0..half);
+                    visible_means();
+                },
+                || {
+                    weights_part(second, half..nv);
+                    hidden_means();
+                },
+            );
+        } else {
+            weights_part(&mut self.gradient_weights, 0..nv);
+            visible_means();
+            hidden_means();
+        }
 
         self.cursor = start + rows;
         if self.cursor == self.order.len() {
@@ -389,17 +500,34 @@ impl BatchTrainer {
                 0.0,
             ),
         ];
+        let split = cfg!(not(target_arch = "wasm32"))
+            && self.threads >= 2
+            && (self.options.batch * nv * nh) as u64 >= SPLIT_WORK;
+        let pair = &mut self.pair;
         for (name, params, grads, velocities, step, decay) in parts {
-            let mut ok = [true];
-            momentum_step(
-                params,
-                grads,
-                velocities,
-                step,
-                [momentum as f32, rate, decay, limit],
-                &mut ok,
-            );
-            if !ok[0] {
+            let scalars = [momentum as f32, rate, decay, limit];
+            let ok = if split && name == "weight" {
+                // Each half of W on its own thread: elementwise, so the same bits.
+                let half = params.len() / 2;
+                let (step_1, step_2) = step.split_at_mut(half);
+                let (mut ok_1, mut ok_2) = ([true], [true]);
+                pair.join(
+                    || {
+                        let (w, g, u) = (&params[..half], &grads[..half], &velocities[..half]);
+                        momentum_step(w, g, u, step_1, scalars, &mut ok_1);
+                    },
+                    || {
+                        let (w, g, u) = (&params[half..], &grads[half..], &velocities[half..]);
+                        momentum_step(w, g, u, step_2, scalars, &mut ok_2);
+                    },
+                );
+                ok_1[0] && ok_2[0]
+            } else {
+                let mut ok = [true];
+                momentum_step(params, grads, velocities, step, scalars, &mut ok);
+                ok[0]
+            };
+            if !ok {
                 let k = (0..params.len())
                     .find(|&k| !within(params[k] + step[k], limit))
                     .expect("some value is out of range");
@@ -415,7 +543,16 @@ impl BatchTrainer {
         }
         let (step_w, rest) = self.step.split_at(nv * nh);
         let (step_a, step_b) = rest.split_at(nv);
-        apply_step(&mut self.weights, &mut self.velocity_weights, step_w);
+        if split {
+            let half = step_w.len() / 2;
+            let (w_1, w_2) = self.weights.split_at_mut(half);
+            let (u_1, u_2) = self.velocity_weights.split_at_mut(half);
+            let (s_1, s_2) = step_w.split_at(half);
+            self.pair
+                .join(|| apply_step(w_1, u_1, s_1), || apply_step(w_2, u_2, s_2));
+        } else {
+            apply_step(&mut self.weights, &mut self.velocity_weights, step_w);
+        }
         apply_step(&mut self.visible_biases, &mut self.velocity_visible, step_a);
         apply_step(&mut self.hidden_biases, &mut self.velocity_hidden, step_b);
         self.updates = number;
@@ -430,6 +567,127 @@ impl BatchTrainer {
         for i in (1..self.order.len()).rev() {
             let j = random_index(&mut self.rng, (i + 1) as u32) as usize;
             self.order.swap(i, j);
+        }
+    }
+}
+
+/// Multiply-adds per product (B·V·H) from which an update with two threads splits its
+/// work in halves: below it the handing over costs more than the second thread gives
+/// (measured: docs/speed.md).
+pub const SPLIT_WORK: u64 = 1 << 20;
+
+/// What both halves of a split update read: the parameters, the kernels of the whole
+/// products (so a half takes the whole's kernel whatever its size), and the threads each
+/// half's products may use.
+struct Model<'a> {
+    weights: &'a [f32],
+    visible_biases: &'a [f32],
+    hidden_biases: &'a [f32],
+    forward: Kernel,
+    backward: Kernel,
+    chain_forward: Kernel,
+    persistent: bool,
+    threads: usize,
+}
+
+/// Some rows of the batch and of the chains, with their draws for one Gibbs step: the
+/// work of one half of a split update, or the whole.
+struct Rows<'a> {
+    v0: &'a [f32],
+    p0: &'a mut [f32],
+    x: &'a mut [f32],
+    h: &'a mut [f32],
+    p: &'a mut [f32],
+    pv: &'a mut [f32],
+}
+
+impl<'a> Rows<'a> {
+    /// The first `rows` batch rows and `chains` chains, and the rest.
+    fn split(self, rows: usize, chains: usize, nv: usize, nh: usize) -> (Rows<'a>, Rows<'a>) {
+        let (v0, v0_) = self.v0.split_at(rows * nv);
+        let (p0, p0_) = self.p0.split_at_mut(rows * nh);
+        let (x, x_) = self.x.split_at_mut(chains * nv);
+        let (h, h_) = self.h.split_at_mut(chains * nh);
+        let (p, p_) = self.p.split_at_mut(chains * nh);
+        let (pv, pv_) = self.pv.split_at_mut(chains * nv);
+        (
+            Rows {
+                v0,
+                p0,
+                x,
+                h,
+                p,
+                pv,
+            },
+            Rows {
+                v0: v0_,
+                p0: p0_,
+                x: x_,
+                h: h_,
+                p: p_,
+                pv: pv_,
+            },
+        )
+    }
+
+    /// P = σ(S W + b) for the rows of `states` S, with the whole product's kernel.
+    fn forward(model: &Model<'_>, kernel: Kernel, out: &mut [f32], states: &[f32]) {
+        let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
+        let product = Product::new(
+            states.len() / nv,
+            nv,
+            nh,
+            Layout::AsStored,
+            Layout::AsStored,
+        );
+        multiply_with(kernel, out, states, model.weights, &product, model.threads);
+        add_bias_sigmoid(out, model.hidden_biases);
+    }
+
+    /// The clamped phase P₀ = σ(V₀ W + b) and the chains' start: for the particles
+    /// P = σ(X W + b); CD-k chains start at X = V₀ with P = P₀, which their first step reads
+    /// in place ([`Rows::step`]).
+    fn start(&mut self, model: &Model<'_>) {
+        Rows::forward(model, model.forward, self.p0, self.v0);
+        if model.persistent {
+            Rows::forward(model, model.chain_forward, self.p, self.x);
+        }
+    }
+
+    /// One Gibbs step of these chains with their draws: H ~ P, P_V = σ(H Wᵀ + a),
+    /// X ~ P_V, P = σ(X W + b). `from_clamped`: the first step of CD-k chains, whose P is
+    /// P₀ (read from there; X is overwritten before it is read).
+    fn step(
+        &mut self,
+        model: &Model<'_>,
+        hidden_draws: &[u32],
+        visible_draws: &[u32],
+        from_clamped: bool,
+    ) {
+        let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
+        let chains = self.x.len() / nv;
+        let p = if from_clamped { &*self.p0 } else { &*self.p };
+        sample_below(p, hidden_draws, self.h);
+        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
+        multiply_with(
+            model.backward,
+            self.pv,
+            self.h,
+            model.weights,
+            &backward,
+            model.threads,
+        );
+        add_bias_sigmoid(self.pv, model.visible_biases);
+        sample_below(self.pv, visible_draws, self.x);
+        Rows::forward(model, model.chain_forward, self.p, self.x);
+    }
+}
+
+/// Fills each slice in turn with 32-bit draws of `rng`.
+fn draw(rng: &mut SpinRng, slices: &mut [&mut [u32]]) {
+    for slice in slices {
+        for r in slice.iter_mut() {
+            *r = rng.next_u32();
         }
     }
 }
