@@ -8,6 +8,9 @@
 //! Every check here is exact (bit equality or a thread count; the count is read until it
 //! settles, for up to 5 s): none fails by chance.
 
+// Threads are native: in wasm the trainer runs on one thread and has no worker to count.
+#![cfg(not(target_arch = "wasm32"))]
+
 use boltzlab::learn::rbm::batch::SPLIT_WORK;
 use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics, TrainingOptions};
 use boltzlab::linalg::{

@@ -408,3 +408,21 @@ fn a_session_continues_exactly() {
     assert_eq!(m.session(), copy.session());
     assert_eq!(m.energy().to_bits(), copy.energy().to_bits());
 }
+
+/// The TypeScript types the page is checked against (src/web/memory.rs) name every command
+/// and reply the engine knows.
+#[test]
+fn the_typescript_types_name_every_command_and_reply() {
+    protocol_laws::the_typescript_types_name_every_command_and_reply(
+        "src/web/memory.rs",
+        cases(),
+        &[
+            MemoryReply::Changed,
+            MemoryReply::Stored { patterns: 1 },
+            MemoryReply::Advanced {
+                ticks: 1,
+                stable: true,
+            },
+        ],
+    );
+}

@@ -598,7 +598,8 @@ impl MemoryLab {
         // The kept energy must be the state's (to rounding): a session that says otherwise
         // was edited or damaged.
         let energy = network.energy(&state);
-        if !((s.energy - energy).abs() <= 1e-9 * (1.0 + energy.abs())) {
+        let off = (s.energy - energy).abs();
+        if off.is_nan() || off > 1e-9 * (1.0 + energy.abs()) {
             return Err(bad(format!(
                 "energy {} is not the state's energy {energy}",
                 s.energy

@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 mod fault;
 mod lattice_z;
 mod machine;
+mod memory;
 mod rbm;
 pub use machine::WebMachineLab;
 

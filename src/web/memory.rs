@@ -1,0 +1,193 @@
+//! The pattern-memory facade: `MemoryLab` for the page (in its worker, next).
+//!
+//! A thin wrapper over [`crate::app::MemoryLab`]. The memory changes through one door,
+//! `MemoryLab.dispatch`, which decodes a `MemoryCommand` object (serde-wasm-bindgen) and
+//! returns the `MemoryReply` (the protocol: `app::memory`). Everything else reads: the state
+//! and the weights as typed-array views over wasm memory, the overlaps, what the state is,
+//! the energy and the session text.
+
+use super::{decoding_error, js_error};
+use crate::app::memory::{MemoryCommand, MemoryLab, StorageChoice};
+use crate::model::memory::Recall;
+use wasm_bindgen::prelude::*;
+
+/// The pattern memory's protocol for TypeScript (`MemoryLab.dispatch`), beside the Rust enums
+/// it mirrors (`app::memory`); `tests/protocol_memory.rs` checks that every command and reply
+/// tag appears here.
+#[wasm_bindgen(typescript_custom_section)]
+const MEMORY_PROTOCOL: &'static str = r#"
+/** How a memory stores its patterns (Rust: app::memory::StorageChoice). */
+export type MemoryStorage =
+  | { rule: 'hebb' }
+  | { rule: 'unlearning'; steps?: number | null; epsilon?: number | null }
+  | { rule: 'boltzmann'; updates?: number | null; rate?: number | null };
+/** Every change the page can make to the pattern memory (Rust: app::memory::MemoryCommand). */
+export type MemoryCommand =
+  | { command: 'new'; width: number; height: number; seed: number; storage: MemoryStorage }
+  | { command: 'add-pattern'; pixels: Int8Array | number[] }
+  | { command: 'add-random'; count: number }
+  | { command: 'add-digits' }
+  | { command: 'clear' }
+  | { command: 'set-storage'; storage: MemoryStorage }
+  | { command: 'set-temperature'; temperature: number }
+  | { command: 'cue'; pattern: number; flip?: number; hide?: number }
+  | { command: 'random-state' }
+  | { command: 'set-state'; pixels: Int8Array | number[] }
+  | { command: 'advance'; ticks: number }
+  | { command: 'settle' }
+  | { command: 'restore-session'; text: string };
+/** What the memory answers to a command it accepted (Rust: app::memory::MemoryReply). */
+export type MemoryReply =
+  | { reply: 'changed' }
+  | { reply: 'stored'; patterns: number }
+  | { reply: 'advanced'; ticks: number; stable: boolean };
+"#;
+
+/// One pattern memory.
+#[wasm_bindgen(js_name = MemoryLab)]
+pub struct WebMemoryLab {
+    lab: MemoryLab,
+}
+
+#[wasm_bindgen(js_class = MemoryLab)]
+impl WebMemoryLab {
+    /// An empty `width × height` memory storing by Hebb's rule, from `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(width: f64, height: f64, seed: f64) -> Result<WebMemoryLab, JsError> {
+        let whole = |field, x, max| crate::error::whole_in(field, x, 1, max).map_err(js_error);
+        let side = crate::app::memory::MAX_SIDE as u64;
+        let (width, height) = (whole("width", width, side)?, whole("height", height, side)?);
+        let seed = crate::error::whole_in("seed", seed, 0, crate::app::memory::MAX_SEED)
+            .map_err(js_error)?;
+        let lab = MemoryLab::new(width as usize, height as usize, seed, StorageChoice::Hebb)
+            .map_err(js_error)?;
+        Ok(WebMemoryLab { lab })
+    }
+
+    /// The one door for changes: decodes a `MemoryCommand` object, makes it and returns the
+    /// `MemoryReply`; a command that cannot be decoded or is refused is thrown as an `Error`
+    /// naming the field, and nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "MemoryReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "MemoryCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let command: MemoryCommand =
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
+        let reply = self.lab.apply(command).map_err(js_error)?;
+        serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The memory as its session text (exact; see `app::memory`).
+    pub fn session(&self) -> String {
+        self.lab.session()
+    }
+
+    pub fn width(&self) -> usize {
+        self.lab.width()
+    }
+
+    pub fn height(&self) -> usize {
+        self.lab.height()
+    }
+
+    /// Patterns stored.
+    pub fn pattern_count(&self) -> usize {
+        self.lab.patterns().len()
+    }
+
+    /// Every stored picture, one after another (±1 per pixel).
+    pub fn patterns_flat(&self) -> Vec<i8> {
+        self.lab.patterns().concat()
+    }
+
+    /// The state, ±1 per pixel: a view of `width × height` i8 at this address.
+    pub fn state_ptr(&self) -> *const i8 {
+        self.lab.state().as_ptr()
+    }
+
+    /// The weights: a view of N × N f64 at this address.
+    pub fn weights_ptr(&self) -> *const f64 {
+        self.lab.weights().as_ptr()
+    }
+
+    /// The overlap m^μ of the state with each stored pattern.
+    pub fn overlaps(&self) -> Vec<f64> {
+        self.lab.overlaps()
+    }
+
+    /// What the state is: `pattern k`, `reversed k`, `mixture a b c` (signs before each
+    /// index: `+a -b +c`), `other`, or `none` when nothing is stored (indices from 0).
+    pub fn recall(&self) -> String {
+        match self.lab.recall() {
+            None => "none".into(),
+            Some(Recall::Pattern { index, reversed }) => {
+                format!("{} {index}", if reversed { "reversed" } else { "pattern" })
+            }
+            Some(Recall::Mixture { indices, signs }) => {
+                let sign = |k: usize| if signs[k] > 0 { '+' } else { '-' };
+                format!(
+                    "mixture {}{} {}{} {}{}",
+                    sign(0),
+                    indices[0],
+                    sign(1),
+                    indices[1],
+                    sign(2),
+                    indices[2]
+                )
+            }
+            Some(Recall::Other) => "other".into(),
+        }
+    }
+
+    /// Whether the state is a fixed point of T = 0 dynamics.
+    pub fn stable(&self) -> bool {
+        self.lab.stable()
+    }
+
+    /// E(s) = −Σ_{i<j} w_ij s_i s_j.
+    pub fn energy(&self) -> f64 {
+        self.lab.energy()
+    }
+
+    pub fn temperature(&self) -> f64 {
+        self.lab.temperature()
+    }
+
+    pub fn ticks(&self) -> f64 {
+        self.lab.ticks() as f64
+    }
+
+    /// The storage rule's name: `hebb`, `unlearning` or `boltzmann`.
+    pub fn rule(&self) -> String {
+        self.lab.storage().name().into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    /// Commands as JavaScript objects reach the memory, and a refused one changes nothing.
+    #[wasm_bindgen_test]
+    fn commands_from_javascript_objects() {
+        let mut lab = WebMemoryLab::new(8.0, 8.0, 3.0).unwrap();
+        let command = |text: &str| js_sys::JSON::parse(text).unwrap();
+        lab.dispatch(command(r#"{"command":"add-digits"}"#))
+            .unwrap();
+        lab.dispatch(command(r#"{"command":"cue","pattern":1,"flip":0.05}"#))
+            .unwrap();
+        lab.dispatch(command(r#"{"command":"settle"}"#)).unwrap();
+        assert!(lab.stable());
+        let before = lab.session();
+        assert!(
+            lab.dispatch(command(r#"{"command":"set-temperature","temperature":-2}"#))
+                .is_err()
+        );
+        assert_eq!(lab.session(), before);
+        assert_eq!(lab.pattern_count(), 10);
+    }
+}
