@@ -44,9 +44,11 @@ typecheck:
 test-native:
 	cargo test --release
 
-# wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml).
+# wasm-bindgen-test in headless Chromium (the runner is set in .cargo/config.toml): the facades'
+# own tests (--lib: the restricted and general machines' and the memory's dispatch from JS
+# objects) and the test files.
 test-wasm:
-	cargo test --release $(WASM) --test web --test web_rbm --test web_wavefront --test web_linalg
+	cargo test --release $(WASM) --lib --test web --test web_rbm --test web_wavefront --test web_linalg
 
 build:
 	trunk build --release --offline
