@@ -293,6 +293,64 @@ fn checkpoints(list: Option<&str>, epochs: u64) -> Result<Vec<u64>, String> {
     Ok(out)
 }
 
+/// The trainer of a curve: the f32 batch trainer, or (`--f64`) the f64 [`RbmTrainer`], an
+/// independent implementation of the same rule, to check the first against.
+enum CurveTrainer {
+    F32(Box<BatchTrainer>),
+    F64(Box<RbmTrainer>),
+}
+
+impl CurveTrainer {
+    fn new(
+        rbm: &Rbm,
+        setup: &Setup,
+        options: TrainingOptions,
+        f64_trainer: bool,
+    ) -> Result<CurveTrainer, ParamError> {
+        Ok(if f64_trainer {
+            CurveTrainer::F64(Box::new(RbmTrainer::new(
+                rbm.clone(),
+                &setup.train,
+                options,
+            )?))
+        } else {
+            CurveTrainer::F32(Box::new(BatchTrainer::new(
+                rbm,
+                &setup.train,
+                options,
+                setup.threads,
+            )?))
+        })
+    }
+
+    fn run(&mut self, updates: u64) -> Result<(), ParamError> {
+        match self {
+            CurveTrainer::F32(t) => t.run(updates),
+            CurveTrainer::F64(t) => t.run(updates),
+        }
+    }
+
+    fn set_momentum(&mut self, momentum: f64) -> Result<(), ParamError> {
+        match self {
+            CurveTrainer::F32(t) => t.set_momentum(momentum),
+            CurveTrainer::F64(t) => {
+                let options = TrainingOptions {
+                    momentum,
+                    ..*t.options()
+                };
+                t.set_options(options)
+            }
+        }
+    }
+
+    fn rbm(&self) -> Rbm {
+        match self {
+            CurveTrainer::F32(t) => t.rbm(),
+            CurveTrainer::F64(t) => t.rbm().clone(),
+        }
+    }
+}
+
 /// Trains a batch-trainer row epoch by epoch and scores it at each checkpoint with every
 /// AIS schedule of the run, handing `emit` one JSON object per checkpoint and schedule.
 /// Without `anneal` the machine at epoch E is the one a plain run of E epochs trains (the
@@ -305,13 +363,14 @@ fn curve(
     setup: &Setup,
     marks: &[u64],
     anneal: bool,
+    f64_trainer: bool,
     emit: &mut dyn FnMut(Value),
 ) -> Result<(), ParamError> {
     let hidden = if spec.large { setup.large } else { setup.small };
     let per_epoch = setup.train.len().div_ceil(BATCH) as u64;
     let updates = per_epoch * setup.epochs;
     let mut rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
-    let mut trainer: Option<(BatchTrainer, usize)> = None;
+    let mut trainer: Option<(CurveTrainer, usize)> = None;
     let clock = Instant::now();
     let mut train_seconds = 0.0;
     for epoch in 1..=setup.epochs {
@@ -357,7 +416,7 @@ fn curve(
                     momentum,
                     ..options(statistics, rate, updates, seed)
                 };
-                let t = BatchTrainer::new(&rbm, &setup.train, options, setup.threads)?;
+                let t = CurveTrainer::new(&rbm, setup, options, f64_trainer)?;
                 trainer = Some((t, steps));
             }
         }
@@ -381,6 +440,7 @@ fn curve(
                 "cd_steps": matches!(spec.method, Method::Cd(_)).then_some(steps),
                 "rate": rate,
                 "anneal_k": anneal,
+                "trainer": if f64_trainer { "f64" } else { "f32" },
                 "test_log_likelihood": -free - log_z,
                 "stderr": stderr,
                 "exact": exact,
@@ -549,6 +609,7 @@ fn print_curve(
     setup: &Setup,
     marks: &[u64],
     anneal: bool,
+    f64_trainer: bool,
     json_lines: bool,
     refusal: impl Fn(&RowSpec, ParamError) -> String,
 ) -> Result<(), String> {
@@ -579,7 +640,7 @@ fn print_curve(
             }
             let _ = std::io::stdout().flush();
         };
-        curve(spec, setup, marks, anneal, &mut emit).map_err(|e| refusal(spec, e))?;
+        curve(spec, setup, marks, anneal, f64_trainer, &mut emit).map_err(|e| refusal(spec, e))?;
     }
     Ok(())
 }
@@ -605,7 +666,7 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             "ais-schedule",
             "checkpoints",
         ],
-        &["quick", "json", "curve", "anneal-k"],
+        &["quick", "json", "curve", "anneal-k", "f64"],
     )?;
     let quick = args.flag("quick");
     let rows = chosen_rows(&args)?;
@@ -643,8 +704,10 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let ais = ais_schedules(args.text("ais-schedule"), quick)?;
     let curve_run = args.flag("curve");
     let anneal = args.flag("anneal-k");
-    if args.has("checkpoints") && !curve_run {
-        return Err("--checkpoints needs --curve".into());
+    for option in ["checkpoints", "f64"] {
+        if (args.has(option) || args.flag(option)) && !curve_run {
+            return Err(format!("--{option} needs --curve"));
+        }
     }
     if anneal {
         if !curve_run {
@@ -701,8 +764,9 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             &setup,
             &marks,
             anneal,
+            args.flag("f64"),
             args.flag("json"),
-            |spec, e| {
+            |spec: &RowSpec, e| {
                 format!(
                     "row {}: {}",
                     spec.id,
