@@ -316,6 +316,7 @@ fn bad_curve_options_are_refused_by_name() {
     );
     refused(&["--curve", "--rows", "pt-500"], &["--curve", "pt-500"]);
     refused(&["--checkpoints", "1"], &["--checkpoints", "--curve"]);
+    refused(&["--f64"], &["--f64", "--curve"]);
     refused(
         &[
             "--curve",
@@ -340,4 +341,22 @@ fn bad_curve_options_are_refused_by_name() {
         &["--ais-schedule", "fine", "paper, page"],
     );
     refused(&["--ais-runs", "1"], &["--ais-runs"]);
+}
+
+/// `--f64` trains the same curve in the f64 trainer: a separate implementation of the same
+/// rule, with its own random streams, so its machine differs from the f32 one while each
+/// line says which trainer made it.
+#[test]
+fn the_f64_trainer_draws_its_own_curve() {
+    let args = ["--rows", "cd1-500", "--epochs", "2", "--checkpoints", "2"];
+    let f32_line = &curve_lines(&args)[0];
+    let mut with_f64 = args.to_vec();
+    with_f64.push("--f64");
+    let f64_line = &curve_lines(&with_f64)[0];
+    assert_eq!(f32_line["trainer"], "f32");
+    assert_eq!(f64_line["trainer"], "f64");
+    assert_eq!(f64_line["updates"], 20);
+    assert_ne!(f32_line["log_z"], f64_line["log_z"]);
+    let ll = number(f64_line, "test_log_likelihood");
+    assert!(ll < 0.0 && ll > -784.0 * 2f64.ln(), "{f64_line}");
 }
