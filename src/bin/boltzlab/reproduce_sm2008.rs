@@ -648,7 +648,7 @@ fn print_curve(
 /// `boltzlab reproduce salakhutdinov2008 [--rows …] [--quick] [--threads K] [--epochs E]
 /// [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H] [--rate ε]
 /// [--ais-runs M] [--ais-schedule paper,page] [--curve [--checkpoints E1,E2,…]
-/// [--anneal-k]] [--json]`.
+/// [--anneal-k] [--f64]] [--json]`.
 pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let args = Args::parse(
         raw,
