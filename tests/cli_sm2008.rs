@@ -151,3 +151,212 @@ fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
     trainer.run(3).unwrap();
     assert_eq!(trainer.updates(), 8);
 }
+
+/// A small curve run: 1000 training and 500 test images (10 updates per epoch), a
+/// 30-hidden machine scored by AIS (--quick: 20 runs), as JSON lines.
+fn curve_lines(extra: &[&str]) -> Vec<Value> {
+    let mut args = vec![
+        "reproduce",
+        "salakhutdinov2008",
+        "--quick",
+        "--json",
+        "--large",
+        "30",
+        "--train-subset",
+        "1000",
+        "--test-subset",
+        "500",
+        "--threads",
+        "1",
+        "--curve",
+    ];
+    args.extend(extra);
+    let (code, out, err) = boltzlab(&args);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The curve's machine at epoch E is the machine a plain run of E epochs trains (the same
+/// seed and updates, the momentum switched after epoch 5 in both): the same ln Ẑ and test
+/// ln p(v) to the last bit, since both are deterministic given the machine and the seed.
+#[test]
+fn a_curve_checkpoint_is_the_plain_run_of_that_many_epochs() {
+    let lines = curve_lines(&["--rows", "cd1-500", "--epochs", "7", "--checkpoints", "7,2"]);
+    let epochs: Vec<u64> = lines.iter().map(|l| l["epoch"].as_u64().unwrap()).collect();
+    assert_eq!(epochs, [2, 7], "checkpoints in order");
+    for l in &lines {
+        assert_eq!(l["name"], "CD1(30)");
+        assert_eq!(number(l, "updates"), 10.0 * number(l, "epoch"));
+        assert_eq!(
+            l["ais_schedule"], "page",
+            "--quick scores on the page's schedule"
+        );
+        assert_eq!(number(l, "ais_steps"), 1450.0);
+        assert_eq!(number(l, "ais_runs"), 20.0);
+        assert_eq!(number(l, "cd_steps"), 1.0);
+        assert!(number(l, "test_log_likelihood") < 0.0, "{l}");
+    }
+    let plain = boltzlab_json(&[
+        "reproduce",
+        "salakhutdinov2008",
+        "--quick",
+        "--json",
+        "--rows",
+        "cd1-500",
+        "--large",
+        "30",
+        "--train-subset",
+        "1000",
+        "--test-subset",
+        "500",
+        "--threads",
+        "1",
+        "--epochs",
+        "7",
+    ]);
+    let row = &plain["rows"][0];
+    let last = &lines[1];
+    assert_eq!(row["log_z"], last["log_z"]);
+    assert_eq!(row["test_log_likelihood"], last["test_log_likelihood"]);
+    assert_eq!(row["ais_effective_runs"], last["ais_effective_runs"]);
+}
+
+/// rbm.m's annealed k: k = ⌈epoch/10⌉ (capped at the row's k) with ε/k. Its first ten
+/// epochs are therefore CD1 at ε, update for update; from epoch 11 on, k = 2 and ε/2.
+/// Two schedules score each checkpoint, each line naming its own.
+#[test]
+fn annealed_k_rises_every_ten_epochs_with_the_rate_divided() {
+    let annealed = curve_lines(&[
+        "--rows",
+        "cd3-500",
+        "--epochs",
+        "12",
+        "--anneal-k",
+        "--checkpoints",
+        "10,12",
+        "--ais-schedule",
+        "page,paper",
+        "--ais-runs",
+        "4",
+    ]);
+    let seen: Vec<(u64, u64, f64, &str)> = annealed
+        .iter()
+        .map(|l| {
+            (
+                l["epoch"].as_u64().unwrap(),
+                l["cd_steps"].as_u64().unwrap(),
+                number(l, "rate"),
+                l["ais_schedule"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (10, 1, 0.05, "page"),
+            (10, 1, 0.05, "paper"),
+            (12, 2, 0.025, "page"),
+            (12, 2, 0.025, "paper"),
+        ]
+    );
+    assert_eq!(number(&annealed[1], "ais_steps"), 14_500.0);
+    let cd1 = curve_lines(&[
+        "--rows",
+        "cd1-500",
+        "--epochs",
+        "10",
+        "--checkpoints",
+        "10",
+        "--ais-schedule",
+        "page",
+        "--ais-runs",
+        "4",
+    ]);
+    assert_eq!(cd1.len(), 1);
+    assert_eq!(cd1[0]["log_z"], annealed[0]["log_z"]);
+    assert_eq!(
+        cd1[0]["test_log_likelihood"],
+        annealed[0]["test_log_likelihood"]
+    );
+}
+
+#[test]
+fn a_smaller_rate_is_a_different_run() {
+    let base = curve_lines(&["--rows", "cd1-500", "--epochs", "1"]);
+    let slow = curve_lines(&["--rows", "cd1-500", "--epochs", "1", "--rate", "0.01"]);
+    assert_eq!(number(&base[0], "rate"), 0.05);
+    assert_eq!(number(&slow[0], "rate"), 0.01);
+    assert_ne!(base[0]["log_z"], slow[0]["log_z"]);
+}
+
+#[test]
+fn bad_curve_options_are_refused_by_name() {
+    let refused = |extra: &[&str], needle: &[&str]| {
+        let mut args = vec!["reproduce", "salakhutdinov2008", "--quick"];
+        args.extend(extra);
+        let (code, out, err) = boltzlab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            out.is_empty(),
+            "nothing is printed before the refusal: {out}"
+        );
+        for n in needle {
+            assert!(err.contains(n), "{args:?}: '{n}' not in {err}");
+        }
+    };
+    refused(
+        &["--anneal-k", "--rows", "cd25-500"],
+        &["--anneal-k", "--curve"],
+    );
+    refused(
+        &["--curve", "--anneal-k", "--rows", "cd25-500,pcd-500"],
+        &["--anneal-k", "pcd-500"],
+    );
+    refused(&["--curve", "--rows", "pt-500"], &["--curve", "pt-500"]);
+    refused(&["--checkpoints", "1"], &["--checkpoints", "--curve"]);
+    refused(&["--f64"], &["--f64", "--curve"]);
+    refused(
+        &[
+            "--curve",
+            "--rows",
+            "cd1-500",
+            "--epochs",
+            "3",
+            "--checkpoints",
+            "1,4",
+        ],
+        &["--checkpoints", "'4'", "1 to 3"],
+    );
+    refused(
+        &["--curve", "--rows", "cd1-500", "--checkpoints", "x"],
+        &["--checkpoints", "'x'"],
+    );
+    for bad in ["0", "-0.1", "1.5", "abc", "NaN"] {
+        refused(&["--rate", bad], &["--rate", bad]);
+    }
+    refused(
+        &["--ais-schedule", "fine"],
+        &["--ais-schedule", "fine", "paper, page"],
+    );
+    refused(&["--ais-runs", "1"], &["--ais-runs"]);
+}
+
+/// `--f64` trains the same curve in the f64 trainer: a separate implementation of the same
+/// rule, with its own random streams, so its machine differs from the f32 one while each
+/// line says which trainer made it.
+#[test]
+fn the_f64_trainer_draws_its_own_curve() {
+    let args = ["--rows", "cd1-500", "--epochs", "2", "--checkpoints", "2"];
+    let f32_line = &curve_lines(&args)[0];
+    let mut with_f64 = args.to_vec();
+    with_f64.push("--f64");
+    let f64_line = &curve_lines(&with_f64)[0];
+    assert_eq!(f32_line["trainer"], "f32");
+    assert_eq!(f64_line["trainer"], "f64");
+    assert_eq!(f64_line["updates"], 20);
+    assert_ne!(f32_line["log_z"], f64_line["log_z"]);
+    let ll = number(f64_line, "test_log_likelihood");
+    assert!(ll < 0.0 && ll > -784.0 * 2f64.ln(), "{f64_line}");
+}

@@ -128,9 +128,14 @@ struct Setup {
     epochs: u64,
     seed: u64,
     threads: usize,
-    quick: bool,
     /// Visible biases of the AIS base-rate model.
     base: Vec<f64>,
+    /// ε for weights and biases (the paper's 0.05 unless `--rate`).
+    rate: f64,
+    /// The AIS schedules each large machine is scored with (the first for the table),
+    /// each with its name, and the runs of each.
+    ais: Vec<(&'static str, AisSchedule)>,
+    ais_runs: u64,
 }
 
 /// The base-rate model of the authors' base_rate.m: p_i = (n_i + 5·batches) /
@@ -170,7 +175,7 @@ fn base_rate_log_likelihood(p: &[f64], test: &[Vec<u8>]) -> f64 {
 /// The training options of the authors' rbm.m for `statistics` (momentum set per epoch by
 /// [`train`]); persistent methods decay ε linearly to 0 over the run, so that the particles catch
 /// up with the model (Tieleman & Hinton 2009).
-fn options(statistics: Statistics, updates: u64, seed: u64) -> TrainingOptions {
+fn options(statistics: Statistics, rate: f64, updates: u64, seed: u64) -> TrainingOptions {
     let schedule = match statistics {
         Statistics::ContrastiveDivergence { .. } => RateSchedule::Constant,
         _ => RateSchedule::LinearDecay { updates },
@@ -178,7 +183,7 @@ fn options(statistics: Statistics, updates: u64, seed: u64) -> TrainingOptions {
     TrainingOptions {
         statistics,
         batch: BATCH,
-        rate: RATE,
+        rate,
         schedule,
         momentum: EARLY_MOMENTUM,
         weight_decay: WEIGHT_COST,
@@ -202,7 +207,7 @@ fn train(spec: &RowSpec, hidden: usize, setup: &Setup) -> Result<(Rbm, u64), Par
                     steps: 1,
                 },
             };
-            let options = options(statistics, updates, setup.seed);
+            let options = options(statistics, setup.rate, updates, setup.seed);
             let mut trainer = BatchTrainer::new(&start, &setup.train, options, setup.threads)?;
             trainer.run(early)?;
             trainer.set_momentum(LATE_MOMENTUM)?;
@@ -215,7 +220,7 @@ fn train(spec: &RowSpec, hidden: usize, setup: &Setup) -> Result<(Rbm, u64), Par
                 steps: 1,
                 replicas: REPLICAS,
             };
-            let options = options(statistics, updates, setup.seed);
+            let options = options(statistics, setup.rate, updates, setup.seed);
             let mut trainer = RbmTrainer::new(start, &setup.train, options)?;
             trainer.run(early)?;
             trainer.set_options(TrainingOptions {
@@ -229,22 +234,232 @@ fn train(spec: &RowSpec, hidden: usize, setup: &Setup) -> Result<(Rbm, u64), Par
 }
 
 /// ln Z of `rbm`: exact by enumerating the hidden layer when it has at most 25 units, else
-/// AIS from the base-rate model (the paper's schedule and 100 runs; `--quick`: the page's
-/// schedule and 20 runs). Returns (ln Z, stderr, exact, effective runs).
-fn log_partition(rbm: &Rbm, setup: &Setup) -> Result<(f64, f64, bool, Option<f64>), ParamError> {
+/// AIS from the base-rate model on `schedule` with `setup.ais_runs` runs (by default the
+/// paper's schedule and 100 runs; `--quick`: the page's schedule and 20 runs). Returns
+/// (ln Z, stderr, exact, effective runs).
+fn log_partition(
+    rbm: &Rbm,
+    setup: &Setup,
+    schedule: &AisSchedule,
+) -> Result<(f64, f64, bool, Option<f64>), ParamError> {
     if rbm.hidden() <= 25 {
         return Ok((log_z_threads(rbm, setup.threads)?, 0.0, true, None));
     }
-    let (schedule, runs) = if setup.quick {
-        (AisSchedule::PAGE, QUICK_AIS_RUNS)
-    } else {
-        (AisSchedule::SALAKHUTDINOV_MURRAY, AIS_RUNS)
-    };
-    let mut ais =
-        AisRuns::new(rbm, &setup.base, &schedule, runs, setup.seed)?.with_threads(setup.threads);
+    let mut ais = AisRuns::new(rbm, &setup.base, schedule, setup.ais_runs, setup.seed)?
+        .with_threads(setup.threads);
     ais.advance(rbm, u64::MAX);
     let e = ais.estimate().expect("every run is done");
     Ok((e.log_z, e.stderr, false, Some(e.effective_runs)))
+}
+
+/// The CD steps and rate of epoch `epoch` (1-based) of a CD-`k` row: k and ε as set, or,
+/// annealed as in the authors' rbm.m (`anneal_lr = 1`), k_e = min(⌈epoch/10⌉, k) and
+/// ε_e = ε/k_e (rbm.m has no cap; here k stops at the row's k).
+fn cd_epoch(k: usize, rate: f64, epoch: u64, anneal: bool) -> (usize, f64) {
+    if !anneal {
+        return (k, rate);
+    }
+    let steps = (epoch.div_ceil(10) as usize).clamp(1, k);
+    (steps, rate / steps as f64)
+}
+
+/// The epochs a curve scores: `--checkpoints` (comma-separated, each in 1..=epochs), or
+/// 1, 2, 4, 8, … below `epochs`, and `epochs`.
+fn checkpoints(list: Option<&str>, epochs: u64) -> Result<Vec<u64>, String> {
+    let mut out: Vec<u64> = match list {
+        Some(text) => text
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|e| (1..=epochs).contains(e))
+                    .ok_or_else(|| {
+                        format!(
+                            "--checkpoints: '{}' is not an epoch from 1 to {epochs} (--epochs)",
+                            boltzlab::error::shorten(t)
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        None => (0..64)
+            .map(|p| 1u64 << p)
+            .take_while(|&e| e < epochs)
+            .chain([epochs])
+            .collect(),
+    };
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// The trainer of a curve: the f32 batch trainer, or (`--f64`) the f64 [`RbmTrainer`], an
+/// independent implementation of the same rule, to check the first against.
+enum CurveTrainer {
+    F32(Box<BatchTrainer>),
+    F64(Box<RbmTrainer>),
+}
+
+impl CurveTrainer {
+    fn new(
+        rbm: &Rbm,
+        setup: &Setup,
+        options: TrainingOptions,
+        f64_trainer: bool,
+    ) -> Result<CurveTrainer, ParamError> {
+        Ok(if f64_trainer {
+            CurveTrainer::F64(Box::new(RbmTrainer::new(
+                rbm.clone(),
+                &setup.train,
+                options,
+            )?))
+        } else {
+            CurveTrainer::F32(Box::new(BatchTrainer::new(
+                rbm,
+                &setup.train,
+                options,
+                setup.threads,
+            )?))
+        })
+    }
+
+    fn run(&mut self, updates: u64) -> Result<(), ParamError> {
+        match self {
+            CurveTrainer::F32(t) => t.run(updates),
+            CurveTrainer::F64(t) => t.run(updates),
+        }
+    }
+
+    fn set_momentum(&mut self, momentum: f64) -> Result<(), ParamError> {
+        match self {
+            CurveTrainer::F32(t) => t.set_momentum(momentum),
+            CurveTrainer::F64(t) => {
+                let options = TrainingOptions {
+                    momentum,
+                    ..*t.options()
+                };
+                t.set_options(options)
+            }
+        }
+    }
+
+    fn rbm(&self) -> Rbm {
+        match self {
+            CurveTrainer::F32(t) => t.rbm(),
+            CurveTrainer::F64(t) => t.rbm().clone(),
+        }
+    }
+}
+
+/// Trains a batch-trainer row epoch by epoch and scores it at each checkpoint with every
+/// AIS schedule of the run, handing `emit` one JSON object per checkpoint and schedule.
+/// Without `anneal` the machine at epoch E is the one a plain run of E epochs trains (the
+/// same seed, the same updates). With `anneal` (CD rows) the trainer is rebuilt from the
+/// current machine whenever k changes, with ε/k and the seed advanced by the epoch: the
+/// momentum velocities restart from 0 there (rbm.m keeps them; after 600 updates of
+/// μ ≤ 0.9 their memory is about 10 updates long).
+fn curve(
+    spec: &RowSpec,
+    setup: &Setup,
+    marks: &[u64],
+    anneal: bool,
+    f64_trainer: bool,
+    emit: &mut dyn FnMut(Value),
+) -> Result<(), ParamError> {
+    let hidden = if spec.large { setup.large } else { setup.small };
+    let per_epoch = setup.train.len().div_ceil(BATCH) as u64;
+    let updates = per_epoch * setup.epochs;
+    let mut rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
+    let mut trainer: Option<(CurveTrainer, usize)> = None;
+    let clock = Instant::now();
+    let mut train_seconds = 0.0;
+    for epoch in 1..=setup.epochs {
+        let tick = Instant::now();
+        let (statistics, steps, rate) = match spec.method {
+            Method::Cd(k) => {
+                let (steps, rate) = cd_epoch(k, setup.rate, epoch, anneal);
+                (Statistics::ContrastiveDivergence { steps }, steps, rate)
+            }
+            Method::Persistent => (
+                Statistics::Persistent {
+                    particles: PARTICLES,
+                    steps: 1,
+                },
+                1,
+                setup.rate,
+            ),
+            Method::Tempering => {
+                return Err(ParamError::Invalid {
+                    field: "curve",
+                    reason: "a curve trains in the f32 batch trainer, which does not run tempering"
+                        .into(),
+                });
+            }
+        };
+        let momentum = if epoch > EARLY_EPOCHS {
+            LATE_MOMENTUM
+        } else {
+            EARLY_MOMENTUM
+        };
+        match &mut trainer {
+            Some((t, k)) if *k == steps => {
+                if epoch == EARLY_EPOCHS + 1 {
+                    t.set_momentum(LATE_MOMENTUM)?;
+                }
+            }
+            _ => {
+                if let Some((t, _)) = &trainer {
+                    rbm = t.rbm();
+                }
+                let seed = setup.seed.wrapping_add(epoch - 1);
+                let options = TrainingOptions {
+                    momentum,
+                    ..options(statistics, rate, updates, seed)
+                };
+                let t = CurveTrainer::new(&rbm, setup, options, f64_trainer)?;
+                trainer = Some((t, steps));
+            }
+        }
+        let (t, _) = trainer.as_mut().expect("built above");
+        t.run(per_epoch)?;
+        train_seconds += tick.elapsed().as_secs_f64();
+        if !marks.contains(&epoch) {
+            continue;
+        }
+        let machine = t.rbm();
+        let free = mean_free_energy(&machine, &setup.test)?;
+        for (schedule_name, schedule) in &setup.ais {
+            let tick = Instant::now();
+            let (log_z, stderr, exact, effective_runs) = log_partition(&machine, setup, schedule)?;
+            emit(json!({
+                "id": spec.id,
+                "name": name(spec.method, hidden),
+                "hidden": hidden,
+                "epoch": epoch,
+                "updates": per_epoch * epoch,
+                "cd_steps": matches!(spec.method, Method::Cd(_)).then_some(steps),
+                "rate": rate,
+                "anneal_k": anneal,
+                "trainer": if f64_trainer { "f64" } else { "f32" },
+                "test_log_likelihood": -free - log_z,
+                "stderr": stderr,
+                "exact": exact,
+                "log_z": log_z,
+                "ais_schedule": if exact { None } else { Some(*schedule_name) },
+                "ais_steps": (!exact).then(|| schedule.steps()),
+                "ais_runs": (!exact).then_some(setup.ais_runs),
+                "ais_effective_runs": effective_runs,
+                "paper": if hidden == 500 { spec.paper } else { None },
+                "train_seconds": train_seconds,
+                "score_seconds": tick.elapsed().as_secs_f64(),
+                "seconds": clock.elapsed().as_secs_f64(),
+            }));
+            if exact {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The row's display name: CD1(25), PCD(500), PT(500), …
@@ -272,7 +487,7 @@ fn row(spec: &RowSpec, setup: &Setup) -> Result<Value, ParamError> {
     let clock = Instant::now();
     let (rbm, updates) = train(spec, hidden, setup)?;
     let train_seconds = clock.elapsed().as_secs_f64();
-    let (log_z, stderr, exact, effective_runs) = log_partition(&rbm, setup)?;
+    let (log_z, stderr, exact, effective_runs) = log_partition(&rbm, setup, &setup.ais[0].1)?;
     let test_ll = -mean_free_energy(&rbm, &setup.test)? - log_z;
     let paper_size = hidden == if spec.large { 500 } else { 25 };
     Ok(json!({
@@ -359,8 +574,81 @@ fn print_table(report: &Value) {
     println!("total {:.1} s", number(&report["seconds"]));
 }
 
+/// The AIS schedules named by `--ais-schedule` (comma-separated: `paper`, the paper's
+/// 14 500 steps; `page`, the page's 1 450): by default `paper`, or `page` with `--quick`.
+fn ais_schedules(
+    list: Option<&str>,
+    quick: bool,
+) -> Result<Vec<(&'static str, AisSchedule)>, String> {
+    let known = [
+        ("paper", AisSchedule::SALAKHUTDINOV_MURRAY),
+        ("page", AisSchedule::PAGE),
+    ];
+    let Some(list) = list else {
+        return Ok(vec![known[usize::from(quick)]]);
+    };
+    let mut out = Vec::new();
+    for word in list.split(',').map(str::trim) {
+        let found = known.iter().find(|(n, _)| *n == word).ok_or_else(|| {
+            format!(
+                "--ais-schedule: unknown schedule '{}'; known: paper, page",
+                boltzlab::error::shorten(word)
+            )
+        })?;
+        if !out.iter().any(|(n, _)| n == &found.0) {
+            out.push(*found);
+        }
+    }
+    Ok(out)
+}
+
+/// `--curve`: each row's checkpoints, as JSON lines (`--json`) or text lines, printed as
+/// they come so that a long run leaves its curve behind even if stopped.
+fn print_curve(
+    rows: &[&RowSpec],
+    setup: &Setup,
+    marks: &[u64],
+    anneal: bool,
+    f64_trainer: bool,
+    json_lines: bool,
+    refusal: impl Fn(&RowSpec, ParamError) -> String,
+) -> Result<(), String> {
+    use std::io::Write;
+    if !json_lines {
+        println!(
+            "{:<10} {:>6} {:>4} {:>7} {:>13} {:>7} {:>8} {:>10} {:>8}",
+            "row", "epoch", "k", "rate", "test ln p(v)", "stderr", "AIS", "effective", "seconds"
+        );
+    }
+    for spec in rows {
+        let mut emit = |v: Value| {
+            if json_lines {
+                println!("{v}");
+            } else {
+                println!(
+                    "{:<10} {:>6} {:>4} {:>7.4} {:>13.2} {:>7.2} {:>8} {:>10.1} {:>8.0}",
+                    v["name"].as_str().unwrap_or(""),
+                    v["epoch"].as_u64().unwrap_or(0),
+                    v["cd_steps"].as_u64().map_or("—".into(), |k| k.to_string()),
+                    number(&v["rate"]),
+                    number(&v["test_log_likelihood"]),
+                    number(&v["stderr"]),
+                    v["ais_schedule"].as_str().unwrap_or("exact"),
+                    v["ais_effective_runs"].as_f64().unwrap_or(f64::NAN),
+                    number(&v["seconds"])
+                );
+            }
+            let _ = std::io::stdout().flush();
+        };
+        curve(spec, setup, marks, anneal, f64_trainer, &mut emit).map_err(|e| refusal(spec, e))?;
+    }
+    Ok(())
+}
+
 /// `boltzlab reproduce salakhutdinov2008 [--rows …] [--quick] [--threads K] [--epochs E]
-/// [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H] [--json]`.
+/// [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H] [--rate ε]
+/// [--ais-runs M] [--ais-schedule paper,page] [--curve [--checkpoints E1,E2,…]
+/// [--anneal-k] [--f64]] [--json]`.
 pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let args = Args::parse(
         raw,
@@ -373,8 +661,12 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             "test-subset",
             "small",
             "large",
+            "rate",
+            "ais-runs",
+            "ais-schedule",
+            "checkpoints",
         ],
-        &["quick", "json"],
+        &["quick", "json", "curve", "anneal-k", "f64"],
     )?;
     let quick = args.flag("quick");
     let rows = chosen_rows(&args)?;
@@ -399,6 +691,42 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let test_subset = subset("test-subset", QUICK_TEST)?;
     let small = args.count("small", if quick { QUICK_SMALL } else { 25 }, 1, 25)? as usize;
     let large = args.count("large", 500, 1, 2000)? as usize;
+    let rate = args.number("rate").unwrap_or(RATE);
+    if !(rate > 0.0 && rate <= 1.0) {
+        return Err(args.refused("rate", "ε must be a number in (0, 1]"));
+    }
+    let ais_runs = args.count(
+        "ais-runs",
+        if quick { QUICK_AIS_RUNS } else { AIS_RUNS },
+        2,
+        100_000,
+    )?;
+    let ais = ais_schedules(args.text("ais-schedule"), quick)?;
+    let curve_run = args.flag("curve");
+    let anneal = args.flag("anneal-k");
+    for option in ["checkpoints", "f64"] {
+        if (args.has(option) || args.flag(option)) && !curve_run {
+            return Err(format!("--{option} needs --curve"));
+        }
+    }
+    if anneal {
+        if !curve_run {
+            return Err("--anneal-k needs --curve (k changes between epochs)".into());
+        }
+        if let Some(r) = rows.iter().find(|r| !matches!(r.method, Method::Cd(_))) {
+            return Err(format!(
+                "--anneal-k raises the CD steps: row {} does not run CD-k",
+                r.id
+            ));
+        }
+    }
+    if curve_run && let Some(r) = rows.iter().find(|r| matches!(r.method, Method::Tempering)) {
+        return Err(format!(
+            "--curve trains in the f32 batch trainer, which does not run tempering (row {})",
+            r.id
+        ));
+    }
+    let marks = checkpoints(args.text("checkpoints"), epochs)?;
 
     let data = images::load(
         &images::shipped_mnist(),
@@ -420,14 +748,34 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         epochs,
         seed,
         threads,
-        quick,
+        rate,
+        ais,
+        ais_runs,
     };
-    let base_ll = base_rate_log_likelihood(&p, &setup.test);
     let names = [
         ("threads", "threads"),
         ("hidden", "large"),
         ("runs × steps", "large"),
+        ("rate", "rate"),
     ];
+    if curve_run {
+        return print_curve(
+            &rows,
+            &setup,
+            &marks,
+            anneal,
+            args.flag("f64"),
+            args.flag("json"),
+            |spec: &RowSpec, e| {
+                format!(
+                    "row {}: {}",
+                    spec.id,
+                    args.engine_error(e, names.as_slice())
+                )
+            },
+        );
+    }
+    let base_ll = base_rate_log_likelihood(&p, &setup.test);
     let clock = Instant::now();
     let mut table = Vec::new();
     for spec in rows {
@@ -454,12 +802,15 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         "protocol": if quick {
             "--quick: 5 epochs on a subset, 20 hidden units for the exact rows, and the page's 1450-step AIS schedule with 20 runs; not the paper's protocol"
         } else {
-            "rbm.m: batch 100, rate 0.05, weight cost 0.0002, momentum 0.5 then 0.9 after 5 epochs, W ~ 0.01·N(0,1), biases 0; AIS: 14500 steps, 100 runs, base-rate model (n_i + 0.05 N)/(1.05 N)"
+            "rbm.m: batch 100, rate 0.05 (unless --rate), weight cost 0.0002, momentum 0.5 then 0.9 after 5 epochs, W ~ 0.01·N(0,1), biases 0; AIS: 14500 steps, 100 runs, base-rate model (n_i + 0.05 N)/(1.05 N)"
         },
         "train_images": setup.train.len(),
         "test_images": setup.test.len(),
         "epochs": epochs,
         "seed": seed,
+        "rate": rate,
+        "ais_runs": ais_runs,
+        "ais_schedule": setup.ais[0].0,
         "threads": threads,
         "base_rate_test_log_likelihood": base_ll,
         "rows": table,
