@@ -12,7 +12,15 @@
 // The figures are printed beside the kernel figures that `cargo bench` and benches/browser.mjs
 // wrote to target/bench.json (T_c, at the same size; ns per tick turned into ticks per
 // second) and merged into that file (page_* keys).
+// Then the restricted machine learning digits with the default options (persistent, 100
+// particles, k = 1, batch 100) at 64-16 and 64-500, in its worker: updates per second (the
+// worker's update counter over a timed window), frames per second, the longest main-thread
+// task (PerformanceObserver 'longtask', which sees only tasks over 50 ms: 0 means none), and
+// the worker's own account: ms per update inside its learning calls and the share of the
+// window spent there (the rest goes to the log-likelihood points, frames and sessions),
+// beside the bench page's engine figure for one 64-16 update (wasm_rbm_64_16_update_ms).
 //   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
+//   PAGE_BENCH_PARTS=lattice,rbm          the parts to run (default: both)
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -103,14 +111,55 @@ async function inputDelay(page, key) {
   return page.evaluate(() => window.benchDelay);
 }
 
+const PARTS = (process.env.PAGE_BENCH_PARTS ?? 'lattice,rbm').split(',');
+
+// One timed window of the restricted machine learning: updates per second (the worker's
+// counter), frames per second (rAF), the longest main-thread task, and the worker's time
+// inside its learning calls.
+function rbmWindow(page, ms) {
+  return page.evaluate(async (ms) => {
+    const rbm = window.boltzlabApp.machine.rbm;
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push(entry.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    let frames = 0;
+    let on = true;
+    const count = () => {
+      frames += 1;
+      if (on) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const t0 = performance.now();
+    const updates0 = await rbm.read('updates');
+    const engine0 = await rbm.read('engine_time');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const engine1 = await rbm.read('engine_time');
+    const updates1 = await rbm.read('updates');
+    const t1 = performance.now();
+    on = false;
+    observer.disconnect();
+    const seconds = (t1 - t0) / 1000;
+    return {
+      updatesPerSecond: (updates1 - updates0) / seconds,
+      fps: frames / seconds,
+      longestTask: Math.max(0, ...tasks),
+      insideMs: (engine1.ms - engine0.ms) / (engine1.updates - engine0.updates),
+      busy: (engine1.ms - engine0.ms) / (t1 - t0),
+    };
+  }, ms);
+}
+
 const results = {};
+const rbmResults = {};
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
 });
 let userAgent = '';
 try {
-  for (const side of [256, 1024]) {
+  for (const side of PARTS.includes('lattice') ? [256, 1024] : []) {
     for (const order of ['sequential', 'checkerboard']) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on('pageerror', (error) => console.error(`page error: ${error}`));
@@ -139,6 +188,30 @@ try {
       await page.close();
     }
   }
+  for (const hidden of PARTS.includes('rbm') ? [16, 500] : []) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (error) => console.error(`page error: ${error}`));
+    page.on('crash', () => console.error(`the page crashed (64-${hidden})`));
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
+    userAgent = await page.evaluate(() => navigator.userAgent);
+    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+    await page.locator('#bm-kind-restricted').check();
+    await page.locator('#rbm-hidden').fill(String(hidden));
+    await page.locator('#rbm-create').click();
+    await page.getByRole('button', { name: 'Run learning' }).click();
+    await page.waitForTimeout(WARM_MS);
+    const windows = [];
+    for (let k = 0; k < WINDOWS; k++) windows.push(await rbmWindow(page, WINDOW_MS));
+    rbmResults[`64_${hidden}`] = {
+      updatesPerSecond: summary(windows.map((w) => w.updatesPerSecond)),
+      fps: summary(windows.map((w) => w.fps)),
+      longestTask: summary(windows.map((w) => w.longestTask)),
+      insideMs: summary(windows.map((w) => w.insideMs)),
+      busy: summary(windows.map((w) => w.busy)),
+    };
+    await page.close();
+  }
 } finally {
   await browser.close();
   server.kill();
@@ -149,22 +222,6 @@ const rate = (nsPerTick) => (Number.isFinite(nsPerTick) ? 1e9 / nsPerTick : unde
 const e = (v) => (v === undefined ? '—' : v.toExponential(2));
 const pct = (a, b) => (a === undefined || b === undefined ? '—' : `${((100 * a) / b).toFixed(0)} %`);
 
-console.log(`\nthe page at maximum speed, ${userAgent}`);
-console.log(
-  `page: median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; input delay: median (max) of ${PRESSES} key presses, key → status line`,
-);
-console.log(
-  "in worker: ns per tick inside the worker's engine calls, and the share of the window spent in them (the rest " +
-    'packs frames and reads messages); frame: ms the worker spends packing one frame',
-);
-console.log(
-  'kernel figures (T_c, heat-bath, as the app: lanes on) from target/bench.json, at the same size: wasm and native in one ' +
-    "thread (native and JS ref: 1024²), JS ref = our JavaScript reference sampler's kernel; × ising.js = page rate × " +
-    "ising.js's 230–310 ns per update as a user meets it (measured 2026-11-23)",
-);
-console.log(
-  `${'lattice'.padEnd(6)} ${'order'.padEnd(13)} ${'page ticks/s'.padStart(30)} ${'fps'.padStart(14)} ${'delay ms'.padStart(9)} ${'in worker'.padStart(14)} ${'frame'.padStart(6)} ${'wasm kernel'.padStart(12)} ${'page/kernel'.padStart(12)} ${'native'.padStart(9)} ${'JS ref'.padStart(9)} ${'× ising.js'.padStart(11)}`,
-);
 // The wasm kernel at each lattice's size, as the app runs it (benches/browser.mjs).
 const kernelKey = (side, order) =>
   side === '1024'
@@ -173,21 +230,63 @@ const kernelKey = (side, order) =>
       ? `wasm_heat_bath_sequential_lanes_wavefront_${side}_ns_per_tick`
       : `wasm_heat_bath_${order}_${side}_ns_per_tick`;
 const merged = { ...bench };
-for (const [key, r] of Object.entries(results)) {
-  const [side, order] = key.split('_');
-  const kernel = rate(bench[kernelKey(side, order)]);
-  const native = rate(bench[`native_heat_bath_${order}_ns_per_tick`]);
-  const js = rate(bench[`js_heat_bath_${order}_ns_per_tick`]);
-  const t = r.ticksPerSecond;
-  const inside = `${r.insideNs.median.toFixed(2)} ns ${(100 * r.busy.median).toFixed(0)} %`;
+if (Object.keys(results).length) {
+  console.log(`\nthe page at maximum speed, ${userAgent}`);
   console.log(
-    `${`${side}²`.padEnd(6)} ${order.padEnd(13)} ${`${e(t.median)} (${e(t.min)}–${e(t.max)})`.padStart(30)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.delay.median.toFixed(0)} (${r.delay.max.toFixed(0)})`.padStart(9)} ${inside.padStart(14)} ${r.frameMs.median.toFixed(2).padStart(6)} ${e(kernel).padStart(12)} ${pct(t.median, kernel).padStart(12)} ${e(native).padStart(9)} ${e(js).padStart(9)} ${`${(t.median * ISING_JS_NS[0] * 1e-9).toFixed(0)}–${(t.median * ISING_JS_NS[1] * 1e-9).toFixed(0)}×`.padStart(11)}`,
+    `page: median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; input delay: median (max) of ${PRESSES} key presses, key → status line`,
   );
-  merged[`page_${key}_ticks_per_s`] = t.median;
-  merged[`page_${key}_fps`] = r.fps.median;
-  merged[`page_${key}_input_delay_ms`] = r.delay.median;
-  merged[`page_${key}_in_worker_ns_per_tick`] = r.insideNs.median;
-  merged[`page_${key}_worker_busy`] = r.busy.median;
+  console.log(
+    "in worker: ns per tick inside the worker's engine calls, and the share of the window spent in them (the rest " +
+      'packs frames and reads messages); frame: ms the worker spends packing one frame',
+  );
+  console.log(
+    'kernel figures (T_c, heat-bath, as the app: lanes on) from target/bench.json, at the same size: wasm and native in one ' +
+      "thread (native and JS ref: 1024²), JS ref = our JavaScript reference sampler's kernel; × ising.js = page rate × " +
+      "ising.js's 230–310 ns per update as a user meets it (measured 2026-11-23)",
+  );
+  console.log(
+    `${'lattice'.padEnd(6)} ${'order'.padEnd(13)} ${'page ticks/s'.padStart(30)} ${'fps'.padStart(14)} ${'delay ms'.padStart(9)} ${'in worker'.padStart(14)} ${'frame'.padStart(6)} ${'wasm kernel'.padStart(12)} ${'page/kernel'.padStart(12)} ${'native'.padStart(9)} ${'JS ref'.padStart(9)} ${'× ising.js'.padStart(11)}`,
+  );
+  for (const [key, r] of Object.entries(results)) {
+    const [side, order] = key.split('_');
+    const kernel = rate(bench[kernelKey(side, order)]);
+    const native = rate(bench[`native_heat_bath_${order}_ns_per_tick`]);
+    const js = rate(bench[`js_heat_bath_${order}_ns_per_tick`]);
+    const t = r.ticksPerSecond;
+    const inside = `${r.insideNs.median.toFixed(2)} ns ${(100 * r.busy.median).toFixed(0)} %`;
+    console.log(
+      `${`${side}²`.padEnd(6)} ${order.padEnd(13)} ${`${e(t.median)} (${e(t.min)}–${e(t.max)})`.padStart(30)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.delay.median.toFixed(0)} (${r.delay.max.toFixed(0)})`.padStart(9)} ${inside.padStart(14)} ${r.frameMs.median.toFixed(2).padStart(6)} ${e(kernel).padStart(12)} ${pct(t.median, kernel).padStart(12)} ${e(native).padStart(9)} ${e(js).padStart(9)} ${`${(t.median * ISING_JS_NS[0] * 1e-9).toFixed(0)}–${(t.median * ISING_JS_NS[1] * 1e-9).toFixed(0)}×`.padStart(11)}`,
+    );
+    merged[`page_${key}_ticks_per_s`] = t.median;
+    merged[`page_${key}_fps`] = r.fps.median;
+    merged[`page_${key}_input_delay_ms`] = r.delay.median;
+    merged[`page_${key}_in_worker_ns_per_tick`] = r.insideNs.median;
+    merged[`page_${key}_worker_busy`] = r.busy.median;
+  }
+}
+if (Object.keys(rbmResults).length) {
+  console.log(`\nthe restricted machine learning digits in its worker (default options), ${userAgent}`);
+  console.log(
+    `median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; longest task: main thread, 0 = none over 50 ms; ` +
+      "in worker: ms per update inside the worker's learning calls and the share of the window spent there; " +
+      'engine: updates/s of the bench page (1 / wasm_rbm_64_16_update_ms)',
+  );
+  console.log(
+    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)}`,
+  );
+  for (const [key, r] of Object.entries(rbmResults)) {
+    const u = r.updatesPerSecond;
+    const engineMs = bench[`wasm_rbm_${key}_update_ms`];
+    const engine = Number.isFinite(engineMs) ? 1000 / engineMs : undefined;
+    const inside = `${r.insideMs.median.toFixed(3)} ms ${(100 * r.busy.median).toFixed(0)} %`;
+    console.log(
+      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)}`,
+    );
+    merged[`page_rbm_${key}_updates_per_s`] = u.median;
+    merged[`page_rbm_${key}_fps`] = r.fps.median;
+    merged[`page_rbm_${key}_longest_task_ms`] = r.longestTask.median;
+    merged[`page_rbm_${key}_in_worker_ms_per_update`] = r.insideMs.median;
+  }
 }
 await writeFile(jsonPath, JSON.stringify(merged, null, 2));
 console.log(`\npage figures written to ${jsonPath}`);

@@ -153,6 +153,19 @@ impl WebRbmLab {
         .to_string()
     }
 
+    /// The learning options as the `training` of an `RbmCommand` (`set-training`, `new-run`):
+    /// what a checked `set_training` made of the page's numbers, ready to send to the worker.
+    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    pub fn training(&self) -> Result<JsValue, JsError> {
+        serde_wasm_bindgen::to_value(&self.lab.typed_training())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Updates between log-likelihood points.
+    pub fn likelihood_every(&self) -> f64 {
+        self.lab.likelihood_every() as f64
+    }
+
     /// The learning options (`cd`, `persistent` or `tempering`; k, particles, replicas,
     /// batch, rate, momentum, weight decay); refused with nothing changed if any is bad.
     #[allow(clippy::too_many_arguments)]
@@ -473,6 +486,36 @@ mod tests {
         js_sys::Reflect::set(&command, &JsValue::from_str("painted"), &painted).unwrap();
         lab.dispatch(command).unwrap();
         assert_eq!(lab.completion_image(), 1.0);
+    }
+
+    #[wasm_bindgen_test]
+    fn the_checked_training_goes_back_as_a_command_that_changes_nothing_more() {
+        // What the page does: the options checked on its mirror, then sent to the worker as
+        // `training()` and `likelihood_every()` in a command; the worker's run is the mirror's.
+        let mut mirror = WebRbmLab::new("digits8", 16.0, 3.0).unwrap();
+        mirror
+            .set_training("cd", 2.0, f64::NAN, f64::NAN, 50.0, 0.03, 0.4, 0.001)
+            .unwrap();
+        mirror.set_likelihood_every(7.0).unwrap();
+        let command =
+            object(r#"{"command": "new-run", "dataset": "digits8", "hidden": 16, "seed": 3}"#);
+        js_sys::Reflect::set(
+            &command,
+            &JsValue::from_str("training"),
+            &mirror.training().unwrap(),
+        )
+        .unwrap();
+        js_sys::Reflect::set(
+            &command,
+            &JsValue::from_str("likelihood_every"),
+            &JsValue::from_f64(mirror.likelihood_every()),
+        )
+        .unwrap();
+        let mut worker = WebRbmLab::new("bars-4x4", 1.0, 1.0).unwrap();
+        worker.dispatch(command).unwrap();
+        assert_eq!(worker.training_json(), mirror.training_json());
+        assert_eq!(worker.likelihood_every(), 7.0);
+        assert_eq!(worker.session(), mirror.session());
     }
 
     #[wasm_bindgen_test]

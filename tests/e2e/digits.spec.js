@@ -11,12 +11,24 @@ async function openRestricted(page) {
   await page.locator('#bm-kind-restricted').check();
   await expect(page.locator('#rbm')).toBeVisible();
   await expect(page.locator('#machine > .machine-grid')).toBeHidden();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.lab))).toBe(true);
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
 }
 
-// Calls a method of the page's restricted machine (read through the test hook).
+// A reading of the page's restricted machine, from its worker (an RbmLab getter, or
+// 'weights', 'curve', 'completion', 'session'), with typed arrays as lists.
 function rbm(page, method, ...args) {
-  return page.evaluate(([m, a]) => window.boltzlabApp.machine.rbm.lab[m](...a), [method, args]);
+  return page.evaluate(
+    async ([m, a]) => {
+      const plain = (v) =>
+        ArrayBuffer.isView(v)
+          ? Array.from(/** @type {Float64Array} */ (v))
+          : v && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+            : v;
+      return plain(await window.boltzlabApp.machine.rbm.read(m, ...a));
+    },
+    [method, args],
+  );
 }
 
 // The pixels of a canvas, as a list of numbers (RGBA).
@@ -64,16 +76,7 @@ test('digits learning draws moving fantasy particles, filters, and a rising test
   expect(frames[frames.length - 1].updates).toBeGreaterThan(frames[0].updates);
   // The test log-likelihood: exact points every two epochs; it rises.
   await expect.poll(() => rbm(page, 'curve_len'), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
-  const curve = await page.evaluate(() => {
-    const lab = window.boltzlabApp.machine.rbm.lab;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    const n = lab.curve_len();
-    return {
-      updates: Array.from(new Float64Array(memory, lab.curve_updates_ptr(), n)),
-      test: Array.from(new Float64Array(memory, lab.curve_test_ptr(), n)),
-      stderr: Array.from(new Float64Array(memory, lab.curve_stderr_ptr(), n)),
-    };
-  });
+  const curve = await rbm(page, 'curve');
   expect(curve.stderr.every((e) => e === 0)).toBe(true);
   expect(curve.updates[0], 'the first point is the machine before learning').toBe(0);
   // The first point is the nearly independent-pixel start; learning lifts ln p(v) by more
@@ -103,17 +106,7 @@ test('completion keeps the clamped half of a test digit and fills the other half
     await page.locator('#rbm-complete-mask').selectOption(mask);
     await page.getByRole('button', { name: 'Complete' }).click();
     await expect.poll(() => rbm(page, 'completion_steps')).toBeGreaterThanOrEqual(200);
-    const result = await page.evaluate(() => {
-      const lab = window.boltzlabApp.machine.rbm.lab;
-      const memory = window.boltzlabEngine.wasm_memory().buffer;
-      return {
-        original: Array.from(new Uint8Array(memory, lab.completion_original_ptr(), 64)),
-        mask: Array.from(new Uint8Array(memory, lab.completion_mask_ptr(), 64)),
-        state: Array.from(new Uint8Array(memory, lab.completion_state_ptr(), 64)),
-        mean: Array.from(new Float64Array(memory, lab.completion_mean_ptr(), 64)),
-        test: Array.from(lab.test_image(7)),
-      };
-    });
+    const result = { ...(await rbm(page, 'completion')), test: await rbm(page, 'test_image', 7) };
     expect(result.original).toEqual(result.test);
     const clamped = [...Array(64).keys()].filter((i) => result.mask[i] === 1);
     const free = [...Array(64).keys()].filter((i) => result.mask[i] === 0);
@@ -138,28 +131,20 @@ test('completion keeps the clamped half of a test digit and fills the other half
   await page.getByRole('button', { name: 'Clamp again' }).click();
   await expect(page.locator('#rbm-complete-phase')).toHaveText(/clamped/);
   await expect.poll(() => rbm(page, 'completion_steps')).toBeGreaterThan(5);
-  const held = await page.evaluate(() => {
-    const lab = window.boltzlabApp.machine.rbm.lab;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    const o = new Uint8Array(memory, lab.completion_original_ptr(), 64);
-    const m = new Uint8Array(memory, lab.completion_mask_ptr(), 64);
-    const s = new Uint8Array(memory, lab.completion_state_ptr(), 64);
-    return [...Array(64).keys()].every((i) => !m[i] || s[i] === o[i]);
-  });
+  const chain = await rbm(page, 'completion');
+  const held = chain.mask.every((m, i) => !m || chain.state[i] === chain.original[i]);
   expect(held).toBe(true);
 });
 
 test('bad input gets a clear message and leaves the restricted machine unchanged', async ({ page }) => {
   await openRestricted(page);
-  const before = await page.evaluate(() => {
-    const lab = window.boltzlabApp.machine.rbm.lab;
-    return { hidden: lab.hidden(), statistics: lab.statistics(), updates: lab.updates(), shown: lab.shown() };
+  const current = async () => ({
+    hidden: await rbm(page, 'hidden'),
+    statistics: await rbm(page, 'statistics'),
+    updates: await rbm(page, 'updates'),
+    shown: await rbm(page, 'shown'),
   });
-  const current = () =>
-    page.evaluate(() => {
-      const lab = window.boltzlabApp.machine.rbm.lab;
-      return { hidden: lab.hidden(), statistics: lab.statistics(), updates: lab.updates(), shown: lab.shown() };
-    });
+  const before = await current();
   const apply = async (id, value, message) => {
     const box = page.locator(`#${id}`);
     const old = await box.inputValue();

@@ -1,5 +1,5 @@
 // The restricted machine at its extreme settings: how long is the longest main-thread task
-// while it learns? Measured with PerformanceObserver('longtask') and printed, never asserted
+// while it learns (in its worker, the page drawing what the worker sends)? Measured with PerformanceObserver('longtask') and printed, never asserted
 // (the figure depends on the machine; speed lives in `make bench`).
 import { test, expect, openApp } from './fixtures.js';
 
@@ -7,7 +7,7 @@ async function longestTasks(page, settings, seconds) {
   await openApp(page);
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.lab))).toBe(true);
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
   for (const [id, value] of Object.entries(settings.setup)) await page.locator(`#${id}`).fill(String(value));
   await page.locator('#rbm-create').click();
   for (const [id, value] of Object.entries(settings.training)) {
@@ -24,13 +24,14 @@ async function longestTasks(page, settings, seconds) {
       for (const entry of list.getEntries()) tasks.push(entry.duration);
     });
     observer.observe({ type: 'longtask' });
-    const u0 = window.boltzlabApp.machine.rbm.lab.updates();
+    const u0 = await window.boltzlabApp.machine.rbm.read('updates');
     await new Promise((resolve) => setTimeout(resolve, ms));
     observer.disconnect();
-    return { tasks, updates: window.boltzlabApp.machine.rbm.lab.updates() - u0 };
+    return { tasks, updates: (await window.boltzlabApp.machine.rbm.read('updates')) - u0 };
   }, seconds * 1000);
   const sorted = [...figures.tasks].sort((a, b) => b - a);
-  // The session text of this run: how long the main thread spends making it.
+  // The session text of this run as the page saves it: how long the main thread spends on it
+  // (the worker's latest, with the commands since replayed when there are any).
   const save = await page.evaluate(() => {
     const rbmMode = window.boltzlabApp.machine.rbm;
     const times = [];
@@ -58,15 +59,20 @@ const EXTREMES = {
 
 for (const [name, settings] of Object.entries(EXTREMES)) {
   test(`longest main-thread task: ${name}`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const f = await longestTasks(page, settings, 8);
     console.log(
       `${name}: longest main-thread task ${f.longest.toFixed(0)} ms; ${f.count} long tasks (> 50 ms) in 8 s ` +
         `(longest five: ${f.top.map((t) => t.toFixed(0)).join(', ') || 'none'}); ${f.updates} updates; ` +
         `session text ${f.save.length} characters, made in ${f.save.times.map((t) => t.toFixed(1)).join(', ')} ms`,
     );
-    // What is asserted is not a time: learning went on at these settings while the page
-    // kept drawing (the figures above are printed, never asserted).
-    expect(f.updates).toBeGreaterThan(0);
+    // What is asserted is not a time: learning goes on at these settings in the worker while
+    // the page keeps drawing (the figures above are printed, never asserted). One update at
+    // these settings is several seconds of work on a loaded machine, so the first may come
+    // after the timed window.
+    if (f.updates === 0)
+      await expect
+        .poll(() => page.evaluate(() => window.boltzlabApp.machine.rbm.read('updates')), { timeout: 90_000 })
+        .toBeGreaterThan(0);
   });
 }

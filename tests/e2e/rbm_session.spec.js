@@ -9,20 +9,17 @@ async function openRestricted(page) {
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
   await expect(page.locator('#rbm')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.lab))).toBe(true);
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
 }
 
+// A reading of the page's restricted machine, from its worker (an RbmLab getter).
 function rbm(page, method, ...args) {
-  return page.evaluate(([m, a]) => window.boltzlabApp.machine.rbm.lab[m](...a), [method, args]);
+  return page.evaluate(([m, a]) => window.boltzlabApp.machine.rbm.read(m, ...a), [method, args]);
 }
 
-// W of the page's restricted machine, as a list of numbers.
+// W of the page's restricted machine (its worker's), as a list of numbers.
 function weights(page) {
-  return page.evaluate(() => {
-    const lab = window.boltzlabApp.machine.rbm.lab;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    return Array.from(new Float64Array(memory, lab.weights_ptr(), lab.visible() * lab.hidden()));
-  });
+  return page.evaluate(async () => Array.from(await window.boltzlabApp.machine.rbm.read('weights')));
 }
 
 test('a restricted run learning digits comes back after a reload at the same update with the same weights', async ({
@@ -33,21 +30,9 @@ test('a restricted run learning digits comes back after a reload at the same upd
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => rbm(page, 'updates'), { timeout: 60_000 }).toBeGreaterThanOrEqual(200);
   await page.getByRole('button', { name: 'Pause learning' }).click();
-  // The log-likelihood goes on while paused: wait until no point is under way or due (idle
-  // for 300 ms with the curve unchanged; a due point starts within a frame).
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const lab = window.boltzlabApp.machine.rbm.lab;
-          const before = lab.curve_len();
-          if (lab.likelihood_progress() >= 0) return false;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          return lab.likelihood_progress() < 0 && lab.curve_len() === before;
-        }),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  // The log-likelihood goes on while paused: wait until the worker has nothing under way
+  // (no point under way or due) and its last frame is drawn.
+  await page.evaluate(() => window.boltzlabApp.machine.rbm.idle());
   const updates = await rbm(page, 'updates');
   console.log(`paused at update ${updates}, curve ${await rbm(page, 'curve_len')} points`);
   const w = await weights(page);

@@ -214,13 +214,13 @@ test('a state link still opens when the address was rewritten before the page re
   expect(await lab(page, 'export_state')).toBe(good);
 });
 
-// The page's restricted machine: its update count and W (through the app's test hook).
+// The page's restricted machine: its update count and W (read from its worker through the
+// app's test hook).
 function restricted(page) {
-  return page.evaluate(() => {
-    const lab = window.boltzlabApp.machine.rbm.lab;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    const w = Array.from(new Float64Array(memory, lab.weights_ptr(), lab.visible() * lab.hidden()));
-    return { updates: lab.updates(), hidden: lab.hidden(), w };
+  return page.evaluate(async () => {
+    const rbm = window.boltzlabApp.machine.rbm;
+    const w = Array.from(await rbm.read('weights'));
+    return { updates: await rbm.read('updates'), hidden: await rbm.read('hidden'), w };
   });
 }
 
@@ -234,6 +234,8 @@ test('a restricted machine after learning → Copy link → a fresh page holds t
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => restricted(page).then((r) => r.updates), { timeout: 60_000 }).toBeGreaterThanOrEqual(50);
   await page.getByRole('button', { name: 'Pause learning' }).click();
+  // The worker's session as it stopped is the one the link carries.
+  await page.evaluate(() => window.boltzlabApp.machine.rbm.idle());
   const before = await restricted(page);
   const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
   await expect(page.locator('#bm-copy-done')).toContainText('exactly this restricted machine');

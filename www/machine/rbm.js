@@ -1,34 +1,68 @@
 // The restricted machine (machine mode, "restricted"): a learning run of the engine's
-// RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live. Each
-// frame it learns for part of the frame budget (timed with performance.now(); in slices of
-// an update, RbmLab.learn, so that the largest k × particles never block a frame), then spends
-// the rest on the log-likelihood point under way (exact ln Z summed a slice of hidden
-// states at a time, or AIS chunks), the generation gallery and the completion chain. The
-// views take typed arrays over wasm memory; only this controller calls the engine.
+// RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live.
+//
+// The live run is in a module worker (rbm_worker.js, which documents the protocol, through
+// www/worker_link.js): it learns, works on the log-likelihood points, runs the gallery and
+// the completion chain, and posts frames (particles, reconstructions, filters, the curve,
+// the gallery, the completion, counters) in transferred buffers, which this page only draws.
+// Every change is an RbmCommand object (defined once in Rust: src/app/rbm/command.rs). The
+// page keeps a second RbmLab, the mirror, which never learns: it holds the run's shape and
+// options, checks each command with the engine's own code first (a refused command is
+// explained at once, beside its control, and goes no further) and answers the controls'
+// questions (sizes, the test images, the completion's phase) at once.
+//
+// Nothing is lost when the page is left: the worker sends the run's session at least every
+// half second while it learns (and whenever it stops, or a command changes what a session
+// keeps); the page keeps the latest with the commands it sent since (the journal), and
+// `save()` replays them on a throwaway engine at once, so the save on leaving has every option
+// change and at most about half a second less of learning.
 
-import { view } from '../engine.js';
+import { WorkerLink } from '../worker_link.js';
+import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
 
-// The share of the frame budget learning may take while a log-likelihood point is due.
-const LEARN_SHARE = 0.6;
-// Completion and gallery: block Gibbs steps per frame.
-const CHAIN_STEPS_PER_FRAME = 10;
+// The commands that change what a session keeps (the gallery and the completion it does not):
+// they are journalled until a session of the worker includes them.
+const KEPT = new Set([
+  'new-run',
+  'new-run-from-file',
+  'restore-session',
+  'set-training',
+  'set-likelihood-every',
+  'advance',
+  'learn',
+]);
+// Where a failed slice of the worker's work is shown.
+const ERROR_BOX = {
+  learning: 'rbm-run-error',
+  likelihood: 'rbm-likelihood-error',
+  gallery: 'rbm-gallery-error',
+  completion: 'rbm-complete-error',
+  protocol: 'rbm-run-error',
+};
 
 export class RbmMode {
   constructor(engine) {
     this.engine = engine;
-    this.lab = null;
+    this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
+    this.link = null; // the worker, started with the first run
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
-    this.workPerMs = 1e5; // measured learning speed, multiply-adds per ms
-    this.statesPerMs = 200; // measured exact ln Z speed, states of the smaller layer per ms
-    this.aisStepsPerMs = 5; // measured AIS speed, intermediate steps of one run per ms
-    this.rate = { updates: 0, since: performance.now(), shown: 0 };
-    this.settling = 0; // completion steps still to run
+    this.seq = 0; // the page's commands sent to the worker, numbered
+    // The worker's latest session ({text, seq: the last command in it}) and the commands sent
+    // since ([{seq, command}]): together, the run as the page can save it at any moment.
+    this.latest = { text: null, seq: 0 };
+    this.journal = [];
+    this.sessions = 0; // sessions received (for the fingerprint)
+    // What the worker's frames brought (each part kept until a frame brings it again), and
+    // whether one came since the last draw.
+    this.shown = null;
+    this.fresh = false;
+    this.unacknowledged = 0; // frames received and not yet acknowledged
+    this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     this.painted = new Uint8Array(64);
-    this.drawnVersion = -1;
     this.changes = 0; // counts option changes and new runs, for the session's fingerprint
     this.views = {
       fantasy: new ImageGridView($('rbm-fantasy')),
@@ -46,14 +80,19 @@ export class RbmMode {
     };
   }
 
+  // Whether a run has been made (the mirror holds its shape).
+  get lab() {
+    return this.mirror;
+  }
+
   // The filters use the machine mode's diverging scale (set by mode.js).
   useScale(scale) {
     this.views.filters.scale = scale;
   }
 
   enter() {
-    if (!this.lab) this.create();
-    this.drawnVersion = -1;
+    if (!this.mirror) this.create();
+    this.fresh = this.shown !== null;
   }
 
   leave() {
@@ -65,67 +104,114 @@ export class RbmMode {
     showError('rbm-run-error', err.message ?? String(err));
   }
 
-  // --- Each frame ----------------------------------------------------------------------------
+  // The worker does the work; the page's frame only draws (draw, below).
+  frame() {}
 
-  frame(budgetMs) {
-    const lab = this.lab;
-    if (!lab) return;
-    const start = performance.now();
-    const left = () => budgetMs - (performance.now() - start);
-    if (this.running) {
-      const share = lab.likelihood_progress() >= 0 ? budgetMs * LEARN_SHARE : budgetMs;
-      // Learning in slices of an update (multiply-adds, sized by the measured speed): an
-      // update of any k × particles is resumed by the next slice, so no call blocks the
-      // frame for long.
-      while (this.running && performance.now() - start < share) {
-        const work = Math.max(1, Math.min(2 ** 40, Math.floor((share - (performance.now() - start)) * this.workPerMs)));
-        const t0 = performance.now();
-        let done = 0;
-        if (!this.act('rbm-run-error', () => (done = lab.learn(work)))) {
-          this.setRunning(false);
-          break;
-        }
-        const ms = performance.now() - t0;
-        if (ms > 0.05) this.workPerMs = 0.7 * this.workPerMs + 0.3 * (work / ms);
-        this.rate.updates += done;
+  // --- The worker ----------------------------------------------------------------------------
+
+  // The worker, started on first use.
+  worker() {
+    if (this.link) return this.link;
+    this.link = new WorkerLink(
+      new URL('./rbm_worker.js', import.meta.url),
+      {},
+      {
+        onFrame: (frame) => this.received(frame),
+        onSession: (kept) => this.kept(kept),
+        onError: (message, data) => this.failed(message, data?.part),
+        onFault: (message) => reportPanic(`The restricted machine's worker stopped: ${message}`),
+      },
+    );
+    onEngineStop(() => this.link.stop());
+    return this.link;
+  }
+
+  // Sends a command to the worker, numbered, journalled when a session keeps what it changes.
+  // A promise of the worker's RbmReply; a refusal there (after the mirror accepted) is shown.
+  send(command, errorId = 'rbm-run-error') {
+    const seq = ++this.seq;
+    if (KEPT.has(command.command)) this.journal.push({ seq, command });
+    const reply = this.worker().command(command, seq);
+    reply.catch((err) => {
+      if (!this.link.dead) showError(errorId, err.message ?? String(err));
+    });
+    return reply;
+  }
+
+  // A session of the run with the number of the last command it includes: the latest, if it
+  // is; the journal then keeps only the commands after it.
+  kept({ text, seq }) {
+    if (seq < this.latest.seq) return;
+    this.latest = { text, seq };
+    this.sessions += 1;
+    const after = this.journal.findIndex((entry) => entry.seq > seq);
+    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  }
+
+  // A frame from the worker: its parts replace the ones kept; drawn at the next draw().
+  received(frame) {
+    const shown = this.shown ?? {};
+    for (const part of ['weights', 'reconstructions', 'curve', 'gallery', 'completion'])
+      if (frame[part] === undefined) frame[part] = shown[part] ?? null;
+    this.shown = frame;
+    this.fresh = true;
+    this.unacknowledged += 1;
+    const s = frame.stats;
+    if (s.updates >= this.rate.at) this.rate.updates += s.updates - this.rate.at;
+    this.rate.at = s.updates;
+    // A page that does not show the machine acknowledges at once (it draws on its return).
+    if ($('rbm').hidden) this.acknowledge();
+  }
+
+  // Tells the worker the frames received so far were drawn (or replaced by a later one): it
+  // then sends the next.
+  acknowledge() {
+    if (this.unacknowledged === 0) return;
+    this.link.post({ type: 'ack', frames: this.unacknowledged });
+    this.unacknowledged = 0;
+  }
+
+  // A slice of the worker's work failed: learning stops, and the reason is shown where it
+  // belongs.
+  failed(message, part) {
+    if (part === 'learning' || part === 'protocol') this.setRunning(false);
+    showError(ERROR_BOX[part] ?? 'rbm-run-error', message);
+  }
+
+  // A value of the live run from the worker (an RbmLab getter, or 'session', 'weights',
+  // 'curve', 'completion', 'busy', 'engine_time'): a promise.
+  read(name, ...args) {
+    return this.worker().read(name, args);
+  }
+
+  // For tests: a command as the page makes it (checked on the mirror first when it changes
+  // what the mirror holds); a promise of the worker's reply.
+  dispatch(command) {
+    if (
+      !['advance', 'learn', 'refresh', 'likelihood-step', 'advance-gallery', 'advance-completion'].includes(
+        command.command,
+      )
+    )
+      this.mirror.dispatch(command);
+    return this.send(command);
+  }
+
+  // Resolves once the worker has nothing under way (paused, no point, gallery or completion
+  // running) and its last frame is here.
+  async idle() {
+    for (;;) {
+      if (!(await this.read('busy'))) {
+        const updates = await this.read('updates');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (this.shown?.stats.updates === updates && !(await this.read('busy'))) return;
       }
-    }
-    // The log-likelihood: a point every two epochs (and the one under way, also while
-    // paused), in slices within the budget left.
-    let first = true;
-    while (first || left() > 0) {
-      first = false;
-      const exact = lab.likelihood_exact();
-      // Both kinds of work are resumable (exact: states; AIS: steps of a run), sized by
-      // the measured speed so that no call outlasts the frame's budget.
-      const perMs = exact ? this.statesPerMs : this.aisStepsPerMs;
-      const floor = exact ? 256 : 1;
-      const work = Math.max(floor, Math.min(1 << 20, Math.floor(Math.max(left(), 0.5) * perMs)));
-      const t0 = performance.now();
-      let added = false;
-      if (!this.act('rbm-likelihood-error', () => (added = lab.likelihood_step(work)))) break;
-      const ms = performance.now() - t0;
-      if (ms > 0.2 && lab.likelihood_progress() >= 0) {
-        if (exact) this.statesPerMs = 0.7 * this.statesPerMs + 0.3 * (work / ms);
-        else this.aisStepsPerMs = 0.7 * this.aisStepsPerMs + 0.3 * (work / ms);
-      }
-      if (added || lab.likelihood_progress() < 0) break;
-    }
-    if (this.galleryRunning) {
-      let done = false;
-      this.act('rbm-gallery-error', () => (done = lab.gallery_step(CHAIN_STEPS_PER_FRAME)));
-      if (done) this.galleryRunning = false;
-    }
-    if (this.settling > 0) {
-      const steps = Math.min(this.settling, CHAIN_STEPS_PER_FRAME);
-      if (this.act('rbm-complete-error', () => lab.completion_step(steps))) this.settling -= steps;
-      else this.settling = 0;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
-  // Runs an engine call, showing its error in `id`; returns whether it succeeded.
-  act(id, action) {
-    return attempt(id, action);
+  // Test only: the worker panics.
+  faultWorker() {
+    this.worker().post({ type: 'fault' });
   }
 
   // --- The run -------------------------------------------------------------------------------
@@ -137,12 +223,17 @@ export class RbmMode {
     const hidden = readNumber($('rbm-hidden').value);
     const seed = readNumber($('rbm-seed').value);
     let next = null;
+    let origin = null;
     const ok = attempt('rbm-setup-error', () => {
       if (dataset === 'file') {
         if (!this.file)
           throw new Error('dataset: choose a file first (a digits file, or text with one image per line of 0s and 1s)');
         next = this.engine.RbmLab.from_bytes(this.file, hidden, seed);
-      } else next = new this.engine.RbmLab(dataset, hidden, seed);
+        origin = { command: 'new-run-from-file', bytes: this.file, hidden, seed };
+      } else {
+        next = new this.engine.RbmLab(dataset, hidden, seed);
+        origin = { command: 'new-run', dataset, hidden, seed };
+      }
     });
     if (!ok) return false;
     const training = this.training();
@@ -161,24 +252,31 @@ export class RbmMode {
       return false;
     }
     clearError('rbm-training-error');
-    this.adopt(next);
+    this.adopt(next, origin);
     $('rbm-setup-done').textContent += fitted;
     return true;
   }
 
-  // Makes `next` the run shown (the old one is freed): the paint mask, counters and the
-  // setup line start again.
-  adopt(next) {
-    if (this.lab && this.lab !== next) this.lab.free();
-    this.lab = next;
+  // Makes `next` (a checked RbmLab, which becomes the mirror) the run shown, and has the worker
+  // make the same run: `origin` is the command that built it (new-run or new-run-from-file,
+  // sent with next's options), or its restore-session. The paint mask, counters and the setup
+  // line start again.
+  adopt(next, origin) {
+    const command =
+      origin.command === 'restore-session'
+        ? origin
+        : { ...origin, training: next.training(), likelihood_every: next.likelihood_every() };
+    if (this.mirror && this.mirror !== next) this.mirror.free();
+    this.mirror = next;
+    this.send(command, 'rbm-setup-error');
     this.changes += 1;
+    this.shown = null;
+    this.fresh = false;
+    this.acknowledge();
     this.painted = new Uint8Array(next.visible());
     for (let i = 0; i < next.visible(); i++) this.painted[i] = i < next.visible() / 2 ? 1 : 0;
-    this.galleryRunning = false;
-    this.settling = 0;
-    this.rate = { updates: 0, since: performance.now(), shown: 0 };
+    this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     $('rbm-complete-image').max = String(next.test_count() - 1);
-    this.drawnVersion = -1;
     $('rbm-setup-done').textContent = `A ${next.visible()}-${next.hidden()} machine on ${next.dataset()}: ln p(v) ${
       next.likelihood_exact()
         ? 'exact (smaller layer ≤ 25 units)'
@@ -189,18 +287,36 @@ export class RbmMode {
 
   // --- The session (session/record.js) -------------------------------------------------------
 
-  // Whether anything the restricted session keeps may have changed: the weights' version,
-  // the update count, the curve, the point under way and the options applied.
+  // Whether anything the restricted session keeps may have changed: the sessions the worker
+  // sent, the commands since, and the options applied.
   fingerprint() {
-    const lab = this.lab;
-    if (!lab) return 'none';
-    return [lab.version(), lab.updates(), lab.curve_len(), lab.likelihood_progress() >= 0, this.changes].join(' ');
+    if (!this.mirror) return 'none';
+    return [this.sessions, this.latest.seq, this.journal.length, this.changes].join(' ');
   }
 
-  // The engine's session text of the restricted run (opaque, exact), or null before one
-  // was made. The gallery and the completion are not in it (they start again).
+  // The run's session text (opaque, exact) at once, or null before one was made: the worker's
+  // latest with the commands sent since replayed on a throwaway engine (every option change,
+  // and at most the learning since that session lost). The gallery and the completion are not
+  // in it (they start again).
   save() {
-    return this.lab ? this.lab.session() : null;
+    if (!this.mirror) return null;
+    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
+    const probe =
+      this.latest.text !== null
+        ? this.engine.RbmLab.from_session(this.latest.text)
+        : new this.engine.RbmLab('bars-4x4', 1, 1);
+    try {
+      for (const { command } of this.journal) {
+        try {
+          probe.dispatch(command);
+        } catch {
+          // Refused here: the worker refused it too.
+        }
+      }
+      return probe.session();
+    } finally {
+      probe.free();
+    }
   }
 
   // What a restricted session holds, read by a throwaway engine object: {dataset, hidden,
@@ -219,23 +335,8 @@ export class RbmMode {
   restoreSession(text) {
     const lab = this.engine.RbmLab.from_session(text);
     this.setRunning(false);
-    const dataset = lab.dataset();
-    if (dataset !== 'custom') $('rbm-dataset').value = dataset;
-    $('rbm-hidden').value = String(lab.hidden());
-    $('rbm-seed').value = String(lab.seed());
-    const t = JSON.parse(lab.training_json());
-    for (const [id, value] of Object.entries({
-      'rbm-statistics': t.statistics,
-      'rbm-steps': t.steps,
-      'rbm-particles': t.particles,
-      'rbm-replicas': t.replicas,
-      'rbm-batch': t.batch,
-      'rbm-rate': t.rate,
-      'rbm-momentum': t.momentum,
-      'rbm-decay': t.decay,
-    }))
-      if (value !== null) $(id).value = String(value);
-    this.adopt(lab);
+    showControls(lab);
+    this.adopt(lab, { command: 'restore-session', text });
   }
 
   // The options shown in the panel (numbers read strictly; the engine checks them).
@@ -253,22 +354,47 @@ export class RbmMode {
     };
   }
 
+  // Sets options `t` on `lab` (a run being made, or the mirror), checked by the engine;
+  // throws its reason, with nothing changed.
   applyTo(lab, t) {
     lab.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
     lab.set_likelihood_every(Math.max(1, 2 * lab.updates_per_epoch()));
     this.changes += 1;
   }
 
-  // Applies the options to the running machine; a bad value changes nothing.
+  // Applies the options to the running machine (checked on the mirror, then sent); a bad value
+  // changes nothing.
   applyTraining() {
-    attempt('rbm-training-error', () => this.applyTo(this.lab, this.training()));
+    const mirror = this.mirror;
+    if (!mirror) return;
+    if (!attempt('rbm-training-error', () => this.applyTo(mirror, this.training()))) return;
+    this.send({ command: 'set-training', training: mirror.training() }, 'rbm-training-error');
+    this.send({ command: 'set-likelihood-every', every: mirror.likelihood_every() }, 'rbm-training-error');
   }
 
   setRunning(on) {
-    this.running = on;
-    $('rbm-run').textContent = on ? 'Pause learning' : 'Run learning';
-    $('rbm-run').setAttribute('aria-pressed', String(on));
-    this.rate = { updates: 0, since: performance.now(), shown: this.rate.shown };
+    this.running = on && this.mirror !== null;
+    $('rbm-run').textContent = this.running ? 'Pause learning' : 'Run learning';
+    $('rbm-run').setAttribute('aria-pressed', String(this.running));
+    if (this.link || this.running) this.worker().post({ type: 'run', on: this.running });
+    this.rate = { updates: 0, since: performance.now(), shown: this.rate.shown, at: this.shown?.stats.updates ?? 0 };
+  }
+
+  // The live numbers (scene.js readouts): the update count and the last log-likelihood point
+  // as the worker last sent them: {updates, train, test, stderr, exact} (NaN where none).
+  latestNumbers() {
+    const s = this.shown?.stats;
+    const curve = this.shown?.curve;
+    const n = curve ? curve.updates.length : 0;
+    return {
+      // Before the worker's first frame of a run, the mirror's count is the run's (it is
+      // made or restored, not yet learning).
+      updates: s ? s.updates : this.mirror ? this.mirror.updates() : NaN,
+      train: n ? curve.train[n - 1] : NaN,
+      test: n ? curve.test[n - 1] : NaN,
+      stderr: n ? curve.stderr[n - 1] : NaN,
+      exact: this.mirror ? this.mirror.likelihood_exact() : true,
+    };
   }
 
   // --- Gallery and completion ----------------------------------------------------------------
@@ -276,7 +402,9 @@ export class RbmMode {
   startGallery() {
     const count = readNumber($('rbm-gallery-count').value);
     const steps = readNumber($('rbm-gallery-steps').value);
-    if (attempt('rbm-gallery-error', () => this.lab.gallery_start(count, steps))) this.galleryRunning = true;
+    /** @type {any} */
+    const command = { command: 'start-gallery', count, steps };
+    if (attempt('rbm-gallery-error', () => this.mirror.dispatch(command))) this.send(command, 'rbm-gallery-error');
   }
 
   startCompletion() {
@@ -290,36 +418,44 @@ export class RbmMode {
       );
       return;
     }
-    if (attempt('rbm-complete-error', () => this.lab.completion_start(image, mask, this.painted))) {
-      this.settling = steps;
+    const command = { command: 'start-completion', image, mask, painted: this.painted.slice() };
+    if (attempt('rbm-complete-error', () => this.mirror.dispatch(command))) {
+      this.send(command, 'rbm-complete-error');
+      this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
   }
 
   // F: clamped ⇄ free for the completion chain, as on the lattice; it settles again.
   togglePhase() {
-    const lab = this.lab;
-    if (!lab || lab.completion_image() < 0) {
+    const mirror = this.mirror;
+    if (!mirror || mirror.completion_image() < 0) {
       showError('rbm-complete-error', 'completion: choose a test image and a mask first');
       return;
     }
-    if (attempt('rbm-complete-error', () => lab.set_completion_clamped(!lab.completion_clamped()))) {
-      this.settling = Math.max(this.settling, readNumber($('rbm-complete-steps').value) || 100);
+    const command = { command: 'set-completion-clamped', clamped: !mirror.completion_clamped() };
+    if (attempt('rbm-complete-error', () => mirror.dispatch(command))) {
+      this.send(command, 'rbm-complete-error');
+      const steps = readNumber($('rbm-complete-steps').value);
+      const settle = Number.isInteger(steps) && steps >= 1 && steps <= 100000 ? steps : 100;
+      this.send({ command: 'advance-completion', steps: settle }, 'rbm-complete-error');
       this.showPhase();
     }
   }
 
   showPhase() {
-    const clamped = this.lab.completion_clamped();
+    const clamped = this.mirror.completion_clamped();
     $('rbm-complete-phase').textContent = clamped ? 'clamped (mask held)' : 'free (nothing held)';
     $('rbm-complete-toggle').textContent = clamped ? 'Release the clamps (free phase)' : 'Clamp again';
   }
 
+  paintGeometry() {
+    const width = this.mirror.width();
+    return { count: 1, width, height: this.mirror.visible() / width, columns: 1 };
+  }
+
   paintAt(event) {
-    const lab = this.lab;
-    const width = lab.width();
-    const geometry = { count: 1, width, height: lab.visible() / width, columns: 1 };
-    const hit = this.views.paint.hit(event, geometry);
+    const hit = this.views.paint.hit(event, this.paintGeometry());
     if (!hit) return;
     this.painted[hit.pixel] = this.paintValue;
     $('rbm-complete-mask').value = 'paint';
@@ -355,9 +491,8 @@ export class RbmMode {
     $('rbm-complete-toggle').addEventListener('click', () => this.togglePhase());
     const paint = $('rbm-paint');
     paint.addEventListener('pointerdown', (event) => {
-      const lab = this.lab;
-      const width = lab.width();
-      const hit = this.views.paint.hit(event, { count: 1, width, height: lab.visible() / width, columns: 1 });
+      if (!this.mirror) return;
+      const hit = this.views.paint.hit(event, this.paintGeometry());
       if (!hit) return;
       this.paintValue = this.painted[hit.pixel] ? 0 : 1;
       this.painting = true;
@@ -376,109 +511,96 @@ export class RbmMode {
 
   // --- Drawing -------------------------------------------------------------------------------
 
+  // Draws the worker's last frame, once, and acknowledges it (the worker then sends the next).
   draw() {
-    const lab = this.lab;
-    if (!lab || $('rbm').hidden) return;
-    const engine = this.engine;
-    const nv = lab.visible();
-    const width = lab.width();
-    const height = nv / width;
+    const mirror = this.mirror;
+    if (!mirror || $('rbm').hidden) return;
+    const width = mirror.width();
+    const height = mirror.visible() / width;
+    this.views.paint.draw({ values: this.painted, count: 1, width, height, columns: 1 });
     const now = performance.now();
     if (now - this.rate.since > 500) {
       this.rate.shown = (this.rate.updates * 1000) / (now - this.rate.since);
-      this.rate = { updates: 0, since: now, shown: this.rate.shown };
+      this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
     }
-    const epoch = lab.updates() / lab.updates_per_epoch();
-    $('rbm-updates').textContent = String(lab.updates());
-    $('rbm-epochs').textContent = format(epoch, 1);
     $('rbm-speed').textContent = this.running ? `${Math.round(this.rate.shown)}` : '–';
-    const progress = lab.likelihood_progress();
-    $('rbm-progress').textContent = progress >= 0 ? `${Math.round(progress * 100)} %` : 'idle';
-    $('rbm-progress-bar').value = progress >= 0 ? progress : 0;
-    const points = lab.curve_len();
-    const curve = {
-      updates: view(engine, Float64Array, lab.curve_updates_ptr(), points),
-      train: view(engine, Float64Array, lab.curve_train_ptr(), points),
-      test: view(engine, Float64Array, lab.curve_test_ptr(), points),
-      stderr: view(engine, Float64Array, lab.curve_stderr_ptr(), points),
-    };
+    const frame = this.shown;
+    if (!this.fresh || !frame) return;
+    this.fresh = false;
+    this.drawFrame(frame, width, height);
+    this.acknowledge();
+  }
+
+  drawFrame(frame, width, height) {
+    const s = frame.stats;
+    $('rbm-updates').textContent = String(s.updates);
+    $('rbm-epochs').textContent = format(s.updates / s.updatesPerEpoch, 1);
+    $('rbm-progress').textContent = s.progress >= 0 ? `${Math.round(s.progress * 100)} %` : 'idle';
+    $('rbm-progress-bar').value = s.progress >= 0 ? s.progress : 0;
+    const curve = frame.curve;
+    const points = curve ? curve.updates.length : 0;
     const last = points - 1;
     const pm = (x, e) => (e > 0 ? `${format(x, 3)} ± ${format(e, 3)}` : format(x, 3));
     $('rbm-train-ll').textContent = points ? pm(curve.train[last], curve.stderr[last]) : '–';
     $('rbm-test-ll').textContent = points ? pm(curve.test[last], curve.stderr[last]) : '–';
-    $('rbm-ll-method').textContent = lab.likelihood_exact() ? 'exact' : 'AIS';
-    // The particles: every frame while learning (they move with every update).
-    if (this.running || lab.version() !== this.drawnVersion) lab.refresh();
-    const shown = lab.shown();
+    $('rbm-ll-method').textContent = s.exact ? 'exact' : 'AIS';
     const means = $('rbm-fantasy-show').value === 'means';
-    const fantasy = means
-      ? view(engine, Float64Array, lab.fantasy_mean_ptr(), shown * nv)
-      : view(engine, Uint8Array, lab.fantasy_ptr(), shown * nv);
-    this.views.fantasy.draw({ values: fantasy, count: shown, width, height, columns: 10 });
-    $('rbm-fantasy-title').textContent = lab.has_particles()
-      ? `Fantasy particles (${shown} shown)`
-      : `CD-k: ${shown} chains run k steps from training images (CD keeps no fantasy particles)`;
-    if (lab.version() !== this.drawnVersion) {
-      this.drawnVersion = lab.version();
-      const hidden = lab.hidden();
+    this.views.fantasy.draw({
+      values: means ? frame.fantasyMean : frame.fantasy,
+      count: s.shown,
+      width,
+      height,
+      columns: 10,
+    });
+    $('rbm-fantasy-title').textContent = s.hasParticles
+      ? `Fantasy particles (${s.shown} shown)`
+      : `CD-k: ${s.shown} chains run k steps from training images (CD keeps no fantasy particles)`;
+    if (frame.weights && frame.weights !== this.drawnWeights) {
+      this.drawnWeights = frame.weights;
       this.views.filters.draw({
-        values: view(engine, Float64Array, lab.weights_ptr(), nv * hidden),
-        count: hidden,
+        values: frame.weights,
+        count: s.hidden,
         width,
         height,
-        columns: Math.min(10, hidden),
+        columns: Math.min(10, s.hidden),
         signed: true,
         transposed: true,
       });
-      const sources = lab.reconstruction_sources();
-      const count = sources.length / nv;
-      const recon = view(engine, Float64Array, lab.reconstructions_ptr(), count * nv);
-      const both = new Float64Array(2 * count * nv);
-      // Row 1: training images, row 2: their reconstructions; rows 3 and 4: the test set.
-      const half = count / 2;
-      for (let part = 0; part < 2; part++)
-        for (let k = 0; k < half; k++)
-          for (let i = 0; i < nv; i++) {
-            both[(part * 2 * half + k) * nv + i] = sources[(part * half + k) * nv + i];
-            both[(part * 2 * half + half + k) * nv + i] = recon[(part * half + k) * nv + i];
-          }
-      this.views.reconstructions.draw({ values: both, count: 2 * count, width, height, columns: half });
+      const r = frame.reconstructions;
+      this.views.reconstructions.draw({ values: r.values, count: r.count, width, height, columns: r.columns });
+    }
+    if (curve && curve !== this.drawnCurve) {
+      this.drawnCurve = curve;
       this.views.likelihood.draw(curve);
     }
-    const galleryCount = lab.gallery_count();
     $('rbm-gallery-progress').textContent =
-      galleryCount > 0 ? `${lab.gallery_done()} of ${readNumber($('rbm-gallery-steps').value) || '?'} steps` : '';
-    if (galleryCount > 0)
-      this.views.gallery.draw({
-        values: view(engine, Float64Array, lab.gallery_mean_ptr(), galleryCount * nv),
-        count: galleryCount,
-        width,
-        height,
-        columns: 10,
-      });
-    this.drawCompletion(nv, width, height);
-  }
-
-  // original | clamped input (free pixels hatched) | completion (mean p(v | h)) | the chain.
-  drawCompletion(nv, width, height) {
-    const lab = this.lab;
-    const engine = this.engine;
-    this.views.paint.draw({ values: this.painted, count: 1, width, height, columns: 1 });
-    if (lab.completion_image() < 0) return;
-    const original = view(engine, Uint8Array, lab.completion_original_ptr(), nv);
-    const mask = view(engine, Uint8Array, lab.completion_mask_ptr(), nv);
-    const mean = view(engine, Float64Array, lab.completion_mean_ptr(), nv);
-    const state = view(engine, Uint8Array, lab.completion_state_ptr(), nv);
-    const all = new Float64Array(4 * nv);
-    const marks = new Uint8Array(4 * nv);
-    for (let i = 0; i < nv; i++) {
-      all[i] = original[i];
-      all[nv + i] = mask[i] ? original[i] : 0;
-      marks[nv + i] = mask[i] ? 0 : 1;
-      all[2 * nv + i] = mean[i];
-      all[3 * nv + i] = state[i];
+      s.galleryCount > 0 ? `${s.galleryDone} of ${readNumber($('rbm-gallery-steps').value) || '?'} steps` : '';
+    if (s.galleryCount > 0 && frame.gallery)
+      this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
+    if (s.completionImage >= 0 && frame.completion) {
+      const c = frame.completion;
+      this.views.completion.draw({ values: c.all, count: 4, width, height, columns: 4, marks: c.marks });
+      $('rbm-complete-steps-done').textContent = String(s.completionSteps);
     }
-    this.views.completion.draw({ values: all, count: 4, width, height, columns: 4, marks });
-    $('rbm-complete-steps-done').textContent = String(lab.completion_steps());
   }
+}
+
+// The restricted machine's controls show what `lab` holds: its dataset, hidden units, seed
+// and training options (a restored or a scene's run).
+export function showControls(lab) {
+  const set = (id, value) => {
+    if (value !== null && value !== undefined) $(id).value = String(value);
+  };
+  if (lab.dataset() !== 'custom') set('rbm-dataset', lab.dataset());
+  set('rbm-hidden', lab.hidden());
+  set('rbm-seed', lab.seed());
+  const t = JSON.parse(lab.training_json());
+  set('rbm-statistics', t.statistics);
+  set('rbm-steps', t.steps);
+  set('rbm-particles', t.particles);
+  set('rbm-replicas', t.replicas);
+  set('rbm-batch', t.batch);
+  set('rbm-rate', t.rate);
+  set('rbm-momentum', t.momentum);
+  set('rbm-decay', t.decay);
 }

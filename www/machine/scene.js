@@ -8,6 +8,7 @@
 
 import { view } from '../engine.js';
 import { $, clearError, readNumber } from '../ui.js';
+import { showControls } from './rbm.js';
 
 // The general machine's parameters a scene may set.
 const MACHINE_KEYS = ['dataset', 'method', 'rule', 'rate', 'statistics'];
@@ -115,11 +116,16 @@ export class MachineScene {
     const hidden = numberOf(values.hidden ?? 16);
     const seed = numberOf(values.seed ?? 1);
     const dataset = values.dataset ?? 'digits8';
+    let origin = null;
     const next = built(
       () => {
-        if (dataset !== 'file') return new this.engine.RbmLab(dataset, hidden, seed);
+        if (dataset !== 'file') {
+          origin = { command: 'new-run', dataset, hidden, seed };
+          return new this.engine.RbmLab(dataset, hidden, seed);
+        }
         if (!rbm.file)
           throw new Error('dataset: choose a file first (a digits file, or text with one image per line of 0s and 1s)');
+        origin = { command: 'new-run-from-file', bytes: rbm.file, hidden, seed };
         return this.engine.RbmLab.from_bytes(rbm.file, hidden, seed);
       },
       (lab) => {
@@ -131,8 +137,8 @@ export class MachineScene {
       },
     );
     rbm.setRunning(false);
-    showRestricted(next);
-    rbm.adopt(next);
+    showControls(next);
+    rbm.adopt(next, origin);
     clearError('rbm-setup-error');
     clearError('rbm-training-error');
     this.mode.setKind('restricted');
@@ -208,29 +214,27 @@ export class MachineScene {
     };
   }
 
+  // The restricted machine's numbers as its worker last sent them (its frames).
   restrictedReadouts() {
     const rbm = this.mode.rbm;
-    const lab = rbm.lab;
-    if (!lab)
+    const n = rbm.latestNumbers();
+    if (!rbm.lab || !Number.isFinite(n.updates))
       return {
         updates: unknownValue(),
         testLogLikelihood: unknownValue(),
         trainLogLikelihood: unknownValue(),
-        learningImages: false,
+        learningImages: rbm.running,
       };
-    const points = lab.curve_len();
-    const last = (ptr) => (points > 0 ? view(this.engine, Float64Array, ptr, points)[points - 1] : NaN);
-    const error = last(lab.curve_stderr_ptr());
     const quantity = (value) =>
       !Number.isFinite(value)
         ? unknownValue()
-        : lab.likelihood_exact()
+        : n.exact
           ? exact(value)
-          : { mean: value, stderr: Number.isFinite(error) ? error : NaN };
+          : { mean: value, stderr: Number.isFinite(n.stderr) ? n.stderr : NaN };
     return {
-      updates: exact(lab.updates()),
-      testLogLikelihood: quantity(last(lab.curve_test_ptr())),
-      trainLogLikelihood: quantity(last(lab.curve_train_ptr())),
+      updates: exact(n.updates),
+      testLogLikelihood: quantity(n.test),
+      trainLogLikelihood: quantity(n.train),
       learningImages: rbm.running,
     };
   }
@@ -240,24 +244,4 @@ export class MachineScene {
 function showRunDone(mode, scene, seed) {
   if (scene.couplings === 'random') mode.showCouplings(seed);
   else $('bm-run-done').hidden = true;
-}
-
-// The restricted machine's controls show what `lab` holds: its dataset, hidden units, seed
-// and training options (as rbm.js restoreSession sets them for a restored run).
-function showRestricted(lab) {
-  const set = (id, value) => {
-    if (value !== null && value !== undefined) $(id).value = String(value);
-  };
-  if (lab.dataset() !== 'custom') set('rbm-dataset', lab.dataset());
-  set('rbm-hidden', lab.hidden());
-  set('rbm-seed', lab.seed());
-  const t = JSON.parse(lab.training_json());
-  set('rbm-statistics', t.statistics);
-  set('rbm-steps', t.steps);
-  set('rbm-particles', t.particles);
-  set('rbm-replicas', t.replicas);
-  set('rbm-batch', t.batch);
-  set('rbm-rate', t.rate);
-  set('rbm-momentum', t.momentum);
-  set('rbm-decay', t.decay);
 }
