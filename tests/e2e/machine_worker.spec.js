@@ -1,7 +1,8 @@
 // The general machine learns in its module worker (www/machine/machine_worker.js): the page's
 // learned weights are bit for bit those of the engine run directly with the same seed and
 // steps; a reload while it learns loses at most the last second of learning; and a worker that
-// dies shows the fault overlay with the last good state kept and exportable.
+// dies shows the fault overlay with the last good state kept and exportable. The page's mirror
+// (which checks each change and answers the controls) and the worker agree after every command.
 import { readFile } from 'node:fs/promises';
 import { test, expect, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
@@ -87,6 +88,98 @@ test('a reload while the machine learns at the top speed loses at most the last 
   await expect(page.locator('#machine')).toBeVisible();
   expect(await machine(page, 'cycles')).toBe(kept);
   await expect(page.locator('#bm-cycle')).toHaveText(String(kept));
+});
+
+// The readings both the page's mirror and the worker's run must agree on: the shape and
+// every option (the mirror never learns, so the weights are compared only where no learning
+// happened).
+const AGREED = [
+  'dataset',
+  'method',
+  'seed',
+  'units',
+  'visible',
+  'pattern_count',
+  'temperature',
+  'rule',
+  'rule_size',
+  'weight_decay',
+  'schedule',
+  'collect_sweeps',
+  'statistics',
+  'statistics_particles',
+  'statistics_sweeps',
+  'statistics_replicas',
+];
+
+test('the page’s mirror and the worker agree after every command, and a command the engine refuses goes nowhere', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openMachine(page);
+  const commands = [
+    { command: 'new-run', problem: 'bars-3x3', method: 'stochastic', seed: 7 },
+    { command: 'set-update', rule: 'sign', size: 0.5 },
+    { command: 'set-weight-decay', decay: 0.01 },
+    { command: 'set-schedule', schedule: '10:2, 5:3', collect: 7 },
+    { command: 'set-statistics', statistics: 'persistent', particles: 12, sweeps: 3, replicas: 1 },
+    { command: 'advance', steps: 40 },
+    { command: 'step-cycle' },
+    { command: 'explore', pattern: 2 },
+    { command: 'explore-sweeps', sweeps: 5 },
+    { command: 'stop-exploring' },
+    { command: 'reset-weights' },
+    { command: 'random-couplings', seed: 3 },
+    { command: 'set-statistics', statistics: 'tempering', particles: 4, sweeps: 1, replicas: 3 },
+    { command: 'new-custom-run', patterns: '1100\n0011\n1010', hidden: 2, method: 'mean-field', seed: 5 },
+    { command: 'set-update', rule: 'gradient', size: 2 },
+    { command: 'new-run', problem: '4-2-4', method: 'stochastic', seed: 11 },
+  ];
+  for (const command of commands) {
+    const { mirror, worker } = await page.evaluate(
+      async ({ command, names }) => {
+        const mode = window.boltzlabApp.machine;
+        await mode.dispatch(command);
+        const lab = window.boltzlabMachine;
+        const worker = {};
+        const mirror = {};
+        for (const name of names) {
+          worker[name] = await lab[name]();
+          mirror[name] = mode.lab[name]();
+        }
+        return { mirror, worker };
+      },
+      { command, names: AGREED },
+    );
+    expect(mirror, command.command).toEqual(worker);
+  }
+  // Before any learning of the last run, the weights agree too; an import is made on both.
+  const network = await page.evaluate(() => window.boltzlabApp.machine.lab.export_network());
+  const imported = JSON.parse(network);
+  imported.biases[0] = 0.25;
+  const text = JSON.stringify(imported);
+  const both = await page.evaluate(async (text) => {
+    const mode = window.boltzlabApp.machine;
+    await mode.dispatch({ command: 'import-network', text });
+    return { mirror: mode.lab.export_network(), worker: await window.boltzlabMachine.export_network() };
+  }, text);
+  expect(both.worker).toBe(both.mirror);
+  expect(both.worker).not.toBe(network);
+  // A refused command: the mirror throws the engine's reason, and nothing reaches the worker.
+  const refused = await page.evaluate(async () => {
+    const mode = window.boltzlabApp.machine;
+    const sent = mode.seq;
+    let message = null;
+    try {
+      mode.dispatch({ command: 'set-weight-decay', decay: 2 });
+    } catch (err) {
+      message = err.message;
+    }
+    return { message, sent: mode.seq - sent, decay: await window.boltzlabMachine.weight_decay() };
+  });
+  expect(refused.message).toMatch(/decay/);
+  expect(refused.sent).toBe(0);
+  expect(refused.decay).toBe(0);
 });
 
 test.describe('a general machine worker that dies', () => {
