@@ -154,7 +154,9 @@ function exposeForTests(app) {
     boltzlabSettled: { value: () => app.lattice.settled(), configurable: true },
     // Test only: the lattice's engine worker panics.
     boltzlabWorkerFault: { value: () => app.lattice.faultWorker(), configurable: true },
-    boltzlabMachine: { get: () => app.machine.lab, configurable: true },
+    // The general machine's live run: every MachineLab reading from its worker, as a promise
+    // (null before the first run).
+    boltzlabMachine: { get: () => (app.machine.lab ? app.machine.hook : null), configurable: true },
     boltzlabFrameBudget: { value: () => app.budget.ms, configurable: true },
     boltzlabPersist: {
       value: { saveNow: (force) => app.session.saveNow(force), timings: () => app.session.lastTimings },

@@ -398,15 +398,14 @@ test('a step’s declared picture or clamped pattern is what the engine holds af
       expect(spins.filter((v, i) => v !== want[i]).length, `${l + 1}.${s + 1}`).toBe(0);
       expect(want.filter((v) => v < 0).length).toBeGreaterThan(0);
     } else {
-      const held = await page.evaluate((clamp) => {
+      const held = await page.evaluate(async (clamp) => {
         const lab = window.boltzlabMachine;
-        const memory = window.boltzlabEngine.wasm_memory().buffer;
-        const visible = lab.visible();
+        const visible = await lab.visible();
         return {
-          exploring: lab.exploring(),
-          visible: Array.from(new Float64Array(memory, lab.activations_ptr(), visible)),
-          clamps: Array.from(new Uint8Array(memory, lab.clamps_ptr(), visible)),
-          pattern: Array.from(lab.patterns_flat().slice((clamp - 1) * visible, clamp * visible)),
+          exploring: await lab.exploring(),
+          visible: Array.from((await lab.activations()).slice(0, visible)),
+          clamps: Array.from((await lab.clamps()).slice(0, visible)),
+          pattern: Array.from((await lab.patterns_flat()).slice((clamp - 1) * visible, clamp * visible)),
         };
       }, scene.clamp);
       expect(held.exploring).toBe(true);
@@ -459,14 +458,9 @@ test('a lesson challenge completes on an AIS estimate of G (the 8-3-8 encoder), 
   await expect
     .poll(async () => (await sceneReadouts(page)).klCycle.value, { timeout: 60_000 })
     .toBeGreaterThanOrEqual(0);
-  const first = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    return {
-      cycle: new Float64Array(memory, lab.ais_cycles_ptr(), 1)[0],
-      kl: new Float64Array(memory, lab.ais_kl_ptr(), 1)[0],
-      stderr: new Float64Array(memory, lab.ais_stderr_ptr(), 1)[0],
-    };
+  const first = await page.evaluate(async () => {
+    const ais = await window.boltzlabMachine.ais();
+    return { cycle: ais.cycles[0], kl: ais.kl[0], stderr: ais.stderr[0] };
   });
   expect(first.cycle).toBe(0);
   expect(first.kl).toBeCloseTo(16 * Math.log(2) - Math.log(8), 9);
@@ -522,12 +516,12 @@ test('a scene passes every value through the engine’s checks: an error names t
 
   // The general machine: a refused rule leaves the run as it was (same object, dataset).
   expect(await applyInPage(page, { mode: 'machine', seed: 3, machine: { dataset: '4-2-4' } })).toBeNull();
-  const machineBefore = await page.evaluate(() => {
+  const machineBefore = await page.evaluate(async () => {
     const lab = window.boltzlabMachine;
     return {
-      dataset: lab.dataset(),
-      seed: lab.seed(),
-      rule: lab.rule(),
+      dataset: await lab.dataset(),
+      seed: await lab.seed(),
+      rule: await lab.rule(),
       control: document.getElementById('bm-dataset').value,
     };
   });
@@ -542,12 +536,12 @@ test('a scene passes every value through the engine’s checks: an error names t
     await applyInPage(page, { mode: 'machine', seed: 5, machine: { dataset: '4-2-4' }, speed: { sweeps: 5 } }),
   ).toMatch(/^speed: /);
   expect(
-    await page.evaluate(() => {
+    await page.evaluate(async () => {
       const lab = window.boltzlabMachine;
       return {
-        dataset: lab.dataset(),
-        seed: lab.seed(),
-        rule: lab.rule(),
+        dataset: await lab.dataset(),
+        seed: await lab.seed(),
+        rule: await lab.rule(),
         control: document.getElementById('bm-dataset').value,
       };
     }),

@@ -4,21 +4,21 @@ import path from 'node:path';
 import { test, expect, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
 
-// Records, over `frames` animation frames, the shown phase, pattern and visible units.
+// Records, over `frames` animation frames, the shown phase, pattern and visible units (the
+// frame the worker sent, as the page draws it).
 function recordFrames(page, frames) {
   return page.evaluate(
     (count) =>
       new Promise((resolve) => {
         const seen = [];
         const step = () => {
-          const lab = window.boltzlabMachine;
-          const memory = window.boltzlabEngine.wasm_memory().buffer;
-          const visible = lab.visible();
+          const frame = window.boltzlabApp.machine.shown;
+          const visible = frame.stats.visible;
           seen.push({
             phase: document.getElementById('bm-phase').textContent,
-            pattern: lab.pattern(),
-            visible: Array.from(new Float64Array(memory, lab.activations_ptr(), visible)),
-            clamps: Array.from(new Uint8Array(memory, lab.clamps_ptr(), visible)),
+            pattern: frame.stats.pattern,
+            visible: Array.from(frame.activations.slice(0, visible)),
+            clamps: Array.from(frame.clamps.slice(0, visible)),
           });
           if (seen.length < count) requestAnimationFrame(step);
           else resolve(seen);
@@ -64,14 +64,11 @@ test('a 4-2-4 encoder trained in the page reaches distinct codes within 1000 cyc
   await page.getByRole('button', { name: 'Run learning' }).click();
   // The first cycle at which every input had its own hidden code.
   const firstSolved = () =>
-    page.evaluate(() => {
+    page.evaluate(async () => {
       const lab = window.boltzlabMachine;
-      const n = lab.curve_len();
-      const memory = window.boltzlabEngine.wasm_memory().buffer;
-      const cycles = new Float64Array(memory, lab.curve_cycles_ptr(), n);
-      const solved = new Float64Array(memory, lab.curve_solved_ptr(), n);
+      const { cycles, solved } = await lab.curve();
       const k = solved.findIndex((s) => s === 1);
-      return k < 0 ? (lab.cycles() > 1000 ? Infinity : null) : cycles[k];
+      return k < 0 ? ((await lab.cycles()) > 1000 ? Infinity : null) : cycles[k];
     });
   await expect.poll(firstSolved, { timeout: 60_000 }).not.toBeNull();
   expect(await firstSolved()).toBeLessThanOrEqual(1000);
@@ -87,11 +84,7 @@ test('exact KL(data ‖ model) falls while learning bars and stripes 3×3', asyn
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => machine(page, 'cycles'), { timeout: 60_000 }).toBeGreaterThanOrEqual(60);
   await page.getByRole('button', { name: 'Pause learning' }).click();
-  const kl = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const n = lab.curve_len();
-    return Array.from(new Float64Array(window.boltzlabEngine.wasm_memory().buffer, lab.curve_kl_ptr(), n));
-  });
+  const kl = await page.evaluate(async () => Array.from((await window.boltzlabMachine.curve()).kl));
   // KL starts at ln 512 − ln 14 (uniform model over 2^9 images, 14 training images).
   expect(kl[0]).toBeCloseTo(Math.log(512 / 14), 6);
   const last = kl.slice(-10).reduce((a, b) => a + b, 0) / 10;

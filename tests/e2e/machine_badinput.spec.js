@@ -95,23 +95,38 @@ const SELECTS = [
   { id: 'bm-rule', error: 'bm-rule-error', field: /rule/i },
 ];
 
-// Everything about the machine a bad input must not change.
+// Everything about the machine a bad input must not change: the live run in the worker and
+// the page's mirror of its options.
 function snapshot(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const lab = window.boltzlabMachine;
+    const mirror = window.boltzlabApp.machine.lab;
     return {
-      network: lab.export_network(),
-      dataset: lab.dataset(),
-      method: lab.method(),
-      seed: lab.seed(),
-      rule: lab.rule(),
-      size: lab.rule_size(),
-      decay: lab.weight_decay(),
-      schedule: lab.schedule(),
-      collect: lab.collect_sweeps(),
-      cycles: lab.cycles(),
-      patterns: Array.from(lab.patterns_flat()).join(''),
-      exploring: lab.exploring(),
+      network: await lab.export_network(),
+      dataset: await lab.dataset(),
+      method: await lab.method(),
+      seed: await lab.seed(),
+      rule: await lab.rule(),
+      size: await lab.rule_size(),
+      decay: await lab.weight_decay(),
+      schedule: await lab.schedule(),
+      collect: await lab.collect_sweeps(),
+      cycles: await lab.cycles(),
+      patterns: Array.from(await lab.patterns_flat()).join(''),
+      exploring: await lab.exploring(),
+      mirror: [
+        mirror.dataset(),
+        mirror.rule(),
+        mirror.rule_size(),
+        mirror.weight_decay(),
+        mirror.schedule(),
+        mirror.collect_sweeps(),
+        mirror.statistics(),
+        mirror.statistics_particles(),
+        mirror.statistics_sweeps(),
+        mirror.statistics_replicas(),
+        mirror.export_network(),
+      ],
       drawn: document.querySelectorAll('#bm-draw-grid .pixel').length,
     };
   });

@@ -14,10 +14,9 @@ test('40-10-40 shows an AIS estimate of KL with its error bar and the protocol s
   // At the start every weight is 0: the model is uniform over the 2^80 visible vectors, so
   // KL = 80 ln 2 − ln 40 exactly, and every AIS run has the same weight (no error).
   await expect.poll(() => machine(page, 'ais_len'), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
-  const first = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    return [new Float64Array(memory, lab.ais_kl_ptr(), 1)[0], new Float64Array(memory, lab.ais_stderr_ptr(), 1)[0]];
+  const first = await page.evaluate(async () => {
+    const ais = await window.boltzlabMachine.ais();
+    return [ais.kl[0], ais.stderr[0]];
   });
   expect(first[0]).toBeCloseTo(80 * Math.log(2) - Math.log(40), 9);
   expect(first[1]).toBeLessThan(1e-9);
@@ -27,14 +26,9 @@ test('40-10-40 shows an AIS estimate of KL with its error bar and the protocol s
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => machine(page, 'ais_len'), { timeout: 80_000 }).toBeGreaterThanOrEqual(2);
   await page.getByRole('button', { name: 'Pause learning' }).click();
-  const second = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    return {
-      cycle: new Float64Array(memory, lab.ais_cycles_ptr(), 2)[1],
-      kl: new Float64Array(memory, lab.ais_kl_ptr(), 2)[1],
-      stderr: new Float64Array(memory, lab.ais_stderr_ptr(), 2)[1],
-    };
+  const second = await page.evaluate(async () => {
+    const ais = await window.boltzlabMachine.ais();
+    return { cycle: ais.cycles[1], kl: ais.kl[1], stderr: ais.stderr[1] };
   });
   expect(second.cycle).toBeGreaterThanOrEqual(10);
   expect(second.kl).toBeGreaterThan(0);
@@ -161,15 +155,12 @@ test('a learning step that fails (as when learning diverges) stops the run, says
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => machine(page, 'cycles')).toBeGreaterThan(1);
   // The engine's learners return an error once a weight would leave its bound; here the
-  // next learning step fails the same way, from a stand-in on this machine.
+  // next learning step in the machine's worker fails the same way, from a stand-in there.
   const kept = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const fail = () => {
-      throw new Error('learning diverged: w_0,8 would be 1.2e6; the last finite weights are kept');
-    };
-    lab.advance = fail;
-    lab.step_cycle = fail;
-    return lab.export_network();
+    window.boltzlabApp.machine.failLearning(
+      'learning diverged: w_0,8 would be 1.2e6; the last finite weights are kept',
+    );
+    return window.boltzlabMachine.export_network();
   });
   await expect(page.getByRole('button', { name: 'Run learning' })).toBeVisible();
   await expect(page.locator('#bm-run-error')).toHaveText(/^Learning diverged: .*the last finite weights are kept$/);

@@ -100,9 +100,14 @@ test('a machine after some learning → Copy link → the same weights, cycle an
   await expect.poll(() => page.evaluate(() => window.boltzlabMachine.cycles())).toBeGreaterThan(1);
   await page.getByRole('button', { name: 'Pause learning' }).click();
   await page.getByRole('button', { name: 'Step one learning sweep' }).click();
-  const before = await page.evaluate(() => {
+  const before = await page.evaluate(async () => {
     const m = window.boltzlabMachine;
-    return { session: m.session(), phase: m.phase(), cycles: m.cycles(), network: m.export_network() };
+    return {
+      session: await m.session(),
+      phase: await m.phase(),
+      cycles: await m.cycles(),
+      network: await m.export_network(),
+    };
   });
   const link = await copiedLink(page, 'bm-copy-link', 'bm-share-link', 'bm-copy-done');
   console.log(`state link, 40-10-40 machine after ${before.cycles} cycles: ${link.length} characters`);
@@ -111,9 +116,14 @@ test('a machine after some learning → Copy link → the same weights, cycle an
   await openApp(other, link);
   await expect(other.locator('#machine')).toBeVisible();
   await expect(other.locator('#bm-dataset')).toHaveValue('40-10-40');
-  const after = await other.evaluate(() => {
+  const after = await other.evaluate(async () => {
     const m = window.boltzlabMachine;
-    return { session: m.session(), phase: m.phase(), cycles: m.cycles(), network: m.export_network() };
+    return {
+      session: await m.session(),
+      phase: await m.phase(),
+      cycles: await m.cycles(),
+      network: await m.export_network(),
+    };
   });
   expect(after).toEqual(before);
   await other.close();

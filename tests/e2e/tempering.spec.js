@@ -34,11 +34,7 @@ test('the general machine learns the 10-pixel images with tempered fantasy parti
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect.poll(() => machine(page, 'cycles'), { timeout: 90_000 }).toBeGreaterThanOrEqual(100);
   await page.getByRole('button', { name: 'Pause learning' }).click();
-  const curve = await page.evaluate(() => {
-    const lab = window.boltzlabMachine;
-    const memory = window.boltzlabEngine.wasm_memory().buffer;
-    return Array.from(new Float64Array(memory, lab.curve_kl_ptr(), lab.curve_len()));
-  });
+  const curve = await page.evaluate(async () => Array.from((await window.boltzlabMachine.curve()).kl));
   expect(curve.length).toBeGreaterThan(1);
   expect(curve.at(-1)).toBeLessThan(5.14 - 1);
 

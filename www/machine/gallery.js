@@ -1,7 +1,7 @@
-// The gallery of free-running samples beside the training patterns: the engine settles the
-// machine `count` times and returns the distinct visible vectors, most frequent first.
+// The gallery of free-running samples beside the training patterns: the engine (in the
+// machine's worker) settles the machine `count` times and returns the distinct visible vectors, most frequent first.
 
-import { $, attempt, format, readNumber } from '../ui.js';
+import { $, clearError, format, readNumber, showError } from '../ui.js';
 import { patternCanvas } from '../views/patterns.js';
 
 // Samples shown at most; the rest are counted.
@@ -13,11 +13,18 @@ export class Gallery {
     $('bm-gallery-run').addEventListener('click', () => this.generate());
   }
 
-  generate() {
+  // Asks the worker for the samples and shows them; a promise that resolves once shown.
+  async generate() {
     const { mode } = this;
     let entries = null;
-    const count = readNumber($('bm-gallery-count').value);
-    if (!attempt('bm-gallery-error', () => (entries = mode.lab.gallery(count, 1)))) return;
+    if (!mode.lab) return;
+    try {
+      entries = await mode.read('gallery', readNumber($('bm-gallery-count').value), 1);
+    } catch (err) {
+      showError('bm-gallery-error', err.message ?? String(err));
+      return;
+    }
+    clearError('bm-gallery-error');
     const list = $('bm-gallery');
     list.replaceChildren();
     const shape = mode.shape();

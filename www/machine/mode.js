@@ -1,10 +1,24 @@
-// The Boltzmann-machine mode: a learning run of the engine's MachineLab, drawn live. The
-// engine learns; this mode asks it to advance within the app's frame budget and hands the
-// views typed-array views over wasm memory (units, training patterns, connections, weights,
-// correlations, learning curve). Every engine call of this mode is made here or in the
-// small modules beside it (options, editor, gallery, files), never in a view.
+// The Boltzmann-machine mode: a learning run of the engine's MachineLab, drawn live.
+//
+// The live run is in a module worker (machine_worker.js, which documents the protocol, through
+// www/worker_link.js): it learns, works on the AIS estimate of KL, runs the explore/dream
+// sampler, the gallery and ln Z, and posts frames (activations, clamps, weights, biases, the
+// pair matrices, the curves, counters) in transferred buffers, which this page only draws.
+// Every change is a MachineCommand object (defined once in Rust: src/app/machine/command.rs).
+// The page keeps a second MachineLab, the mirror, which never learns: it holds the run's
+// shape and options, checks each change with the engine's own code first (a refused one is
+// explained at once, beside its control, and goes no further) and answers the controls'
+// questions (sizes, patterns, options) at once.
+//
+// Nothing is lost when the page is left: the worker sends the run's session at least every
+// half second while it works (and whenever it stops, and after each command); the page keeps
+// the latest with the commands sent since (the journal), and `session()` replays them on a
+// throwaway engine at once, so the save on leaving has every change and at most about half a
+// second less of learning. The modules beside this one (options, editor, gallery, files) make
+// their changes through `change` and their readings through `read`, never on a live engine.
 
-import { view } from '../engine.js';
+import { WorkerLink } from '../worker_link.js';
+import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, format, readNumber, showError } from '../ui.js';
 import { HeatMapView } from '../views/heatmap.js';
 import { DivergingScale } from '../views/colour.js';
@@ -22,17 +36,33 @@ import { RbmMode } from './rbm.js';
 
 // Speed steps: sweeps (stochastic) or mean-field solves per frame.
 const SPEEDS = [1, 4, 16, 64, 256, 1024, 16384];
-// Sweeps per engine call while learning: small enough to check the budget often.
-const CHUNK_SWEEPS = 64;
 // Graphs are drawn for at most this many units.
 const GRAPH_UNITS = 40;
+// Where a failed slice of the worker's work is shown.
+const ERROR_BOX = { learning: 'bm-run-error', estimate: 'bm-run-error', explore: 'bm-explore-error' };
+// The ln Z methods, in the table's order.
+const LOG_Z_METHODS = ['exact', 'sampled', 'mean-field', 'ais'];
 
 export class MachineMode {
   constructor(engine) {
     this.engine = engine;
-    this.lab = null; // built when the mode is first shown (or a session restored)
+    this.mirror = null; // the page's MachineLab: shape, options, checked changes (never learns)
+    this.link = null; // the worker, started with the first run
     this.running = false;
-    this.drawnVersion = -1;
+    this.seq = 0; // the page's commands sent to the worker, numbered
+    // The worker's latest session ({text, seq: the last command in it}) and the commands sent
+    // since ([{seq, command}]): together, the run as the page can save it at any moment.
+    this.latest = { text: null, seq: 0 };
+    this.journal = [];
+    this.sessions = 0; // sessions received (for the fingerprint)
+    this.changes = 0; // counts runs made, for the fingerprint
+    // The worker's last frame (its weight part kept until a frame brings it again), whether
+    // one came since the last draw, and frames not yet acknowledged.
+    this.shown = null;
+    this.fresh = false;
+    this.unacknowledged = 0;
+    this.drawnWeights = null;
+    this.run = 0; // counts the runs adopted (ln Z results belong to one)
     const scale = new DivergingScale();
     const fill = new UnitFill();
     this.fill = fill;
@@ -55,6 +85,17 @@ export class MachineMode {
     this.kind = 'full';
     this.rbm = new RbmMode(engine);
     this.rbm.useScale(scale);
+    // The test hook (app.js): every MachineLab reading of the live run, from the worker, as a
+    // promise.
+    this.hook = new Proxy(
+      {},
+      {
+        get:
+          (_, name) =>
+          (...args) =>
+            this.read(String(name), ...args),
+      },
+    );
     this.wire();
     // The keyboard shortcuts of this mode (keys.js): the shown machine's.
     this.fullShortcuts = {
@@ -69,15 +110,27 @@ export class MachineMode {
     };
   }
 
+  // The run's mirror (shape and options), or null before the first run.
+  get lab() {
+    return this.mirror;
+  }
+
   get shortcuts() {
     return this.kind === 'restricted' ? this.rbm.shortcuts : this.fullShortcuts;
+  }
+
+  // The live run's counters as the worker last sent them (cycles, phase, pattern, stage,
+  // version, exploring, estimating, klEstimated, …), or null before its first frame.
+  get live() {
+    return this.shown?.stats ?? null;
   }
 
   // --- The mode's interface to the app -----------------------------------------------------
 
   enter() {
-    if (!this.lab) this.create();
-    this.drawnVersion = -1;
+    if (!this.mirror) this.create();
+    this.fresh = this.shown !== null;
+    this.drawnWeights = null;
     if (this.kind === 'restricted') this.rbm.enter();
     this.draw();
   }
@@ -94,45 +147,22 @@ export class MachineMode {
     this.kind = kind;
     const restricted = kind === 'restricted';
     for (const element of document.querySelectorAll('#machine > .machine-grid, #machine > .machine-views'))
-      element.hidden = restricted;
+      /** @type {HTMLElement} */ (element).hidden = restricted;
     $('rbm').hidden = !restricted;
     if (restricted) {
       this.setRunning(false);
       this.rbm.enter();
     } else {
       this.rbm.leave();
-      this.drawnVersion = -1;
+      this.fresh = this.shown !== null;
+      this.drawnWeights = null;
     }
     this.draw();
   }
 
-  // Learns for at most `budgetMs` of this frame, then spends what is left of it (at least one
-  // chunk) on the AIS estimate of KL.
+  // The worker does the work; the page's frame only draws (draw, below).
   frame(budgetMs) {
-    if (this.kind === 'restricted') {
-      this.rbm.frame(budgetMs);
-      return;
-    }
-    const lab = this.lab;
-    const start = performance.now();
-    if (!this.running && lab.exploring()) {
-      attempt('bm-explore-error', () => lab.explore_sweeps(1));
-    }
-    if (this.running) {
-      $('bm-explore-stop').disabled = true;
-      const target = SPEEDS[Number($('bm-speed').value)];
-      let done = 0;
-      while (done < target && performance.now() - start < budgetMs) {
-        const chunk = Math.min(target - done, CHUNK_SWEEPS);
-        if (!this.learn(() => lab.advance(chunk))) break;
-        done += chunk;
-      }
-    }
-    let first = true;
-    while (lab.estimating() && (first || performance.now() - start < budgetMs)) {
-      first = false;
-      if (!attempt('bm-run-error', () => lab.estimate_step(1))) break;
-    }
+    if (this.kind === 'restricted') this.rbm.frame(budgetMs);
   }
 
   // A frame that threw: stop learning and say why beside the run controls.
@@ -145,6 +175,122 @@ export class MachineMode {
     showError('bm-run-error', err.message ?? String(err));
   }
 
+  // --- The worker ----------------------------------------------------------------------------
+
+  // The worker, started on first use.
+  worker() {
+    if (this.link) return this.link;
+    this.link = new WorkerLink(
+      new URL('./machine_worker.js', import.meta.url),
+      {},
+      {
+        onFrame: (frame) => this.received(frame),
+        onSession: (kept) => this.kept(kept),
+        onError: (message, data) => this.failed(message, data?.part),
+        onFault: (message) => reportPanic(`The Boltzmann machine's worker stopped: ${message}`),
+      },
+    );
+    onEngineStop(() => this.link.stop());
+    return this.link;
+  }
+
+  // Sends a command to the worker, numbered and journalled; a promise of the worker's
+  // MachineReply. A refusal there (after the mirror accepted) is shown in `errorId`, and
+  // learning stops.
+  send(command, errorId = 'bm-run-error') {
+    const seq = ++this.seq;
+    this.journal.push({ seq, command });
+    const reply = this.worker().command(command, seq);
+    reply.catch((err) => {
+      if (this.link.dead) return;
+      this.setRunning(false);
+      showError(errorId, err.message ?? String(err));
+    });
+    return reply;
+  }
+
+  // A change from a control: `check(mirror)` makes it on the mirror with the engine's checks
+  // (throwing its reason, shown in `errorId`, with nothing sent), then `command` goes to the
+  // worker. Whether it was accepted.
+  change(errorId, check, command) {
+    if (!this.mirror || !attempt(errorId, () => check(this.mirror))) return false;
+    this.send(typeof command === 'function' ? command(this.mirror) : command, errorId);
+    return true;
+  }
+
+  // A session of the run with the number of the last command it includes: the latest, if it
+  // is; the journal then keeps only the commands after it.
+  kept({ text, seq }) {
+    if (seq < this.latest.seq) return;
+    this.latest = { text, seq };
+    this.sessions += 1;
+    const after = this.journal.findIndex((entry) => entry.seq > seq);
+    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  }
+
+  // A frame from the worker: it replaces the one kept (the weight part kept when it brings
+  // none); drawn at the next draw().
+  received(frame) {
+    if (frame.weights === undefined) frame.weights = this.shown?.weights ?? null;
+    this.shown = frame;
+    this.fresh = true;
+    // Acknowledged when drawn: while the general machine is not shown, its worker's work paced
+    // by frames (learning, exploring) waits, as the page's frame loop does not advance a
+    // hidden mode.
+    this.unacknowledged += 1;
+  }
+
+  // Tells the worker the frames received so far were drawn: it then sends the next.
+  acknowledge() {
+    if (this.unacknowledged === 0 || !this.link) return;
+    this.link.post({ type: 'ack', frames: this.unacknowledged });
+    this.unacknowledged = 0;
+  }
+
+  // A slice of the worker's work failed: that work stops, and the reason is shown where it
+  // belongs.
+  failed(message, part) {
+    if (part === 'learning' || part === 'protocol') this.setRunning(false);
+    showError(ERROR_BOX[part] ?? 'bm-run-error', message);
+  }
+
+  // A reading of the live run from the worker (a MachineLab reading, or 'activations',
+  // 'clamps', 'weights', 'curve', 'ais', 'log_z_all', 'busy'): a promise.
+  read(name, ...args) {
+    return this.worker().read(name, args);
+  }
+
+  // For tests: a command as the page sends it (checked on the mirror first when it changes
+  // what the mirror holds); a promise of the worker's reply.
+  dispatch(command) {
+    if (!['advance', 'step-cycle', 'estimate-step', 'explore-sweeps'].includes(command.command))
+      this.mirror.dispatch(command);
+    return this.send(command);
+  }
+
+  // Resolves once the worker has nothing under way and its last frame is here.
+  async idle() {
+    for (;;) {
+      if (!(await this.read('busy'))) {
+        const cycles = await this.read('cycles');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (this.live?.cycles === cycles && !(await this.read('busy'))) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  // Test only: the worker panics.
+  faultWorker() {
+    this.worker().post({ type: 'fault' });
+  }
+
+  // Test only: every learning step in the worker from now on fails with `message`, as one does
+  // when learning diverges.
+  failLearning(message) {
+    this.worker().post({ type: 'fail-learning', message });
+  }
+
   // --- The run -------------------------------------------------------------------------------
 
   // A new run from the dataset, method and seed controls; on error nothing changes.
@@ -154,31 +300,46 @@ export class MachineMode {
     const seed = readNumber($('bm-seed').value);
     const errorId = dataset === 'custom' ? 'bm-editor-error' : 'bm-dataset-error';
     let next = null;
+    let origin = null;
     const ok = attempt(errorId, () => {
-      next =
-        dataset === 'custom'
-          ? this.engine.MachineLab.custom($('bm-patterns-text').value, readNumber($('bm-hidden').value), method, seed)
-          : new this.engine.MachineLab(dataset, method, seed);
+      if (dataset === 'custom') {
+        const patterns = $('bm-patterns-text').value;
+        const hidden = readNumber($('bm-hidden').value);
+        next = this.engine.MachineLab.custom(patterns, hidden, method, seed);
+        origin = { command: 'new-custom-run', patterns, hidden, method, seed };
+      } else {
+        next = new this.engine.MachineLab(dataset, method, seed);
+        origin = { command: 'new-run', problem: dataset, method, seed };
+      }
     });
     if (!ok) return false;
-    this.adopt(next, dataset);
+    this.adopt(next, dataset, origin);
     $('bm-run-done').hidden = true;
     this.draw();
     return true;
   }
 
-  // Makes `lab` (a MachineLab of dataset `name`) the mode's run, freeing the one before.
-  adopt(lab, name) {
+  // Makes `lab` (a checked MachineLab of dataset `name`, which becomes the mirror) the mode's
+  // run, freeing the one before, and has the worker make the same run: `origin` is the command
+  // that built it, or (by default) a restore of its session.
+  adopt(lab, name, origin = { command: 'restore-session', text: lab.session() }) {
     this.options.clearErrors();
-    if (this.lab) this.lab.free();
-    this.lab = lab;
+    if (this.mirror && this.mirror !== lab) this.mirror.free();
+    this.mirror = lab;
     this.dataset = name;
     this.patterns = lab.patterns_flat();
+    this.run += 1;
+    this.send(origin, name === 'custom' ? 'bm-editor-error' : 'bm-dataset-error');
+    this.changes += 1;
+    this.shown = null;
+    this.fresh = false;
+    this.drawnWeights = null;
+    this.acknowledge();
     $('bm-noise').hidden = !(lab.encoder_group() > 0 && lab.encoder_group() < 40);
     this.options.sync();
     this.editor.reset(lab.visible());
     $('bm-logz-temperature').value = String(lab.temperature());
-    this.drawnVersion = -1;
+    $('bm-explore-stop').disabled = !lab.exploring();
   }
 
   // Makes `lab` the run, with the dataset, method and seed controls (and the editor, for the
@@ -198,60 +359,67 @@ export class MachineMode {
 
   wire() {
     for (const radio of document.querySelectorAll('input[name="bm-kind"]'))
-      radio.addEventListener('change', () => this.showKind(radio.value));
+      radio.addEventListener('change', () => this.showKind(/** @type {HTMLInputElement} */ (radio).value));
     $('bm-run').addEventListener('click', () => this.setRunning(!this.running));
     $('bm-step').addEventListener('click', () => this.stepCycle());
     $('bm-step-sweep').addEventListener('click', () => this.stepSweep());
     $('bm-reset').addEventListener('click', () => this.resetWeights());
-    $('bm-speed').addEventListener('input', () => this.showSpeed());
+    $('bm-speed').addEventListener('input', () => {
+      this.showSpeed();
+      if (this.running) this.setRunning(true);
+    });
     this.showSpeed();
     $('bm-logz-run').addEventListener('click', () => this.computeLogZ());
-    $('bm-explore-clamped').addEventListener('click', () => {
-      this.setRunning(false);
-      attempt('bm-explore-error', () => this.lab.explore_number(readNumber($('bm-explore-pattern').value)));
-      this.showExploring();
-    });
-    $('bm-explore-free').addEventListener('click', () => {
-      this.setRunning(false);
-      attempt('bm-explore-error', () => this.lab.explore(-1));
-      this.showExploring();
-    });
+    $('bm-explore-clamped').addEventListener('click', () => this.exploreNumber());
+    $('bm-explore-free').addEventListener('click', () => this.exploreFree());
     $('bm-explore-stop').addEventListener('click', () => {
-      this.lab.stop_exploring();
-      this.showExploring();
+      this.change('bm-explore-error', (lab) => lab.stop_exploring(), { command: 'stop-exploring' });
+      this.showExploring(false);
     });
     window.addEventListener('resize', () => {
-      this.drawnVersion = -1;
+      this.fresh = this.shown !== null;
+      this.drawnWeights = null;
       this.draw();
     });
   }
 
-  // A learning step failed (the engine refuses, or learning diverged): stop the run and
-  // say why next to the run controls; the weights shown stay those of the last good step.
-  learn(action) {
-    const ok = attempt('bm-run-error', action);
-    if (!ok) this.setRunning(false);
-    return ok;
+  // Clamps the training pattern numbered in the explore box (1-based) and lets it settle.
+  exploreNumber() {
+    this.setRunning(false);
+    const number = readNumber($('bm-explore-pattern').value);
+    if (
+      this.change('bm-explore-error', (lab) => lab.explore_number(number), { command: 'explore', pattern: number - 1 })
+    )
+      this.showExploring(true);
+  }
+
+  // Nothing clamped: the machine dreams.
+  exploreFree() {
+    this.setRunning(false);
+    if (this.change('bm-explore-error', (lab) => lab.explore(-1), { command: 'explore', pattern: null }))
+      this.showExploring(true);
   }
 
   stepCycle() {
     this.setRunning(false);
-    this.learn(() => this.lab.step_cycle());
-    this.draw();
+    this.send({ command: 'step-cycle' });
   }
 
   stepSweep() {
     this.setRunning(false);
-    this.learn(() => this.lab.advance(1));
-    this.draw();
+    this.send({ command: 'advance', steps: 1 });
   }
 
   resetWeights() {
-    if (this.learn(() => this.lab.reset_weights())) {
-      $('bm-run-done').textContent = `Weights reset to their start (seed ${this.lab.seed()}); the curves start again.`;
-      $('bm-run-done').hidden = false;
-    }
-    this.draw();
+    if (!this.mirror) return;
+    const seed = this.mirror.seed();
+    this.send({ command: 'reset-weights' }).then(
+      () => {
+        $('bm-run-done').textContent = `Weights reset to their start (seed ${seed}); the curves start again.`;
+        $('bm-run-done').hidden = false;
+      },
+      () => {},
+    );
   }
 
   // The speed slider's position for `sweeps` sweeps per frame ('max': the whole frame
@@ -269,6 +437,7 @@ export class MachineMode {
   setSpeedPosition(position) {
     $('bm-speed').value = String(position);
     this.showSpeed();
+    if (this.running) this.setRunning(true);
   }
 
   // The sweeps per frame of the speed set ('max' at the top step).
@@ -286,32 +455,50 @@ export class MachineMode {
     const slider = $('bm-speed');
     slider.value = String(Math.max(0, Math.min(SPEEDS.length - 1, Number(slider.value) + by)));
     this.showSpeed();
+    if (this.running) this.setRunning(true);
   }
 
   // F: clamped ⇄ free by hand: clamp the chosen pattern, then let the machine dream.
   togglePhase() {
     this.setRunning(false);
-    const lab = this.lab;
-    const dreaming = lab.exploring() && lab.pattern() < 0;
-    if (lab.exploring() && !dreaming) attempt('bm-explore-error', () => lab.explore(-1));
-    else attempt('bm-explore-error', () => lab.explore_number(readNumber($('bm-explore-pattern').value)));
-    this.showExploring();
+    const live = this.live;
+    const exploring = live ? live.exploring : this.mirror.exploring();
+    const pattern = live ? live.pattern : this.mirror.pattern();
+    if (exploring && pattern >= 0) this.exploreFree();
+    else this.exploreNumber();
   }
 
-  // ln Z by the four methods, each timed by the table.
-  // The results are kept by method ({log_z, stderr?, bound, …}, the engine's) for the
-  // lessons' readouts until the run changes.
-  computeLogZ() {
+  // ln Z by the four methods, worked out and timed in the worker, into the table. The results
+  // are kept by method ({log_z, stderr?, bound, …}, the engine's) for the lessons' readouts
+  // until the run changes. A promise that resolves once the table is filled.
+  async computeLogZ() {
     const temperature = readNumber($('bm-logz-temperature').value);
-    const lab = this.lab;
+    const run = this.run;
     const results = {};
-    this.logZResults = { lab, results };
-    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => (results[method] = lab.log_z(method, temperature)));
+    this.logZResults = { run, results };
+    let rows;
+    try {
+      rows = await this.read('log_z_all', LOG_Z_METHODS, temperature);
+    } catch (err) {
+      showError('bm-logz-error', err.message ?? String(err));
+      return;
+    }
+    const byMethod = Object.fromEntries(rows.map((row) => [row.method, row]));
+    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => {
+      const row = byMethod[method];
+      if ('error' in row) throw new Error(row.error);
+      results[method] = row.value;
+      return row.value;
+    });
+    for (const row of rows) {
+      const cell = document.querySelector(`#bm-logz-table tr[data-method="${row.method}"] .time`);
+      if (cell && !('error' in row)) cell.textContent = row.ms < 1 ? '< 1 ms' : `${Math.round(row.ms)} ms`;
+    }
   }
 
   // The ln Z results of the present run by method (computeLogZ), or {} when none.
   logZ() {
-    return this.logZResults?.lab === this.lab ? this.logZResults.results : {};
+    return this.logZResults?.run === this.run ? this.logZResults.results : {};
   }
 
   // Says beside the run controls that the couplings were drawn from `seed`.
@@ -321,48 +508,55 @@ export class MachineMode {
     $('bm-run-done').hidden = false;
   }
 
-  showExploring() {
-    $('bm-explore-stop').disabled = !this.lab.exploring();
-    this.draw();
+  // The stop button follows the exploring (`on`, or the live run's when not given).
+  showExploring(on = this.live?.exploring ?? this.mirror?.exploring() ?? false) {
+    $('bm-explore-stop').disabled = !on;
   }
 
   setRunning(on) {
-    this.running = on;
-    $('bm-run').textContent = on ? 'Pause learning' : 'Run learning';
-    $('bm-run').setAttribute('aria-pressed', String(on));
+    this.running = on && this.mirror !== null;
+    $('bm-run').textContent = this.running ? 'Pause learning' : 'Run learning';
+    $('bm-run').setAttribute('aria-pressed', String(this.running));
+    if (this.running) $('bm-explore-stop').disabled = true;
+    if (this.link || this.running) this.worker().post({ type: 'run', on: this.running, sweeps: this.sweepsPerFrame() });
   }
 
   // The picture shape of the current run's visible units.
   shape() {
-    return pictureShape(this.dataset, this.lab.visible(), this.lab.encoder_group());
+    return pictureShape(this.dataset, this.mirror.visible(), this.mirror.encoder_group());
   }
 
   // --- The session (session/record.js) -------------------------------------------------------
 
-  // Whether anything a session keeps may have changed: the engine's weight version, the
-  // cycle, its phase and pattern, and the options.
+  // Whether anything a session keeps may have changed: the sessions the worker sent, the
+  // commands since, and the runs made.
   fingerprint() {
-    const lab = this.lab;
-    if (!lab) return `none ${this.kind} ${this.rbm.fingerprint()}`;
-    return [
-      lab.version(),
-      lab.cycles(),
-      lab.phase(),
-      lab.pattern(),
-      lab.rule(),
-      lab.rule_size(),
-      lab.weight_decay(),
-      lab.schedule(),
-      lab.collect_sweeps(),
-      this.kind,
-      this.rbm.fingerprint(),
-    ].join(' ');
+    const run = this.mirror ? [this.sessions, this.latest.seq, this.journal.length, this.changes].join(' ') : 'none';
+    return `${run} ${this.kind} ${this.rbm.fingerprint()}`;
   }
 
-  // The engine's session text of the run (opaque, exact), or null before the mode was
-  // first shown.
+  // The run's session text (opaque, exact) at once, or null before the mode was first shown:
+  // the worker's latest with the commands sent since replayed on a throwaway engine (every
+  // change, and at most the learning since that session lost).
   session() {
-    return this.lab ? this.lab.session() : null;
+    if (!this.mirror) return null;
+    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
+    const probe =
+      this.latest.text !== null
+        ? this.engine.MachineLab.from_session(this.latest.text)
+        : new this.engine.MachineLab('pixels-10', 'stochastic', 1);
+    try {
+      for (const { command } of this.journal) {
+        try {
+          probe.dispatch(command);
+        } catch {
+          // Refused here: the worker refused it too.
+        }
+      }
+      return probe.session();
+    } finally {
+      probe.free();
+    }
   }
 
   // The restricted machine's session text (rbm.js save()), or null before one was made.
@@ -385,7 +579,8 @@ export class MachineMode {
   restoreSession(text) {
     const lab = this.engine.MachineLab.from_session(text);
     this.setRunning(false);
-    this.adoptShown(lab);
+    this.options.show(shownOptions(lab));
+    this.adopt(lab, shownDataset(lab), { command: 'restore-session', text });
     this.draw();
   }
 
@@ -406,42 +601,51 @@ export class MachineMode {
 
   // --- Drawing -------------------------------------------------------------------------------
 
-  // The status line and the views; the weight-dependent views only when the weights changed.
+  // Draws the worker's last frame, once, and acknowledges it (the worker then sends the
+  // next): the status line and the views; the weight-dependent views only when they came.
   draw() {
     if (this.kind === 'restricted') {
       this.rbm.draw();
       return;
     }
-    if ($('machine').hidden || !this.lab) return;
-    const lab = this.lab;
-    const engine = this.engine;
-    const n = lab.units();
-    const activations = view(engine, Float64Array, lab.activations_ptr(), n);
-    const clamps = view(engine, Uint8Array, lab.clamps_ptr(), n);
-    const pattern = lab.pattern();
-    $('bm-cycle').textContent = String(lab.cycles());
-    $('bm-phase').textContent = lab.phase();
+    if ($('machine').hidden || !this.mirror) return;
+    const frame = this.shown;
+    if (!frame || !this.fresh) {
+      this.acknowledge();
+      return;
+    }
+    this.fresh = false;
+    const lab = this.mirror;
+    const s = frame.stats;
+    const { activations, clamps } = frame;
+    const pattern = s.pattern;
+    $('bm-cycle').textContent = String(s.cycles);
+    $('bm-phase').textContent = s.phase;
     $('bm-pattern').textContent = pattern >= 0 ? `${pattern + 1} of ${lab.pattern_count()}` : 'none (free)';
-    $('bm-temperature').textContent = String(lab.temperature());
-    const stage = lab.stage();
-    $('bm-stage').textContent = stage;
-    $('bm-stage').hidden = stage === '';
-    const points = lab.curve_len();
-    const kl = view(engine, Float64Array, lab.curve_kl_ptr(), points);
-    const solved = view(engine, Float64Array, lab.curve_solved_ptr(), points);
-    if (Number.isFinite(kl[points - 1])) $('bm-kl').textContent = format(kl[points - 1], 4);
-    else if (lab.kl_estimated()) {
-      const ais = this.ais();
-      const m = ais.cycles.length;
-      $('bm-kl').textContent =
-        m > 0
-          ? `≈ ${format(ais.kl[m - 1], 3)} ± ${format(ais.stderr[m - 1], 3)} (AIS estimate, cycle ${ais.cycles[m - 1]})`
-          : 'AIS estimate under way';
-    } else $('bm-kl').textContent = 'too large to enumerate or estimate';
-    $('bm-solved').textContent = Number.isFinite(solved[points - 1])
-      ? `${Math.round(solved[points - 1] * lab.encoder_group())} of ${lab.encoder_group()}`
-      : 'not an encoder';
-    const visible = lab.visible();
+    $('bm-temperature').textContent = String(s.temperature);
+    $('bm-stage').textContent = s.stage;
+    $('bm-stage').hidden = s.stage === '';
+    if (!this.running) this.showExploring(s.exploring);
+    const w = frame.weights;
+    if (w) {
+      const points = w.curve.kl.length;
+      const kl = w.curve.kl;
+      const solved = w.curve.solved;
+      if (Number.isFinite(kl[points - 1])) $('bm-kl').textContent = format(kl[points - 1], 4);
+      else if (s.klEstimated) {
+        const ais = w.ais;
+        const m = ais.cycles.length;
+        $('bm-kl').textContent =
+          m > 0
+            ? `≈ ${format(ais.kl[m - 1], 3)} ± ${format(ais.stderr[m - 1], 3)} (AIS estimate, cycle ${ais.cycles[m - 1]})`
+            : 'AIS estimate under way';
+      } else $('bm-kl').textContent = 'too large to enumerate or estimate';
+      $('bm-solved').textContent = Number.isFinite(solved[points - 1])
+        ? `${Math.round(solved[points - 1] * lab.encoder_group())} of ${lab.encoder_group()}`
+        : 'not an encoder';
+    }
+    const n = s.units;
+    const visible = s.visible;
     const shape = this.shape();
     this.views.units.draw({ activations, clamps, visible, shape, encoder: lab.encoder_group() > 0 });
     this.views.patterns.draw({
@@ -451,47 +655,40 @@ export class MachineMode {
       shape,
       current: pattern,
     });
-    if (lab.version() !== this.drawnVersion) {
-      this.drawnVersion = lab.version();
-      this.drawWeights(n);
+    if (w && w !== this.drawnWeights) {
+      this.drawnWeights = w;
+      this.drawWeights(w, n, s.klEstimated);
     }
-    const weights = view(engine, Float64Array, lab.weights_ptr(), n * n);
     $('bm-graph-box').hidden = n > GRAPH_UNITS;
-    if (n <= GRAPH_UNITS) this.views.graph.draw({ weights, activations, clamps, visible });
+    if (w && n <= GRAPH_UNITS) this.views.graph.draw({ weights: w.weights, activations, clamps, visible });
+    this.acknowledge();
   }
 
-  // The AIS estimates of KL so far: cycles, values and standard errors.
+  // The AIS estimates of KL so far, as the worker last sent them: cycles, values and standard
+  // errors.
   ais() {
-    const lab = this.lab;
-    const m = lab.ais_len();
-    return {
-      cycles: view(this.engine, Float64Array, lab.ais_cycles_ptr(), m),
-      kl: view(this.engine, Float64Array, lab.ais_kl_ptr(), m),
-      stderr: view(this.engine, Float64Array, lab.ais_stderr_ptr(), m),
-    };
+    const w = this.shown?.weights;
+    return w ? w.ais : { cycles: new Float64Array(0), kl: new Float64Array(0), stderr: new Float64Array(0) };
   }
 
-  drawWeights(n) {
-    const lab = this.lab;
-    const engine = this.engine;
-    const weights = view(engine, Float64Array, lab.weights_ptr(), n * n);
-    const limit = this.views.weights.draw(weights, n, n, { caption: 'w_ij, θ_i' });
-    this.views.biases.draw(view(engine, Float64Array, lab.biases_ptr(), n), 1, n, { limit });
-    const points = lab.curve_len();
-    this.views.curve.draw({
-      cycles: view(engine, Float64Array, lab.curve_cycles_ptr(), points),
-      kl: view(engine, Float64Array, lab.curve_kl_ptr(), points),
-      solved: view(engine, Float64Array, lab.curve_solved_ptr(), points),
-      ais: this.ais(),
-    });
-    $('bm-curve-ais-key').hidden = !lab.kl_estimated();
-    $('bm-curve-exact-key').hidden = lab.kl_estimated();
-    const pairs = (ptr) => view(engine, Float64Array, ptr, n * n);
+  // The last point of the exact KL and the solved-fraction curves as the worker last sent
+  // them (NaN where none).
+  lastPoint() {
+    const curve = this.shown?.weights?.curve;
+    const n = curve ? curve.kl.length : 0;
+    return { kl: n ? curve.kl[n - 1] : NaN, solved: n ? curve.solved[n - 1] : NaN };
+  }
+
+  drawWeights(w, n, klEstimated) {
+    const limit = this.views.weights.draw(w.weights, n, n, { caption: 'w_ij, θ_i' });
+    this.views.biases.draw(w.biases, 1, n, { limit });
+    this.views.curve.draw({ cycles: w.curve.cycles, kl: w.curve.kl, solved: w.curve.solved, ais: w.ais });
+    $('bm-curve-ais-key').hidden = !klEstimated;
+    $('bm-curve-exact-key').hidden = klEstimated;
     let top = 1e-9;
-    for (const ptr of [lab.clamped_pairs_ptr(), lab.free_pairs_ptr()])
-      for (const v of pairs(ptr)) top = Math.max(top, Math.abs(v));
-    this.views.clamped.draw(pairs(lab.clamped_pairs_ptr()), n, n, { limit: top, caption: '⟨s_i s_j⟩' });
-    this.views.free.draw(pairs(lab.free_pairs_ptr()), n, n, { limit: top });
-    this.views.difference.draw(pairs(lab.pair_difference_ptr()), n, n, { caption: 'clamped − free' });
+    for (const pairs of [w.clamped, w.free]) for (const v of pairs) top = Math.max(top, Math.abs(v));
+    this.views.clamped.draw(w.clamped, n, n, { limit: top, caption: '⟨s_i s_j⟩' });
+    this.views.free.draw(w.free, n, n, { limit: top });
+    this.views.difference.draw(w.difference, n, n, { caption: 'clamped − free' });
   }
 }

@@ -4,7 +4,7 @@
 // run), and a start from random couplings (the Sherrington–Kirkpatrick glass). Every
 // value goes to the engine, which checks it; a refused one is explained beside its control.
 
-import { $, attempt, clearError, readNumber } from '../ui.js';
+import { $, clearError, readNumber } from '../ui.js';
 
 const ERRORS = [
   'bm-dataset-error',
@@ -20,21 +20,40 @@ export class MachineOptions {
   constructor(mode) {
     this.mode = mode;
     for (const id of ['bm-dataset', 'bm-method', 'bm-seed']) $(id).addEventListener('change', () => mode.create());
+    // Each change is made on the mirror first (the engine's checks, its reason shown beside
+    // the control), then sent to the worker as the command with the values the mirror holds.
     const setRule = () =>
-      attempt('bm-rule-error', () => mode.lab.set_update($('bm-rule').value, readNumber($('bm-rate').value)));
+      mode.change(
+        'bm-rule-error',
+        (lab) => lab.set_update($('bm-rule').value, readNumber($('bm-rate').value)),
+        (lab) => ({ command: 'set-update', rule: lab.rule(), size: lab.rule_size() }),
+      );
     $('bm-rule').addEventListener('change', setRule);
     $('bm-rate').addEventListener('change', setRule);
     $('bm-decay').addEventListener('change', () =>
-      attempt('bm-rule-error', () => mode.lab.set_weight_decay(readNumber($('bm-decay').value))),
+      mode.change(
+        'bm-rule-error',
+        (lab) => lab.set_weight_decay(readNumber($('bm-decay').value)),
+        (lab) => ({ command: 'set-weight-decay', decay: lab.weight_decay() }),
+      ),
     );
     const setStatistics = () =>
-      attempt('bm-statistics-error', () =>
-        mode.lab.set_statistics(
-          $('bm-statistics').value,
-          readNumber($('bm-particles').value),
-          readNumber($('bm-gibbs').value),
-          readNumber($('bm-replicas').value),
-        ),
+      mode.change(
+        'bm-statistics-error',
+        (lab) =>
+          lab.set_statistics(
+            $('bm-statistics').value,
+            readNumber($('bm-particles').value),
+            readNumber($('bm-gibbs').value),
+            readNumber($('bm-replicas').value),
+          ),
+        (lab) => ({
+          command: 'set-statistics',
+          statistics: lab.statistics(),
+          particles: lab.statistics_particles(),
+          sweeps: lab.statistics_sweeps(),
+          replicas: lab.statistics_replicas(),
+        }),
       );
     for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas'])
       $(id).addEventListener('change', () => {
@@ -42,16 +61,16 @@ export class MachineOptions {
       });
     $('bm-random-couplings').addEventListener('click', () => {
       const seed = readNumber($('bm-seed').value);
-      if (attempt('bm-statistics-error', () => mode.lab.random_couplings(seed))) {
-        $('bm-run-done').textContent =
-          `Couplings drawn from N(0, 1/n) with seed ${seed}: the Sherrington–Kirkpatrick glass on these units. Dream freely to watch it, or learn from here.`;
-        $('bm-run-done').hidden = false;
-        mode.draw();
-      }
+      if (
+        mode.change('bm-statistics-error', (lab) => lab.random_couplings(seed), { command: 'random-couplings', seed })
+      )
+        mode.showCouplings(seed);
     });
     $('bm-schedule-apply').addEventListener('click', () =>
-      attempt('bm-schedule-error', () =>
-        mode.lab.set_schedule($('bm-schedule').value, readNumber($('bm-collect').value)),
+      mode.change(
+        'bm-schedule-error',
+        (lab) => lab.set_schedule($('bm-schedule').value, readNumber($('bm-collect').value)),
+        (lab) => ({ command: 'set-schedule', schedule: lab.schedule(), collect: lab.collect_sweeps() }),
       ),
     );
   }

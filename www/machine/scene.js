@@ -6,7 +6,6 @@
 // from what the engine holds, as after a restored session. On error it throws, naming the
 // field, and the page is as it was.
 
-import { view } from '../engine.js';
 import { $, clearError, readNumber } from '../ui.js';
 import { showControls } from './rbm.js';
 
@@ -186,14 +185,14 @@ export class MachineScene {
         solved: unknownValue(),
         logZ: {},
       };
-    const points = lab.curve_len();
-    const last = (ptr) => (points > 0 ? view(this.engine, Float64Array, ptr, points)[points - 1] : NaN);
-    const exactKl = last(lab.curve_kl_ptr());
-    const solved = last(lab.curve_solved_ptr());
+    // The live run's numbers as the worker last sent them (before its first frame, the
+    // mirror's: the run as made or restored).
+    const live = mode.live;
+    const { kl: exactKl, solved } = mode.lastPoint();
     let kl = unknownValue();
     let klCycle = NaN;
     if (Number.isFinite(exactKl)) kl = exact(exactKl);
-    else if (lab.kl_estimated() && lab.ais_len() > 0) {
+    else if ((live ? live.klEstimated : lab.kl_estimated()) && mode.ais().cycles.length > 0) {
       const ais = mode.ais();
       const m = ais.cycles.length;
       kl = { mean: ais.kl[m - 1], stderr: ais.stderr[m - 1] };
@@ -206,7 +205,7 @@ export class MachineScene {
       method: lab.method(),
       learning: mode.running,
       sweepsPerFrame: mode.sweepsPerFrame(),
-      cycle: exact(lab.cycles()),
+      cycle: exact(live ? live.cycles : lab.cycles()),
       kl,
       klCycle: Number.isFinite(klCycle) ? exact(klCycle) : unknownValue(),
       solved: Number.isFinite(solved) ? exact(Math.round(solved * lab.encoder_group())) : unknownValue(),
