@@ -131,7 +131,8 @@ USAGE:
       and runs this (data/mnist/README.md).
   boltzlab reproduce salakhutdinov2008 [--rows ID,…] [--quick] [--threads K] [--epochs E]
                  [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H]
-                 [--json]
+                 [--rate ε] [--ais-runs M] [--ais-schedule paper,page]
+                 [--curve [--checkpoints E1,E2,…] [--anneal-k] [--f64]] [--json]
       The restricted machines of Salakhutdinov & Murray (2008, Table 1) on MNIST, with
       the authors' code's protocol (batch 100, ε = 0.05, weight cost 0.0002, momentum 0.5
       then 0.9 after 5 epochs, W ~ 0.01·N(0, 1), biases 0): rows cd1-25, cd3-25, cd25-25
@@ -144,7 +145,19 @@ USAGE:
       value is not confirmed), seconds. --quick (NOT the paper's protocol): 5 epochs on
       2000 training and 1000 test images, 20 hidden units instead of 25, AIS on a
       1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
-      units (≤ 25 is exact). docs/salakhutdinov2008.md has the protocol and the table.
+      units (≤ 25 is exact). --rate replaces ε = 0.05; --ais-runs the 100 runs (20 with
+      --quick); --ais-schedule paper (14500 steps) or page (1450; the --quick default),
+      or both, comma-separated. --curve trains each row (CD-k or pcd-500, not pt-500)
+      epoch by epoch and scores it after the epochs --checkpoints names (default 1, 2,
+      4, 8, … and E), once per AIS schedule, printing a line per score as it comes
+      (--json: one JSON object a line: id, name, hidden, epoch, updates, cd_steps, rate,
+      test_log_likelihood, stderr, exact, log_z, ais_schedule, ais_steps, ais_runs,
+      ais_effective_runs, paper, train_seconds, score_seconds, seconds); the machine at
+      epoch E is the one a plain run of E epochs trains. --anneal-k (with --curve, CD
+      rows): the authors' rbm.m switch anneal_lr, k = ⌈epoch/10⌉ (capped at the row's k)
+      with ε/k. --f64 (with --curve): train in the f64 RbmTrainer instead, an
+      independent implementation of the same rule (its own random streams).
+      docs/salakhutdinov2008.md has the protocol, the table and the curves.
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
       chains and tempering; digits8 with 16 and 20 hidden units by CD-1 and persistent
