@@ -70,8 +70,12 @@ test('an address with a bad or too-big value gets a message; the page starts and
     ['model=spin-glass-gaussian&size=2048&T=1e9', /temperature must be between 0 and 100/i],
     ['size=16&colour=red', /link parameter must be one of/i],
   ]) {
+    // A fresh load of the address (changing only the fragment of an open page is a
+    // hashchange, which the page answers by rewriting the address a moment later: a reload
+    // after that would open the rewritten address, not this one).
+    await page.goto('about:blank');
     await page.goto(`/#${fragment}`);
-    await reload(page);
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
     await expect(page.locator('#link-error')).toContainText(reason);
     await expect(page.locator('#alert')).toBeHidden();
     await expect(page.locator('#session-message')).toContainText('lattice 16×16, ferromagnet');

@@ -15,7 +15,9 @@ function recordFrames(page, frames) {
           const frame = window.boltzlabApp.machine.shown;
           const visible = frame.stats.visible;
           seen.push({
-            phase: document.getElementById('bm-phase').textContent,
+            // All from the one frame the page holds (the phase shown is drawn from it at the
+            // next frame, so the text may still be the last frame's).
+            phase: frame.stats.phase,
             pattern: frame.stats.pattern,
             visible: Array.from(frame.activations.slice(0, visible)),
             clamps: Array.from(frame.clamps.slice(0, visible)),

@@ -461,7 +461,9 @@ export class MachineMode {
   // F: clamped ⇄ free by hand: clamp the chosen pattern, then let the machine dream.
   togglePhase() {
     this.setRunning(false);
-    const live = this.live;
+    // The worker's last frame, if it includes the page's last command; else the mirror, which
+    // has made every command (a second press before the first one's frame came must undo it).
+    const live = this.shown && this.shown.seq >= this.seq ? this.shown.stats : null;
     const exploring = live ? live.exploring : this.mirror.exploring();
     const pattern = live ? live.pattern : this.mirror.pattern();
     if (exploring && pattern >= 0) this.exploreFree();
