@@ -38,6 +38,16 @@ test('during the clamped phase the visible units equal the clamped pattern in ev
   await choose(page, 'Dataset', 'pixels-10');
   await page.getByRole('slider', { name: 'Learning speed' }).fill('0');
   await page.getByRole('button', { name: 'Run learning' }).click();
+  // From the first frame of the first settling: the frames before it (the new run, the run
+  // command's own) show the start, units not yet clamped, labelled with the settling to come.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const frame = window.boltzlabApp.machine.shown;
+        return Boolean(frame?.stats.running) && Array.from(frame.clamps).some((c) => c === 1);
+      }),
+    )
+    .toBe(true);
   const frames = await recordFrames(page, 400);
   const patterns = await machine(page, 'patterns_flat');
   const visible = await machine(page, 'visible');
