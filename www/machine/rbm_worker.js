@@ -312,9 +312,10 @@ function slice() {
   if (busy()) schedule();
 }
 
-// Sends the run's session when what it keeps moved on and the last is SESSION_MS old (`now`:
-// at once). Never less often, even for long texts: the page's save on leaving is this session
-// (a 64-500 machine's, 1.4 MB, takes the worker some tens of ms, under 10 % of its time).
+// Sends the run's session text when what it keeps moved on and the last is SESSION_MS old
+// (`now`: at once). Never less often, even for long texts: what the page saves on leaving is
+// the last text sent plus the commands since, so a longer wait would lose more learning (a
+// 64-500 machine's text, 1.4 MB, takes the worker some tens of ms, under 10 % of its time).
 function keepSession(now = false) {
   if (!hasRun || dead) return;
   const at = performance.now();
