@@ -10,7 +10,7 @@
 use crate::app::lattice::{Brush, Reset};
 use crate::app::setup::LatticeModel;
 use crate::dynamics::{Dynamics, Order};
-use crate::error::ParamError;
+use crate::error::{ParamError, whole_in};
 use crate::model::Boundary;
 
 /// A choice with a name on the wire: `name(parse(s)) == s` for every allowed `s`.
@@ -19,18 +19,21 @@ pub trait Named: Sized + Copy {
     fn parse(name: &str) -> Result<Self, ParamError>;
 }
 
+/// `named!(T, …)`: each type's own `name` and `parse` as its [`Named`] (for every engine's
+/// choices).
 macro_rules! named {
     ($($t:ty),*) => {$(
-        impl Named for $t {
+        impl $crate::app::lattice::wire::Named for $t {
             fn name(self) -> &'static str {
                 <$t>::name(self)
             }
-            fn parse(name: &str) -> Result<Self, ParamError> {
+            fn parse(name: &str) -> Result<Self, $crate::error::ParamError> {
                 <$t>::parse(name)
             }
         }
     )*};
 }
+pub(crate) use named;
 named!(Dynamics, Order, Boundary, LatticeModel, Reset, Brush);
 
 /// `#[serde(with = "by_name")]`: a [`Named`] choice written as its name.
@@ -47,6 +50,60 @@ pub mod by_name {
         T::parse(&name).map_err(D::Error::custom)
     }
 }
+
+/// A whole count a command carries: its field name and allowed range [min, max]
+/// (max ≤ 2^53, where every integer is exact in an f64).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    pub field: &'static str,
+    pub min: u64,
+    pub max: u64,
+}
+
+impl Count {
+    /// `value` if it is a whole number in [min, max]: how a number from outside (any
+    /// JavaScript number is an f64) is read, refused with a message naming the field.
+    pub fn read(self, value: f64) -> Result<u64, ParamError> {
+        whole_in(self.field, value, self.min, self.max)
+    }
+
+    /// `value` if it is in [min, max], refused with the same error as [`Count::read`] gives
+    /// for that number (compared as integers, so 2^53 + 1 is not taken for 2^53).
+    pub fn check(self, value: u64) -> Result<u64, ParamError> {
+        if (self.min..=self.max).contains(&value) {
+            return Ok(value);
+        }
+        Err(ParamError::OutOfRange {
+            field: self.field,
+            value: value as f64,
+            min: self.min as f64,
+            max: self.max as f64,
+        })
+    }
+
+    /// The same count with another upper bound (one that depends on the run: the batch is
+    /// at most the number of training images, a test image at most the last one).
+    pub fn up_to(self, max: u64) -> Count {
+        Count { max, ..self }
+    }
+}
+
+/// Reads a count on the wire: the number a front end sent, through `count`'s check (so a bad
+/// value gets the engine's own message).
+pub fn read_count<'de, D: serde::Deserializer<'de>>(d: D, count: Count) -> Result<u64, D::Error> {
+    checked(d, |x| count.read(x))
+}
+
+/// `counts! { name: COUNT; … }` in a command's `wire` module: one deserializer a count, each
+/// reading through the `COUNT` of the module two levels up (the engine's).
+macro_rules! counts {
+    ($($name:ident: $count:ident;)*) => {$(
+        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+            $crate::app::lattice::wire::read_count(d, super::super::$count)
+        }
+    )*};
+}
+pub(crate) use counts;
 
 /// Reads a number as the engine's check `check` reads it (any JavaScript number comes in as
 /// an f64; the check says whether it is whole and in range).

@@ -17,7 +17,7 @@
 
 use super::options::{StatisticsWay, UpdateRule};
 use super::{GIBBS_STEPS, MAX_STEPS_PER_CALL, MachineLab, PARTICLES, REPLICAS, SEED};
-use crate::app::lattice::wire::{Named, by_name};
+use crate::app::lattice::wire::by_name;
 use crate::app::parse::parse_patterns;
 use crate::error::ParamError;
 use crate::learn::Problem;
@@ -135,36 +135,12 @@ pub enum MachineReply {
     Estimated { added: bool },
 }
 
-macro_rules! named {
-    ($($t:ty),*) => {$(
-        impl Named for $t {
-            fn name(self) -> &'static str {
-                <$t>::name(self)
-            }
-            fn parse(name: &str) -> Result<Self, ParamError> {
-                <$t>::parse(name)
-            }
-        }
-    )*};
-}
-named!(Problem, LearningMethod, UpdateRule, StatisticsWay);
+crate::app::lattice::wire::named!(Problem, LearningMethod, UpdateRule, StatisticsWay);
 
 /// How a command's counts are read on the wire: each through its [`Count`](crate::app::Count).
 mod wire {
-    use crate::app::Count;
+    use crate::app::lattice::wire::counts;
     use serde::{Deserialize, Deserializer, de::Error};
-
-    fn read<'de, D: Deserializer<'de>>(d: D, count: Count) -> Result<u64, D::Error> {
-        count.read(f64::deserialize(d)?).map_err(D::Error::custom)
-    }
-
-    macro_rules! counts {
-        ($($name:ident: $count:ident;)*) => {$(
-            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-                read(d, super::super::$count)
-            }
-        )*};
-    }
 
     counts! {
         seed: SEED;

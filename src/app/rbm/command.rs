@@ -143,20 +143,8 @@ pub enum RbmReply {
 
 /// How a command's counts are read on the wire: each through its [`Count`](super::Count).
 mod wire {
-    use super::super::Count;
+    use crate::app::lattice::wire::counts;
     use serde::{Deserialize, Deserializer, de::Error};
-
-    fn read<'de, D: Deserializer<'de>>(d: D, count: Count) -> Result<u64, D::Error> {
-        count.read(f64::deserialize(d)?).map_err(D::Error::custom)
-    }
-
-    macro_rules! counts {
-        ($($name:ident: $count:ident;)*) => {$(
-            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-                read(d, super::super::$count)
-            }
-        )*};
-    }
 
     counts! {
         hidden: HIDDEN;
