@@ -76,12 +76,8 @@ pub const MAX_VISIBLE: usize = 1024;
 
 pub use crate::app::lattice::wire::Count;
 
-/// A seed: 0 to 2^53.
-pub const SEED: Count = Count {
-    field: "seed",
-    min: 0,
-    max: crate::app::setup::MAX_SEED,
-};
+/// A seed: 0 to 2^53 (every engine's).
+pub use crate::app::lattice::wire::SEED;
 /// Hidden units: 1 to [`MAX_HIDDEN`].
 pub const HIDDEN: Count = Count {
     field: "hidden units",

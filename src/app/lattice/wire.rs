@@ -88,6 +88,13 @@ impl Count {
     }
 }
 
+/// A seed: 0 to 2^53.
+pub const SEED: Count = Count {
+    field: "seed",
+    min: 0,
+    max: crate::app::setup::MAX_SEED,
+};
+
 /// Reads a count on the wire: the number a front end sent, through `count`'s check (so a bad
 /// value gets the engine's own message).
 pub fn read_count<'de, D: serde::Deserializer<'de>>(d: D, count: Count) -> Result<u64, D::Error> {

@@ -5,12 +5,8 @@
 use super::{MAX_CUSTOM_HIDDEN, MAX_STEPS_PER_CALL};
 use crate::app::Count;
 
-/// A seed: 0 to 2^53.
-pub const SEED: Count = Count {
-    field: "seed",
-    min: 0,
-    max: crate::app::setup::MAX_SEED,
-};
+/// A seed: 0 to 2^53 (every engine's).
+pub use crate::app::lattice::wire::SEED;
 /// Hidden units of a machine on the user's patterns: 0 to [`MAX_CUSTOM_HIDDEN`].
 pub const HIDDEN: Count = Count {
     field: "hidden units",
