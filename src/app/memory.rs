@@ -195,8 +195,8 @@ pub struct MemoryLab {
     height: usize,
     seed: u64,
     storage: Storage,
-    /// The stored pictures, each `width × height` ±1 values.
-    patterns: Vec<Vec<i8>>,
+    /// The stored pictures, each `width × height` ±1 values (none before the first).
+    stored: Option<Patterns>,
     sampler: NetworkSampler,
     /// The lab's own draws: random pictures, cues.
     rng: SpinRng,
@@ -261,7 +261,7 @@ impl MemoryLab {
             height,
             seed,
             storage,
-            patterns: Vec::new(),
+            stored: None,
             sampler,
             rng: seeded_rng(seed ^ 0x4d45_4d4f_5259),
         })
@@ -293,11 +293,11 @@ impl MemoryLab {
             C::Clear => {
                 let network = Network::zeros(SpinKind::Ising, self.units())?;
                 self.sampler.with_network_mut(|net| *net = network);
-                self.patterns.clear();
+                self.stored = None;
             }
             C::SetStorage { storage } => {
                 let storage = storage.storage(self.units())?;
-                let network = self.network_for(&self.patterns, storage)?;
+                let network = self.network_for(self.stored.as_ref(), storage)?;
                 self.storage = storage;
                 self.sampler.with_network_mut(|net| *net = network);
             }
@@ -366,12 +366,17 @@ impl MemoryLab {
 
     /// Patterns that may still be stored (P ≤ N).
     fn room(&self) -> usize {
-        self.units() - self.patterns.len()
+        self.units() - self.pattern_count()
     }
 
     /// The stored pictures.
-    pub fn patterns(&self) -> &[Vec<i8>] {
-        &self.patterns
+    pub fn patterns(&self) -> Vec<&[i8]> {
+        self.stored.iter().flat_map(Patterns::rows).collect()
+    }
+
+    /// P, the patterns stored.
+    pub fn pattern_count(&self) -> usize {
+        self.stored.as_ref().map_or(0, Patterns::count)
     }
 
     /// The storage rule and its settings.
@@ -404,24 +409,20 @@ impl MemoryLab {
 
     /// The overlap m^μ of the state with each stored pattern (none when empty).
     pub fn overlaps(&self) -> Vec<f64> {
-        self.stored()
+        self.stored
+            .as_ref()
             .map_or_else(Vec::new, |p| p.overlaps(self.state()))
     }
 
     /// What the state is: a stored pattern, a reversed one, a mixture, or other (`None` when
     /// nothing is stored).
     pub fn recall(&self) -> Option<Recall> {
-        self.stored().map(|p| p.classify(self.state()))
+        self.stored.as_ref().map(|p| p.classify(self.state()))
     }
 
     /// Whether the state is a fixed point of T = 0 dynamics.
     pub fn stable(&self) -> bool {
         is_stable(self.sampler.network(), self.sampler.state())
-    }
-
-    fn stored(&self) -> Option<Patterns> {
-        (!self.patterns.is_empty())
-            .then(|| Patterns::new(&self.patterns).expect("stored patterns were checked"))
     }
 
     /// A picture from a front end: N values, each −1, 0 (read as −1) or +1.
@@ -448,16 +449,20 @@ impl MemoryLab {
     }
 
     /// The network storing `patterns` by `storage` (zero weights for none).
-    fn network_for(&self, patterns: &[Vec<i8>], storage: Storage) -> Result<Network, ParamError> {
-        if patterns.is_empty() {
-            return Network::zeros(SpinKind::Ising, self.units());
+    fn network_for(
+        &self,
+        patterns: Option<&Patterns>,
+        storage: Storage,
+    ) -> Result<Network, ParamError> {
+        match patterns {
+            None => Network::zeros(SpinKind::Ising, self.units()),
+            Some(patterns) => storage.store(patterns, self.seed),
         }
-        storage.store(&Patterns::new(patterns)?, self.seed)
     }
 
     /// Stores `more` pictures beside the others, all or nothing.
     fn store(&mut self, more: Vec<Vec<i8>>) -> Result<MemoryReply, ParamError> {
-        let total = self.patterns.len() + more.len();
+        let total = self.pattern_count() + more.len();
         if total > self.units() {
             return Err(ParamError::OutOfRange {
                 field: "patterns",
@@ -466,14 +471,17 @@ impl MemoryLab {
                 max: self.units() as f64,
             });
         }
-        let mut patterns = self.patterns.clone();
-        patterns.extend(more);
-        let network = self.network_for(&patterns, self.storage)?;
+        let rows: Vec<Vec<i8>> = self
+            .patterns()
+            .into_iter()
+            .map(<[i8]>::to_vec)
+            .chain(more)
+            .collect();
+        let patterns = Patterns::new(&rows)?;
+        let network = self.network_for(Some(&patterns), self.storage)?;
         self.sampler.with_network_mut(|net| *net = network);
-        self.patterns = patterns;
-        Ok(MemoryReply::Stored {
-            patterns: self.patterns.len(),
-        })
+        self.stored = Some(patterns);
+        Ok(MemoryReply::Stored { patterns: total })
     }
 
     /// The first image of each digit 0–9 in the shipped 8×8 digits, as ±1 pictures.
@@ -502,19 +510,20 @@ impl MemoryLab {
     /// Pattern μ with each pixel flipped with probability `flip` and its lowest ⌈hide·H⌉ rows
     /// set to −1; the lab's generator after the draws.
     fn cue(&self, mu: usize, flip: f64, hide: f64) -> Result<(Vec<i8>, SpinRng), ParamError> {
-        if mu >= self.patterns.len() {
+        let Some(stored) = self.stored.as_ref().filter(|p| mu < p.count()) else {
             return Err(ParamError::OutOfRange {
                 field: "pattern",
                 value: mu as f64,
                 min: 0.0,
-                max: self.patterns.len() as f64 - 1.0,
+                max: self.pattern_count() as f64 - 1.0,
             });
-        }
+        };
         let flip = finite_in("flip", flip, 0.0, 1.0)?;
         let hide = finite_in("hide", hide, 0.0, 1.0)?;
         let mut rng = self.rng.clone();
         let hidden_from = self.height - (hide * self.height as f64).ceil() as usize;
-        let cue = self.patterns[mu]
+        let cue = stored
+            .pattern(mu)
             .iter()
             .enumerate()
             .map(|(i, &x)| {
@@ -546,7 +555,7 @@ impl MemoryLab {
             height: self.height,
             seed: self.seed,
             storage,
-            patterns: self.patterns.iter().map(|p| signs(p)).collect(),
+            patterns: self.patterns().into_iter().map(signs).collect(),
             state: signs(&saved.state),
             temperature: saved.temperature,
             sampler_random: saved.random_state,

@@ -89,6 +89,11 @@ impl Patterns {
         self.values.len() / self.units
     }
 
+    /// Every pattern, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &[i8]> {
+        self.values.chunks(self.units)
+    }
+
     /// Pattern μ (panics if μ ≥ P).
     pub fn pattern(&self, mu: usize) -> &[i8] {
         &self.values[mu * self.units..(mu + 1) * self.units]

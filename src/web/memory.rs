@@ -93,7 +93,7 @@ impl WebMemoryLab {
 
     /// Patterns stored.
     pub fn pattern_count(&self) -> usize {
-        self.lab.patterns().len()
+        self.lab.pattern_count()
     }
 
     /// Every stored picture, one after another (±1 per pixel).
