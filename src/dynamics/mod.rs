@@ -6,7 +6,8 @@
 //! platform, and every random choice is made from its 32-bit words with integer arithmetic
 //! (or `libm`), so a seed fixes the whole trajectory natively and in WebAssembly alike.
 //! A restricted machine changes a whole layer at a time instead ([`rbm`], block Gibbs;
-//! [`rbm_tempering`], replicas at falling β).
+//! [`rbm_labels`], the same with a one-of-K label group; [`rbm_tempering`], replicas at
+//! falling β).
 
 pub mod anneal;
 pub mod cluster;
@@ -14,6 +15,7 @@ pub mod lanes;
 pub mod lattice_sampler;
 pub mod network_sampler;
 pub mod rbm;
+pub mod rbm_labels;
 pub mod rbm_tempering;
 pub mod rules;
 pub mod wavefront;

@@ -39,18 +39,66 @@ pub fn load(
     test_subset: Option<usize>,
     want_packed: bool,
 ) -> Result<ImageData, String> {
+    let (train, test) = read_sets(path, want_packed)?;
+    let all = usize::MAX;
+    Ok(ImageData {
+        name,
+        train: train.vectors(train_subset.unwrap_or(all)),
+        test: test.map(|t| t.vectors(test_subset.unwrap_or(all))),
+    })
+}
+
+/// Labelled training and test images read from an image file (for `--labels`).
+pub struct LabelledData {
+    /// `mnist` for the shipped file, else the file's path as given.
+    pub name: String,
+    /// The training images (0/1 per pixel) and their labels 0–9.
+    pub train: (Vec<Vec<u8>>, Vec<u8>),
+    /// The test images and labels (empty if the file has no test set).
+    pub test: (Vec<Vec<u8>>, Vec<u8>),
+}
+
+/// Reads the labelled image file at `path` as [`load`] does; every image must carry a
+/// label (error names the file).
+pub fn load_labelled(
+    path: &Path,
+    name: String,
+    train_subset: Option<usize>,
+    test_subset: Option<usize>,
+    want_packed: bool,
+) -> Result<LabelledData, String> {
+    let shown = path.display();
+    let (train, test) = read_sets(path, want_packed)?;
+    let labelled = |set: &mnist::Images, subset: Option<usize>| {
+        let images = set.vectors(subset.unwrap_or(usize::MAX));
+        let labels = set.labels().ok_or_else(|| {
+            format!("{shown}: its images carry no labels (a text file gives them after each image)")
+        })?;
+        let labels = labels[..images.len()].to_vec();
+        Ok::<_, String>((images, labels))
+    };
+    Ok(LabelledData {
+        name,
+        train: labelled(&train, train_subset)?,
+        test: match test {
+            Some(t) => labelled(&t, test_subset)?,
+            None => (Vec::new(), Vec::new()),
+        },
+    })
+}
+
+/// The training set and (a packed file's, if not empty) test set of the image file at
+/// `path`; `want_packed` refuses a text file. Errors name the file and the problem.
+fn read_sets(
+    path: &Path,
+    want_packed: bool,
+) -> Result<(mnist::Images, Option<mnist::Images>), String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let all = usize::MAX;
     if mnist::is_packed(&bytes) {
         let packed = mnist::parse(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-        let test =
-            (!packed.test.is_empty()).then(|| packed.test.vectors(test_subset.unwrap_or(all)));
-        return Ok(ImageData {
-            name,
-            train: packed.train.vectors(train_subset.unwrap_or(all)),
-            test,
-        });
+        let test = (!packed.test.is_empty()).then_some(packed.test);
+        return Ok((packed.train, test));
     }
     if want_packed {
         return Err(format!(
@@ -66,11 +114,7 @@ pub fn load(
         )
     })?;
     let images = mnist::parse_text(text).map_err(|e| format!("{shown}: {e}"))?;
-    Ok(ImageData {
-        name,
-        train: images.vectors(train_subset.unwrap_or(all)),
-        test: None,
-    })
+    Ok((images, None))
 }
 
 /// `boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]`: packs the four IDX files in

@@ -90,6 +90,9 @@ pub struct BatchTrainer {
     pair: ThreadPair,
     updates: u64,
     diverged: Option<ParamError>,
+    /// K > 0: the last K visible units are a one-of-K label group
+    /// ([`BatchTrainer::with_label_group`]); 0: every visible unit is a bit.
+    labels: usize,
 }
 
 impl BatchTrainer {
@@ -162,9 +165,41 @@ impl BatchTrainer {
             pair: ThreadPair::new(),
             updates: 0,
             diverged: None,
+            labels: 0,
         };
         trainer.shuffle();
         Ok(trainer)
+    }
+
+    /// The same trainer with the last `labels` visible units sampled as one one-of-K group
+    /// (a softmax over their inputs, one unit on) instead of independent bits: the
+    /// labelled machine of [`crate::model::rbm_labels`] (the chains' step in
+    /// [`super::labels::sample_rows_with_label_group`]). Every training vector's group must
+    /// have exactly one unit on (error names `patterns` and the vector); the persistent
+    /// particles' groups start at label (particle number mod K). 2 ≤ K < V (error names
+    /// `labels`). Nothing else changes: the same products, gradient and update rule.
+    pub fn with_label_group(mut self, labels: usize) -> Result<BatchTrainer, ParamError> {
+        let nv = self.visible;
+        if !(2..nv).contains(&labels) {
+            return Err(ParamError::OutOfRange {
+                field: "labels",
+                value: labels as f64,
+                min: 2.0,
+                max: (nv.max(3) - 1) as f64,
+            });
+        }
+        for (k, pattern) in self.data.chunks_exact(nv).enumerate() {
+            crate::model::rbm_labels::check_one_hot("patterns", k, &pattern[nv - labels..])?;
+        }
+        if self.persistent {
+            for (k, chain) in self.chains.chunks_exact_mut(nv).enumerate() {
+                for (y, x) in chain[nv - labels..].iter_mut().enumerate() {
+                    *x = f32::from(u8::from(y == k % labels));
+                }
+            }
+        }
+        self.labels = labels;
+        Ok(self)
     }
 
     /// The machine as trained so far, in f64 (each f32 parameter exactly).
@@ -326,6 +361,7 @@ impl BatchTrainer {
             )),
             persistent: self.persistent,
             threads,
+            labels: self.labels,
         };
         let steps = self.options.statistics.steps();
         for step in 0..steps {
@@ -588,6 +624,7 @@ struct Model<'a> {
     chain_forward: Kernel,
     persistent: bool,
     threads: usize,
+    labels: usize,
 }
 
 /// Some rows of the batch and of the chains, with their draws for one Gibbs step: the
@@ -677,8 +714,18 @@ impl<'a> Rows<'a> {
             &backward,
             model.threads,
         );
-        add_bias_sigmoid(self.pv, model.visible_biases);
-        sample_below(self.pv, visible_draws, self.x);
+        if model.labels == 0 {
+            add_bias_sigmoid(self.pv, model.visible_biases);
+            sample_below(self.pv, visible_draws, self.x);
+        } else {
+            super::labels::sample_rows_with_label_group(
+                self.pv,
+                visible_draws,
+                self.x,
+                model.visible_biases,
+                model.labels,
+            );
+        }
         Rows::forward(model, model.chain_forward, self.p, self.x);
     }
 }

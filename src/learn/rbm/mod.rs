@@ -24,20 +24,29 @@
 //! - [`training`]: mini-batches, the rate schedule, momentum and weight decay
 //!   ([`RbmTrainer`]);
 //! - [`batch`]: the same learning in f32 on whole mini-batches with dense products
-//!   ([`BatchTrainer`], CD-k and persistent chains), for MNIST-sized machines.
+//!   ([`BatchTrainer`], CD-k and persistent chains), for MNIST-sized machines;
+//! - the machine with labels: [`labelled`] = `model/rbm_labels.rs` ([`LabelledRbm`]:
+//!   E(v, y, h), F(v, y), p(y | v) exactly), [`labelled_sampling`] =
+//!   `dynamics/rbm_labels.rs` (block Gibbs with the label free or clamped), and
+//!   [`labels`] (its [`LabelledTrainer`] on the batch trainer, the test error).
 
 pub mod batch;
+pub mod labels;
 pub mod statistics;
 pub mod training;
 
 pub use crate::dynamics::rbm as sampling;
+pub use crate::dynamics::rbm_labels as labelled_sampling;
 pub use crate::dynamics::rbm_tempering as tempering;
 pub use crate::estimate::rbm_ais as ais;
 pub use crate::estimate::rbm_exact as exact;
 pub use crate::model::rbm as model;
+pub use crate::model::rbm_labels as labelled;
 
 pub use ais::{AisEstimate, AisRuns, AisSchedule, ais_log_z};
 pub use batch::BatchTrainer;
+pub use labelled::LabelledRbm;
+pub use labels::{Classification, LabelledTrainer, classify_set};
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics};

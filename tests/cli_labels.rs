@@ -1,0 +1,200 @@
+//! `boltzlab learn --machine rbm --labels` and `boltzlab classify --model FILE`: the
+//! labelled machine learns from a subset of MNIST (and the 8×8 digits), reports its errors
+//! per epoch, saves itself, and `classify` reads the file back to the same test error and
+//! confusion; bad options, labels and files are refused with a message naming them.
+
+mod common;
+
+use common::{boltzlab, boltzlab_json};
+use std::path::PathBuf;
+
+/// A path in the temporary directory, unique to this process and `name`; the file is
+/// removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        TempFile(
+            std::env::temp_dir().join(format!("boltzlab-cli-labels-{}-{name}", std::process::id())),
+        )
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        std::fs::remove_file(&self.0).ok();
+    }
+}
+
+/// `boltzlab` with `args`, expecting refusal (status 2, nothing on stdout): its stderr.
+fn refused(args: &[&str]) -> String {
+    let (code, stdout, stderr) = boltzlab(args);
+    assert_eq!(code, 2, "{args:?} should be refused: {stdout}");
+    assert!(stdout.is_empty(), "{stdout}");
+    stderr
+}
+
+#[test]
+fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back() {
+    let model = TempFile::new("mnist.json");
+    let report = boltzlab_json(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--labels",
+        "--dataset",
+        "mnist",
+        "--train-subset",
+        "2000",
+        "--test-subset",
+        "500",
+        "--hidden",
+        "100",
+        "--epochs",
+        "3",
+        "--threads",
+        "2",
+        "--save",
+        model.path(),
+        "--json",
+    ]);
+    assert_eq!(report["train_images"], 2000);
+    assert_eq!(report["test_images"], 500);
+    assert_eq!(report["labels"], 10);
+    let epochs = report["epochs"].as_array().unwrap();
+    assert_eq!(epochs.len(), 3);
+    assert_eq!(epochs[2]["updates"], 60);
+    let test = &report["test"];
+    let confusion: Vec<Vec<u64>> = serde_json::from_value(test["confusion"].clone()).unwrap();
+    assert_eq!(confusion.len(), 10);
+    let total: u64 = confusion.iter().flatten().sum();
+    let right: u64 = (0..10).map(|y| confusion[y][y]).sum();
+    assert_eq!(total, 500);
+    assert_eq!(test["errors"].as_u64().unwrap(), total - right);
+    // Chance is 90 % error; 60 updates of a 784-100 machine on 2000 images reach far
+    // below 50 % (the message prints the value), so this fails only if learning or
+    // classifying breaks.
+    let error = test["error"].as_f64().unwrap();
+    assert!(error < 0.5, "test error {error}");
+    assert_eq!(epochs[2]["test_error"].as_f64().unwrap(), error);
+    // The saved machine classifies the same 500 images identically, on any thread count.
+    for threads in ["1", "2"] {
+        let again = boltzlab_json(&[
+            "classify",
+            "--model",
+            model.path(),
+            "--test-subset",
+            "500",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert_eq!(again["confusion"], test["confusion"]);
+        assert_eq!(again["error"], test["error"]);
+        assert_eq!(again["hidden"], 100);
+    }
+    // The text output shows the confusion matrix.
+    let (code, stdout, _) =
+        boltzlab(&["classify", "--model", model.path(), "--test-subset", "500"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("test error") && stdout.contains("true\\classified"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn learn_with_labels_is_the_same_for_the_same_seed_and_learns_the_8x8_digits() {
+    let run = |threads: &str| {
+        boltzlab_json(&[
+            "learn",
+            "--machine",
+            "rbm",
+            "--labels",
+            "--dataset",
+            "digits8",
+            "--hidden",
+            "100",
+            "--epochs",
+            "20",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one["test"], two["test"]);
+    assert_eq!(one["test_images"], 297);
+    // Chance is 90 %; the bound 25 % is far from both chance and what this run reaches.
+    let error = one["test"]["error"].as_f64().unwrap();
+    assert!(error < 0.25, "test error {error}");
+}
+
+#[test]
+fn bad_options_labels_and_files_are_refused_by_name() {
+    let learn = |more: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--machine",
+            "rbm",
+            "--labels",
+            "--dataset",
+            "digits8",
+            "--epochs",
+            "1",
+        ];
+        args.extend_from_slice(more);
+        refused(&args)
+    };
+    assert!(learn(&["--hidden", "0"]).contains("--hidden"));
+    assert!(learn(&["--rate", "nan"]).contains("--rate"));
+    assert!(learn(&["--final-momentum", "1"]).contains("--final-momentum"));
+    assert!(learn(&["--statistics", "tempering"]).contains("--statistics"));
+    assert!(learn(&["--epochs", "0"]).contains("--epochs"));
+    assert!(learn(&["--machine", "full"]).contains("--machine"));
+    // A text image file without labels cannot teach labels.
+    let unlabelled = TempFile::new("unlabelled.txt");
+    std::fs::write(unlabelled.path(), "0101\n1100\n").unwrap();
+    let e = refused(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--labels",
+        "--data",
+        unlabelled.path(),
+    ]);
+    assert!(
+        e.contains("no labels") && e.contains(unlabelled.path()),
+        "{e}"
+    );
+    // classify: a missing model, a file of the wrong shape or kind, a model for other images.
+    assert!(refused(&["classify"]).contains("--model"));
+    let bad = TempFile::new("bad.json");
+    std::fs::write(
+        bad.path(),
+        r#"{"machine":"rbm-labels","pixels":4,"labels":10,"hidden":2,"weights":[0.5],"visible_biases":[],"hidden_biases":[0,0]}"#,
+    )
+    .unwrap();
+    let e = refused(&["classify", "--model", bad.path()]);
+    assert!(e.contains("weights") && e.contains("need 28 values"), "{e}");
+    std::fs::write(bad.path(), "{\"units\": 3}").unwrap();
+    let e = refused(&["classify", "--model", bad.path()]);
+    assert!(e.contains("machine file"), "{e}");
+    // A well-formed machine of 4 pixels cannot classify 28×28 images.
+    let weights = vec!["0"; 14 * 2].join(",");
+    let biases = vec!["0"; 14].join(",");
+    std::fs::write(
+        bad.path(),
+        format!(
+            r#"{{"machine":"rbm-labels","pixels":4,"labels":10,"hidden":2,"weights":[{weights}],"visible_biases":[{biases}],"hidden_biases":[0,0]}}"#
+        ),
+    )
+    .unwrap();
+    let e = refused(&["classify", "--model", bad.path(), "--test-subset", "10"]);
+    assert!(e.contains("4 pixels"), "{e}");
+}
