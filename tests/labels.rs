@@ -142,8 +142,8 @@ fn classification_is_exact_where_the_free_energies_are_far_apart() {
 }
 
 /// Runs `chains` independent chains of `steps` steps each from (v0, y0) with `clamp`
-/// (one generator, so the chains are independent) and counts their final states by
-/// `state` (the sampled part's index).
+/// (one generator, so the chains are independent) and counts their final states: the
+/// label with the image clamped, else the image's index.
 fn final_counts(
     m: &LabelledRbm,
     v0: usize,
@@ -151,10 +151,13 @@ fn final_counts(
     clamp: Clamp,
     steps: usize,
     chains: usize,
-    states: usize,
     seed: u64,
 ) -> Vec<u64> {
     let mut rng = seeded_rng(seed);
+    let states = match clamp {
+        Clamp::Image => LABELS,
+        _ => 1 << PIXELS,
+    };
     let mut counts = vec![0u64; states];
     let image = bits(v0, PIXELS);
     let mut chain = LabelledChain::new(m, &image, y0).unwrap();
@@ -192,7 +195,7 @@ fn with_the_image_clamped_the_sampled_labels_follow_p_y_given_v() {
             after = propagate(&after, &t);
         }
         let chains = 100_000;
-        let counts = final_counts(&m, v, 0, Clamp::Image, steps, chains, LABELS, 10 + v as u64);
+        let counts = final_counts(&m, v, 0, Clamp::Image, steps, chains, 10 + v as u64);
         // False-failure rate 10⁻⁶ per χ² (chi_square_threshold).
         let (chi2, dof) = pearson_chi_square(&counts, &after);
         assert!(
@@ -227,7 +230,7 @@ fn with_the_label_clamped_the_generated_images_follow_p_v_given_y() {
             after = propagate(&after, &t);
         }
         let chains = 100_000;
-        let counts = final_counts(&m, 0, y, Clamp::Label, steps, chains, images, 20 + y as u64);
+        let counts = final_counts(&m, 0, y, Clamp::Label, steps, chains, 20 + y as u64);
         // False-failure rate 10⁻⁶ per χ² (chi_square_threshold).
         let (chi2, dof) = pearson_chi_square(&counts, &after);
         assert!(
@@ -342,14 +345,15 @@ fn bad_labels_images_and_files_are_refused_by_name_and_change_nothing() {
     assert!(LabelledRbm::from_json(&nan).is_err());
 }
 
+/// Images with their labels.
+type Labelled = (Vec<Vec<u8>>, Vec<u8>);
+
 /// 1500 8×8 training digits and 297 test digits with labels.
-fn digit_sets() -> (Vec<Vec<u8>>, Vec<u8>, Vec<Vec<u8>>, Vec<u8>) {
+fn digit_sets() -> (Labelled, Labelled) {
     let (train, test) = digits::split();
     (
-        train.images().to_vec(),
-        train.labels().to_vec(),
-        test.images().to_vec(),
-        test.labels().to_vec(),
+        (train.images().to_vec(), train.labels().to_vec()),
+        (test.images().to_vec(), test.labels().to_vec()),
     )
 }
 
@@ -367,7 +371,7 @@ fn digit_options(statistics: Statistics, seed: u64) -> TrainingOptions {
 
 #[test]
 fn the_same_seed_gives_the_same_bits_on_any_number_of_threads() {
-    let (images, labels, _, _) = digit_sets();
+    let ((images, labels), _) = digit_sets();
     let start = starting_machine(&images, &labels, 10, 200, 0.01, 3).unwrap();
     let run = |threads, seed| {
         let options = digit_options(Statistics::ContrastiveDivergence { steps: 1 }, seed);
@@ -410,7 +414,7 @@ fn a_labelled_machine_learns_the_8x8_digits_far_better_than_chance() {
     // updates). Chance is 90 % error; the bound 25 % is far from both chance and from what
     // this run reaches (the assertion message prints it; about 5 % when written), so it
     // fails only if learning or classifying breaks.
-    let (images, labels, test, test_labels) = digit_sets();
+    let ((images, labels), (test, test_labels)) = digit_sets();
     let start = starting_machine(&images, &labels, 10, 100, 0.01, 1).unwrap();
     let options = TrainingOptions {
         rate: 0.1,
