@@ -88,6 +88,16 @@ fn propagate(pi: &[f64], t: &[Vec<f64>]) -> Vec<f64> {
         .collect()
 }
 
+/// The exact law after `steps` steps of the chain T started at state `start`.
+fn law_after(start: usize, steps: usize, t: &[Vec<f64>]) -> Vec<f64> {
+    let mut law = vec![0.0; t.len()];
+    law[start] = 1.0;
+    for _ in 0..steps {
+        law = propagate(&law, t);
+    }
+    law
+}
+
 fn max_difference(a: &[f64], b: &[f64]) -> f64 {
     a.iter()
         .zip(b)
@@ -189,11 +199,7 @@ fn with_the_image_clamped_the_sampled_labels_follow_p_y_given_v() {
         // p(y | v) is the chain's invariant law, exactly.
         assert!(max_difference(&propagate(&exact, &t), &exact) < 1e-14);
         // The law after `steps` steps from label 0, exactly.
-        let mut after = vec![0.0; LABELS];
-        after[0] = 1.0;
-        for _ in 0..steps {
-            after = propagate(&after, &t);
-        }
+        let after = law_after(0, steps, &t);
         let chains = 100_000;
         let counts = final_counts(&m, v, 0, Clamp::Image, steps, chains, 10 + v as u64);
         // False-failure rate 10⁻⁶ per χ² (chi_square_threshold).
@@ -224,11 +230,7 @@ fn with_the_label_clamped_the_generated_images_follow_p_v_given_y() {
         );
         let t = transition(images, &|v, h| weight(&m, v, y, h));
         assert!(max_difference(&propagate(&exact, &t), &exact) < 1e-14);
-        let mut after = vec![0.0; images];
-        after[0] = 1.0;
-        for _ in 0..steps {
-            after = propagate(&after, &t);
-        }
+        let after = law_after(0, steps, &t);
         let chains = 100_000;
         let counts = final_counts(&m, 0, y, Clamp::Label, steps, chains, 20 + y as u64);
         // False-failure rate 10⁻⁶ per χ² (chi_square_threshold).
@@ -256,11 +258,7 @@ fn the_free_chain_samples_the_joint_law_of_image_and_label() {
     let t = transition(states, &joint);
     assert!(max_difference(&propagate(&exact, &t), &exact) < 1e-14);
     let steps = 12;
-    let mut after = vec![0.0; states];
-    after[0] = 1.0;
-    for _ in 0..steps {
-        after = propagate(&after, &t);
-    }
+    let after = law_after(0, steps, &t);
     let mut rng = seeded_rng(31);
     let mut counts = vec![0u64; states];
     let mut chain = LabelledChain::new(&m, &bits(0, PIXELS), 0).unwrap();

@@ -209,13 +209,7 @@ impl LabelledRbm {
     pub fn image_probabilities(&self, h: &[u8], out: &mut [f64]) {
         let pixels = self.pixels();
         for (i, p) in out.iter_mut().enumerate().take(pixels) {
-            let row = self.rbm.weight_row(i);
-            let field: f64 = row
-                .iter()
-                .zip(h)
-                .filter(|&(_, &hj)| hj == 1)
-                .map(|(&w, _)| w)
-                .sum();
+            let field = row_field(self.rbm.weight_row(i), h);
             *p = sigmoid(self.rbm.visible_biases()[i] + field);
         }
     }
@@ -225,18 +219,21 @@ impl LabelledRbm {
     pub fn label_probabilities(&self, h: &[u8], out: &mut [f64]) {
         let pixels = self.pixels();
         for (y, q) in out.iter_mut().enumerate() {
-            let row = self.rbm.weight_row(pixels + y);
-            let field: f64 = row
-                .iter()
-                .zip(h)
-                .filter(|&(_, &hj)| hj == 1)
-                .map(|(&u, _)| u)
-                .sum();
+            let field = row_field(self.rbm.weight_row(pixels + y), h);
             // Negated, so that the shared softmax of −x gives softmax(x).
             *q = -(self.rbm.visible_biases()[pixels + y] + field);
         }
         softmax_of_negated(out);
     }
+}
+
+/// Σ_j w_j h_j for one row w of W or U: the weights of the hidden units that are on.
+fn row_field(row: &[f64], h: &[u8]) -> f64 {
+    row.iter()
+        .zip(h)
+        .filter(|&(_, &hj)| hj == 1)
+        .map(|(&w, _)| w)
+        .sum()
 }
 
 /// x_k ← e^{−x_k} / Σ_l e^{−x_l} in place: the Boltzmann weights of the energies x, the

@@ -174,7 +174,7 @@ impl BatchTrainer {
     /// The same trainer with the last `labels` visible units sampled as one one-of-K group
     /// (a softmax over their inputs, one unit on) instead of independent bits: the
     /// labelled machine of [`crate::model::rbm_labels`] (the chains' step in
-    /// [`super::labels::sample_rows_with_label_group`]). Every training vector's group must
+    /// [`super::label_group::sample_rows_with_label_group`]). Every training vector's group must
     /// have exactly one unit on (error names `patterns` and the vector); the persistent
     /// particles' groups start at label (particle number mod K). 2 ≤ K < V (error names
     /// `labels`). Nothing else changes: the same products, gradient and update rule.
@@ -718,7 +718,7 @@ impl<'a> Rows<'a> {
             add_bias_sigmoid(self.pv, model.visible_biases);
             sample_below(self.pv, visible_draws, self.x);
         } else {
-            super::labels::sample_rows_with_label_group(
+            super::label_group::sample_rows_with_label_group(
                 self.pv,
                 visible_draws,
                 self.x,

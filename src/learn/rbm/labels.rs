@@ -3,71 +3,14 @@
 //! ordinary training vectors of a machine with V + K visible units, so the
 //! [`BatchTrainer`] learns them with its f32 products (CD-k or persistent chains), the
 //! label group sampled from its softmax in the chains' step
-//! ([`sample_rows_with_label_group`]); the test error classifies each image by
+//! ([`super::label_group`]); the test error classifies each image by
 //! argmax_y p(y | v), exactly (K free energies in f64).
 
 use super::batch::BatchTrainer;
 use super::training::TrainingOptions;
 use crate::error::ParamError;
-use crate::linalg::elementwise::{add_bias_sigmoid, exp, sample_below};
 use crate::model::rbm::Rbm;
 use crate::model::rbm_labels::LabelledRbm;
-
-/// The chains' visible step with a label group, for each row (V + K values) of `pv`, which
-/// holds the inputs (H Wᵀ) of the row's units on entry:
-///
-///   image units: p_i = σ(x_i + a_i), s_i = [u_i < p_i] (as [`sample_below`]),
-///   label group: q_y = e^{x_y + c_y − m} / Σ_{y′} e^{x_y′ + c_y′ − m} (m the largest),
-///                s = e_y for the first y with u < q_0 + … + q_y (the last if none),
-///
-/// with u the 24-bit uniform of the group's first draw. On return `pv` holds p and q, `x`
-/// the sampled row. `draws` has one 32-bit number per unit.
-pub(crate) fn sample_rows_with_label_group(
-    pv: &mut [f32],
-    draws: &[u32],
-    x: &mut [f32],
-    biases: &[f32],
-    labels: usize,
-) {
-    const SCALE: f32 = 1.0 / 16_777_216.0;
-    let units = biases.len();
-    let pixels = units - labels;
-    let (image_biases, label_biases) = biases.split_at(pixels);
-    let rows = pv
-        .chunks_exact_mut(units)
-        .zip(draws.chunks_exact(units))
-        .zip(x.chunks_exact_mut(units));
-    for ((p, r), s) in rows {
-        let (p_image, q) = p.split_at_mut(pixels);
-        let (s_image, s_label) = s.split_at_mut(pixels);
-        add_bias_sigmoid(p_image, image_biases);
-        sample_below(p_image, &r[..pixels], s_image);
-        let mut largest = f32::NEG_INFINITY;
-        for (x, &c) in q.iter_mut().zip(label_biases) {
-            *x += c;
-            largest = largest.max(*x);
-        }
-        let mut sum = 0.0;
-        for x in q.iter_mut() {
-            *x = exp(*x - largest);
-            sum += *x;
-        }
-        let u = (r[pixels] >> 8) as f32 * SCALE;
-        q.iter_mut().for_each(|x| *x /= sum);
-        let mut cumulative = 0.0;
-        let mut chosen = labels - 1;
-        for (y, &x) in q.iter().enumerate().take(labels - 1) {
-            cumulative += x;
-            if u < cumulative {
-                chosen = y;
-                break;
-            }
-        }
-        for (y, s) in s_label.iter_mut().enumerate() {
-            *s = f32::from(u8::from(y == chosen));
-        }
-    }
-}
 
 /// Checks labelled data: one label per image (error names `labels`), each 0 ≤ y < K
 /// (error names `labels` and the image).

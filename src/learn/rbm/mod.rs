@@ -28,9 +28,11 @@
 //! - the machine with labels: [`labelled`] = `model/rbm_labels.rs` ([`LabelledRbm`]:
 //!   E(v, y, h), F(v, y), p(y | v) exactly), [`labelled_sampling`] =
 //!   `dynamics/rbm_labels.rs` (block Gibbs with the label free or clamped), and
-//!   [`labels`] (its [`LabelledTrainer`] on the batch trainer, the test error).
+//!   [`labels`] (its [`LabelledTrainer`] on the batch trainer, whose chains sample the
+//!   label group in [`label_group`]; the test error).
 
 pub mod batch;
+pub mod label_group;
 pub mod labels;
 pub mod statistics;
 pub mod training;
