@@ -88,14 +88,17 @@ pub struct BatchTrainer {
     threads: usize,
     /// The second thread of a split update (started at the first one).
     pair: ThreadPair,
+    /// Whether the last gradient was estimated split in halves ([`BatchTrainer::split`]);
+    /// the update rule is split the same way.
+    split_update: bool,
     updates: u64,
     diverged: Option<ParamError>,
 }
 
 impl BatchTrainer {
     /// A trainer of `rbm` (its parameters rounded to f32) on `patterns` (each V values 0/1)
-    /// with `options` ([`TrainingOptions::check`]), the products on up to `threads` threads
-    /// (natively; 1 in wasm). Statistics: CD-k or persistent; parallel tempering is refused
+    /// with `options` ([`TrainingOptions::check`]), on `threads` threads (natively, with two
+    /// or more a large enough update is split in halves over two; 1 in wasm). Statistics: CD-k or persistent; parallel tempering is refused
     /// (error names `statistics`). The generator of `options.seed` draws the persistent
     /// particles (each visible unit on with probability ½), then the first shuffle, as
     /// [`super::RbmTrainer`] does.
@@ -160,6 +163,7 @@ impl BatchTrainer {
             rng,
             threads,
             pair: ThreadPair::new(),
+            split_update: false,
             updates: 0,
             diverged: None,
         };
@@ -195,12 +199,12 @@ impl BatchTrainer {
         self.updates
     }
 
-    /// The threads the products may use.
+    /// The threads an update may use.
     pub fn threads(&self) -> usize {
         self.threads
     }
 
-    /// Sets the threads the products may use (1 ≤ threads ≤ 64; error names `threads`).
+    /// Sets the threads an update may use (1 ≤ threads ≤ 64; error names `threads`).
     /// The result does not depend on it (an update splits rows of outputs, not sums).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), ParamError> {
         self.threads = whole_threads(threads)?;
@@ -294,11 +298,7 @@ impl BatchTrainer {
             rows
         };
         let split = self.split(rows, chains);
-        let threads = if split {
-            (self.threads / 2).max(1)
-        } else {
-            self.threads
-        };
+        self.split_update = split;
         let model = Model {
             weights: &self.weights,
             visible_biases: &self.visible_biases,
@@ -325,7 +325,6 @@ impl BatchTrainer {
                 Layout::AsStored,
             )),
             persistent: self.persistent,
-            threads,
         };
         let steps = self.options.statistics.steps();
         for step in 0..steps {
@@ -399,8 +398,8 @@ impl BatchTrainer {
         let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
         let weights_part = |g: &mut [f32], units: Range<usize>| {
-            multiply_rows(g, v0, p0, &clamped, units.clone(), threads);
-            multiply_rows(g, x, p, &free, units, threads);
+            multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
+            multiply_rows(g, x, p, &free, units, 1);
         };
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
@@ -500,9 +499,9 @@ impl BatchTrainer {
                 0.0,
             ),
         ];
-        let split = cfg!(not(target_arch = "wasm32"))
-            && self.threads >= 2
-            && (self.options.batch * nv * nh) as u64 >= SPLIT_WORK;
+        // Split as the gradient was: an update that did not split leaves the worker parked
+        // (or never started), and waking it for two short loops costs more than they take.
+        let split = self.split_update;
         let pair = &mut self.pair;
         for (name, params, grads, velocities, step, decay) in parts {
             let scalars = [momentum as f32, rate, decay, limit];
@@ -576,9 +575,11 @@ impl BatchTrainer {
 /// (measured: docs/speed.md).
 pub const SPLIT_WORK: u64 = 1 << 20;
 
-/// What both halves of a split update read: the parameters, the kernels of the whole
-/// products (so a half takes the whole's kernel whatever its size), and the threads each
-/// half's products may use.
+/// What both halves of a split update read: the parameters and the kernels of the whole
+/// products (so a half takes the whole's kernel whatever its size). Every product runs on
+/// the thread that calls it: the update's own split is its only threading (`gemm` asked
+/// for two threads on an unsplit update made small machines 1.4–3.7× slower with two
+/// threads than with one, docs/speed.md).
 struct Model<'a> {
     weights: &'a [f32],
     visible_biases: &'a [f32],
@@ -587,7 +588,6 @@ struct Model<'a> {
     backward: Kernel,
     chain_forward: Kernel,
     persistent: bool,
-    threads: usize,
 }
 
 /// Some rows of the batch and of the chains, with their draws for one Gibbs step: the
@@ -640,7 +640,7 @@ impl<'a> Rows<'a> {
             Layout::AsStored,
             Layout::AsStored,
         );
-        multiply_with(kernel, out, states, model.weights, &product, model.threads);
+        multiply_with(kernel, out, states, model.weights, &product, 1);
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
@@ -669,14 +669,7 @@ impl<'a> Rows<'a> {
         let p = if from_clamped { &*self.p0 } else { &*self.p };
         sample_below(p, hidden_draws, self.h);
         let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
-        multiply_with(
-            model.backward,
-            self.pv,
-            self.h,
-            model.weights,
-            &backward,
-            model.threads,
-        );
+        multiply_with(model.backward, self.pv, self.h, model.weights, &backward, 1);
         add_bias_sigmoid(self.pv, model.visible_biases);
         sample_below(self.pv, visible_draws, self.x);
         Rows::forward(model, model.chain_forward, self.p, self.x);
