@@ -36,8 +36,8 @@ use crate::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
 use crate::linalg::{
-    Kernel, Layout, Product, ThreadPair, kernel_for, multiply_rows, multiply_with,
-    splits_like_the_whole,
+    Layout, Product, ThreadPair, multiply_indicator, multiply_indicator_rows,
+    splits_like_the_whole, transpose,
 };
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
@@ -54,6 +54,9 @@ pub struct BatchTrainer {
     hidden: usize,
     /// W, V × H row-major; a; b.
     weights: Vec<f32>,
+    /// Wᵀ (H × V), refreshed from W at each gradient estimate: the backward product
+    /// H·Wᵀ sums rows of it.
+    weights_transposed: Vec<f32>,
     visible_biases: Vec<f32>,
     hidden_biases: Vec<f32>,
     /// Momentum velocities, in the parameters' shapes.
@@ -138,6 +141,7 @@ impl BatchTrainer {
             visible: nv,
             hidden: nh,
             weights: to_f32(rbm.weights()),
+            weights_transposed: vec![0.0; nv * nh],
             visible_biases: to_f32(rbm.visible_biases()),
             hidden_biases: to_f32(rbm.hidden_biases()),
             velocity_weights: vec![0.0; nv * nh],
@@ -299,31 +303,12 @@ impl BatchTrainer {
         };
         let split = self.split(rows, chains);
         self.split_update = split;
+        transpose(&self.weights, nv, nh, &mut self.weights_transposed);
         let model = Model {
             weights: &self.weights,
             visible_biases: &self.visible_biases,
             hidden_biases: &self.hidden_biases,
-            forward: kernel_for(&Product::new(
-                rows,
-                nv,
-                nh,
-                Layout::AsStored,
-                Layout::AsStored,
-            )),
-            backward: kernel_for(&Product::new(
-                chains,
-                nh,
-                nv,
-                Layout::AsStored,
-                Layout::Transposed,
-            )),
-            chain_forward: kernel_for(&Product::new(
-                chains,
-                nv,
-                nh,
-                Layout::AsStored,
-                Layout::AsStored,
-            )),
+            weights_transposed: &self.weights_transposed,
             persistent: self.persistent,
         };
         let steps = self.options.statistics.steps();
@@ -398,8 +383,8 @@ impl BatchTrainer {
         let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
         let weights_part = |g: &mut [f32], units: Range<usize>| {
-            multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
-            multiply_rows(g, x, p, &free, units, 1);
+            multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
+            multiply_indicator_rows(g, x, p, &free, units);
         };
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
@@ -584,9 +569,8 @@ struct Model<'a> {
     weights: &'a [f32],
     visible_biases: &'a [f32],
     hidden_biases: &'a [f32],
-    forward: Kernel,
-    backward: Kernel,
-    chain_forward: Kernel,
+    /// Wᵀ (H × V), for the backward product H·Wᵀ as a sum of rows.
+    weights_transposed: &'a [f32],
     persistent: bool,
 }
 
@@ -630,8 +614,8 @@ impl<'a> Rows<'a> {
         )
     }
 
-    /// P = σ(S W + b) for the rows of `states` S, with the whole product's kernel.
-    fn forward(model: &Model<'_>, kernel: Kernel, out: &mut [f32], states: &[f32]) {
+    /// P = σ(S W + b) for the rows of the 0/1 `states` S (a sum of rows of W per row).
+    fn forward(model: &Model<'_>, out: &mut [f32], states: &[f32]) {
         let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
         let product = Product::new(
             states.len() / nv,
@@ -640,7 +624,7 @@ impl<'a> Rows<'a> {
             Layout::AsStored,
             Layout::AsStored,
         );
-        multiply_with(kernel, out, states, model.weights, &product, 1);
+        multiply_indicator(out, states, model.weights, &product);
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
@@ -648,9 +632,9 @@ impl<'a> Rows<'a> {
     /// P = σ(X W + b); CD-k chains start at X = V₀ with P = P₀, which their first step reads
     /// in place ([`Rows::step`]).
     fn start(&mut self, model: &Model<'_>) {
-        Rows::forward(model, model.forward, self.p0, self.v0);
+        Rows::forward(model, self.p0, self.v0);
         if model.persistent {
-            Rows::forward(model, model.chain_forward, self.p, self.x);
+            Rows::forward(model, self.p, self.x);
         }
     }
 
@@ -668,11 +652,11 @@ impl<'a> Rows<'a> {
         let chains = self.x.len() / nv;
         let p = if from_clamped { &*self.p0 } else { &*self.p };
         sample_below(p, hidden_draws, self.h);
-        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
-        multiply_with(model.backward, self.pv, self.h, model.weights, &backward, 1);
+        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::AsStored);
+        multiply_indicator(self.pv, self.h, model.weights_transposed, &backward);
         add_bias_sigmoid(self.pv, model.visible_biases);
         sample_below(self.pv, visible_draws, self.x);
-        Rows::forward(model, model.chain_forward, self.p, self.x);
+        Rows::forward(model, self.p, self.x);
     }
 }
 
