@@ -13,7 +13,10 @@
 //!
 //!   u ← μ u + ε_t (g − λ W),  W ← W + u   (biases without decay).
 //!
-//! Five products of B·V·H multiply-adds each for CD-1. σ and the sampling are vectorised
+//! Five products of B·V·H multiply-adds each for CD-1, each with a 0/1 left factor (V₀,
+//! H, X, V₀ᵀ, Xᵀ): they are computed as sums of the rows the ones pick
+//! ([`crate::linalg::indicator`], the reference kernel's bits, additions only; H·Wᵀ sums
+//! rows of a transposed copy of W made once per update). σ and the sampling are vectorised
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
