@@ -156,8 +156,12 @@ fn two_threads_start_one_worker_only_for_large_machines() {
     let _serial = one_at_a_time();
     assert_eq!(pair_threads(0), 0, "no pair before");
     let small = (64, 16);
+    // Above SPLIT_WORK but not split (n = 25 ≤ 64 in V·W): the update rule must not start
+    // the worker either (it once split whenever B·V·H ≥ SPLIT_WORK).
+    let narrow = (784, 25);
     let large = (784, 500);
-    for ((nv, nh), expected) in [(small, 0), (large, 1)] {
+    assert!(100 * 784 * 25 >= SPLIT_WORK);
+    for ((nv, nh), expected) in [(small, 0), (narrow, 0), (large, 1)] {
         let data = random_patterns(200, nv, 0.14, 1);
         let start = Rbm::random(nv, nh, 0.01, 2).unwrap();
         let o = options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 3);

@@ -14,7 +14,8 @@ mod linalg_checks;
 use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics};
 use boltzlab::linalg::elementwise::{exp, sigmoid};
 use boltzlab::linalg::{
-    Kernel, LARGE_PRODUCT_KERNEL, Layout, Product, multiply, multiply_with, use_for_large_products,
+    Kernel, LARGE_PRODUCT_KERNEL, Layout, Product, multiply, multiply_indicator, multiply_with,
+    transpose,
 };
 use linalg_checks::{
     LAYOUTS, check_gradient, check_product, mnist_sized_products, mnist_sized_trainer, options,
@@ -105,6 +106,42 @@ fn multiply_in_wasm_uses_the_simd128_kernel_for_large_products() {
 }
 
 #[wasm_bindgen_test]
+fn a_0_1_product_in_wasm_has_the_reference_kernels_bits() {
+    // Sums of rows of op(B) in order of p: the reference kernel's bits (and so its
+    // rounding bound), both layouts of A, across the 32-column chunk's edge (n = 70) and
+    // at the update's shapes; and linalg::transpose against its definition.
+    let mut seed = 2000;
+    for (m, k, n) in [(3, 5, 7), (5, 9, 70), (100, 784, 500), (784, 100, 500)] {
+        for a_layout in [Layout::AsStored, Layout::Transposed] {
+            for (alpha, beta) in [(1.0, 0.0), (-0.01, 1.0)] {
+                let product = Product::new(m, k, n, a_layout, Layout::AsStored).scaled(alpha, beta);
+                let a: Vec<f32> = values(m * k, seed)
+                    .iter()
+                    .map(|&x| f32::from(u8::from(x > 0.5)))
+                    .collect();
+                let b = values(k * n, seed + 1);
+                let c0 = values(m * n, seed + 2);
+                seed += 3;
+                let (mut c, mut reference) = (c0.clone(), c0);
+                multiply_with(Kernel::Reference, &mut reference, &a, &b, &product, 1);
+                multiply_indicator(&mut c, &a, &b, &product);
+                let bits = |c: &[f32]| c.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&c), bits(&reference), "{product:?}");
+            }
+        }
+    }
+    let (rows, cols) = (37, 129);
+    let src = values(rows * cols, 9);
+    let mut dst = vec![0.0; rows * cols];
+    transpose(&src, rows, cols, &mut dst);
+    for i in 0..rows {
+        for j in 0..cols {
+            assert_eq!(dst[j * rows + i].to_bits(), src[i * cols + j].to_bits());
+        }
+    }
+}
+
+#[wasm_bindgen_test]
 fn f32_exp_and_sigmoid_give_the_native_accuracy_in_wasm() {
     // Every 9973rd f32 of [−87, 88] (the native test walks a finer grid).
     let ulp = |x: f64| f64::from(f32::EPSILON) * x.abs();
@@ -153,7 +190,7 @@ fn the_batch_gradient_in_wasm_equals_a_direct_f64_computation() {
 }
 
 #[wasm_bindgen_test]
-fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
+fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_and_of_gemm_beside_simd128() {
     const REPS: usize = 25;
     let kernels = [Kernel::Fast, Kernel::Simd128];
     let names = ["gemm", "simd128"];
@@ -170,30 +207,34 @@ fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_gemm_beside_simd128() {
         (js_sys::Date::now() - t0) / 4.0
     };
     // Warm-up: V8 tiers each kernel up after a few calls.
+    trainer.run(3).unwrap();
     for kernel in kernels {
-        use_for_large_products(kernel);
-        trainer.run(3).unwrap();
         for product in [&nn, &tn, &nt] {
             time_product(kernel, product);
         }
     }
-    // Interleaved: each rep times both kernels, the first alternating.
-    let mut times: [[Vec<f64>; 2]; 4] = Default::default();
+    // Interleaved: each rep times the update (its products are 0/1 sums of rows, whatever
+    // the large-product kernel) and both kernels' products, the first alternating.
+    let mut update = Vec::new();
+    let mut times: [[Vec<f64>; 2]; 3] = Default::default();
     for rep in 0..REPS {
+        let t0 = js_sys::Date::now();
+        trainer.run(2).unwrap();
+        update.push((js_sys::Date::now() - t0) / 2.0);
         for q in [rep % 2, 1 - rep % 2] {
-            use_for_large_products(kernels[q]);
-            let t0 = js_sys::Date::now();
-            trainer.run(2).unwrap();
-            times[0][q].push((js_sys::Date::now() - t0) / 2.0);
             for (w, product) in [&nn, &tn, &nt].into_iter().enumerate() {
-                times[w + 1][q].push(time_product(kernels[q], product));
+                times[w][q].push(time_product(kernels[q], product));
             }
         }
     }
-    use_for_large_products(LARGE_PRODUCT_KERNEL);
-    let [update, nn, tn, nt] = &mut times;
+    let (median, min, max) = summary(&mut update);
+    let line = format!(
+        "wasm, one thread, 784-500 CD-1 update, batch 100 (products as 0/1 sums of rows), \
+         median (min–max) of {REPS}: {median:.2} ms ({min:.2}–{max:.2})"
+    );
+    web_sys::console::log_1(&line.into());
+    let [nn, tn, nt] = &mut times;
     for (what, times) in [
-        ("784-500 CD-1 update, batch 100 (5 products)", update),
         ("one 100×784×500 product V·W (NN)", nn),
         ("one 784×100×500 product Vᵀ·P (TN)", tn),
         ("one 100×500×784 product H·Wᵀ (NT)", nt),

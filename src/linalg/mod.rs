@@ -47,15 +47,20 @@
 //! some work on the caller's thread and one persistent worker. The batch trainer uses
 //! both to split an update over two threads.
 //!
+//! Products with a 0/1 left factor (sampled states) have their own kernel,
+//! [`indicator`]: sums of rows of op(B), with the reference kernel's bits.
+//!
 //! This module imports nothing of the crate: it is a leaf. [`elementwise`] holds the f32
 //! work between the products (σ, sampling against uniforms, column means).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+pub use indicator::{multiply_indicator, multiply_indicator_rows};
 pub use pair::ThreadPair;
 
 pub mod elementwise;
+pub mod indicator;
 mod pair;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
@@ -386,6 +391,48 @@ fn parallelism(threads: usize) -> gemm::Parallelism {
 #[cfg(target_arch = "wasm32")]
 fn parallelism(_threads: usize) -> gemm::Parallelism {
     gemm::Parallelism::None
+}
+
+/// dst ← srcᵀ: `src` is `rows` × `cols` row-major, `dst` becomes `cols` × `rows`. Blocks
+/// of 32 × 32 (which stay in L1 both ways), each moved as 4 × 4 tiles: four rows of four
+/// read, four columns of four written, which the compiler turns into vector shuffles.
+/// Panics if a slice is short.
+pub fn transpose(src: &[f32], rows: usize, cols: usize, dst: &mut [f32]) {
+    const BLOCK: usize = 32;
+    const TILE: usize = 4;
+    assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
+    let tile = |i: usize, j: usize, dst: &mut [f32]| {
+        let row = |r: usize| -> [f32; TILE] {
+            src[(i + r) * cols + j..][..TILE]
+                .try_into()
+                .expect("four values")
+        };
+        let [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
+        for c in 0..TILE {
+            dst[(j + c) * rows + i..][..TILE].copy_from_slice(&[r0[c], r1[c], r2[c], r3[c]]);
+        }
+    };
+    let (rows_4, cols_4) = (rows - rows % TILE, cols - cols % TILE);
+    for i0 in (0..rows_4).step_by(BLOCK) {
+        for j0 in (0..cols_4).step_by(BLOCK) {
+            for i in (i0..(i0 + BLOCK).min(rows_4)).step_by(TILE) {
+                for j in (j0..(j0 + BLOCK).min(cols_4)).step_by(TILE) {
+                    tile(i, j, dst);
+                }
+            }
+        }
+    }
+    // The ragged edges: the last rows % 4 rows, then the last cols % 4 columns.
+    for i in rows_4..rows {
+        for j in 0..cols {
+            dst[j * rows + i] = src[i * cols + j];
+        }
+    }
+    for i in 0..rows_4 {
+        for j in cols_4..cols {
+            dst[j * rows + i] = src[i * cols + j];
+        }
+    }
 }
 
 /// The threads the machine offers (1 in wasm): the default for natively threaded work.

@@ -13,7 +13,10 @@
 //!
 //!   u ← μ u + ε_t (g − λ W),  W ← W + u   (biases without decay).
 //!
-//! Five products of B·V·H multiply-adds each for CD-1. σ and the sampling are vectorised
+//! Five products of B·V·H multiply-adds each for CD-1, each with a 0/1 left factor (V₀,
+//! H, X, V₀ᵀ, Xᵀ): they are computed as sums of the rows the ones pick
+//! ([`crate::linalg::indicator`], the reference kernel's bits, additions only; H·Wᵀ sums
+//! rows of a transposed copy of W made once per update). σ and the sampling are vectorised
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
@@ -36,8 +39,8 @@ use crate::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
 use crate::linalg::{
-    Kernel, Layout, Product, ThreadPair, kernel_for, multiply_rows, multiply_with,
-    splits_like_the_whole,
+    Layout, Product, ThreadPair, multiply_indicator, multiply_indicator_rows,
+    splits_like_the_whole, transpose,
 };
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
@@ -54,6 +57,9 @@ pub struct BatchTrainer {
     hidden: usize,
     /// W, V × H row-major; a; b.
     weights: Vec<f32>,
+    /// Wᵀ (H × V), refreshed from W at each gradient estimate: the backward product
+    /// H·Wᵀ sums rows of it.
+    weights_transposed: Vec<f32>,
     visible_biases: Vec<f32>,
     hidden_biases: Vec<f32>,
     /// Momentum velocities, in the parameters' shapes.
@@ -88,6 +94,9 @@ pub struct BatchTrainer {
     threads: usize,
     /// The second thread of a split update (started at the first one).
     pair: ThreadPair,
+    /// Whether the last gradient was estimated split in halves ([`BatchTrainer::split`]);
+    /// the update rule is split the same way.
+    split_update: bool,
     updates: u64,
     diverged: Option<ParamError>,
     /// K > 0: the last K visible units are a one-of-K label group
@@ -97,8 +106,8 @@ pub struct BatchTrainer {
 
 impl BatchTrainer {
     /// A trainer of `rbm` (its parameters rounded to f32) on `patterns` (each V values 0/1)
-    /// with `options` ([`TrainingOptions::check`]), the products on up to `threads` threads
-    /// (natively; 1 in wasm). Statistics: CD-k or persistent; parallel tempering is refused
+    /// with `options` ([`TrainingOptions::check`]), on `threads` threads (natively, with two
+    /// or more a large enough update is split in halves over two; 1 in wasm). Statistics: CD-k or persistent; parallel tempering is refused
     /// (error names `statistics`). The generator of `options.seed` draws the persistent
     /// particles (each visible unit on with probability ½), then the first shuffle, as
     /// [`super::RbmTrainer`] does.
@@ -138,6 +147,7 @@ impl BatchTrainer {
             visible: nv,
             hidden: nh,
             weights: to_f32(rbm.weights()),
+            weights_transposed: vec![0.0; nv * nh],
             visible_biases: to_f32(rbm.visible_biases()),
             hidden_biases: to_f32(rbm.hidden_biases()),
             velocity_weights: vec![0.0; nv * nh],
@@ -163,6 +173,7 @@ impl BatchTrainer {
             rng,
             threads,
             pair: ThreadPair::new(),
+            split_update: false,
             updates: 0,
             diverged: None,
             labels: 0,
@@ -230,12 +241,12 @@ impl BatchTrainer {
         self.updates
     }
 
-    /// The threads the products may use.
+    /// The threads an update may use.
     pub fn threads(&self) -> usize {
         self.threads
     }
 
-    /// Sets the threads the products may use (1 ≤ threads ≤ 64; error names `threads`).
+    /// Sets the threads an update may use (1 ≤ threads ≤ 64; error names `threads`).
     /// The result does not depend on it (an update splits rows of outputs, not sums).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), ParamError> {
         self.threads = whole_threads(threads)?;
@@ -329,38 +340,14 @@ impl BatchTrainer {
             rows
         };
         let split = self.split(rows, chains);
-        let threads = if split {
-            (self.threads / 2).max(1)
-        } else {
-            self.threads
-        };
+        self.split_update = split;
+        transpose(&self.weights, nv, nh, &mut self.weights_transposed);
         let model = Model {
             weights: &self.weights,
             visible_biases: &self.visible_biases,
             hidden_biases: &self.hidden_biases,
-            forward: kernel_for(&Product::new(
-                rows,
-                nv,
-                nh,
-                Layout::AsStored,
-                Layout::AsStored,
-            )),
-            backward: kernel_for(&Product::new(
-                chains,
-                nh,
-                nv,
-                Layout::AsStored,
-                Layout::Transposed,
-            )),
-            chain_forward: kernel_for(&Product::new(
-                chains,
-                nv,
-                nh,
-                Layout::AsStored,
-                Layout::AsStored,
-            )),
+            weights_transposed: &self.weights_transposed,
             persistent: self.persistent,
-            threads,
             labels: self.labels,
         };
         let steps = self.options.statistics.steps();
@@ -435,8 +422,8 @@ impl BatchTrainer {
         let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
         let weights_part = |g: &mut [f32], units: Range<usize>| {
-            multiply_rows(g, v0, p0, &clamped, units.clone(), threads);
-            multiply_rows(g, x, p, &free, units, threads);
+            multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
+            multiply_indicator_rows(g, x, p, &free, units);
         };
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
@@ -536,9 +523,9 @@ impl BatchTrainer {
                 0.0,
             ),
         ];
-        let split = cfg!(not(target_arch = "wasm32"))
-            && self.threads >= 2
-            && (self.options.batch * nv * nh) as u64 >= SPLIT_WORK;
+        // Split as the gradient was: an update that did not split leaves the worker parked
+        // (or never started), and waking it for two short loops costs more than they take.
+        let split = self.split_update;
         let pair = &mut self.pair;
         for (name, params, grads, velocities, step, decay) in parts {
             let scalars = [momentum as f32, rate, decay, limit];
@@ -612,18 +599,19 @@ impl BatchTrainer {
 /// (measured: docs/speed.md).
 pub const SPLIT_WORK: u64 = 1 << 20;
 
-/// What both halves of a split update read: the parameters, the kernels of the whole
-/// products (so a half takes the whole's kernel whatever its size), and the threads each
-/// half's products may use.
+/// What both halves of a split update read: the parameters and the kernels of the whole
+/// products (so a half takes the whole's kernel whatever its size). Every product runs on
+/// the thread that calls it: the update's own split is its only threading (`gemm` asked
+/// for two threads on an unsplit update made small machines 1.4–3.7× slower with two
+/// threads than with one, docs/speed.md).
 struct Model<'a> {
     weights: &'a [f32],
     visible_biases: &'a [f32],
     hidden_biases: &'a [f32],
-    forward: Kernel,
-    backward: Kernel,
-    chain_forward: Kernel,
+    /// Wᵀ (H × V), for the backward product H·Wᵀ as a sum of rows.
+    weights_transposed: &'a [f32],
     persistent: bool,
-    threads: usize,
+    /// K > 0: the last K visible units are a one-of-K label group.
     labels: usize,
 }
 
@@ -667,8 +655,8 @@ impl<'a> Rows<'a> {
         )
     }
 
-    /// P = σ(S W + b) for the rows of `states` S, with the whole product's kernel.
-    fn forward(model: &Model<'_>, kernel: Kernel, out: &mut [f32], states: &[f32]) {
+    /// P = σ(S W + b) for the rows of the 0/1 `states` S (a sum of rows of W per row).
+    fn forward(model: &Model<'_>, out: &mut [f32], states: &[f32]) {
         let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
         let product = Product::new(
             states.len() / nv,
@@ -677,7 +665,7 @@ impl<'a> Rows<'a> {
             Layout::AsStored,
             Layout::AsStored,
         );
-        multiply_with(kernel, out, states, model.weights, &product, model.threads);
+        multiply_indicator(out, states, model.weights, &product);
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
@@ -685,9 +673,9 @@ impl<'a> Rows<'a> {
     /// P = σ(X W + b); CD-k chains start at X = V₀ with P = P₀, which their first step reads
     /// in place ([`Rows::step`]).
     fn start(&mut self, model: &Model<'_>) {
-        Rows::forward(model, model.forward, self.p0, self.v0);
+        Rows::forward(model, self.p0, self.v0);
         if model.persistent {
-            Rows::forward(model, model.chain_forward, self.p, self.x);
+            Rows::forward(model, self.p, self.x);
         }
     }
 
@@ -705,15 +693,8 @@ impl<'a> Rows<'a> {
         let chains = self.x.len() / nv;
         let p = if from_clamped { &*self.p0 } else { &*self.p };
         sample_below(p, hidden_draws, self.h);
-        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
-        multiply_with(
-            model.backward,
-            self.pv,
-            self.h,
-            model.weights,
-            &backward,
-            model.threads,
-        );
+        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::AsStored);
+        multiply_indicator(self.pv, self.h, model.weights_transposed, &backward);
         if model.labels == 0 {
             add_bias_sigmoid(self.pv, model.visible_biases);
             sample_below(self.pv, visible_draws, self.x);
@@ -726,7 +707,7 @@ impl<'a> Rows<'a> {
                 model.labels,
             );
         }
-        Rows::forward(model, model.chain_forward, self.p, self.x);
+        Rows::forward(model, self.p, self.x);
     }
 }
 

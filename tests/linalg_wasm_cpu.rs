@@ -1,0 +1,224 @@
+//! Where the CPU time of one 784-500 CD-1 update (batch 100) goes in WebAssembly on one
+//! thread, measured in node's V8 by CPU time (`process.cpuUsage()`: time this process spent
+//! on a CPU, which other processes' load inflates far less than wall time). Printed, never
+//! asserted: the whole update through the trainer beside its parts (the five products by
+//! kernel, σ, sampling, the draws, V₀'s conversion, the column sums, the update rule), each
+//! part timed interleaved with the others in every rep.
+//!
+//!   cargo test --release --target wasm32-unknown-unknown --no-default-features \
+//!     --test linalg_wasm_cpu -- --nocapture
+//!
+//! (No `run_in_browser`: wasm-bindgen-test-runner runs this file in node.)
+#![cfg(target_arch = "wasm32")]
+
+mod linalg_checks;
+
+use boltzlab::learn::rbm::BatchTrainer;
+use boltzlab::linalg::elementwise::{
+    add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
+};
+use boltzlab::linalg::{Kernel, Layout, Product, multiply_indicator, multiply_with, transpose};
+use boltzlab::rng::{SpinRng, seeded_rng};
+use linalg_checks::{mnist_sized_products, mnist_sized_trainer, summary, values};
+use rand::Rng;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// node's `process.cpuUsage()`: `{ user, system }` in microseconds.
+    #[wasm_bindgen(js_namespace = process, js_name = cpuUsage)]
+    fn cpu_usage() -> JsValue;
+}
+
+/// CPU time used by this process so far, in ms.
+fn cpu_ms() -> f64 {
+    let usage = cpu_usage();
+    let field = |name: &str| {
+        js_sys::Reflect::get(&usage, &name.into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .expect("process.cpuUsage() has user and system")
+    };
+    (field("user") + field("system")) / 1e3
+}
+
+/// The buffers of one update's parts (the shapes of a 784-500 CD-1 update, batch 100).
+struct Parts {
+    trainer: BatchTrainer,
+    x: Vec<f32>,
+    w: Vec<f32>,
+    wt: Vec<f32>,
+    /// 0/1 visible states (13 % on, as binarized MNIST) and hidden states (half on).
+    states: Vec<f32>,
+    hidden_states: Vec<f32>,
+    p: Vec<f32>,
+    out_h: Vec<f32>,
+    out_v: Vec<f32>,
+    grad: Vec<f32>,
+    bias_h: Vec<f32>,
+    bias_v: Vec<f32>,
+    mean_h: Vec<f32>,
+    mean_v: Vec<f32>,
+    draws: Vec<u32>,
+    rng: SpinRng,
+    bytes: Vec<u8>,
+    sums: Vec<f64>,
+    weights: Vec<f32>,
+    velocity: Vec<f32>,
+    step: Vec<f32>,
+}
+
+/// The kernels compared, and their names.
+const KERNELS: [(Kernel, &str); 2] = [(Kernel::Simd128, "simd128"), (Kernel::Fast, "gemm")];
+
+/// The parts timed, by name ([`Parts::run`] runs each).
+const NAMES: [&str; 11] = [
+    "whole update (trainer)",
+    "five products, simd128",
+    "five products, gemm",
+    "five products, 0/1 sums of rows",
+    "Wᵀ: transpose 784×500",
+    "σ: 2 × (100×500) + 100×784",
+    "sampling: 100×500 + 100×784",
+    "draws: 100 × 1284 next_u32",
+    "V₀: 100×784 bytes to f32",
+    "column sums: 2 × (100×784 + 100×500)",
+    "update rule: momentum step + write, 784×500",
+];
+
+const B: usize = 100;
+const V: usize = 784;
+const H: usize = 500;
+
+impl Parts {
+    fn new() -> Parts {
+        Parts {
+            trainer: mnist_sized_trainer(1),
+            x: values(B * V, 6),
+            w: values(V * H, 7),
+            wt: vec![0.0; V * H],
+            states: (0..B * V)
+                .map(|k| f32::from(u8::from(k % 8 == 0)))
+                .collect(),
+            hidden_states: (0..B * H)
+                .map(|k| f32::from(u8::from(k % 2 == 0)))
+                .collect(),
+            p: values(B * H, 8),
+            out_h: vec![0.0; B * H],
+            out_v: vec![0.0; B * V],
+            grad: vec![0.0; V * H],
+            bias_h: values(H, 9),
+            bias_v: values(V, 10),
+            mean_h: vec![0.0; H],
+            mean_v: vec![0.0; V],
+            draws: vec![0; B * (V + H)],
+            rng: seeded_rng(11),
+            bytes: (0..B * V).map(|k| u8::from(k % 7 == 0)).collect(),
+            sums: vec![0.0; V + H],
+            weights: values(V * H, 12),
+            velocity: values(V * H, 13),
+            step: vec![0.0; V * H],
+        }
+    }
+
+    /// Runs part `q` of [`NAMES`] once.
+    fn run(&mut self, q: usize) {
+        let [(_, nn), (_, nt), (_, tn)] = mnist_sized_products();
+        let free = tn.scaled(-0.01, 1.0);
+        match q {
+            0 => self.trainer.run(1).expect("finite"),
+            3 => {
+                // The products as the trainer computes them: with 0/1 states (V₀, H, X).
+                let (s, w, p) = (&self.states, &self.w, &self.p);
+                let nt = Product::new(B, H, V, Layout::AsStored, Layout::AsStored);
+                multiply_indicator(&mut self.out_h, s, w, &nn);
+                multiply_indicator(&mut self.out_v, &self.hidden_states, &self.wt, &nt);
+                multiply_indicator(&mut self.out_h, s, w, &nn);
+                multiply_indicator(&mut self.grad, s, p, &tn);
+                multiply_indicator(&mut self.grad, s, p, &free);
+            }
+            4 => transpose(&self.w, V, H, &mut self.wt),
+            1 | 2 => {
+                let kernel = KERNELS[q - 1].0;
+                let (x, w, p) = (&self.x, &self.w, &self.p);
+                multiply_with(kernel, &mut self.out_h, x, w, &nn, 1); // P₀ = V₀W
+                multiply_with(kernel, &mut self.out_v, p, w, &nt, 1); // HWᵀ
+                multiply_with(kernel, &mut self.out_h, x, w, &nn, 1); // XW
+                multiply_with(kernel, &mut self.grad, x, p, &tn, 1); // V₀ᵀP₀
+                multiply_with(kernel, &mut self.grad, x, p, &free, 1); // −XᵀP
+            }
+            5 => {
+                // Inputs of moderate size (σ's input range in training).
+                self.out_h.copy_from_slice(&self.p);
+                add_bias_sigmoid(&mut self.out_h, &self.bias_h);
+                self.out_v.copy_from_slice(&self.x);
+                add_bias_sigmoid(&mut self.out_v, &self.bias_v);
+                self.out_h.copy_from_slice(&self.p);
+                add_bias_sigmoid(&mut self.out_h, &self.bias_h);
+            }
+            6 => {
+                let (hidden, visible) = self.draws.split_at(B * H);
+                sample_below(&self.p, hidden, &mut self.out_h);
+                sample_below(&self.x, visible, &mut self.out_v);
+            }
+            7 => self.draws.iter_mut().for_each(|r| *r = self.rng.next_u32()),
+            8 => {
+                let pairs = self.out_v.iter_mut().zip(&self.bytes);
+                pairs.for_each(|(o, &x)| *o = f32::from(x));
+            }
+            9 => {
+                let (sv, sh) = self.sums.split_at_mut(V);
+                add_column_sums(&self.x, sv, 0.01, 0.0, &mut self.mean_v);
+                add_column_sums(&self.x, sv, -0.01, 1.0, &mut self.mean_v);
+                add_column_sums(&self.p, sh, 0.01, 0.0, &mut self.mean_h);
+                add_column_sums(&self.p, sh, -0.01, 1.0, &mut self.mean_h);
+            }
+            10 => {
+                let mut ok = [true];
+                let scalars = [0.5, 1e-3, 0.0, 1e6];
+                let (w, g, u) = (&self.weights, &self.grad, &self.velocity);
+                momentum_step(w, g, u, &mut self.step, scalars, &mut ok);
+                apply_step(&mut self.weights, &mut self.velocity, &self.step);
+            }
+            _ => unreachable!("a part of NAMES"),
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn cpu_time_of_a_784_500_cd_1_update_in_wasm_and_of_its_parts() {
+    const REPS: usize = 15;
+    let mut parts = Parts::new();
+    // Warm-up: V8 tiers each function up after a few calls.
+    for _ in 0..3 {
+        (0..NAMES.len()).for_each(|q| parts.run(q));
+    }
+    // Interleaved: every rep runs each part once, the order rotated by the rep.
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); NAMES.len()];
+    for rep in 0..REPS {
+        for s in 0..NAMES.len() {
+            let q = (s + rep) % NAMES.len();
+            let start = cpu_ms();
+            parts.run(q);
+            times[q].push(cpu_ms() - start);
+        }
+    }
+    let mut report = format!(
+        "wasm (node {}), one thread, CPU ms, median (min–max) of {REPS}, interleaved:",
+        node_version()
+    );
+    for (name, t) in NAMES.iter().zip(times.iter_mut()) {
+        let (median, min, max) = summary(t);
+        report += &format!("\n  {name:<46} {median:7.3} ({min:.3}–{max:.3})");
+    }
+    web_sys::console::log_1(&report.into());
+    assert!(parts.trainer.rbm().weights().iter().all(|w| w.is_finite()));
+}
+
+fn node_version() -> String {
+    js_sys::eval("process.version")
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
