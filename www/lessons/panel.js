@@ -171,6 +171,7 @@ export class LessonPanel {
     this.showPredict(step.predict);
     this.showChallenge(step.challenge);
     this.lecture.showNotes();
+    this.lecture.arrange(step);
     $('lesson').dataset.step = `${this.lesson + 1}.${this.step + 1}`;
     this.poll();
   }
@@ -313,6 +314,7 @@ export class LessonPanel {
     this.unlock();
     clearEmphasis();
     this.lecture.toggle(false);
+    this.lecture.arrange(null);
     $('lesson').hidden = true;
     document.body.classList.remove('in-lesson');
     const lessonKeys = ['lesson', 'step', 'lecture', 'teach', 'title', 'text', 'hide', 'lock'];
