@@ -16,6 +16,9 @@ import { setProfile } from '../views/colour.js';
 import { PARTS, pauseAll } from './scene.js';
 
 const NOTES_CHANNEL = 'boltzlab-notes';
+// The inline style properties lecture mode sets on a view (through the CSSOM: the page's
+// content security policy refuses style attributes), restored when the view goes back.
+const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth'];
 
 // The views a lesson step can name in `views` (course.js), each shown in its own tile in
 // lecture mode: the element's id, the tile's title, and how it fills the tile. fit:
@@ -156,7 +159,8 @@ export class LectureMode {
   move(element, into) {
     const mark = document.createComment('lecture mode moved an element from here');
     element.before(mark);
-    this.moved.push({ element, mark, style: element.getAttribute('style'), hidden: element.hidden });
+    const style = Object.fromEntries(SIZED.map((property) => [property, element.style[property]]));
+    this.moved.push({ element, mark, style, hidden: element.hidden });
     into.append(element);
   }
 
@@ -164,8 +168,7 @@ export class LectureMode {
   restore() {
     for (const { element, mark, style, hidden } of this.moved.reverse()) {
       mark.replaceWith(element);
-      if (style === null) element.removeAttribute('style');
-      else element.setAttribute('style', style);
+      for (const property of SIZED) element.style[property] = style[property];
       element.hidden = hidden;
     }
     this.moved = [];
