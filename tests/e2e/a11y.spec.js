@@ -105,21 +105,19 @@ test('a keyboard alone reaches every control of a lecture step, with the focus v
 
   // The clicker keys, with the focus left on a button of the lesson (not in a text box).
   await page.locator('#lesson-replay').focus();
-  const at = (step) => expect(page.locator('#lesson')).toHaveAttribute('data-step', `1.${step}`);
-  await page.keyboard.press('Home');
-  await at(1);
-  await page.keyboard.press('PageDown');
-  await at(2);
-  await page.keyboard.press('ArrowRight');
-  await at(3);
-  await page.keyboard.press(' ');
-  await at(4);
-  await page.keyboard.press('PageUp');
-  await at(3);
-  await page.keyboard.press('ArrowLeft');
-  await at(2);
-  await page.keyboard.press('End');
-  await at(COURSE[0].steps.length);
+  const keys = [
+    ['Home', 1],
+    ['PageDown', 2],
+    ['ArrowRight', 3],
+    [' ', 4],
+    ['PageUp', 3],
+    ['ArrowLeft', 2],
+    ['End', COURSE[0].steps.length],
+  ];
+  for (const [key, step] of keys) {
+    await page.keyboard.press(key);
+    await expect(page.locator('#lesson'), `${key} opens step ${step}`).toHaveAttribute('data-step', `1.${step}`);
+  }
   await page.keyboard.press('b');
   await expect(page.locator('#lesson-blank')).toBeVisible();
   await page.keyboard.press('B');
