@@ -11,8 +11,21 @@
 // 'down', picture: a named picture of down spins in an up lattice (lattice/pictures.js:
 // 'disc', 'stripes', 'wall'), clamp: a training pattern (1-based) clamped on the machine's
 // visible units, run, speed ({ticks: n} or {sweeps: n} per frame, or 'max', the whole frame
-// budget), controls: [part…], highlight: part, views: [part…] } where a part is a name in
-// scene.js's PARTS.
+// budget), controls: [part…], highlight: part } where a part is a name in scene.js's PARTS.
+//
+// What a step shows, declared beside its text (one line each, for every step):
+//   views: ['spins', 'trace']  the views its text talks about, by the names in lecture.js's
+//     VIEWS (a view missing there is one line to add). Lecture mode shows exactly these, in
+//     tiles filling the screen beside the text (one to four read well), and each must show
+//     something when the step opens: a view that needs data gets it from the scene (run: true,
+//     or a state that already has it). Outside lecture mode they are outlined.
+//   scene.controls: ['run', 'temperature']  the controls its text names (parts in scene.js's
+//     PARTS): lecture mode puts exactly these under the text.
+//   begin: (app) => …  (optional) what the step starts once its scene is set, for a view whose
+//     data no scene makes (the restricted machine's completion run).
+// tests/e2e/lecture.spec.js opens every step of every lesson in lecture mode at 1280×720 and
+// 1920×1080 and checks that each declared view is on screen, at least 200 × 200 px, drawn,
+// and clear of the text and of the other views.
 //
 // A prediction: { question, choices: [{label, range: [lo, hi]}], measure: {label, read(r),
 // after: {sweeps | cycles}}, explain }: the step stays paused until a choice is committed,
@@ -117,6 +130,7 @@ export const COURSE = [
       {
         title: 'A lattice of spins',
         text: `Each square is a spin s<sub>i</sub> = +1 (light) or −1 (dark). Neighbours that agree lower the energy:${ENERGY}Here J = 1 and h = 0. Right now E/N = ${live('energy')}: a random picture sits near 0; all aligned would give −2.`,
+        views: ['spins'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -129,7 +143,6 @@ export const COURSE = [
           },
           run: false,
           controls: ['status', 'run'],
-          views: ['spins'],
           highlight: 'status',
         }),
         notes: {
@@ -140,6 +153,7 @@ export const COURSE = [
       {
         title: 'One tick, explained',
         text: `A tick visits one spin, adds up its neighbours into the local field ${mi('<msub><mi>h</mi><mi>i</mi></msub><mo>=</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>j</mi></msub>')}, and sets the spin up with probability${m('<mi>P</mi><mo>(</mo><msub><mi>s</mi><mi>i</mi></msub><mo>=</mo><mo>+</mo><mn>1</mn><mo>)</mo><mo>=</mo><mfrac><mn>1</mn><mrow><mn>1</mn><mo>+</mo><msup><mi>e</mi><mrow><mo>−</mo><mn>2</mn><msub><mi>h</mi><mi>i</mi></msub><mo>/</mo><mi>T</mi></mrow></msup></mrow></mfrac>')}The inspector shows each decision, one tick per frame.`,
+        views: ['spins', 'inspector'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -152,8 +166,7 @@ export const COURSE = [
           },
           run: true,
           speed: { ticks: 1 },
-          controls: ['run', 'inspector'],
-          views: ['spins'],
+          controls: ['run'],
           highlight: 'inspector',
         }),
         notes: {
@@ -165,6 +178,7 @@ export const COURSE = [
       {
         title: 'Predict: a cold start from noise',
         text: 'Random spins are cooled at once to T = 0.5. Predict E/N after 100 sweeps (100 ticks per spin).',
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -178,7 +192,6 @@ export const COURSE = [
           run: false,
           speed: { sweeps: 4 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         predict: {
           question: 'E/N after 100 sweeps at T = 0.5 will be…',
@@ -199,6 +212,7 @@ export const COURSE = [
       {
         title: 'Challenge: low energy is stable',
         text: `Make the lattice hold E/N below −1.9 for 20 sweeps in a row. Now E/N = ${live('energy')} at T = ${live('temperature')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -211,7 +225,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['run', 'temperature', 'status'],
-          views: ['spins', 'trace'],
           highlight: 'temperature',
         }),
         challenge: {
@@ -236,6 +249,7 @@ export const COURSE = [
       {
         title: 'The Boltzmann distribution',
         text: `At temperature T each state has probability${BOLTZMANN}High T: every picture is about as likely. Low T: the lowest energies win. M/N = ${live('magnetization')} at T = ${live('temperature')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -248,7 +262,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['status', 'temperature'],
-          views: ['spins', 'trace'],
         }),
         notes: {
           ask: 'At T = ∞, what is P(s)? And at T → 0?',
@@ -258,6 +271,7 @@ export const COURSE = [
       {
         title: 'Predict: cooling an ordered lattice',
         text: 'All spins start up at T = 1.5, below T<sub>c</sub>. Predict |M/N| after 200 sweeps.',
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -272,7 +286,6 @@ export const COURSE = [
           run: false,
           speed: { sweeps: 4 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         predict: {
           question: '|M/N| after 200 sweeps at T = 1.5 will be…',
@@ -292,6 +305,7 @@ export const COURSE = [
       {
         title: 'Challenge: find where the order melts',
         text: `Raise the temperature until |M/N|, averaged over 30 sweeps, falls below 0.5. Now M/N = ${live('magnetization')} at T = ${live('temperature')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -306,7 +320,6 @@ export const COURSE = [
           run: true,
           speed: { sweeps: 4 },
           controls: ['temperature', 'status'],
-          views: ['spins', 'trace'],
           highlight: 'temperature',
         }),
         challenge: {
@@ -323,6 +336,7 @@ export const COURSE = [
       {
         title: 'The sweep against Onsager',
         text: `Start the temperature sweep: a copy of this lattice cools from 3.5 to 1.5, measuring |m|, u, c and χ with error bars. Onsager solved the infinite lattice exactly:${m('<msub><mi>T</mi><mi>c</mi></msub><mo>=</mo><mfrac><mn>2</mn><mrow><mi>ln</mi><mo>(</mo><mn>1</mn><mo>+</mo><msqrt><mn>2</mn></msqrt><mo>)</mo></mrow></mfrac><mo>≈</mo><mn>2.269</mn>')}`,
+        views: ['spins', 'sweep-magnetisation', 'sweep-heat'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -335,7 +349,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['sweep'],
-          views: ['spins', 'sweep'],
           highlight: 'sweep',
         }),
         notes: {
@@ -353,6 +366,7 @@ export const COURSE = [
       {
         title: 'A quench',
         text: `Random spins (T = ∞) are cooled at once to T = 1. Domains form and grow; their size grows like${m('<mi>L</mi><mo>(</mo><mi>t</mi><mo>)</mo><mo>∼</mo><msup><mi>t</mi><mrow><mn>1</mn><mo>/</mo><mn>2</mn></mrow></msup>')}Sweeps: ${live('sweeps', 0)}, E/N = ${live('energy')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -366,7 +380,6 @@ export const COURSE = [
           run: true,
           speed: { sweeps: 1 },
           controls: ['status', 'run'],
-          views: ['spins', 'trace'],
         }),
         notes: {
           ask: 'What sets the speed of a wall? Why do small domains vanish first?',
@@ -376,6 +389,7 @@ export const COURSE = [
       {
         title: 'Predict: ordered in 500 sweeps?',
         text: 'The same quench on 128 × 128. Predict |M/N| after 500 sweeps.',
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -389,7 +403,6 @@ export const COURSE = [
           run: false,
           speed: { sweeps: 16 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         predict: {
           question: '|M/N| after 500 sweeps will be…',
@@ -409,6 +422,7 @@ export const COURSE = [
       {
         title: 'Walls cost energy',
         text: `Each wall bond costs 2J. With n<sub>wall</sub> broken bonds${m('<mi>E</mi><mo>/</mo><mi>N</mi><mo>=</mo><mo>−</mo><mn>2</mn><mo>+</mo><mn>2</mn><msub><mi>n</mi><mtext>wall</mtext></msub><mo>/</mo><mi>N</mi>')}Paint a stroke of down spins into the up lattice (Brush: paint down) and watch E/N = ${live('energy')} rise, then the stroke dissolve.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -422,7 +436,6 @@ export const COURSE = [
           start: 'up',
           run: true,
           controls: ['brush', 'status'],
-          views: ['spins', 'trace'],
           highlight: 'brush',
         }),
         notes: {
@@ -433,6 +446,7 @@ export const COURSE = [
       {
         title: 'Predict: a disc of down spins',
         text: `A disc of down spins (radius 16) in an up sea, at T = 1.5 with no field: no force pushes it either way, but its wall costs 2J per broken bond. Now M/N = ${live('magnetization')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -447,7 +461,6 @@ export const COURSE = [
           run: false,
           speed: { sweeps: 16 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         predict: {
           question: 'After 1000 sweeps, M/N will be…',
@@ -469,6 +482,7 @@ export const COURSE = [
       {
         title: 'Challenge: keep the domain against the field',
         text: `A field h = −0.3 pushes every spin down, and at T = 1.5 the up state will flip. Clamp some spins (Brush: clamp) so that M/N stays above 0.5 for 100 sweeps with the phase clamped. Now M/N = ${live('magnetization')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -482,7 +496,6 @@ export const COURSE = [
           start: 'up',
           run: false,
           controls: ['brush', 'run', 'status'],
-          views: ['spins', 'trace'],
           highlight: 'brush',
         }),
         challenge: {
@@ -509,6 +522,7 @@ export const COURSE = [
       {
         title: 'Random couplings',
         text: `Now each bond is J<sub>ij</sub> = ±1 at random. A square of four bonds whose product is negative cannot satisfy all four:${m('<munder><mo>∏</mo><mi>□</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>&lt;</mo><mn>0</mn>')}Frustrated plaquettes are marked in the weights view.`,
+        views: ['spins', 'bonds'],
         scene: lattice({
           lattice: {
             model: 'spin-glass-pm',
@@ -521,7 +535,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['status'],
-          views: ['spins', 'weights'],
           highlight: 'weights',
         }),
         notes: {
@@ -532,6 +545,7 @@ export const COURSE = [
       {
         title: 'Predict: how low can a glass go?',
         text: 'A ±J glass on 32 × 32, random start, cooled to T = 0.5. Predict E/N after 300 sweeps.',
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'spin-glass-pm',
@@ -545,7 +559,6 @@ export const COURSE = [
           run: false,
           speed: { sweeps: 16 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         predict: {
           question: 'E/N after 300 sweeps at T = 0.5 will be…',
@@ -567,6 +580,7 @@ export const COURSE = [
       {
         title: 'Many valleys',
         text: `Gaussian couplings J<sub>ij</sub> ~ N(0, 1). At T = 0.4 each new run settles into its own pattern. Press New run a few times and compare the pictures and E/N = ${live('energy')}.`,
+        views: ['spins', 'trace'],
         scene: lattice({
           lattice: {
             model: 'spin-glass-gaussian',
@@ -580,7 +594,6 @@ export const COURSE = [
           run: true,
           speed: { sweeps: 4 },
           controls: ['status'],
-          views: ['spins', 'trace'],
         }),
         notes: {
           ask: 'A new run changes the couplings too. How would you test whether one glass has many valleys?',
@@ -591,11 +604,11 @@ export const COURSE = [
       {
         title: 'The Sherrington–Kirkpatrick glass',
         text: `Now couple every pair at random, the fully connected glass of Sherrington and Kirkpatrick (1975):${m('<msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>∼</mo><mi mathvariant="script">N</mi><mo>(</mo><mn>0</mn><mo>,</mo><mn>1</mn><mo>/</mo><mi>N</mi><mo>)</mo>')}The weights view shows the random matrix. Press “Dream freely”: the units flicker and never agree, because almost every triangle of couplings is frustrated.`,
+        views: ['machine-weights', 'units'],
         scene: machine({
           couplings: 'random',
           run: false,
           controls: ['explore', 'options'],
-          views: ['machine-weights', 'network'],
           highlight: 'explore',
         }),
         notes: {
@@ -607,10 +620,10 @@ export const COURSE = [
       {
         title: 'A Boltzmann machine is a spin glass with learned couplings',
         text: `A Boltzmann machine has the same energy, with a coupling w<sub>ij</sub> between every pair and 0/1 units:${m('<mi>E</mi><mo>=</mo><mo>−</mo><munder><mo>∑</mo><mrow><mi>i</mi><mo>&lt;</mo><mi>j</mi></mrow></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>−</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>θ</mi><mi>i</mi></msub><msub><mi>s</mi><mi>i</mi></msub>')}Here it learns the six 10-pixel images: watch the weights grow from zero into a structured, still frustrated, matrix. Cycle ${live('cycle', 0)}.`,
+        views: ['machine-weights', 'units'],
         scene: machine({
           run: true,
           controls: ['learning'],
-          views: ['machine-weights', 'network'],
           highlight: 'machine-weights',
         }),
         notes: {
@@ -632,10 +645,10 @@ export const COURSE = [
         title: 'Two units',
         text: `Two 0/1 units s<sub>3</sub> and s<sub>8</sub>, one weight J<sub>38</sub>:${m('<mi>E</mi><mo>=</mo><mo>−</mo><msub><mi>J</mi><mn>38</mn></msub><msub><mi>s</mi><mn>3</mn></msub><msub><mi>s</mi><mn>8</mn></msub><mo>,</mo><mspace width="1em"/><mi>P</mi><mo>∝</mo><msup><mi>e</mi><mrow><mo>−</mo><mi>E</mi><mo>/</mo><mi>T</mi></mrow></msup>')}Only the state (1, 1) feels the weight. Set J<sub>38</sub> and read the four exact probabilities at T = 1.`,
         widget: 'two-units',
+        views: ['two-units'],
         scene: machine({
           run: false,
           controls: [],
-          views: ['network'],
         }),
         notes: {
           ask: 'With J = 0, what is the probability of each joint state?',
@@ -646,10 +659,10 @@ export const COURSE = [
         title: 'Predict: a positive coupling',
         text: 'Set J<sub>38</sub> = +3 in your head first.',
         widget: 'two-units',
+        views: ['two-units'],
         scene: machine({
           run: false,
           controls: [],
-          views: ['network'],
         }),
         predict: {
           question: 'With J₃₈ = +3 at T = 1, the probability that both units are on is…',
@@ -670,11 +683,11 @@ export const COURSE = [
       {
         title: 'The Hebbian step',
         text: `Learning lowers the energy of what the data shows: in the clamped phase it raises w<sub>ij</sub> by how often i and j are on together,${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>∝</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>clamped</mtext></msub>')}Units that fire together wire together (Hebb 1949). Watch the clamped correlations.`,
+        views: ['correlations-clamped', 'machine-weights'],
         scene: machine({
           run: true,
           speed: { sweeps: 1 },
           controls: ['learning'],
-          views: ['correlations', 'machine-weights'],
           highlight: 'correlations',
         }),
         notes: {
@@ -686,10 +699,10 @@ export const COURSE = [
         title: 'Challenge: make both on likely',
         text: 'Set J<sub>38</sub> so that P(s<sub>3</sub> = s<sub>8</sub> = 1) is above 0.5 but below 0.6.',
         widget: 'two-units',
+        views: ['two-units'],
         scene: machine({
           run: false,
           controls: [],
-          views: ['network'],
         }),
         challenge: {
           goal: '0.5 < P(1, 1) < 0.6',
@@ -716,10 +729,10 @@ export const COURSE = [
       {
         title: 'Two phases',
         text: `The rule follows the gradient of G, the divergence of the machine from the data:${KL}${RULE}The first term is Hebbian (the data clamped), the second is unlearning (the machine dreaming).`,
+        views: ['correlations-clamped', 'correlations-free'],
         scene: machine({
           run: false,
           controls: ['learning'],
-          views: ['correlations'],
         }),
         notes: {
           ask: 'When does a weight stop changing?',
@@ -730,10 +743,10 @@ export const COURSE = [
       {
         title: 'Switch the phase by hand',
         text: 'Press “Clamp and settle” to show the machine a pattern, then “Dream freely” to let it run alone. Compare ⟨s<sub>i</sub>s<sub>j</sub>⟩ clamped, free and their difference.',
+        views: ['units', 'correlations-clamped', 'correlations-free', 'correlations-difference'],
         scene: machine({
           run: false,
           controls: ['explore'],
-          views: ['network', 'correlations'],
           highlight: 'explore',
         }),
         notes: {
@@ -744,11 +757,11 @@ export const COURSE = [
       {
         title: 'Predict: does G fall?',
         text: `The machine starts from zero weights: G = ln(2¹⁰/6) ≈ 5.14 nats. Now G = ${live('kl')}.`,
+        views: ['curve'],
         scene: machine({
           run: false,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve'],
         }),
         predict: {
           question: 'After 100 learning cycles, G will be…',
@@ -769,11 +782,11 @@ export const COURSE = [
       {
         title: 'Challenge: learn well',
         text: `Run learning (you may change the rate) until G falls below 2 nats. Now G = ${live('kl')} at cycle ${live('cycle', 0)}.`,
+        views: ['curve'],
         scene: machine({
           run: true,
           speed: 'max',
           controls: ['learning', 'options'],
-          views: ['curve'],
           highlight: 'curve',
         }),
         challenge: {
@@ -799,11 +812,11 @@ export const COURSE = [
       {
         title: 'Six images',
         text: 'The training set: six images of 10 pixels. Every pixel is a visible unit; there are no hidden units. The machine learns a probability for every one of the 1024 possible images.',
+        views: ['patterns', 'units'],
         scene: machine({
           run: true,
           speed: 'max',
           controls: ['learning'],
-          views: ['network'],
         }),
         notes: {
           ask: 'How many numbers does the machine have to learn? (45 weights and 10 biases.)',
@@ -813,11 +826,11 @@ export const COURSE = [
       {
         title: 'Dreaming',
         text: 'After some learning, press “Dream freely”: the machine generates images on its own. Are they the training images?',
+        views: ['units', 'patterns'],
         scene: machine({
           run: true,
           speed: 'max',
           controls: ['explore', 'learning'],
-          views: ['network'],
           highlight: 'explore',
         }),
         notes: {
@@ -828,11 +841,11 @@ export const COURSE = [
       {
         title: 'The gallery against exact probabilities',
         text: 'Draw samples in the gallery: each image is shown with how often it was drawn and its exact probability under the machine.',
+        views: ['gallery'],
         scene: machine({
           run: true,
           speed: 'max',
           controls: ['learning'],
-          views: ['gallery'],
           highlight: 'gallery',
         }),
         notes: {
@@ -843,11 +856,11 @@ export const COURSE = [
       {
         title: 'Predict: can it be perfect?',
         text: `Can a machine with no hidden units give each of the six images probability 1/6 and all others 0? Now G = ${live('kl')}.`,
+        views: ['curve'],
         scene: machine({
           run: false,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve'],
         }),
         predict: {
           question: 'After 300 cycles, G (0 would be perfect) will be…',
@@ -873,11 +886,11 @@ export const COURSE = [
       {
         title: 'The encoder',
         text: 'Two groups of four visible units talk only through two hidden units. To pass a pattern across, the hidden units must give each of the four patterns its own two-bit code.',
+        views: ['units', 'graph'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: false,
           controls: ['learning'],
-          views: ['network'],
         }),
         notes: {
           ask: 'How many codes do two binary hidden units have?',
@@ -887,12 +900,12 @@ export const COURSE = [
       {
         title: 'One pattern clamped',
         text: 'Pattern 1 is clamped on the visible units (ringed). Only the two hidden units are free: they settle to whatever code the present weights give this pattern. Try the other patterns (Pattern to clamp): before learning, do they get different codes?',
+        views: ['units', 'graph'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           clamp: 1,
           run: false,
           controls: ['explore'],
-          views: ['network'],
           highlight: 'explore',
         }),
         notes: {
@@ -904,12 +917,12 @@ export const COURSE = [
       {
         title: 'Phase+ and Phase−',
         text: `Slowly: in Phase+ a pattern is clamped on both groups and the hidden units settle; in Phase− nothing is clamped and the whole machine runs free.${RULE}Phase: watch the status line.`,
+        views: ['machine-status', 'units', 'correlations-clamped', 'correlations-free'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: true,
           speed: { sweeps: 1 },
           controls: ['learning'],
-          views: ['network', 'correlations'],
         }),
         notes: {
           ask: 'Why must the free phase also run the visible units?',
@@ -919,12 +932,12 @@ export const COURSE = [
       {
         title: 'Predict: how long to find the codes?',
         text: `Solved so far: ${live('solved', 0)}.`,
+        views: ['curve', 'units'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: false,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve', 'network'],
         }),
         predict: {
           question: 'How many of the 4 codes are distinct after 150 cycles?',
@@ -945,12 +958,12 @@ export const COURSE = [
       {
         title: 'Challenge: all four codes',
         text: `Run learning until all four codes are distinct. Solved: ${live('solved', 0)} of 4, cycle ${live('cycle', 0)}.`,
+        views: ['curve', 'units'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: true,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve', 'network'],
           highlight: 'curve',
         }),
         challenge: { goal: '4 of 4 codes distinct', check: (history) => centre(history.at(-1).solved) === 4 },
@@ -962,12 +975,12 @@ export const COURSE = [
       {
         title: 'Challenge: a larger encoder, G by AIS',
         text: `The 8-3-8 encoder: 16 visible units talk through 3 hidden ones, and eight patterns need all eight three-bit codes. Its ${mi('<msup><mn>2</mn><mn>19</mn></msup>')} states are too many to sum G every cycle, so every 10 cycles the page estimates ln Z by annealed importance sampling (AIS), with a standard error. From zero weights G = 16 ln 2 − ln 8 ≈ 9.01 nats. Run learning until G is below ${ENCODER_GOAL} nats beyond doubt: the estimate plus two standard errors below ${ENCODER_GOAL}. Now G = ${live('kl')} (AIS, cycle ${live('klCycle', 0)}).`,
+        views: ['curve', 'units'],
         scene: machine({
           machine: { dataset: '8-3-8', method: 'stochastic' },
           run: true,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve', 'network'],
           highlight: 'curve',
         }),
         challenge: {
@@ -994,11 +1007,11 @@ export const COURSE = [
       {
         title: 'Brute force',
         text: `Z sums 2<sup>n</sup> terms:${BOLTZMANN}For the 4-2-4 machine (10 units) that is 1024 terms. Press “Compute ln Z”.`,
+        views: ['machine-logz'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: false,
           controls: [],
-          views: ['machine-logz'],
           highlight: 'machine-logz',
         }),
         notes: {
@@ -1009,11 +1022,11 @@ export const COURSE = [
       {
         title: 'Sampling gives a lower bound',
         text: 'Summing e<sup>−E/T</sup> over the distinct states a sampler visits misses the states it never saw, so the sum is below Z.',
+        views: ['machine-logz'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: false,
           controls: [],
-          views: ['machine-logz'],
         }),
         predict: {
           question: 'For the untrained 4-2-4 machine (all weights 0), is the sampled ln Z…',
@@ -1038,11 +1051,11 @@ export const COURSE = [
       {
         title: 'Mean field: Z ≈ e^{−F}',
         text: `Mean field replaces the units by their averages m<sub>i</sub> and minimises${m('<mi>F</mi><mo>=</mo><mi>E</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>−</mo><mi>T</mi><mi>S</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>,</mo><mspace width="1em"/><mi>ln</mi><mi>Z</mi><mo>≥</mo><mo>−</mo><mi>F</mi><mo>/</mo><mi>T</mi>')}a lower bound that costs n² per iteration, not 2<sup>n</sup>.`,
+        views: ['machine-logz'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: false,
           controls: [],
-          views: ['machine-logz'],
         }),
         notes: {
           ask: 'Where does mean field fail?',
@@ -1052,6 +1065,7 @@ export const COURSE = [
       {
         title: 'Which method, when',
         text: 'The lattice has its own ln Z panel: exact by transfer matrix or enumeration for small sides, and the same bounds and AIS beyond. Compute it for sides 4, 8 and 16 and compare the times.',
+        views: ['lattice-logz', 'spins'],
         scene: lattice({
           lattice: {
             model: 'ferromagnet',
@@ -1064,7 +1078,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['model'],
-          views: ['lattice-logz'],
           highlight: 'lattice-logz',
         }),
         notes: {
@@ -1081,12 +1094,12 @@ export const COURSE = [
       {
         title: 'Mean-field settling',
         text: `Peterson and Anderson (1987) replace sampled correlations by products of averages:${m('<msub><mi>m</mi><mi>i</mi></msub><mo>=</mo><mi>tanh</mi><mo>(</mo><mo>(</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>m</mi><mi>j</mi></msub><mo>+</mo><msub><mi>θ</mi><mi>i</mi></msub><mo>)</mo><mo>/</mo><mi>T</mi><mo>)</mo><mo>,</mo><mspace width="1em"/><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo><mo>≈</mo><msub><mi>m</mi><mi>i</mi></msub><msub><mi>m</mi><mi>j</mi></msub>')}No random numbers: the same weights always give the same statistics.`,
+        views: ['units', 'correlations-clamped', 'correlations-free'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'mean-field' },
           run: true,
           speed: { sweeps: 1 },
           controls: ['learning'],
-          views: ['network', 'correlations'],
         }),
         notes: {
           ask: 'What is lost by writing ⟨s_i s_j⟩ ≈ m_i m_j?',
@@ -1096,12 +1109,12 @@ export const COURSE = [
       {
         title: 'Predict: which is faster?',
         text: `The mean-field machine learns 4-2-4. Solved: ${live('solved', 0)} of 4.`,
+        views: ['curve'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'mean-field' },
           run: false,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve'],
         }),
         predict: {
           question: 'After 60 cycles, the mean-field machine has found…',
@@ -1123,12 +1136,12 @@ export const COURSE = [
       {
         title: 'The stochastic machine, same seed',
         text: `Now the stochastic machine on the same task. Cycle ${live('cycle', 0)}, solved ${live('solved', 0)} of 4.`,
+        views: ['curve'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
           run: true,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve'],
         }),
         notes: {
           ask: 'Compare the two learning curves: which is smoother, which ends lower?',
@@ -1138,12 +1151,12 @@ export const COURSE = [
       {
         title: 'Challenge: solve it deterministically',
         text: `With the mean-field method, get all four codes. Solved: ${live('solved', 0)} of 4.`,
+        views: ['curve'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'mean-field' },
           run: true,
           speed: 'max',
           controls: ['learning', 'options'],
-          views: ['curve'],
         }),
         challenge: {
           goal: '4 of 4 codes with the mean-field machine',
@@ -1167,12 +1180,12 @@ export const COURSE = [
       {
         title: 'Why the 1985 statistics are slow',
         text: `Every cycle of the 1985 rule starts each phase from random states and anneals from T = 20 down to 10 before it counts anything: most sweeps are spent forgetting the last cycle. Watch the temperature in the status line. Cycle ${live('cycle', 0)}.`,
+        views: ['machine-status', 'units'],
         scene: machine({
           machine: { dataset: '4-2-4' },
           run: true,
           speed: { sweeps: 1 },
           controls: ['learning'],
-          views: ['network'],
         }),
         notes: {
           ask: 'The weights barely change between cycles: why start the chains from scratch each time?',
@@ -1183,12 +1196,12 @@ export const COURSE = [
       {
         title: 'Fantasy particles',
         text: `Keep K free-running chains, the fantasy particles, from cycle to cycle and advance each k sweeps per cycle (Tieleman 2008):${m('<mi>Δ</mi><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mi>ε</mi><mo>(</mo><msub><mrow><mo>⟨</mo><msub><mi>s</mi><mi>i</mi></msub><msub><mi>s</mi><mi>j</mi></msub><mo>⟩</mo></mrow><mtext>data</mtext></msub><mo>−</mo><mfrac><mn>1</mn><mi>K</mi></mfrac><munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>K</mi></munderover><msubsup><mi>s</mi><mi>i</mi><mrow><mo>(</mo><mi>k</mi><mo>)</mo></mrow></msubsup><msubsup><mi>s</mi><mi>j</mi><mrow><mo>(</mo><mi>k</mi><mo>)</mo></mrow></msubsup><mo>)</mo>')}Here K = 50, k = 1, ε = 0.05 on the 10-pixel images. G = ${live('kl')}.`,
+        views: ['curve'],
         scene: machine({
           machine: { rule: 'gradient', rate: 0.05, statistics: { name: 'persistent-free', particles: 50, sweeps: 1 } },
           run: true,
           speed: 'max',
           controls: ['learning', 'options'],
-          views: ['curve'],
           highlight: 'options',
         }),
         notes: {
@@ -1200,12 +1213,12 @@ export const COURSE = [
       {
         title: 'Predict: persistent particles and a large rate',
         text: 'The same particles, with a learning rate ten times larger (ε = 0.5). G starts at 5.14 nats.',
+        views: ['curve'],
         scene: machine({
           machine: { rule: 'gradient', rate: 0.5, statistics: { name: 'persistent-free', particles: 50, sweeps: 1 } },
           run: false,
           speed: 'max',
           controls: ['learning'],
-          views: ['curve'],
         }),
         predict: {
           question: 'After 300 cycles at ε = 0.5, G will be…',
@@ -1226,6 +1239,7 @@ export const COURSE = [
       {
         title: 'A restricted machine learns digits',
         text: `A restricted machine connects only visible to hidden units, so p(h | v) is exact and a whole layer updates at once (block Gibbs). Here 64 pixels and 16 hidden units learn 1500 handwritten digits with 100 fantasy particles, drawn live. Test ln p(v) per image: ${live('testLogLikelihood', 2)} nats (exact: 2¹⁶ hidden states summed).`,
+        views: ['fantasy', 'likelihood'],
         scene: {
           mode: 'restricted',
           seed: 1,
@@ -1241,7 +1255,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['rbm-learning'],
-          views: ['fantasy', 'likelihood'],
           highlight: 'fantasy',
         },
         notes: {
@@ -1253,6 +1266,7 @@ export const COURSE = [
       {
         title: 'Challenge: learn the digits',
         text: `Keep learning until the test log-likelihood rises above −21 nats per image. Now ${live('testLogLikelihood', 2)} after ${live('updates', 0)} updates.`,
+        views: ['fantasy', 'likelihood'],
         scene: {
           mode: 'restricted',
           seed: 1,
@@ -1268,7 +1282,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['rbm-learning', 'rbm-options'],
-          views: ['fantasy', 'likelihood'],
           highlight: 'likelihood',
         },
         challenge: {
@@ -1284,6 +1297,9 @@ export const COURSE = [
       {
         title: 'Completion: dream the missing half',
         text: 'The paper’s own test: clamp the top half of a test digit, let the free units settle, and compare the completion with the original. Switch between the clamped and the free phase to see the machine forget the clamp.',
+        views: ['completion'],
+        // The completion view is drawn by a completion run: start one on the first test digit.
+        begin: (app) => app.machine.rbm.startCompletion(),
         scene: {
           mode: 'restricted',
           seed: 1,
@@ -1299,7 +1315,6 @@ export const COURSE = [
           },
           run: true,
           controls: ['completion'],
-          views: ['completion'],
           highlight: 'completion',
         },
         notes: {

@@ -4,12 +4,70 @@
 // ←: previous; Home / End: first / last; B: blank the screen and pause); the projector
 // colour profile (?colors=projector or the Colours menu); and speaker notes in a second
 // window that follows the step shown here.
+//
+// The lecture layout: the step's text (with the controls the step names, scene.controls) in
+// a column on the left, and the views the step talks about (step.views, names in VIEWS below)
+// in tiles filling the rest of the screen, every tile wholly on screen. Each view and control
+// is moved into its place while lecture mode shows the step, and back where it came from
+// afterwards (a comment marks the spot), so every listener and every drawing stays its own.
 
 import { $ } from '../ui.js';
 import { setProfile } from '../views/colour.js';
-import { pauseAll } from './scene.js';
+import { PARTS, pauseAll } from './scene.js';
 
 const NOTES_CHANNEL = 'boltzlab-notes';
+// The inline style properties lecture mode sets on a view (through the CSSOM: the page's
+// content security policy refuses style attributes), restored when the view goes back.
+const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth'];
+
+// The views a lesson step can name in `views` (course.js), each shown in its own tile in
+// lecture mode: the element's id, the tile's title, and how it fills the tile. fit:
+// 'square': the largest square (a lattice, a matrix: pictures whose pixels must stay square);
+// 'fill': the whole tile (plots, drawn again to their box); 'natural': the tile's width at
+// the height the view gives itself (views that size themselves, panels with a table).
+// A new view is one line here.
+export const VIEWS = {
+  // the lattice
+  spins: { id: 'spins-box', title: 'Spins', fit: 'square' },
+  trace: { id: 'trace', title: 'Energy and magnetisation per spin against sweeps', fit: 'fill' },
+  bonds: { id: 'bonds', title: 'Couplings, frustrated squares marked', fit: 'square' },
+  'coupling-matrix': { id: 'matrix', title: 'The lattice as a network: w_ij', fit: 'square' },
+  inspector: { id: 'inspector-box', title: 'Tick inspector', fit: 'natural' },
+  'sweep-magnetisation': { id: 'scan-m', title: 'Sweep: |m| against T', fit: 'fill' },
+  'sweep-energy': { id: 'scan-u', title: 'Sweep: u against T', fit: 'fill' },
+  'sweep-heat': { id: 'scan-c', title: 'Sweep: specific heat c against T', fit: 'fill' },
+  'sweep-susceptibility': { id: 'scan-chi', title: 'Sweep: susceptibility χ against T', fit: 'fill' },
+  'lattice-logz': { id: 'lattice-z', title: 'ln Z of the lattice', fit: 'natural' },
+  // the general machine
+  'machine-status': { id: 'bm-status', title: 'Status', fit: 'natural' },
+  units: { id: 'bm-units', title: 'Units (clamped ringed)', fit: 'natural' },
+  patterns: { id: 'bm-patterns', title: 'Training patterns', fit: 'natural' },
+  graph: { id: 'bm-graph', title: 'Connections', fit: 'fill' },
+  curve: { id: 'bm-curve', title: 'Learning curve', fit: 'fill' },
+  'machine-weights': { id: 'bm-weights', title: 'Weights w_ij', fit: 'square' },
+  'correlations-clamped': { id: 'bm-clamped', title: '⟨s_i s_j⟩ clamped', fit: 'square' },
+  'correlations-free': { id: 'bm-free', title: '⟨s_i s_j⟩ free', fit: 'square' },
+  'correlations-difference': { id: 'bm-difference', title: 'clamped − free', fit: 'square' },
+  gallery: { id: 'bm-gallery-box', title: 'Samples from the machine', fit: 'natural' },
+  'machine-logz': { id: 'bm-logz-box', title: 'ln Z, four ways', fit: 'natural' },
+  'two-units': { id: 'lesson-widget', title: 'Two units, exact', fit: 'natural' },
+  // the restricted machine
+  fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
+  likelihood: { id: 'rbm-likelihood', title: 'Log-likelihood per image', fit: 'fill' },
+  completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
+};
+
+// Columns and rows for `count` tiles in a width × height area with `gap` between them: the
+// grid whose tiles' shorter side is longest (so a square view is as large as it can be).
+export function tileGrid(count, width, height, gap) {
+  let best = { cols: 1, rows: Math.max(1, count), side: -Infinity };
+  for (let cols = 1; cols <= Math.max(1, count); cols++) {
+    const rows = Math.ceil(count / cols);
+    const side = Math.min((width - gap * (cols - 1)) / cols, (height - gap * (rows - 1)) / rows);
+    if (side > best.side) best = { cols, rows, side };
+  }
+  return best;
+}
 
 // Keys a number or text box keeps for itself.
 const typing = (element) =>
@@ -34,6 +92,12 @@ export class LectureMode {
       }
     });
     this.installColours();
+    this.moved = []; // {element, mark, style}: what lecture mode moved, in the order moved
+    this.views = []; // the elements of the views shown, with their names and fits
+    this.resizing = false;
+    window.addEventListener('resize', () => {
+      if (!this.resizing && this.on) this.fit();
+    });
   }
 
   // Turns lecture mode on or off (full screen if the browser allows it here).
@@ -50,6 +114,101 @@ export class LectureMode {
       document.exitFullscreen().catch(() => {});
     }
     if (this.panel.lesson >= 0) this.panel.remember(true);
+    this.arrange(this.panel.lesson >= 0 ? this.panel.currentLesson().steps[this.panel.step] : null);
+  }
+
+  // Shows `step` (or nothing): in lecture mode its views in tiles and its controls under its
+  // text; otherwise everything back in its place, with the step's views outlined.
+  arrange(step) {
+    this.restore();
+    for (const view of Object.values(VIEWS)) document.getElementById(view.id)?.classList.remove('lesson-part');
+    if (!step) return;
+    const names = step.views ?? [];
+    if (!this.on) {
+      for (const name of names) document.getElementById(VIEWS[name]?.id)?.classList.add('lesson-part');
+      return;
+    }
+    const tiles = $('lecture-views');
+    for (const name of names) {
+      const view = VIEWS[name];
+      const element = view && document.getElementById(view.id);
+      if (!element) continue;
+      const tile = document.createElement('figure');
+      tile.className = 'lecture-view';
+      tile.dataset.view = name;
+      tile.dataset.fit = view.fit;
+      const caption = document.createElement('figcaption');
+      caption.textContent = view.title;
+      const body = document.createElement('div');
+      body.className = 'lecture-view-body';
+      tile.append(caption, body);
+      tiles.append(tile);
+      this.move(element, body);
+      element.hidden = false;
+      this.views.push({ element, body, fit: view.fit });
+    }
+    for (const name of step.scene.controls ?? []) {
+      const element = PARTS[name]?.();
+      if (element) this.move(element, $('lecture-controls'));
+    }
+    $('lecture-controls').hidden = $('lecture-controls').childElementCount === 0;
+    this.fit();
+  }
+
+  // Moves `element` to the end of `into`, marking where it was.
+  move(element, into) {
+    const mark = document.createComment('lecture mode moved an element from here');
+    element.before(mark);
+    const style = Object.fromEntries(SIZED.map((property) => [property, element.style[property]]));
+    this.moved.push({ element, mark, style, hidden: element.hidden });
+    into.append(element);
+  }
+
+  // Puts every moved element back where it was, as it was.
+  restore() {
+    for (const { element, mark, style, hidden } of this.moved.reverse()) {
+      mark.replaceWith(element);
+      for (const property of SIZED) element.style[property] = style[property];
+      element.hidden = hidden;
+    }
+    this.moved = [];
+    this.views = [];
+    $('lecture-views').replaceChildren();
+    $('lecture-controls').replaceChildren();
+    $('lecture-controls').hidden = true;
+  }
+
+  // Lays the tiles out to fill the views' area, sizes each view to its tile, and lets every
+  // view draw itself again at its new size (the modes redraw on a window resize).
+  fit() {
+    const tiles = $('lecture-views');
+    const count = this.views.length;
+    tiles.hidden = count === 0;
+    if (count === 0) return;
+    const style = getComputedStyle(tiles);
+    const gap = parseFloat(style.rowGap) || 0;
+    const width = tiles.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = tiles.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const { cols, rows } = tileGrid(count, width, height, gap);
+    tiles.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
+    tiles.style.gridTemplateRows = `repeat(${rows}, minmax(0, 1fr))`;
+    for (const { element, body, fit } of this.views) {
+      const w = Math.floor(body.clientWidth);
+      const h = Math.floor(body.clientHeight);
+      const side = Math.min(w, h);
+      const [cssWidth, cssHeight] = fit === 'square' ? [side, side] : fit === 'fill' ? [w, h] : [w, null];
+      element.style.maxWidth = 'none';
+      element.style.maxHeight = 'none';
+      element.style.minWidth = '0';
+      element.style.width = `${cssWidth}px`;
+      if (cssHeight !== null) element.style.height = `${cssHeight}px`;
+    }
+    this.resizing = true;
+    try {
+      window.dispatchEvent(new Event('resize'));
+    } finally {
+      this.resizing = false;
+    }
   }
 
   // The clicker keys, before the page's own shortcuts (keys.js) see them.

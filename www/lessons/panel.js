@@ -165,12 +165,14 @@ export class LessonPanel {
     if (this.widget === null) $('lesson-widget').replaceChildren();
     try {
       applyScene(this.app, step.scene, seed);
+      step.begin?.(this.app);
     } catch (err) {
       linkError(`This step’s scene could not be set up: ${err.message}`);
     }
     this.showPredict(step.predict);
     this.showChallenge(step.challenge);
     this.lecture.showNotes();
+    this.lecture.arrange(step);
     $('lesson').dataset.step = `${this.lesson + 1}.${this.step + 1}`;
     this.poll();
   }
@@ -313,6 +315,7 @@ export class LessonPanel {
     this.unlock();
     clearEmphasis();
     this.lecture.toggle(false);
+    this.lecture.arrange(null);
     $('lesson').hidden = true;
     document.body.classList.remove('in-lesson');
     const lessonKeys = ['lesson', 'step', 'lecture', 'teach', 'title', 'text', 'hide', 'lock'];

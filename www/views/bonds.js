@@ -5,6 +5,7 @@
 // when it is frustrated (the product of its four couplings is negative).
 
 import { cssColour, rgbaWord, onThemeChange } from './colour.js';
+import { describe } from './describe.js';
 
 export class BondView {
   constructor(canvas, scale) {
@@ -43,6 +44,17 @@ export class BondView {
     const { pixels } = this;
     if (version !== this.version) {
       this.version = version;
+      let frustrated = 0;
+      let squares = 0;
+      for (let k = 0; k < window * window; k++) {
+        if (frustration[k] !== 2) squares += 1;
+        if (frustration[k] === 1) frustrated += 1;
+      }
+      describe(
+        this.canvas,
+        () =>
+          `the couplings of a ${window} × ${window} corner of the lattice, ${frustrated} of its ${squares} squares frustrated`,
+      );
       for (let y = 0; y < window; y++) {
         for (let x = 0; x < window; x++) {
           const k = x + window * y;

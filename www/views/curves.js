@@ -5,6 +5,7 @@
 import { cssColour } from './colour.js';
 import { fitCanvas } from './canvas.js';
 import { format } from '../ui.js';
+import { describe, say } from './describe.js';
 
 export class LearningCurveView {
   constructor(canvas) {
@@ -14,6 +15,19 @@ export class LearningCurveView {
   // cycles, kl, solved: the curve's points (NaN where not known); ais: {cycles, kl, stderr}.
   draw({ cycles: x, kl, solved, ais }) {
     const points = x.length;
+    const m0 = ais.cycles.length;
+    const klNow = points ? kl[points - 1] : NaN;
+    const solvedNow = points ? solved[points - 1] : NaN;
+    const now = !points
+      ? 'no learning cycles yet'
+      : `after ${x[points - 1]} cycles, G = ${
+          Number.isFinite(klNow)
+            ? `${say(klNow, 3)} nats`
+            : m0
+              ? `${say(ais.kl[m0 - 1], 3)} ± ${say(ais.stderr[m0 - 1], 3)} nats (AIS estimate)`
+              : 'not known yet'
+        }${Number.isFinite(solvedNow) ? `, ${Math.round(solvedNow * 100)} % of the codes solved` : ''}`;
+    describe(this.canvas, () => now);
     const { c, w, h } = fitCanvas(this.canvas);
     const left = 48;
     const right = 40;

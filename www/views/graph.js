@@ -4,6 +4,7 @@
 
 import { cssColour } from './colour.js';
 import { fitCanvas } from './canvas.js';
+import { describe, say } from './describe.js';
 
 export class NetworkGraphView {
   constructor(canvas, scale, fill) {
@@ -18,7 +19,21 @@ export class NetworkGraphView {
     const n = activations.length;
     const { c, w, h } = fitCanvas(this.canvas);
     let top = 0;
+    let connections = 0;
+    let strongest = [0, 0, 0];
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const wij = weights[i * n + j];
+        if (wij !== 0) connections += 1;
+        if (Math.abs(wij) > Math.abs(strongest[0])) strongest = [wij, i + 1, j + 1];
+      }
     for (let k = 0; k < n * n; k++) top = Math.max(top, Math.abs(weights[k]));
+    describe(
+      this.canvas,
+      () =>
+        `${n} units, ${connections} non-zero connections` +
+        (connections ? `, the strongest ${say(strongest[0])} between units ${strongest[1]} and ${strongest[2]}` : ''),
+    );
     const radius = Math.max(10, Math.min(w, h) / 2 - 16);
     const at = (i) => {
       const angle = (2 * Math.PI * i) / n - Math.PI / 2;

@@ -4,6 +4,7 @@
 // with a colour-bar legend. Used now for a lattice seen as a network; networks use it too.
 
 import { drawLegend } from './colour.js';
+import { describe, say } from './describe.js';
 
 export class HeatMapView {
   // canvas: the map; legend: a canvas for the colour bar (or null); scale: a DivergingScale.
@@ -28,8 +29,20 @@ export class HeatMapView {
     }
     const image = this.context.createImageData(cols, rows);
     const pixels = new Uint32Array(image.data.buffer);
-    for (let i = 0; i < rows * cols; i++) pixels[i] = this.scale.word(values[i] / top);
+    let largest = 0;
+    for (let i = 0; i < rows * cols; i++) {
+      pixels[i] = this.scale.word(values[i] / top);
+      if (Math.abs(values[i]) > Math.abs(values[largest])) largest = i;
+    }
     this.context.putImageData(image, 0, 0);
+    const peak = values[largest];
+    const where =
+      rows === 1 ? `entry ${largest + 1}` : `row ${Math.floor(largest / cols) + 1}, column ${(largest % cols) + 1}`;
+    describe(this.canvas, () =>
+      peak
+        ? `${rows} × ${cols} values, the largest in size ${say(peak)} at ${where}`
+        : `${rows} × ${cols} values, all zero`,
+    );
     if (this.legend) drawLegend(this.legend, this.scale, top, caption);
     return top;
   }

@@ -7,6 +7,7 @@
 // own largest |value|, or to one `limit` for all.
 
 import { cssColour, rgba, word, onThemeChange } from './colour.js';
+import { describe } from './describe.js';
 
 export class ImageGridView {
   // canvas: where to draw; scale: a DivergingScale (for signed images) or null.
@@ -39,6 +40,7 @@ export class ImageGridView {
   draw({ values, count, width, height, columns, signed = false, limit = 0, marks = null, transposed = false }) {
     const rows = Math.max(1, Math.ceil(count / columns));
     const cols = Math.max(1, Math.min(columns, count));
+    describe(this.canvas, () => `${count} images of ${width} × ${height} pixels, ${cols} to a row`);
     const W = cols * (width + 1) + 1;
     const H = rows * (height + 1) + 1;
     if (this.canvas.width !== W || this.canvas.height !== H) {

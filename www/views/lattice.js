@@ -4,6 +4,7 @@
 // neighbours, the next site, the brush).
 
 import { cssColour, rgbaWord, onThemeChange } from './colour.js';
+import { describe, say } from './describe.js';
 
 export class LatticeView {
   constructor(canvas) {
@@ -50,6 +51,26 @@ export class LatticeView {
       for (let i = 0; i < n; i++) pixels[i] = down ^ (flip & -((spins[i] + 1) >> 1));
     }
     this.context.putImageData(this.image, 0, 0);
+    describe(this.canvas, () => this.words());
+  }
+
+  // What the lattice shows now, counted from the picture drawn: its size, the spins up and
+  // down, the magnetisation per spin and the clamped spins.
+  words() {
+    const { pixels, side } = this;
+    const [, upColour, clampedDown, clampedUp] = this.colours;
+    let up = 0;
+    let clamped = 0;
+    for (let i = 0; i < pixels.length; i++) {
+      const p = pixels[i];
+      if (p === upColour) up += 1;
+      else if (p === clampedUp) {
+        up += 1;
+        clamped += 1;
+      } else if (p === clampedDown) clamped += 1;
+    }
+    const n = pixels.length;
+    return `${side} × ${side} spins, ${up} up and ${n - up} down, magnetisation per spin ${say((2 * up - n) / n)}, ${clamped} clamped`;
   }
 }
 

@@ -5,6 +5,7 @@
 
 import { cssColour } from './colour.js';
 import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
+import { describe, say } from './describe.js';
 
 export class LikelihoodView {
   constructor(canvas) {
@@ -13,6 +14,12 @@ export class LikelihoodView {
 
   // updates, train, test, stderr: typed arrays of the points.
   draw({ updates, train, test, stderr }) {
+    const last = updates.length - 1;
+    const now =
+      last < 0
+        ? 'no updates yet'
+        : `after ${updates[last]} updates, ln p(v) per image ${say(train[last])} on the training set and ${say(test[last])} on the test set`;
+    describe(this.canvas, () => now);
     const { c, w, h } = fitCanvas(this.canvas);
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');

@@ -4,6 +4,7 @@
 
 import { cssColour } from './colour.js';
 import { fitCanvas } from './canvas.js';
+import { describe } from './describe.js';
 
 export class PatternsView {
   constructor(canvas, fill) {
@@ -16,6 +17,10 @@ export class PatternsView {
   draw({ patterns, count, visible, shape, current }) {
     const { cols, rows } = shape;
     const canvas = this.canvas;
+    describe(
+      canvas,
+      () => `${count} patterns of ${visible} units` + (current >= 0 ? `, pattern ${current + 1} ringed` : ''),
+    );
     const { c, w } = fitCanvas(canvas);
     const pixel = Math.max(2, Math.min(10, Math.floor(140 / Math.max(cols, rows * 2))));
     const boxW = cols * pixel + 8;

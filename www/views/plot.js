@@ -4,6 +4,7 @@
 
 import { cssColour } from './colour.js';
 import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
+import { describe, say } from './describe.js';
 
 export class ErrorBarPlot {
   constructor(canvas, { title, xLabel = 'T' }) {
@@ -15,6 +16,12 @@ export class ErrorBarPlot {
   // x, y, err: arrays of the points; xRange: [lo, hi]; exact: {x, y} arrays or null;
   // marker: an x to draw a dashed vertical line at (or null).
   draw({ x, y, err, xRange, exact = null, marker = null }) {
+    const last = x.length - 1;
+    const now =
+      last < 0
+        ? `no points measured yet, ${this.xLabel} from ${say(xRange[0])} to ${say(xRange[1])}`
+        : `${x.length} points measured, the last ${say(y[last], 3)} ± ${say(err[last], 3)} at ${this.xLabel} = ${say(x[last])}`;
+    describe(this.canvas, () => now);
     const { c, w, h } = fitCanvas(this.canvas);
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');

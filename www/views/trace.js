@@ -3,6 +3,7 @@
 
 import { cssColour } from './colour.js';
 import { drawAxes, fitCanvas } from './canvas.js';
+import { describe, say } from './describe.js';
 
 export class TraceView {
   constructor(canvas) {
@@ -11,6 +12,12 @@ export class TraceView {
 
   // sweeps, energy, magnetization: Float64Arrays of equal length.
   draw(sweeps, energy, magnetization) {
+    const last = sweeps.length - 1;
+    const now =
+      last < 0
+        ? 'no sweeps yet'
+        : `after ${sweeps[last]} sweeps, E/N ${say(energy[last])} and M/N ${say(magnetization[last])}`;
+    describe(this.canvas, () => now);
     const { c, w, h } = fitCanvas(this.canvas);
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');

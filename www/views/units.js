@@ -5,6 +5,7 @@
 
 import { cssColour, rgba } from './colour.js';
 import { fitCanvas } from './canvas.js';
+import { describe, onUnits } from './describe.js';
 
 // Where the visible units sit in their picture: columns and rows.
 export function pictureShape(name, visible, group) {
@@ -46,6 +47,16 @@ export class UnitsView {
   // first; shape: {cols, rows} of the visible picture; encoder: label V1 and V2.
   draw({ activations, clamps, visible, shape, encoder }) {
     const hidden = activations.length - visible;
+    const visibleOn = onUnits(activations, 0, visible);
+    const hiddenOn = onUnits(activations, visible, activations.length);
+    const clamped = clamps.reduce((sum, k) => sum + k, 0);
+    describe(
+      this.canvas,
+      () =>
+        `visible units on: ${visibleOn} (of ${visible})` +
+        (hidden > 0 ? `; hidden units on: ${hiddenOn} (of ${hidden})` : '') +
+        `; ${clamped} clamped`,
+    );
     const { cols, rows } = shape;
     const canvas = this.canvas;
     const { c, w } = fitCanvas(canvas);

@@ -1,0 +1,170 @@
+// Accessibility that stays: axe-core (npm, run inside the page through the test driver, so
+// the page's content security policy is untouched) finds no WCAG 2.0/2.1 A or AA violation on
+// the lattice, the full and the restricted machine, every step of every lesson in lecture
+// mode, and the printable notes; a keyboard alone reaches every control of a lesson step with
+// a visible focus, and drives the lesson with the clicker keys; the canvases' text
+// alternatives say what they show now.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test, expect, openApp } from './fixtures.js';
+import { COURSE } from '../../www/lessons/course.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+// The WCAG A/AA violations axe finds on the page as it stands: one line per element.
+async function violations(page) {
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(
+    async (tags) =>
+      (await window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }))
+        .violations,
+    WCAG_AA,
+  );
+  return found.flatMap((v) =>
+    v.nodes.map(
+      (node) => `${v.id} (${v.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1] ?? ''}`,
+    ),
+  );
+}
+
+test('the lattice, the full machine and the restricted machine have no WCAG A/AA violations', async ({ page }) => {
+  await openApp(page);
+  // The harness finds a planted violation (an image without a text alternative), then none.
+  await page.evaluate(() => {
+    const image = document.createElement('img');
+    image.id = 'planted';
+    image.src = 'favicon.ico';
+    document.body.append(image);
+  });
+  expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
+  await page.evaluate(() => document.getElementById('planted').remove());
+  expect(await violations(page), 'lattice').toEqual([]);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await expect(page.locator('#machine')).toBeVisible();
+  expect(await violations(page), 'full machine').toEqual([]);
+  await page.getByRole('radio', { name: /restricted/ }).check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  expect(await violations(page), 'restricted machine').toEqual([]);
+});
+
+test('the printable notes have no WCAG A/AA violations', async ({ page }) => {
+  await page.goto('/?notes=all');
+  await expect(page.locator('.notes-lesson')).toHaveCount(COURSE.length);
+  expect(await violations(page)).toEqual([]);
+});
+
+test('every step of every lesson in lecture mode has no WCAG A/AA violations', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const [l, lesson] of COURSE.entries()) {
+    await page.goto(`/?lesson=${l + 1}&step=1&lecture=1`);
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    for (const s of lesson.steps.keys()) {
+      if (s > 0) await page.locator('body').press('PageDown');
+      await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${l + 1}.${s + 1}`);
+      expect(await violations(page), `lesson ${l + 1} step ${s + 1}`).toEqual([]);
+    }
+  }
+});
+
+test('a keyboard alone reaches every control of a lecture step, with the focus visible, and drives the lesson', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?lesson=1&step=4&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  // Every control on screen that takes the keyboard.
+  const controls = await page.evaluate(() =>
+    [...document.querySelectorAll('button, input, select, textarea, a[href], summary, [tabindex]')]
+      .filter((element) => element.getClientRects().length > 0 && !element.disabled && element.tabIndex >= 0)
+      .filter((element) => !(element instanceof HTMLInputElement && element.type === 'radio' && !element.checked))
+      .map((element) => element.id || element.textContent.trim()),
+  );
+  expect(controls.length).toBeGreaterThan(5);
+  // Tab through them all: each gets the focus once, shown by an outline at least 2 px wide.
+  const reached = new Set();
+  for (let k = 0; k < controls.length + 5; k++) {
+    await page.keyboard.press('Tab');
+    const focus = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return null;
+      const style = getComputedStyle(element);
+      return {
+        name: element.id || element.textContent.trim(),
+        visible: element.matches(':focus-visible'),
+        outline: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
+      };
+    });
+    if (!focus) continue;
+    reached.add(focus.name);
+    expect(focus.visible, `${focus.name}: focus visible`).toBe(true);
+    expect(focus.outline, `${focus.name}: focus outline`).toBeGreaterThanOrEqual(2);
+  }
+  for (const name of controls) expect(reached.has(name), `${name} reached by Tab`).toBe(true);
+
+  // The clicker keys, with the focus left on a button of the lesson (not in a text box).
+  await page.locator('#lesson-replay').focus();
+  const keys = [
+    ['Home', 1],
+    ['PageDown', 2],
+    ['ArrowRight', 3],
+    [' ', 4],
+    ['PageUp', 3],
+    ['ArrowLeft', 2],
+    ['End', COURSE[0].steps.length],
+  ];
+  for (const [key, step] of keys) {
+    await page.keyboard.press(key);
+    await expect(page.locator('#lesson'), `${key} opens step ${step}`).toHaveAttribute('data-step', `1.${step}`);
+  }
+  await page.keyboard.press('b');
+  await expect(page.locator('#lesson-blank')).toBeVisible();
+  await page.keyboard.press('B');
+  await expect(page.locator('#lesson-blank')).toBeHidden();
+});
+
+test('the canvases say what they show now, at a modest rate', async ({ page }) => {
+  // Step 1 of lesson 1 holds a random lattice, paused: the label must count its spins exactly.
+  await openApp(page, '/?lesson=1&step=1');
+  const label = (id) => page.locator(`#${id}`).getAttribute('aria-label');
+  const counted = /Now: (\d+) × (\d+) spins, (\d+) up and (\d+) down, magnetisation per spin (-?[\d.]+), (\d+) clamped/;
+  await expect.poll(() => label('spins')).toMatch(counted);
+  const [, side, , up, down, m, clamped] = (await label('spins')).match(counted);
+  const engine = await page.evaluate(async () => {
+    const lab = window.boltzlabLab;
+    const spins = Array.from(await lab.spins());
+    return { side: await lab.side(), up: spins.filter((s) => s > 0).length, n: spins.length };
+  });
+  expect(Number(side)).toBe(engine.side);
+  expect(Number(up)).toBe(engine.up);
+  expect(Number(down)).toBe(engine.n - engine.up);
+  expect(Number(m)).toBeCloseTo((2 * engine.up - engine.n) / engine.n, 2);
+  expect(Number(clamped)).toBe(0);
+  await expect.poll(() => label('trace')).toMatch(/Now: (no sweeps yet|after \d+ sweeps, E\/N)/);
+
+  // Step 4 runs: the label follows, changing about once a second, not every frame (count its
+  // changes over 3 s: at 60 frames a second it would change up to 180 times).
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.locator('#lesson')).toHaveAttribute('data-step', '1.4');
+  await expect.poll(() => label('trace')).toMatch(/Now: after [1-9]\d* sweeps, E\/N -?[\d.]+ and M\/N -?[\d.]+/);
+  const changes = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const canvas = document.getElementById('spins');
+        let count = 0;
+        const watch = new MutationObserver(() => (count += 1));
+        watch.observe(canvas, { attributes: true, attributeFilter: ['aria-label'] });
+        setTimeout(() => {
+          watch.disconnect();
+          resolve(count);
+        }, 3000);
+      }),
+  );
+  expect(changes).toBeGreaterThanOrEqual(1);
+  expect(changes).toBeLessThanOrEqual(4);
+  // No canvas announces itself: none is in a live region.
+  expect(await page.locator('[aria-live] canvas, canvas[aria-live]').count()).toBe(0);
+});

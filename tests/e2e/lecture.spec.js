@@ -1,0 +1,140 @@
+// Lecture mode shows what each step talks about: for every step of every lesson (read from
+// course.js, so lessons added later are covered too), at 1280×720 and at 1920×1080, the
+// views the step declares (step.views) are each on screen in full, at least 200 × 200 px,
+// clear of each other and of the text, and drawn (some pixel of each canvas differs from the
+// tile's background); the controls it names (scene.controls) and nothing else stand under
+// its text; the text is at least 24 px; nothing scrolls sideways. Each lesson opens at its
+// first step by deep link and moves on with the clicker key (PageDown), so the views of one
+// step are put back before the next step's are laid out.
+import { test, expect } from './fixtures.js';
+import { COURSE } from '../../www/lessons/course.js';
+
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+];
+const MIN_SIDE = 200;
+const MIN_TEXT_PX = 24;
+
+// Whether two boxes overlap (by more than a rounding pixel).
+const overlap = (a, b) =>
+  Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 1 &&
+  Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 1;
+
+// What the page shows of the open step: the tiles (name, box, the view's box inside, and
+// which canvases are still blank), the text's box and font sizes, the controls under the text,
+// and the widths that would scroll sideways.
+const layout = (page) =>
+  page.evaluate(() => {
+    const box = (element) => {
+      const r = element.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    // A canvas is blank when every pixel is transparent or the tile's own background colour.
+    const blank = (canvas, background) => {
+      if (canvas.width === 0 || canvas.height === 0) return true;
+      const scratch = document.createElement('canvas');
+      scratch.width = canvas.width;
+      scratch.height = canvas.height;
+      const c = scratch.getContext('2d');
+      c.drawImage(canvas, 0, 0);
+      const data = c.getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let k = 0; k < data.length; k += 4) {
+        if (data[k + 3] === 0) continue;
+        if (data[k] !== background[0] || data[k + 1] !== background[1] || data[k + 2] !== background[2]) return false;
+      }
+      return true;
+    };
+    const tiles = [...document.querySelectorAll('#lecture-views .lecture-view')].map((tile) => {
+      const background = getComputedStyle(tile).backgroundColor.match(/\d+/g).map(Number);
+      const view = tile.querySelector('.lecture-view-body > *');
+      const canvases = [...tile.querySelectorAll('canvas:not([aria-hidden="true"])')].filter(
+        (canvas) => canvas.getClientRects().length > 0,
+      );
+      return {
+        name: tile.dataset.view,
+        tile: box(tile),
+        body: box(tile.querySelector('.lecture-view-body')),
+        view: view ? box(view) : null,
+        blank: canvases.filter((canvas) => blank(canvas, background)).map((canvas) => canvas.id || canvas.className),
+      };
+    });
+    const px = (id) => parseFloat(getComputedStyle(document.getElementById(id)).fontSize);
+    const lesson = document.getElementById('lesson');
+    const controls = document.getElementById('lecture-controls');
+    return {
+      tiles,
+      text: box(lesson),
+      textPx: Math.min(px('lesson-card'), px('lesson-step-title'), px('lesson-predict'), px('lesson-challenge')),
+      controls: controls.hidden ? 0 : controls.childElementCount,
+      pageWidth: document.documentElement.scrollWidth,
+      textOverflow: lesson.scrollWidth - lesson.clientWidth,
+      // Anything of the page outside the lesson column and the tiles that is on screen.
+      strays: [...document.body.children]
+        .filter(
+          (element) =>
+            !['lesson', 'lecture-views', 'lesson-blank', 'alert', 'fault', 'link-error'].includes(element.id),
+        )
+        .filter((element) => element.tagName !== 'DIALOG' && element.tagName !== 'SCRIPT')
+        .filter((element) => element.getClientRects().length > 0)
+        .map((element) => element.id || element.className),
+    };
+  });
+
+for (const size of SIZES) {
+  for (const [l, lesson] of COURSE.entries()) {
+    test(`lesson ${l + 1} in lecture mode at ${size.width}×${size.height}: every step shows its views whole, drawn and apart`, async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(size);
+      await page.goto(`/?lesson=${l + 1}&step=1&lecture=1`);
+      await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+      await expect(page.locator('body')).toHaveClass(/lecture/);
+      for (const [s, step] of lesson.steps.entries()) {
+        const where = `lesson ${l + 1} step ${s + 1} at ${size.width}×${size.height}`;
+        if (s > 0) {
+          await page.locator('body').press('PageDown');
+        }
+        await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${l + 1}.${s + 1}`);
+        expect(step.views.length, `${where}: declares its views`).toBeGreaterThan(0);
+        // The canvases draw within a few frames of the step opening (the modes' workers send
+        // their first frame): wait for that, at most 10 s.
+        await expect
+          .poll(async () => (await layout(page)).tiles.flatMap((tile) => tile.blank), {
+            message: `${where}: blank canvases`,
+            timeout: 10_000,
+          })
+          .toEqual([]);
+        const shown = await layout(page);
+        expect(
+          shown.tiles.map((tile) => tile.name),
+          `${where}: the views shown`,
+        ).toEqual(step.views);
+        for (const { name, tile, body, view } of shown.tiles) {
+          expect(tile.width, `${where}: ${name} width`).toBeGreaterThanOrEqual(MIN_SIDE);
+          expect(tile.height, `${where}: ${name} height`).toBeGreaterThanOrEqual(MIN_SIDE);
+          expect(tile.x, `${where}: ${name} left`).toBeGreaterThanOrEqual(0);
+          expect(tile.y, `${where}: ${name} top`).toBeGreaterThanOrEqual(0);
+          expect(tile.x + tile.width, `${where}: ${name} right`).toBeLessThanOrEqual(size.width);
+          expect(tile.y + tile.height, `${where}: ${name} bottom`).toBeLessThanOrEqual(size.height);
+          expect(overlap(tile, shown.text), `${where}: ${name} clear of the text`).toBe(false);
+          // The view itself lies wholly inside its tile (nothing of it is cut off).
+          expect(view, `${where}: ${name} is in its tile`).not.toBeNull();
+          expect(view.x, `${where}: ${name} cut off left`).toBeGreaterThanOrEqual(body.x - 1);
+          expect(view.y, `${where}: ${name} cut off above`).toBeGreaterThanOrEqual(body.y - 1);
+          expect(view.x + view.width, `${where}: ${name} cut off right`).toBeLessThanOrEqual(body.x + body.width + 1);
+          expect(view.y + view.height, `${where}: ${name} cut off below`).toBeLessThanOrEqual(body.y + body.height + 1);
+        }
+        for (const [i, a] of shown.tiles.entries())
+          for (const b of shown.tiles.slice(i + 1))
+            expect(overlap(a.tile, b.tile), `${where}: ${a.name} and ${b.name} apart`).toBe(false);
+        expect(shown.controls, `${where}: the controls under the text`).toBe((step.scene.controls ?? []).length);
+        expect(shown.strays, `${where}: nothing else shown`).toEqual([]);
+        expect(shown.textPx, `${where}: text size`).toBeGreaterThanOrEqual(MIN_TEXT_PX);
+        expect(shown.pageWidth, `${where}: no sideways scrolling`).toBeLessThanOrEqual(size.width);
+        expect(shown.textOverflow, `${where}: the text column does not scroll sideways`).toBeLessThanOrEqual(0);
+      }
+    });
+  }
+}
