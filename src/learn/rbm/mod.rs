@@ -37,7 +37,7 @@ pub use crate::estimate::rbm_exact as exact;
 pub use crate::model::rbm as model;
 
 pub use ais::{AisEstimate, AisRuns, AisSchedule, ais_log_z};
-pub use batch::BatchTrainer;
+pub use batch::{BatchState, BatchTrainer};
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};
 pub use sampling::Particles;
 pub use statistics::{Batch, FreeChains, FreeProgress, FreeStage, Gradient, Statistics};
