@@ -138,11 +138,12 @@ export class MnistRun {
     $('mnist-load').hidden = false;
     $('mnist-load-state').textContent = 'fetching';
     $('mnist-size').textContent = `${format(MNIST_BYTES / 1e6, 2)} MB`;
-    $('mnist-load-bar').value = 0;
+    const bar = /** @type {HTMLProgressElement} */ (document.getElementById('mnist-load-bar'));
+    bar.value = 0;
     try {
       const t0 = performance.now();
       const { bytes, cached } = await fetchMnist((loaded, total) => {
-        $('mnist-load-bar').value = loaded / total;
+        bar.value = loaded / total;
         $('mnist-load-state').textContent = `${format(loaded / 1e6, 2)} of ${format(total / 1e6, 2)} MB`;
       });
       this.loadMs = performance.now() - t0;
@@ -242,7 +243,8 @@ export class MnistRun {
   keptRun(kept) {
     this.kept = kept;
     $('mnist-kept').textContent =
-      `update ${kept.updates} (${format(kept.bytes / 1e6, 2)} MB, ${Math.round(kept.ms)} ms)`;
+      `update ${kept.updates} (${format(kept.bytes / 1e6, 2)} MB; ${Math.round(kept.busyMs)} ms of the worker, ` +
+      `stored in ${Math.round(kept.ms)} ms)`;
   }
 
   failed(message, part) {
