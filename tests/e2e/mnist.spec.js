@@ -155,6 +155,16 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   const ll = Number((await page.locator('#mnist-test-ll').textContent()).split('±')[0].replace('−', '-'));
   expect(ll).toBeLessThan(0);
   expect(ll).toBeGreaterThan(-600);
+  // A generation gallery; a filter page that does not exist is refused beside its control.
+  await page.locator('#mnist-gallery-steps').fill('20');
+  await page.locator('#mnist-gallery-run').click();
+  await expect(page.locator('#mnist-gallery-progress')).toHaveText('20 of 20 steps');
+  await page.locator('#mnist-filter-page').fill('2');
+  await page.locator('#mnist-filter-page').dispatchEvent('change');
+  await expect(page.locator('#mnist-view-error')).toContainText(/filter page/i);
+  await page.locator('#mnist-filter-page').fill('1');
+  await page.locator('#mnist-filter-order').selectOption('norm');
+  await expect(page.locator('#mnist-view-error')).toBeHidden();
   // Paused, the kept run is the live one: a reload resumes it at the same update, bit for bit.
   await page.getByRole('button', { name: 'Pause learning' }).click();
   await expect.poll(async () => (await read(page, 'saved')).updates).toBe(await read(page, 'updates'));
