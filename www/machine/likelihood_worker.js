@@ -17,6 +17,8 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
+import { serveEngine } from './engine_worker.js';
+
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
 const FRAME_MS = 100;
@@ -25,9 +27,6 @@ const FRAME_MS = 100;
 let engine = null;
 /** @type {import('boltzlab-bindings').MnistLikelihood | null} */
 let scorer = null;
-let ready = false;
-let dead = false;
-const early = [];
 let scheduled = false;
 let pending = null; // the latest snapshot not yet started
 let run = 0;
@@ -36,15 +35,10 @@ let curveSent = -1;
 // AIS steps (or exact states) per ms, measured, to size each call.
 let speed = 2;
 
-globalThis.boltzlabReportPanic = (message) => {
-  dead = true;
-  postMessage({ type: 'panic', message: String(message) });
-};
-
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
 function schedule() {
-  if (scheduled || dead) return;
+  if (scheduled || served.dead()) return;
   scheduled = true;
   tick.port2.postMessage(null);
 }
@@ -85,7 +79,7 @@ function post(force = false) {
 
 function slice() {
   scheduled = false;
-  if (dead || !scorer) return;
+  if (served.dead() || !scorer) return;
   try {
     if (scorer.progress() < 0 && pending) {
       const { hidden, parameters, update } = pending;
@@ -104,14 +98,14 @@ function slice() {
     }
     post(added);
   } catch (err) {
-    if (dead) return;
+    if (served.dead()) return;
     postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
   }
   if (busy()) schedule();
 }
 
 function fromLearning({ data }) {
-  if (dead || !scorer) return;
+  if (served.dead() || !scorer) return;
   if (data.type === 'reset') {
     run = data.run;
     pending = null;
@@ -152,22 +146,6 @@ function handle(data) {
   }
 }
 
-async function init({ js, wasm }) {
-  engine = await import(js);
-  await engine.default({ module_or_path: wasm });
-  ready = true;
-  postMessage({ type: 'ready' });
-  for (const data of early.splice(0)) handle(data);
-}
-
-onmessage = ({ data }) => {
-  if (data.type === 'init') {
-    init(data).catch((err) => {
-      dead = true;
-      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-    });
-  } else if (!ready) early.push(data);
-  else handle(data);
-};
+const served = serveEngine((loaded) => (engine = loaded), handle);
 
 export {};

@@ -26,6 +26,8 @@
 //     {type: 'error', part, message}            part: data, learning, gallery, save
 //     {type: 'panic', message}
 
+import { serveEngine } from './engine_worker.js';
+
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
 // gallery's steps per slice, how often the run is saved while it learns, and how often the
 // filters and reconstructions are drawn again while it learns.
@@ -43,9 +45,6 @@ let engine = null;
 let lab = null;
 /** @type {MessagePort | null} */
 let port = null;
-let ready = false;
-let dead = false;
-const early = [];
 let running = false;
 let scheduled = false;
 let galleryActive = false;
@@ -58,15 +57,10 @@ const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity };
 const engineTime = { ms: 0, updates: 0 };
 const saved = { at: -Infinity, updates: -1, run: -1, ms: 0, busyMs: 0, bytes: 0 };
 
-globalThis.boltzlabReportPanic = (message) => {
-  dead = true;
-  postMessage({ type: 'panic', message: String(message) });
-};
-
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
 function schedule() {
-  if (scheduled || dead) return;
+  if (scheduled || served.dead()) return;
   scheduled = true;
   tick.port2.postMessage(null);
 }
@@ -93,7 +87,7 @@ function stats() {
 
 // Posts a frame when none is in flight (`urgent`: a command's, with at most one other).
 function frame(urgent = false, extra = {}) {
-  if (!lab || dead || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  if (!lab || served.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
   const version = lab.version();
   // The filters and reconstructions (a few ms to redraw in the engine) at most every VIEW_MS
   // while learning; the chains with every frame.
@@ -154,7 +148,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (dead) return false;
+    if (served.dead()) return false;
     running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
@@ -163,7 +157,7 @@ function attempt(part, action) {
 
 function slice() {
   scheduled = false;
-  if (dead || !lab) return;
+  if (served.dead() || !lab) return;
   const start = performance.now();
   if (running) attempt('learning', () => learn(start + SLICE_MS));
   if (galleryActive) {
@@ -196,7 +190,7 @@ const db = () => (dbPromise ??= openDb());
 
 // Saves the run (binary) unless nothing changed since the last save.
 function save() {
-  if (!lab || dead) return;
+  if (!lab || served.dead()) return;
   const updates = lab.updates();
   saved.at = performance.now();
   if (updates === saved.updates && run === saved.run) return;
@@ -331,7 +325,7 @@ function read(name) {
 }
 
 function handle(data) {
-  if (dead) return;
+  if (served.dead()) return;
   switch (data.type) {
     case 'load':
       load(data);
@@ -346,7 +340,7 @@ function handle(data) {
           frame(true, { filtersChanged: data.command.command === 'show-filters' });
         }
       } catch (err) {
-        if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+        if (!served.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
       }
       if (busy()) schedule();
       break;
@@ -374,28 +368,6 @@ function handle(data) {
   }
 }
 
-async function init({ js, wasm }) {
-  engine = await import(js);
-  await engine.default({ module_or_path: wasm });
-  ready = true;
-  postMessage({ type: 'ready' });
-  for (const data of early.splice(0)) handle(data);
-}
-
-onmessage = ({ data }) => {
-  if (data.type === 'init') {
-    init(data).catch((err) => {
-      dead = true;
-      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-    });
-  } else if (!ready) early.push(data);
-  else {
-    try {
-      handle(data);
-    } catch (err) {
-      if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
-    }
-  }
-};
+const served = serveEngine((loaded) => (engine = loaded), handle);
 
 export {};
