@@ -32,6 +32,7 @@ pub mod completion;
 pub mod dataset;
 pub mod gallery;
 pub mod likelihood;
+pub mod mnist;
 pub mod samples;
 pub mod session;
 pub mod training;

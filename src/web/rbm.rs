@@ -10,10 +10,12 @@
 //! completion through typed-array views over wasm memory from the pointers below.
 
 use super::{decoding_error, js_error};
+use crate::app::rbm::mnist::{MnistCommand, MnistLab, MnistLikelihood};
 use crate::app::rbm::{
     CHAIN_STEPS, GALLERY_IMAGES, GALLERY_STEPS, LEARNING_WORK, LIKELIHOOD_EVERY, LIKELIHOOD_WORK,
     Mask, RbmTraining, TEST_IMAGE, UPDATES,
 };
+use crate::app::rbm::{HIDDEN, SEED};
 use crate::app::{RbmCommand, RbmLab, RbmReply};
 use wasm_bindgen::prelude::*;
 
@@ -447,6 +449,222 @@ impl WebRbmLab {
 ///
 ///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
 ///     --no-default-features --lib
+/// The MNIST run's protocol for TypeScript (`MnistLab.dispatch`), beside the Rust enums it
+/// mirrors (`app::rbm::mnist`); `tests/protocol_rbm.rs` checks every tag appears here.
+#[wasm_bindgen(typescript_custom_section)]
+const MNIST_PROTOCOL: &'static str = r#"
+/** Every change the page can make to the MNIST run (Rust: app::rbm::mnist::MnistCommand). */
+export type MnistCommand =
+  | { command: 'new-run'; hidden: number; seed: number; training?: RbmTraining | null }
+  | { command: 'set-training'; training: RbmTraining }
+  | { command: 'advance'; updates: number }
+  | { command: 'show-filters'; page: number; order: 'unit' | 'norm' }
+  | { command: 'refresh' }
+  | { command: 'start-gallery'; count: number; steps: number }
+  | { command: 'advance-gallery'; steps: number }
+  | { command: 'restore-run'; bytes: Uint8Array | number[] };
+/** What the MNIST run answers (Rust: app::rbm::mnist::MnistReply). */
+export type MnistReply =
+  | { reply: 'changed' }
+  | { reply: 'restarted'; visible: number; hidden: number; width: number; updates: number; updates_per_epoch: number }
+  | { reply: 'learned'; updates: number }
+  | { reply: 'gallery-advanced'; done: boolean };
+"#;
+
+/// A restricted machine learning MNIST with the f32 batch trainer (`app::rbm::mnist`).
+#[wasm_bindgen(js_name = MnistLab)]
+pub struct WebMnistLab {
+    lab: MnistLab,
+}
+
+/// Public methods, exported to JavaScript.
+#[wasm_bindgen(js_class = MnistLab)]
+impl WebMnistLab {
+    /// A run on the packed file `bytes` (the validating reader: a truncated, damaged or
+    /// wrong-sized file is refused with the reason) with `hidden` units from `seed` and the
+    /// default training.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], hidden: f64, seed: f64) -> Result<WebMnistLab, JsError> {
+        let hidden = HIDDEN.read(hidden).map_err(js_error)?;
+        let seed = SEED.read(seed).map_err(js_error)?;
+        let lab = MnistLab::from_file(bytes, hidden, seed, None).map_err(js_error)?;
+        Ok(WebMnistLab { lab })
+    }
+
+    /// The one door for changes: an `MnistCommand` object, answered by an `MnistReply`; a
+    /// refused command is thrown as an `Error` naming the field, and nothing changes.
+    #[wasm_bindgen(unchecked_return_type = "MnistReply")]
+    pub fn dispatch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "MnistCommand")] command: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let command: MnistCommand =
+            serde_wasm_bindgen::from_value(command).map_err(decoding_error)?;
+        let reply = self.lab.apply(command).map_err(js_error)?;
+        serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The default learning options of an MNIST run.
+    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    pub fn default_training() -> Result<JsValue, JsError> {
+        serde_wasm_bindgen::to_value(&MnistLab::default_training())
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The learning options of this run.
+    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    pub fn training(&self) -> Result<JsValue, JsError> {
+        serde_wasm_bindgen::to_value(&self.lab.training()).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The run as bytes (options, the trainer's whole state, a CRC-32).
+    pub fn save(&self) -> Vec<u8> {
+        self.lab.save()
+    }
+
+    pub fn visible(&self) -> usize {
+        self.lab.visible()
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.lab.hidden()
+    }
+
+    pub fn width(&self) -> usize {
+        self.lab.width()
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.lab.seed() as f64
+    }
+
+    pub fn updates(&self) -> f64 {
+        self.lab.updates() as f64
+    }
+
+    pub fn updates_per_epoch(&self) -> usize {
+        self.lab.updates_per_epoch()
+    }
+
+    pub fn version(&self) -> f64 {
+        self.lab.version() as f64
+    }
+
+    /// The shown page of filters (count × 784, each scaled to [−1, 1]), a copy.
+    pub fn filters(&self) -> Vec<f32> {
+        self.lab.filters().0.to_vec()
+    }
+
+    /// The hidden units of the shown filters.
+    pub fn filter_units(&self) -> Vec<u32> {
+        self.lab.filters().1.to_vec()
+    }
+
+    /// The shown page of filters.
+    pub fn filter_page(&self) -> f64 {
+        self.lab.filter_view().0 as f64
+    }
+
+    /// The free chains shown (up to 100 × 784, 0/1), a copy.
+    pub fn chains(&self) -> Vec<f32> {
+        self.lab.chains().to_vec()
+    }
+
+    /// The reconstructed test images and their reconstructions, one after the other.
+    pub fn reconstructions(&self) -> Vec<f32> {
+        let (a, b) = self.lab.reconstructions();
+        [a, b].concat()
+    }
+
+    /// The gallery's mean images.
+    pub fn gallery(&self) -> Vec<f32> {
+        self.lab.gallery().0.to_vec()
+    }
+
+    /// The gallery's steps done.
+    pub fn gallery_steps(&self) -> f64 {
+        self.lab.gallery().1 as f64
+    }
+
+    /// The gallery's steps to run.
+    pub fn gallery_target(&self) -> f64 {
+        self.lab.gallery().2 as f64
+    }
+
+    /// W, a and b in f32, one after the other: the snapshot a likelihood point scores.
+    pub fn parameters(&self) -> Vec<f32> {
+        self.lab.parameters()
+    }
+}
+
+/// The log-likelihood points of MNIST runs, for the page's second worker
+/// (`app::rbm::mnist::MnistLikelihood`).
+#[wasm_bindgen(js_name = MnistLikelihood)]
+pub struct WebMnistLikelihood {
+    scorer: MnistLikelihood,
+}
+
+/// Public methods, exported to JavaScript.
+#[wasm_bindgen(js_class = MnistLikelihood)]
+impl WebMnistLikelihood {
+    /// The scorer of the packed file `bytes` (the validating reader) for runs of `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], seed: f64) -> Result<WebMnistLikelihood, JsError> {
+        let seed = SEED.read(seed).map_err(js_error)?;
+        let scorer = MnistLikelihood::from_file(bytes, seed).map_err(js_error)?;
+        Ok(WebMnistLikelihood { scorer })
+    }
+
+    /// A new run's points (the curve starts again).
+    pub fn reset(&mut self, seed: f64) -> Result<(), JsError> {
+        let seed = SEED.read(seed).map_err(js_error)?;
+        self.scorer.reset(seed).map_err(js_error)
+    }
+
+    /// Starts the point of the snapshot `parameters` (W, a, b) of a 784-`hidden` machine at
+    /// `update`, replacing any under way.
+    pub fn start(&mut self, hidden: f64, parameters: &[f32], update: f64) -> Result<(), JsError> {
+        let hidden = HIDDEN.read(hidden).map_err(js_error)?;
+        let update = UPDATES_SO_FAR.read(update).map_err(js_error)?;
+        self.scorer
+            .start(hidden as usize, parameters, update)
+            .map_err(js_error)
+    }
+
+    /// Does at most `work` units of the point under way; whether a point joined the curve.
+    pub fn step(&mut self, work: f64) -> Result<bool, JsError> {
+        let work = LIKELIHOOD_WORK.read(work).map_err(js_error)?;
+        Ok(self.scorer.step(work).map_err(js_error)?.is_some())
+    }
+
+    /// The fraction of the point under way that is done, or −1 when none is.
+    pub fn progress(&self) -> f64 {
+        self.scorer.progress().unwrap_or(-1.0)
+    }
+
+    /// Whether the point under way is exact (false for AIS or none).
+    pub fn exact(&self) -> bool {
+        self.scorer.exact().unwrap_or(false)
+    }
+
+    /// The update of the point under way, or −1.
+    pub fn job_update(&self) -> f64 {
+        self.scorer.job_update().map_or(-1.0, |u| u as f64)
+    }
+
+    /// Column `k` of the curve (0 updates, 1 train, 2 test, 3 stderr), a copy.
+    pub fn curve(&self, k: usize) -> Vec<f64> {
+        self.scorer.curve(k.min(3)).to_vec()
+    }
+}
+
+/// The update a snapshot was taken at: 0 to 2^53.
+const UPDATES_SO_FAR: crate::app::rbm::Count = crate::app::rbm::Count {
+    field: "update",
+    min: 0,
+    max: 1 << 53,
+};
+
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::WebRbmLab;

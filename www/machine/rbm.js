@@ -22,6 +22,7 @@ import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
+import { MnistRun } from './mnist.js';
 
 // The commands that change what a session keeps (the gallery and the completion it does not):
 // they are journalled until a session of the worker includes them.
@@ -73,9 +74,11 @@ export class RbmMode {
       paint: new ImageGridView($('rbm-paint')),
       likelihood: new LikelihoodView($('rbm-likelihood')),
     };
+    // MNIST (28×28): its own run, workers and views (mnist.js); the small images' run stays.
+    this.mnist = new MnistRun(engine);
     this.wire();
     this.shortcuts = {
-      ' ': () => this.setRunning(!this.running),
+      ' ': () => this.setRunning(!(this.mnist.active ? this.mnist.running : this.running)),
       f: () => this.togglePhase(),
     };
   }
@@ -88,15 +91,61 @@ export class RbmMode {
   // The filters use the machine mode's diverging scale (set by mode.js).
   useScale(scale) {
     this.views.filters.scale = scale;
+    this.mnist.useScale(scale);
   }
 
   enter() {
     if (!this.mirror) this.create();
     this.fresh = this.shown !== null;
+    // An MNIST run live at the last visit: the data is loaded again (from the cache) and
+    // the learning worker restores the run kept in IndexedDB.
+    const kept = MnistRun.remembered();
+    if (kept && !this.mnist.link && !this.mnist.loading) {
+      $('rbm-dataset').value = 'mnist';
+      this.showMnistControls(kept);
+      this.mnist.create(kept, true);
+    }
   }
 
   leave() {
     this.setRunning(false);
+  }
+
+  // The panel shows an MNIST run's options.
+  showMnistControls({ hidden, seed, training }) {
+    $('rbm-hidden').value = String(hidden);
+    $('rbm-seed').value = String(seed);
+    for (const [key, id] of Object.entries({
+      statistics: 'rbm-statistics',
+      steps: 'rbm-steps',
+      particles: 'rbm-particles',
+      batch: 'rbm-batch',
+      rate: 'rbm-rate',
+      momentum: 'rbm-momentum',
+      decay: 'rbm-decay',
+    }))
+      if (training?.[key] !== null && training?.[key] !== undefined) $(id).value = String(training[key]);
+  }
+
+  // A new MNIST run from the panel: hidden units, seed and options (checked by the engine in
+  // the worker; a refusal is shown and the machine shown stays).
+  createMnist() {
+    const hidden = readNumber($('rbm-hidden').value);
+    const seed = readNumber($('rbm-seed').value);
+    const t = this.training();
+    const training = { ...t, replicas: null, particles: t.statistics === 'cd' ? null : t.particles };
+    const every = readNumber($('mnist-every').value);
+    const options = { hidden, seed, training, every: Number.isInteger(every) && every >= 1 ? every : 300 };
+    this.setRunning(false);
+    return this.mnist.create(options, false).then((ok) => {
+      if (ok) {
+        $('rbm-setup-done').textContent =
+          `A 784-${hidden} machine on MNIST (f32 batch trainer); ln p(v) of 1000 training and 1000 test images by ${hidden > 25 ? 'AIS, with error bars' : 'exact ln Z'}, in a second worker.`;
+        $('rbm-setup-done').hidden = false;
+        clearError('rbm-setup-error');
+      }
+      return ok;
+    });
   }
 
   fail(err) {
@@ -220,6 +269,18 @@ export class RbmMode {
   // on any error the old machine stays and the message says why.
   create() {
     const dataset = $('rbm-dataset').value;
+    if (dataset === 'mnist') {
+      // The first entry makes the small images' run the page always has.
+      if (this.mirror) {
+        this.createMnist();
+        return true;
+      }
+      $('rbm-dataset').value = 'digits8';
+      const made = this.create();
+      $('rbm-dataset').value = 'mnist';
+      return made;
+    }
+    if (this.mnist.active) this.mnist.show(false);
     const hidden = readNumber($('rbm-hidden').value);
     const seed = readNumber($('rbm-seed').value);
     let next = null;
@@ -365,6 +426,12 @@ export class RbmMode {
   // Applies the options to the running machine (checked on the mirror, then sent); a bad value
   // changes nothing.
   applyTraining() {
+    if (this.mnist.active) {
+      const t = this.training();
+      const training = { ...t, replicas: null, particles: t.statistics === 'cd' ? null : t.particles };
+      this.mnist.send({ command: 'set-training', training }, 'rbm-training-error');
+      return;
+    }
     const mirror = this.mirror;
     if (!mirror) return;
     if (!attempt('rbm-training-error', () => this.applyTo(mirror, this.training()))) return;
@@ -373,6 +440,12 @@ export class RbmMode {
   }
 
   setRunning(on) {
+    if (this.mnist.active) {
+      const running = this.mnist.setRunning(on);
+      $('rbm-run').textContent = running ? 'Pause learning' : 'Run learning';
+      $('rbm-run').setAttribute('aria-pressed', String(running));
+      return;
+    }
     this.running = on && this.mirror !== null;
     $('rbm-run').textContent = this.running ? 'Pause learning' : 'Run learning';
     $('rbm-run').setAttribute('aria-pressed', String(this.running));
@@ -462,7 +535,9 @@ export class RbmMode {
   }
 
   wire() {
-    $('rbm-run').addEventListener('click', () => this.setRunning(!this.running));
+    $('rbm-run').addEventListener('click', () =>
+      this.setRunning(!(this.mnist.active ? this.mnist.running : this.running)),
+    );
     $('rbm-create').addEventListener('click', () => {
       this.setRunning(false);
       this.create();
@@ -476,8 +551,15 @@ export class RbmMode {
       const menu = $('rbm-dataset');
       if (menu.selectedIndex < 0) menu.value = chosen;
       chosen = menu.value;
-      const batch = { digits8: '100', 'bars-4x4': '30' }[menu.value];
+      const batch = { digits8: '100', 'bars-4x4': '30', mnist: '100' }[menu.value];
       if (batch) $('rbm-batch').value = batch;
+      // MNIST's defaults: a 784-500 machine, CD-1, ε = 0.1, μ = 0.5.
+      if (menu.value === 'mnist')
+        this.showMnistControls({
+          hidden: 500,
+          seed: readNumber($('rbm-seed').value) || 1,
+          training: this.engine.MnistLab.default_training(),
+        });
     });
     $('rbm-file').addEventListener('change', async () => {
       const file = $('rbm-file').files[0];
@@ -513,6 +595,10 @@ export class RbmMode {
 
   // Draws the worker's last frame, once, and acknowledges it (the worker then sends the next).
   draw() {
+    if (this.mnist.active) {
+      if (!$('rbm').hidden) this.mnist.draw();
+      return;
+    }
     const mirror = this.mirror;
     if (!mirror || $('rbm').hidden) return;
     const width = mirror.width();

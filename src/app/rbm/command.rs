@@ -142,7 +142,7 @@ pub enum RbmReply {
 }
 
 /// How a command's counts are read on the wire: each through its [`Count`](super::Count).
-mod wire {
+pub(super) mod wire {
     use crate::app::lattice::wire::counts;
     use serde::{Deserialize, Deserializer, de::Error};
 

@@ -72,6 +72,24 @@ enum LogZJob {
 }
 
 impl LikelihoodJob {
+    /// The point of `rbm`, frozen at `update`: an exact ln Z sum while the smaller layer has
+    /// at most 25 units, else [`AIS_RUNS`] AIS runs on the page's schedule from the base
+    /// `base` (the data's base rates; unused when exact), seeded by `seed` and the update.
+    fn for_machine(rbm: Rbm, update: u64, base: &[f64], seed: u64) -> Result<Self, ParamError> {
+        let method = if rbm.visible().min(rbm.hidden()) <= MAX_EXACT_LAYER {
+            LogZJob::Exact(LogZSum::new(&rbm)?)
+        } else {
+            LogZJob::Ais(AisRuns::new(
+                &rbm,
+                base,
+                &AisSchedule::PAGE,
+                AIS_RUNS,
+                seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+            )?)
+        };
+        Ok(LikelihoodJob::new(update, rbm, method))
+    }
+
     fn new(update: u64, rbm: Rbm, method: LogZJob) -> LikelihoodJob {
         LikelihoodJob {
             update,
@@ -208,18 +226,11 @@ impl RbmLab {
     /// The log-likelihood point of `rbm`, the machine frozen at `update`: an exact ln Z sum
     /// or AIS runs seeded by the run's seed and the update.
     pub(super) fn job_for(&self, rbm: Rbm, update: u64) -> Result<LikelihoodJob, ParamError> {
-        let method = if self.likelihood_exact() {
-            LogZJob::Exact(LogZSum::new(&rbm)?)
-        } else {
-            LogZJob::Ais(AisRuns::new(
-                &rbm,
-                &crate::model::rbm::base_rate_biases(&self.images.train, self.visible())?,
-                &AisSchedule::PAGE,
-                AIS_RUNS,
-                self.seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
-            )?)
+        let base = match self.likelihood_exact() {
+            true => Vec::new(),
+            false => crate::model::rbm::base_rate_biases(&self.images.train, self.visible())?,
         };
-        Ok(LikelihoodJob::new(update, rbm, method))
+        LikelihoodJob::for_machine(rbm, update, &base, self.seed)
     }
 
     // --- The page's number forms -----------------------------------------------------------
@@ -276,5 +287,68 @@ impl RbmLab {
     /// The standard error of ln Z (0 when exact), shared by both curves.
     pub fn curve_stderr(&self) -> &[f64] {
         self.likelihood.curve.column(3)
+    }
+}
+
+/// One log-likelihood point on its own, for a front end that computes points apart from
+/// learning (the page's second worker): the machine frozen at an update, the images it is
+/// scored on, and [`LikelihoodJob`]'s work (ln Z exact or by AIS, then the free energies),
+/// advanced in slices.
+#[derive(Debug, Clone)]
+pub struct PointJob {
+    job: LikelihoodJob,
+}
+
+/// A finished point: the update, mean ln p(v) of the training and the test images, and the
+/// standard error of ln Z (0 when exact), shared by both.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub update: u64,
+    pub train: f64,
+    pub test: f64,
+    pub stderr: f64,
+}
+
+impl PointJob {
+    /// The point of `rbm` at `update` ([`LikelihoodJob::for_machine`]: exact while the
+    /// smaller layer has at most 25 units, else AIS from the base rates `base`, seeded by
+    /// `seed` and the update).
+    pub fn new(rbm: Rbm, update: u64, base: &[f64], seed: u64) -> Result<PointJob, ParamError> {
+        Ok(PointJob {
+            job: LikelihoodJob::for_machine(rbm, update, base, seed)?,
+        })
+    }
+
+    /// Does at most `work` units ([`LIKELIHOOD_WORK`]: exact, states of the smaller layer;
+    /// AIS, steps of one run; then the images' free energies) on the sets `train` and
+    /// `test`, which must be the same at every call; the point once it is done.
+    pub fn advance(
+        &mut self,
+        work: u64,
+        train: &[Vec<u8>],
+        test: &[Vec<u8>],
+    ) -> Result<Option<Point>, ParamError> {
+        let work = LIKELIHOOD_WORK.check(work)?;
+        Ok(self.job.advance(work, [train, test])?.map(|p| Point {
+            update: self.job.update,
+            train: -p.train_free_energy - p.log_z,
+            test: -p.test_free_energy - p.log_z,
+            stderr: p.stderr,
+        }))
+    }
+
+    /// The fraction done (ln Z 95 %, the free energies 5 %).
+    pub fn progress(&self) -> f64 {
+        self.job.progress()
+    }
+
+    /// The update the machine was frozen at.
+    pub fn update(&self) -> u64 {
+        self.job.update
+    }
+
+    /// Whether ln Z is exact (else AIS).
+    pub fn exact(&self) -> bool {
+        matches!(self.job.method, LogZJob::Exact(_))
     }
 }

@@ -583,6 +583,110 @@ impl BatchTrainer {
     }
 
     /// A new epoch order (Fisher–Yates with the run's generator); none at full batch.
+    /// What the trainer needs to go on exactly where it is ([`BatchState`]): a run saved
+    /// and restored into a trainer built with the same machine shape, data and options
+    /// continues with the same bits as the one never stopped (same build).
+    pub fn state(&self) -> BatchState {
+        BatchState {
+            weights: self.weights.clone(),
+            visible_biases: self.visible_biases.clone(),
+            hidden_biases: self.hidden_biases.clone(),
+            velocity_weights: self.velocity_weights.clone(),
+            velocity_visible: self.velocity_visible.clone(),
+            velocity_hidden: self.velocity_hidden.clone(),
+            chains: self.chains.clone(),
+            order: self.order.iter().map(|&k| k as u32).collect(),
+            cursor: self.cursor,
+            rng: crate::rng::random_words(&self.rng),
+            updates: self.updates,
+        }
+    }
+
+    /// Puts `state` (from [`BatchTrainer::state`] of a trainer of the same shape, data and
+    /// options) in place. Checked whole first (lengths, finite parameters within the
+    /// divergence limit, 0/1 chains, the order a permutation, the cursor inside it, a
+    /// non-zero generator); a refused state (error names `saved run` and what is wrong)
+    /// changes nothing.
+    pub fn restore(&mut self, state: BatchState) -> Result<(), ParamError> {
+        let bad = |reason: String| ParamError::Invalid {
+            field: "saved run",
+            reason,
+        };
+        let (nv, nh) = (self.visible, self.hidden);
+        let lengths = [
+            ("weights", state.weights.len(), nv * nh),
+            ("visible biases", state.visible_biases.len(), nv),
+            ("hidden biases", state.hidden_biases.len(), nh),
+            ("weight velocities", state.velocity_weights.len(), nv * nh),
+            ("visible velocities", state.velocity_visible.len(), nv),
+            ("hidden velocities", state.velocity_hidden.len(), nh),
+            ("chains", state.chains.len(), self.chains.len()),
+            ("order", state.order.len(), self.order.len()),
+        ];
+        for (name, got, want) in lengths {
+            if got != want {
+                return Err(bad(format!(
+                    "{name}: {got} values where this machine has {want}"
+                )));
+            }
+        }
+        let limit = DIVERGENCE_LIMIT as f32;
+        let parameters = [
+            &state.weights,
+            &state.visible_biases,
+            &state.hidden_biases,
+            &state.velocity_weights,
+            &state.velocity_visible,
+            &state.velocity_hidden,
+        ];
+        if parameters
+            .iter()
+            .any(|p| p.iter().any(|x| !x.is_finite() || x.abs() > limit))
+        {
+            return Err(bad(
+                "a parameter is not finite or beyond the divergence limit".into(),
+            ));
+        }
+        if state.chains.iter().any(|&x| x != 0.0 && x != 1.0) {
+            return Err(bad("a chain's unit is neither 0 nor 1".into()));
+        }
+        let mut seen = vec![false; self.order.len()];
+        for &k in &state.order {
+            let k = k as usize;
+            if k >= seen.len() || std::mem::replace(&mut seen[k], true) {
+                return Err(bad(
+                    "the order is not a permutation of the training images".into()
+                ));
+            }
+        }
+        if state.cursor >= self.order.len() {
+            return Err(bad(format!(
+                "the batch position {} is past the {} training images",
+                state.cursor,
+                self.order.len()
+            )));
+        }
+        let rng = crate::rng::rng_from_words("saved run", state.rng)?;
+        self.weights = state.weights;
+        self.visible_biases = state.visible_biases;
+        self.hidden_biases = state.hidden_biases;
+        self.velocity_weights = state.velocity_weights;
+        self.velocity_visible = state.velocity_visible;
+        self.velocity_hidden = state.velocity_hidden;
+        self.chains = state.chains;
+        self.order = state.order.iter().map(|&k| k as usize).collect();
+        self.cursor = state.cursor;
+        self.rng = rng;
+        self.updates = state.updates;
+        self.diverged = None;
+        Ok(())
+    }
+
+    /// The visible and hidden biases a and b in f32.
+    pub fn biases(&self) -> (&[f32], &[f32]) {
+        (&self.visible_biases, &self.hidden_biases)
+    }
+
     fn shuffle(&mut self) {
         if self.options.batch >= self.order.len() {
             return;
@@ -592,6 +696,24 @@ impl BatchTrainer {
             self.order.swap(i, j);
         }
     }
+}
+
+/// A [`BatchTrainer`]'s state beyond its shape, data and options: parameters, velocities,
+/// chains, the shuffled order and the position in it, the generator and the updates done
+/// ([`BatchTrainer::state`], [`BatchTrainer::restore`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchState {
+    pub weights: Vec<f32>,
+    pub visible_biases: Vec<f32>,
+    pub hidden_biases: Vec<f32>,
+    pub velocity_weights: Vec<f32>,
+    pub velocity_visible: Vec<f32>,
+    pub velocity_hidden: Vec<f32>,
+    pub chains: Vec<f32>,
+    pub order: Vec<u32>,
+    pub cursor: usize,
+    pub rng: [u32; 4],
+    pub updates: u64,
 }
 
 /// Multiply-adds per product (B·V·H) from which an update with two threads splits its

@@ -46,7 +46,7 @@ pub use crate::model::rbm as model;
 pub use crate::model::rbm_labels as labelled;
 
 pub use ais::{AisEstimate, AisRuns, AisSchedule, ais_log_z};
-pub use batch::BatchTrainer;
+pub use batch::{BatchState, BatchTrainer};
 pub use labelled::LabelledRbm;
 pub use labels::{Classification, LabelledTrainer, classify_set};
 pub use model::{MAX_LAYER_UNITS, MAX_WEIGHTS, Rbm, base_rate_biases};

@@ -1,0 +1,847 @@
+//! The restricted machine on MNIST, the way the page drives it: a 784-H machine learning the
+//! shipped file's 60 000 training images with the fast f32 [`BatchTrainer`] (CD-k or
+//! persistent chains; whole mini-batches through the dense products), and what the page
+//! shows of it at 28×28.
+//!
+//! - The data is the packed file ([`crate::learn::mnist::parse`], the validating reader: a
+//!   truncated, damaged or wrong-sized file is refused with the reason). The caller fetches
+//!   it: the library does not embed it, so the wasm stays small.
+//! - Views: the filters a page of [`FILTER_PAGE`] at a time, each scaled to its own largest
+//!   |W_ij| (its own contrast), in unit order or by decreasing norm ‖W_·j‖; the free chains'
+//!   visible states (the persistent particles, or for CD-k the batch's chains after k steps);
+//!   reconstructions p(v | h), h ~ p(h | v), of [`RECONSTRUCTED`] fixed test images; and a
+//!   generation gallery, fresh chains from random images advanced by block Gibbs, drawn as
+//!   p(v | h). Everything drawn only to be shown comes from the view stream, apart from
+//!   learning's, so watching never changes learning.
+//! - [`MnistLikelihood`]: the log-likelihood points of frozen copies of the machine (the
+//!   engine's exact sum or its AIS driver, [`super::likelihood::PointJob`]) on the first
+//!   [`LIKELIHOOD_IMAGES`] training and test images, for a second worker.
+//! - The run saves as bytes ([`MnistLab::save`], [`MnistLab::restore`]): the options, the
+//!   trainer's whole state ([`BatchState`]) and a CRC-32, so a reload continues with the
+//!   same bits (same build; the f32 trainer's promise, `learn::rbm::batch`).
+//!
+//! Every change is one [`MnistCommand`] through [`MnistLab::apply`]; a refused command
+//! changes nothing.
+
+use super::likelihood::{Point, PointJob};
+use super::training::Training;
+use super::{CURVE_CAPACITY, Count, HIDDEN, SEED, StatisticsKind};
+use crate::app::lattice::wire::{Named, by_name};
+use crate::error::ParamError;
+use crate::estimate::trace::{Eviction, History};
+use crate::learn::mnist::{self, Mnist};
+use crate::learn::rbm::{BatchState, BatchTrainer, Rbm};
+use crate::model::rbm::sigmoid;
+use crate::rng::{SpinRng, seeded_rng, uniform};
+use serde::{Deserialize, Serialize};
+
+/// Filters shown at once: a page of 100.
+pub const FILTER_PAGE: usize = 100;
+/// Free chains shown: at most 100.
+pub const SHOWN_CHAINS: usize = 100;
+/// Test images whose reconstructions are shown: 10.
+pub const RECONSTRUCTED: usize = 10;
+/// Training and test images each log-likelihood point is scored on: the first 1000 of each
+/// set (the whole sets would cost 70 000 free energies per point).
+pub const LIKELIHOOD_IMAGES: usize = 1000;
+/// Updates per epoch at the default batch: 60 000 / 100.
+pub const EPOCH_UPDATES: u64 = 600;
+
+/// Updates of one [`MnistCommand::Advance`]: 1 to 600 (an epoch at batch 100).
+pub const MNIST_UPDATES: Count = Count {
+    field: "updates",
+    min: 1,
+    max: EPOCH_UPDATES,
+};
+/// Images of the generation gallery: 1 to 30 (each step of each chain is 2·784·H
+/// multiply-adds, in f64 on one thread).
+pub const MNIST_GALLERY: Count = Count {
+    field: "gallery images",
+    min: 1,
+    max: 30,
+};
+/// Block Gibbs steps a gallery runs, or one call advances: 1 to 10 000.
+pub const MNIST_GALLERY_STEPS: Count = Count {
+    field: "gallery steps",
+    min: 1,
+    max: 10_000,
+};
+/// A page of filters, 0-based: 0 to the last one ([`Count::up_to`]).
+pub const FILTER_PAGES: Count = Count {
+    field: "filter page",
+    min: 0,
+    max: (super::MAX_HIDDEN / FILTER_PAGE) as u64,
+};
+
+/// The order the filters are shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterOrder {
+    /// `unit`: hidden unit 0, 1, 2, …
+    Unit,
+    /// `norm`: by decreasing ‖W_·j‖ (the units that learned most first).
+    Norm,
+}
+
+impl Named for FilterOrder {
+    fn name(self) -> &'static str {
+        match self {
+            FilterOrder::Unit => "unit",
+            FilterOrder::Norm => "norm",
+        }
+    }
+    fn parse(name: &str) -> Result<Self, ParamError> {
+        match name {
+            "unit" => Ok(FilterOrder::Unit),
+            "norm" => Ok(FilterOrder::Norm),
+            _ => Err(ParamError::UnknownChoice {
+                field: "filter order",
+                value: name.into(),
+                allowed: "unit, norm",
+            }),
+        }
+    }
+}
+
+/// Every change the page can make to the MNIST run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MnistCommand {
+    /// Replaces the run by a new 784-`hidden` machine (1 to 500) from `seed` with `training`
+    /// (the default when `None`: [`MnistLab::default_training`]). Nothing changes if any
+    /// value is refused.
+    NewRun {
+        #[serde(deserialize_with = "wire::hidden")]
+        hidden: u64,
+        #[serde(deserialize_with = "wire::seed")]
+        seed: u64,
+        #[serde(default)]
+        training: Option<Training>,
+    },
+    /// The learning options from the next update on (the machine, velocities and batch
+    /// position are kept; other statistics start new chains). Tempering is refused.
+    SetTraining { training: Training },
+    /// `updates` whole mini-batch updates (1 to 600).
+    Advance {
+        #[serde(deserialize_with = "wire::updates")]
+        updates: u64,
+    },
+    /// Which filters are shown: page `page` (of 100) in `order`.
+    ShowFilters {
+        #[serde(deserialize_with = "wire::filter_page")]
+        page: u64,
+        #[serde(with = "by_name")]
+        order: FilterOrder,
+    },
+    /// Brings the filters and reconstructions up to date (the view stream draws).
+    Refresh,
+    /// Starts `count` gallery chains (1 to 30) from random images, to run `steps` steps.
+    StartGallery {
+        #[serde(deserialize_with = "wire::gallery_images")]
+        count: u64,
+        #[serde(deserialize_with = "wire::gallery_steps")]
+        steps: u64,
+    },
+    /// Advances the gallery by up to `steps` block Gibbs steps.
+    AdvanceGallery {
+        #[serde(deserialize_with = "wire::gallery_steps")]
+        steps: u64,
+    },
+    /// Replaces the run by a saved one ([`MnistLab::save`]'s bytes), continuing exactly.
+    RestoreRun {
+        #[serde(deserialize_with = "super::command::wire::bytes")]
+        bytes: Vec<u8>,
+    },
+}
+
+/// What the MNIST run answers to a command it accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "kebab-case")]
+pub enum MnistReply {
+    Changed,
+    /// A new run (or a restored one): its shape.
+    Restarted {
+        visible: usize,
+        hidden: usize,
+        width: usize,
+        updates: u64,
+        updates_per_epoch: usize,
+    },
+    Learned {
+        updates: u64,
+    },
+    GalleryAdvanced {
+        done: bool,
+    },
+}
+
+/// How a command's counts are read on the wire: each through its [`Count`].
+mod wire {
+    use crate::app::lattice::wire::read_count;
+    use serde::Deserializer;
+
+    macro_rules! reads {
+        ($($name:ident: $count:path;)*) => {$(
+            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+                read_count(d, $count)
+            }
+        )*};
+    }
+
+    reads! {
+        hidden: super::HIDDEN;
+        seed: super::SEED;
+        updates: super::MNIST_UPDATES;
+        filter_page: super::FILTER_PAGES;
+        gallery_images: super::MNIST_GALLERY;
+        gallery_steps: super::MNIST_GALLERY_STEPS;
+    }
+}
+
+/// The generation gallery: chains' visible states and the mean images p(v | h) last drawn.
+#[derive(Debug, Clone, Default)]
+struct Gallery {
+    states: Vec<u8>,
+    means: Vec<f32>,
+    steps: u64,
+    target: u64,
+}
+
+/// The MNIST run the page drives.
+#[derive(Debug, Clone)]
+pub struct MnistLab {
+    data: Mnist,
+    hidden: usize,
+    seed: u64,
+    training: Training,
+    trainer: BatchTrainer,
+    view_rng: SpinRng,
+    /// The filters shown: page, order, the units (ids) and their images scaled to [−1, 1].
+    filter_page: u64,
+    filter_order: FilterOrder,
+    filter_units: Vec<u32>,
+    filters: Vec<f32>,
+    /// The test images reconstructed, and their reconstructions p(v | h).
+    originals: Vec<f32>,
+    reconstructions: Vec<f32>,
+    gallery: Gallery,
+    /// Changes whenever the weights change.
+    version: u64,
+}
+
+impl MnistLab {
+    /// The page's default learning: CD-1, batch 100, ε = 0.1, μ = 0.5, no decay (the
+    /// measured default in docs/measured.md learns visible strokes in the first minute).
+    pub fn default_training() -> Training {
+        Training {
+            statistics: StatisticsKind::ContrastiveDivergence,
+            steps: 1,
+            particles: None,
+            replicas: None,
+            batch: 100,
+            rate: 0.1,
+            momentum: 0.5,
+            decay: 0.0,
+        }
+    }
+
+    /// A run on the packed file `bytes` (checked by the validating reader; a 28×28 file is
+    /// required, error names `mnist file`): a 784-`hidden` machine from `seed` with
+    /// `training` (the default when `None`).
+    pub fn from_file(
+        bytes: &[u8],
+        hidden: u64,
+        seed: u64,
+        training: Option<Training>,
+    ) -> Result<MnistLab, ParamError> {
+        let data = mnist::parse(bytes)?;
+        if (data.rows, data.cols) != (28, 28) || data.test.len() < RECONSTRUCTED {
+            return Err(ParamError::Invalid {
+                field: "mnist file",
+                reason: format!(
+                    "the page learns 28×28 images with at least {RECONSTRUCTED} test images; this file has {}×{} and {}",
+                    data.rows,
+                    data.cols,
+                    data.test.len()
+                ),
+            });
+        }
+        MnistLab::build(data, hidden, seed, training)
+    }
+
+    fn build(
+        data: Mnist,
+        hidden: u64,
+        seed: u64,
+        training: Option<Training>,
+    ) -> Result<MnistLab, ParamError> {
+        let hidden = HIDDEN.check(hidden)? as usize;
+        let seed = SEED.check(seed)?;
+        let training = training.unwrap_or_else(MnistLab::default_training);
+        let train = data.train.vectors(data.train.len());
+        let visible = data.train.pixels();
+        let options = training.options(seed, train.len(), visible, hidden)?;
+        let mut start = Rbm::random(visible, hidden, 0.01, seed)?;
+        start.set_base_rate_biases(&train)?;
+        let trainer = BatchTrainer::new(&start, &train, options, 1)?;
+        drop(train);
+        let originals = data
+            .test
+            .vectors(RECONSTRUCTED)
+            .concat()
+            .into_iter()
+            .map(f32::from)
+            .collect();
+        let mut lab = MnistLab {
+            hidden,
+            seed,
+            training,
+            trainer,
+            view_rng: seeded_rng(seed ^ 0x5eed_71e3),
+            filter_page: 0,
+            filter_order: FilterOrder::Unit,
+            filter_units: Vec::new(),
+            filters: Vec::new(),
+            originals,
+            reconstructions: vec![0.0; RECONSTRUCTED * visible],
+            gallery: Gallery::default(),
+            version: 0,
+            data,
+        };
+        lab.refresh();
+        Ok(lab)
+    }
+
+    /// The one dispatcher: makes `command` or refuses it, changing nothing.
+    pub fn apply(&mut self, command: MnistCommand) -> Result<MnistReply, ParamError> {
+        use MnistCommand as C;
+        match command {
+            C::NewRun {
+                hidden,
+                seed,
+                training,
+            } => {
+                let next = MnistLab::build(self.data.clone(), hidden, seed, training)?;
+                *self = next;
+                return Ok(self.restarted());
+            }
+            C::RestoreRun { bytes } => {
+                *self = self.restored(&bytes)?;
+                return Ok(self.restarted());
+            }
+            C::SetTraining { training } => self.set_training(training)?,
+            C::Advance { updates } => {
+                let updates = MNIST_UPDATES.check(updates)?;
+                let before = self.trainer.updates();
+                let result = self.trainer.run(updates);
+                self.version += 1;
+                result?;
+                return Ok(MnistReply::Learned {
+                    updates: self.trainer.updates() - before,
+                });
+            }
+            C::ShowFilters { page, order } => {
+                let last = (self.hidden as u64 - 1) / FILTER_PAGE as u64;
+                self.filter_page = FILTER_PAGES.up_to(last).check(page)?;
+                self.filter_order = order;
+                self.refresh_filters();
+            }
+            C::Refresh => self.refresh(),
+            C::StartGallery { count, steps } => {
+                let count = MNIST_GALLERY.check(count)? as usize;
+                let steps = MNIST_GALLERY_STEPS.check(steps)?;
+                let nv = self.visible();
+                let states = (0..count * nv)
+                    .map(|_| u8::from(uniform(&mut self.view_rng) < 0.5))
+                    .collect();
+                self.gallery = Gallery {
+                    states,
+                    means: vec![0.0; count * nv],
+                    steps: 0,
+                    target: steps,
+                };
+            }
+            C::AdvanceGallery { steps } => {
+                let steps = MNIST_GALLERY_STEPS.check(steps)?;
+                return Ok(MnistReply::GalleryAdvanced {
+                    done: self.advance_gallery(steps),
+                });
+            }
+        }
+        Ok(MnistReply::Changed)
+    }
+
+    fn restarted(&self) -> MnistReply {
+        MnistReply::Restarted {
+            visible: self.visible(),
+            hidden: self.hidden,
+            width: self.data.cols,
+            updates: self.updates(),
+            updates_per_epoch: self.updates_per_epoch(),
+        }
+    }
+
+    fn set_training(&mut self, training: Training) -> Result<(), ParamError> {
+        let mut next = MnistLab::build_trainer_like(self, training)?;
+        std::mem::swap(&mut self.trainer, &mut next);
+        self.training = training;
+        Ok(())
+    }
+
+    /// A trainer with `training` that goes on from `lab`'s machine, velocities and batch
+    /// position (new chains when the statistics or their count change).
+    fn build_trainer_like(lab: &MnistLab, training: Training) -> Result<BatchTrainer, ParamError> {
+        let train = lab.data.train.vectors(lab.data.train.len());
+        let options = training.options(lab.seed, train.len(), lab.visible(), lab.hidden)?;
+        let mut trainer = BatchTrainer::new(&lab.trainer.rbm(), &train, options, 1)?;
+        let mut state = lab.trainer.state();
+        let fresh = trainer.state();
+        if state.chains.len() != fresh.chains.len()
+            || training.statistics != lab.training.statistics
+        {
+            state.chains = fresh.chains;
+        }
+        trainer.restore(state)?;
+        Ok(trainer)
+    }
+
+    // --- Views -------------------------------------------------------------------------------
+
+    /// Brings the filters and the reconstructions up to date.
+    fn refresh(&mut self) {
+        self.refresh_filters();
+        self.reconstruct();
+    }
+
+    /// The shown page of filters, each scaled to its own largest |W_ij|.
+    fn refresh_filters(&mut self) {
+        let (nv, nh) = (self.visible(), self.hidden);
+        let w = self.trainer.weights();
+        let mut units: Vec<u32> = (0..nh as u32).collect();
+        if self.filter_order == FilterOrder::Norm {
+            let mut norms = vec![0.0f64; nh];
+            for row in w.chunks_exact(nh) {
+                for (n, &x) in norms.iter_mut().zip(row) {
+                    *n += f64::from(x) * f64::from(x);
+                }
+            }
+            units.sort_by(|&a, &b| norms[b as usize].total_cmp(&norms[a as usize]));
+        }
+        let start = (self.filter_page as usize * FILTER_PAGE).min(nh);
+        let end = (start + FILTER_PAGE).min(nh);
+        self.filter_units = units[start..end].to_vec();
+        self.filters.resize(self.filter_units.len() * nv, 0.0);
+        for (k, &j) in self.filter_units.iter().enumerate() {
+            let image = &mut self.filters[k * nv..(k + 1) * nv];
+            let mut top = 0.0f32;
+            for (i, x) in image.iter_mut().enumerate() {
+                *x = w[i * nh + j as usize];
+                top = top.max(x.abs());
+            }
+            if top > 0.0 {
+                image.iter_mut().for_each(|x| *x /= top);
+            }
+        }
+    }
+
+    /// p(h_j = 1 | v) for the 0/1 image `v` (only the rows of the units that are on).
+    fn hidden_probabilities(&self, v: &[u8], out: &mut [f64]) {
+        let nh = self.hidden;
+        let w = self.trainer.weights();
+        let (_, b) = self.trainer.biases();
+        for (o, &bj) in out.iter_mut().zip(b) {
+            *o = f64::from(bj);
+        }
+        for (i, _) in v.iter().enumerate().filter(|(_, x)| **x == 1) {
+            for (o, &x) in out.iter_mut().zip(&w[i * nh..(i + 1) * nh]) {
+                *o += f64::from(x);
+            }
+        }
+        out.iter_mut().for_each(|x| *x = sigmoid(*x));
+    }
+
+    /// p(v_i = 1 | h) for the 0/1 hidden state `h`.
+    fn visible_probabilities(&self, h: &[u8], out: &mut [f32]) {
+        let nh = self.hidden;
+        let w = self.trainer.weights();
+        let (a, _) = self.trainer.biases();
+        for (i, o) in out.iter_mut().enumerate() {
+            let row = &w[i * nh..(i + 1) * nh];
+            let mut sum = f64::from(a[i]);
+            for (&x, _) in row.iter().zip(h).filter(|(_, s)| **s == 1) {
+                sum += f64::from(x);
+            }
+            *o = sigmoid(sum) as f32;
+        }
+    }
+
+    /// Reconstructions p(v | h), h ~ p(h | v), of the fixed test images.
+    fn reconstruct(&mut self) {
+        let nv = self.visible();
+        let mut p = vec![0.0; self.hidden];
+        let mut h = vec![0u8; self.hidden];
+        let mut out = vec![0.0f32; nv];
+        for k in 0..RECONSTRUCTED {
+            let v: Vec<u8> = self.originals[k * nv..(k + 1) * nv]
+                .iter()
+                .map(|&x| x as u8)
+                .collect();
+            self.hidden_probabilities(&v, &mut p);
+            for (s, &q) in h.iter_mut().zip(&p) {
+                *s = u8::from(uniform(&mut self.view_rng) < q);
+            }
+            self.visible_probabilities(&h, &mut out);
+            self.reconstructions[k * nv..(k + 1) * nv].copy_from_slice(&out);
+        }
+    }
+
+    /// Up to `steps` block Gibbs steps of every gallery chain; whether it is done.
+    fn advance_gallery(&mut self, steps: u64) -> bool {
+        let nv = self.visible();
+        let count = self.gallery.states.len() / nv.max(1);
+        let todo = steps.min(self.gallery.target - self.gallery.steps);
+        let mut p = vec![0.0; self.hidden];
+        let mut h = vec![0u8; self.hidden];
+        let mut mean = vec![0.0f32; nv];
+        for _ in 0..todo {
+            for c in 0..count {
+                let v = self.gallery.states[c * nv..(c + 1) * nv].to_vec();
+                self.hidden_probabilities(&v, &mut p);
+                for (s, &q) in h.iter_mut().zip(&p) {
+                    *s = u8::from(uniform(&mut self.view_rng) < q);
+                }
+                self.visible_probabilities(&h, &mut mean);
+                for (i, &q) in mean.iter().enumerate() {
+                    self.gallery.states[c * nv + i] =
+                        u8::from(uniform(&mut self.view_rng) < f64::from(q));
+                }
+                self.gallery.means[c * nv..(c + 1) * nv].copy_from_slice(&mean);
+            }
+            self.gallery.steps += 1;
+        }
+        self.gallery.steps >= self.gallery.target
+    }
+
+    // --- Saving ------------------------------------------------------------------------------
+
+    /// The run as bytes: `BZMNRUN` and version 1, the length of a JSON header (u32 LE), the
+    /// header (hidden, seed, training, batch position, generator words, updates, the view
+    /// stream's words), then W, a, b, their velocities and the chains as f32 LE, the order as
+    /// u32 LE, and the CRC-32 of everything before it.
+    pub fn save(&self) -> Vec<u8> {
+        let state = self.trainer.state();
+        let header = SavedHeader {
+            hidden: self.hidden as u64,
+            seed: self.seed,
+            training: self.training,
+            cursor: state.cursor as u64,
+            rng: state.rng,
+            updates: state.updates,
+            view_rng: crate::rng::random_words(&self.view_rng),
+            chains: state.chains.len() as u64,
+        };
+        let json = serde_json::to_vec(&header).expect("the header serializes");
+        let mut out = Vec::with_capacity(16 + json.len() + 4 * (2 * state.weights.len() + 4096));
+        out.extend_from_slice(SAVE_MAGIC);
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out.extend_from_slice(&json);
+        for part in [
+            &state.weights,
+            &state.visible_biases,
+            &state.hidden_biases,
+            &state.velocity_weights,
+            &state.velocity_visible,
+            &state.velocity_hidden,
+            &state.chains,
+        ] {
+            for x in part {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        for k in &state.order {
+            out.extend_from_slice(&k.to_le_bytes());
+        }
+        let crc = mnist::crc32(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// The run saved in `bytes` ([`MnistLab::save`]) on this lab's data; errors name `saved
+    /// run` and say what is wrong (a damaged or truncated save, another shape).
+    fn restored(&self, bytes: &[u8]) -> Result<MnistLab, ParamError> {
+        let bad = |reason: &str| ParamError::Invalid {
+            field: "saved run",
+            reason: reason.into(),
+        };
+        if bytes.len() < SAVE_MAGIC.len() + 8 || &bytes[..SAVE_MAGIC.len()] != SAVE_MAGIC {
+            return Err(bad("not a saved MNIST run (no BZMNRUN header)"));
+        }
+        let (body, crc) = bytes.split_at(bytes.len() - 4);
+        if mnist::crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+            return Err(bad("damaged or truncated (checksum)"));
+        }
+        let mut at = SAVE_MAGIC.len();
+        let length = u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes")) as usize;
+        at += 4;
+        let json = body
+            .get(at..at + length)
+            .ok_or_else(|| bad("the header is cut short"))?;
+        at += length;
+        let header: SavedHeader =
+            serde_json::from_slice(json).map_err(|e| bad(&format!("header: {e}")))?;
+        let mut lab = MnistLab::build(
+            self.data.clone(),
+            header.hidden,
+            header.seed,
+            Some(header.training),
+        )?;
+        let (nv, nh) = (lab.visible(), lab.hidden);
+        let mut take = |count: usize| -> Result<Vec<f32>, ParamError> {
+            let part = body
+                .get(at..at + 4 * count)
+                .ok_or_else(|| bad("cut short"))?;
+            at += 4 * count;
+            Ok(part
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect())
+        };
+        let chains = usize::try_from(header.chains).map_err(|_| bad("chains"))?;
+        if chains > 1 << 24 {
+            return Err(bad("too many chains"));
+        }
+        let weights = take(nv * nh)?;
+        let visible_biases = take(nv)?;
+        let hidden_biases = take(nh)?;
+        let velocity_weights = take(nv * nh)?;
+        let velocity_visible = take(nv)?;
+        let velocity_hidden = take(nh)?;
+        let chains = take(chains)?;
+        let order: Vec<u32> = body[at..]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if !(body.len() - at).is_multiple_of(4) {
+            return Err(bad("the order is cut short"));
+        }
+        lab.trainer.restore(BatchState {
+            weights,
+            visible_biases,
+            hidden_biases,
+            velocity_weights,
+            velocity_visible,
+            velocity_hidden,
+            chains,
+            order,
+            cursor: usize::try_from(header.cursor).map_err(|_| bad("cursor"))?,
+            rng: header.rng,
+            updates: header.updates,
+        })?;
+        let view_rng = crate::rng::rng_from_words("saved run", header.view_rng)?;
+        lab.version = 1;
+        // The views drawn for the restored machine, then the view stream as it was saved.
+        lab.refresh();
+        lab.view_rng = view_rng;
+        Ok(lab)
+    }
+
+    // --- Readings ----------------------------------------------------------------------------
+
+    pub fn visible(&self) -> usize {
+        self.data.train.pixels()
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Pixels per row (28).
+    pub fn width(&self) -> usize {
+        self.data.cols
+    }
+
+    pub fn training(&self) -> Training {
+        self.training
+    }
+
+    pub fn updates(&self) -> u64 {
+        self.trainer.updates()
+    }
+
+    /// ⌈N / B⌉ (600 at batch 100).
+    pub fn updates_per_epoch(&self) -> usize {
+        self.data.train.len().div_ceil(self.trainer.options().batch)
+    }
+
+    /// Changes whenever the weights change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The shown filters (count × 784, each scaled to [−1, 1]) and their units.
+    pub fn filters(&self) -> (&[f32], &[u32]) {
+        (&self.filters, &self.filter_units)
+    }
+
+    /// The shown page of filters and its order.
+    pub fn filter_view(&self) -> (u64, FilterOrder) {
+        (self.filter_page, self.filter_order)
+    }
+
+    /// The first (up to) 100 free chains' visible states, 0/1 as f32.
+    pub fn chains(&self) -> &[f32] {
+        let nv = self.visible();
+        let all = self.trainer.chain_visible();
+        &all[..all.len().min(SHOWN_CHAINS * nv)]
+    }
+
+    /// The reconstructed test images (0/1) and their reconstructions p(v | h).
+    pub fn reconstructions(&self) -> (&[f32], &[f32]) {
+        (&self.originals, &self.reconstructions)
+    }
+
+    /// The gallery's mean images p(v | h), its steps done and to do.
+    pub fn gallery(&self) -> (&[f32], u64, u64) {
+        (&self.gallery.means, self.gallery.steps, self.gallery.target)
+    }
+
+    /// W, a and b in f32 one after the other (V·H + V + H): a snapshot for the likelihood.
+    pub fn parameters(&self) -> Vec<f32> {
+        let (a, b) = self.trainer.biases();
+        [self.trainer.weights(), a, b].concat()
+    }
+
+    /// The packed data the run learns.
+    pub fn data(&self) -> &Mnist {
+        &self.data
+    }
+}
+
+const SAVE_MAGIC: &[u8; 8] = b"BZMNRUN\x01";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedHeader {
+    hidden: u64,
+    seed: u64,
+    training: Training,
+    cursor: u64,
+    rng: [u32; 4],
+    updates: u64,
+    view_rng: [u32; 4],
+    chains: u64,
+}
+
+/// The log-likelihood points of an MNIST run, computed apart from learning (the page's
+/// second worker): each for a snapshot of the machine ([`MnistLab::parameters`]) at an
+/// update, on the first [`LIKELIHOOD_IMAGES`] training and test images; AIS from the base
+/// rates of those training images.
+#[derive(Debug, Clone)]
+pub struct MnistLikelihood {
+    train: Vec<Vec<u8>>,
+    test: Vec<Vec<u8>>,
+    base: Vec<f64>,
+    seed: u64,
+    job: Option<PointJob>,
+    /// (update, train, test, stderr) of each finished point.
+    curve: History<4>,
+}
+
+impl MnistLikelihood {
+    /// The scorer of the packed file `bytes` (the validating reader) for runs of `seed`.
+    pub fn from_file(bytes: &[u8], seed: u64) -> Result<MnistLikelihood, ParamError> {
+        let data = mnist::parse(bytes)?;
+        let train = data.train.vectors(LIKELIHOOD_IMAGES);
+        let test = data.test.vectors(LIKELIHOOD_IMAGES);
+        let base = crate::model::rbm::base_rate_biases(&train, data.train.pixels())?;
+        Ok(MnistLikelihood {
+            train,
+            test,
+            base,
+            seed: SEED.check(seed)?,
+            job: None,
+            curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
+        })
+    }
+
+    /// A new run's points: the curve starts again, for runs of `seed`.
+    pub fn reset(&mut self, seed: u64) -> Result<(), ParamError> {
+        self.seed = SEED.check(seed)?;
+        self.job = None;
+        self.curve = History::with_eviction(CURVE_CAPACITY, Eviction::Oldest);
+        Ok(())
+    }
+
+    /// Starts the point of the machine `parameters` (W, a, b as [`MnistLab::parameters`]
+    /// gives them) with `hidden` units at `update`, replacing any under way. Error names
+    /// `snapshot` when the lengths do not fit.
+    pub fn start(
+        &mut self,
+        hidden: usize,
+        parameters: &[f32],
+        update: u64,
+    ) -> Result<(), ParamError> {
+        let nv = self.base.len();
+        let hidden = HIDDEN.check(hidden as u64)? as usize;
+        if parameters.len() != nv * hidden + nv + hidden {
+            return Err(ParamError::Invalid {
+                field: "snapshot",
+                reason: format!(
+                    "a 784-{hidden} machine has {} parameters, got {}",
+                    nv * hidden + nv + hidden,
+                    parameters.len()
+                ),
+            });
+        }
+        let to_f64 = |x: &[f32]| x.iter().map(|&w| f64::from(w)).collect::<Vec<f64>>();
+        let (w, rest) = parameters.split_at(nv * hidden);
+        let (a, b) = rest.split_at(nv);
+        let rbm = Rbm::new(nv, hidden, to_f64(w), to_f64(a), to_f64(b))?;
+        self.job = Some(PointJob::new(rbm, update, &self.base, self.seed)?);
+        Ok(())
+    }
+
+    /// Does at most `work` units of the point under way; the point once it joined the curve.
+    /// A point whose work fails is dropped and the error returned.
+    pub fn step(&mut self, work: u64) -> Result<Option<Point>, ParamError> {
+        let Some(job) = self.job.as_mut() else {
+            return Ok(None);
+        };
+        match job.advance(work, &self.train, &self.test) {
+            Ok(None) => Ok(None),
+            Ok(Some(point)) => {
+                self.job = None;
+                self.curve
+                    .push_point([point.update as f64, point.train, point.test, point.stderr]);
+                Ok(Some(point))
+            }
+            Err(e) => {
+                self.job = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// The fraction of the point under way that is done, `None` when none is.
+    pub fn progress(&self) -> Option<f64> {
+        self.job.as_ref().map(PointJob::progress)
+    }
+
+    /// Whether the point under way is exact (else AIS); `None` when none is.
+    pub fn exact(&self) -> Option<bool> {
+        self.job.as_ref().map(PointJob::exact)
+    }
+
+    /// The update of the point under way.
+    pub fn job_update(&self) -> Option<u64> {
+        self.job.as_ref().map(PointJob::update)
+    }
+
+    /// Column `k` of the curve: 0 updates, 1 train, 2 test, 3 stderr.
+    pub fn curve(&self, k: usize) -> &[f64] {
+        self.curve.column(k)
+    }
+}

@@ -1,0 +1,151 @@
+// @ts-check
+// The second worker of the MNIST run: log-likelihood points, apart from learning, so that
+// learning never waits for one. It owns an MnistLikelihood (the same wasm engine): the first
+// 1000 training and test images of the packed file (parsed by the engine's validating
+// reader), and for each snapshot of the machine the learning worker sends over its port, one
+// point: ln Z (exact over the smaller layer up to 25 units, else the engine's AIS driver, 32
+// runs, with its standard error), then the free energies. A snapshot that comes while a point
+// is under way waits (only the latest is kept).
+//
+//   page → worker
+//     {type: 'init', js, wasm} · {type: 'load', bytes, seed, port}
+//     {type: 'read', id, name}                   'busy', 'curve'
+//   learning worker → this worker (port)
+//     {type: 'snapshot', run, hidden, update, parameters} · {type: 'reset', run, seed}
+//   worker → page
+//     {type: 'ready'} · {type: 'result', id, value | error}
+//     {type: 'frame', progress, update, exact, pending, curve?}
+//     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
+
+import { serveEngine } from './engine_worker.js';
+
+// Wall time of one slice, and the least time between two progress frames.
+const SLICE_MS = 20;
+const FRAME_MS = 100;
+
+/** @type {typeof import('boltzlab-bindings')} */
+let engine = null;
+/** @type {import('boltzlab-bindings').MnistLikelihood | null} */
+let scorer = null;
+let scheduled = false;
+let pending = null; // the latest snapshot not yet started
+let run = 0;
+let lastFrame = -Infinity;
+let curveSent = -1;
+// AIS steps (or exact states) per ms, measured, to size each call.
+let speed = 2;
+
+const tick = new MessageChannel();
+tick.port1.onmessage = () => slice();
+function schedule() {
+  if (scheduled || served.dead()) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
+}
+
+const busy = () => scorer !== null && (scorer.progress() >= 0 || pending !== null);
+
+function curve() {
+  return {
+    updates: scorer.curve(0),
+    train: scorer.curve(1),
+    test: scorer.curve(2),
+    stderr: scorer.curve(3),
+  };
+}
+
+function post(force = false) {
+  const now = performance.now();
+  if (!force && now - lastFrame < FRAME_MS) return;
+  lastFrame = now;
+  /** @type {any} */
+  const message = {
+    type: 'frame',
+    run,
+    progress: scorer.progress(),
+    update: scorer.job_update(),
+    exact: scorer.exact(),
+    pending: pending ? pending.update : -1,
+  };
+  const transfer = [];
+  const c = curve();
+  if (c.updates.length !== curveSent || force) {
+    message.curve = c;
+    transfer.push(c.updates.buffer, c.train.buffer, c.test.buffer, c.stderr.buffer);
+    curveSent = c.updates.length;
+  }
+  postMessage(message, transfer);
+}
+
+function slice() {
+  scheduled = false;
+  if (served.dead() || !scorer) return;
+  try {
+    if (scorer.progress() < 0 && pending) {
+      const { hidden, parameters, update } = pending;
+      pending = null;
+      scorer.start(hidden, parameters, update);
+    }
+    const until = performance.now() + SLICE_MS;
+    let added = false;
+    while (!added && scorer.progress() >= 0 && performance.now() < until) {
+      const left = Math.max(until - performance.now(), 1);
+      const work = Math.max(1, Math.min(1 << 20, Math.floor(left * speed)));
+      const t0 = performance.now();
+      added = scorer.step(work);
+      const ms = performance.now() - t0;
+      if (ms > 0.5 && !added) speed = 0.7 * speed + 0.3 * (work / ms);
+    }
+    post(added);
+  } catch (err) {
+    if (served.dead()) return;
+    postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
+  }
+  if (busy()) schedule();
+}
+
+function fromLearning({ data }) {
+  if (served.dead() || !scorer) return;
+  if (data.type === 'reset') {
+    run = data.run;
+    pending = null;
+    scorer.reset(data.seed);
+    curveSent = -1;
+    post(true);
+  } else if (data.type === 'snapshot' && data.run === run) {
+    pending = data;
+    schedule();
+  }
+}
+
+function handle(data) {
+  switch (data.type) {
+    case 'load':
+      try {
+        const next = new engine.MnistLikelihood(new Uint8Array(data.bytes), data.seed);
+        scorer?.free();
+        scorer = next;
+        data.port.onmessage = fromLearning;
+      } catch (err) {
+        postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
+      }
+      break;
+    case 'read':
+      try {
+        let value;
+        if (data.name === 'busy') value = busy();
+        else if (data.name === 'curve') value = scorer ? curve() : null;
+        else throw new Error(`the likelihood worker has no reading ${data.name}`);
+        postMessage({ type: 'result', id: data.id, value });
+      } catch (err) {
+        postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+      }
+      break;
+    default:
+      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+  }
+}
+
+const served = serveEngine((loaded) => (engine = loaded), handle);
+
+export {};

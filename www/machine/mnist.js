@@ -1,0 +1,380 @@
+// @ts-check
+// The restricted machine on MNIST (the "MNIST 28×28" image set): the page's side.
+//
+// The data: choosing MNIST fetches the packed file (data/mnist.bin, 6.9 MB; never at page
+// start) with its size and a progress bar, checks its SHA-256 (crypto.subtle) against
+// MNIST_SHA256, and keeps it in the Cache API (cache CACHE, key its address) for the next
+// visit; the engine's validating reader then checks it again in each worker (magic, sizes,
+// CRC-32, labels). A failed, truncated or damaged load is explained and the machine shown
+// stays as it was.
+//
+// Two workers: mnist_worker.js learns (the f32 batch trainer) and posts frames (free chains,
+// a page of filters, reconstructions, the gallery) in transferred buffers; likelihood_worker.js
+// scores snapshots of the machine the learning worker sends it over a MessageChannel. This
+// page only draws. Nothing lost: the learning worker keeps the run in IndexedDB (binary)
+// every 2 s while learning, when it stops and when the page is hidden; the options and the
+// seed are kept in localStorage (STATE_KEY) so that the next visit loads the data and
+// resumes the run at the update it was saved at.
+
+import { WorkerLink } from '../worker_link.js';
+import { onEngineStop, reportPanic } from '../fault.js';
+import { $, clearError, format, readNumber, showError } from '../ui.js';
+import { ImageGridView } from '../views/images.js';
+import { LikelihoodView } from '../views/likelihood.js';
+
+// The packed file's address in dist/, its size and its SHA-256 (of data/mnist/mnist.bin).
+export const MNIST_URL = 'data/mnist.bin';
+export const MNIST_BYTES = 6930064;
+export const MNIST_SHA256 = '837217d9ce53dc976958dd40789ce17f5df4018b5170151fbc8742dbb3abc894';
+const CACHE = 'boltzlab-data-v1';
+// The live MNIST run's options and seed (the data is the shipped file): its state link.
+export const STATE_KEY = 'boltzlab.mnist';
+
+const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
+
+// The packed file, from the cache or fetched (progress(loaded, total) as it comes), checked
+// against its size and SHA-256; throws a sentence saying what went wrong.
+export async function fetchMnist(progress) {
+  const cache = 'caches' in globalThis ? await caches.open(CACHE).catch(() => null) : null;
+  const address = new URL(MNIST_URL, document.baseURI).href;
+  let response = cache ? await cache.match(address) : undefined;
+  const cached = Boolean(response);
+  if (!response) {
+    response = await fetch(address, { cache: 'no-store' }).catch((err) => {
+      throw new Error(`the MNIST file could not be fetched (${err.message})`);
+    });
+    if (!response.ok) throw new Error(`the MNIST file could not be fetched (HTTP ${response.status})`);
+  }
+  const total = Number(response.headers.get('content-length')) || MNIST_BYTES;
+  const bytes = new Uint8Array(total);
+  let loaded = 0;
+  let grown = bytes;
+  const reader = response.clone().body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (loaded + value.length > grown.length) {
+      const bigger = new Uint8Array(Math.max(2 * grown.length, loaded + value.length));
+      bigger.set(grown.subarray(0, loaded));
+      grown = bigger;
+    }
+    grown.set(value, loaded);
+    loaded += value.length;
+    progress(loaded, total);
+  }
+  const file = grown.subarray(0, loaded).slice();
+  const damaged = async (reason) => {
+    if (cached) await cache.delete(address);
+    return new Error(`the MNIST file is ${reason}; nothing was changed`);
+  };
+  if (loaded !== MNIST_BYTES)
+    throw await damaged(
+      `${loaded < MNIST_BYTES ? 'truncated' : 'too long'} (${loaded} bytes, expected ${MNIST_BYTES})`,
+    );
+  const digest = hex(await crypto.subtle.digest('SHA-256', file));
+  if (digest !== MNIST_SHA256)
+    throw await damaged(`damaged (its SHA-256 is ${digest.slice(0, 12)}…, not the shipped file's)`);
+  if (cache && !cached) await cache.put(address, response).catch(() => {});
+  return { bytes: file, cached };
+}
+
+export class MnistRun {
+  constructor(engine) {
+    this.engine = engine;
+    this.active = false;
+    this.link = null;
+    this.scorer = null;
+    this.running = false;
+    this.loading = false;
+    this.shown = null;
+    this.fresh = false;
+    this.curve = null;
+    this.point = null;
+    this.kept = null;
+    this.loads = 0; // runs loaded (for tests)
+    this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
+    this.views = {
+      chains: new ImageGridView($('mnist-chains')),
+      filters: new ImageGridView($('mnist-filters'), null),
+      reconstructions: new ImageGridView($('mnist-reconstructions')),
+      gallery: new ImageGridView($('mnist-gallery')),
+      likelihood: new LikelihoodView($('mnist-likelihood')),
+    };
+    this.wire();
+  }
+
+  useScale(scale) {
+    this.views.filters.scale = scale;
+  }
+
+  // Whether a run was live at the last visit (its options are kept).
+  static remembered() {
+    try {
+      return JSON.parse(localStorage.getItem(STATE_KEY) ?? 'null');
+    } catch {
+      return null;
+    }
+  }
+
+  // Shows MNIST's views (true) or the small images' (false).
+  show(on) {
+    this.active = on;
+    $('mnist').hidden = !on;
+    $('rbm-stage').hidden = on;
+    $('rbm-views').hidden = on;
+    if (!on) {
+      this.setRunning(false);
+      localStorage.removeItem(STATE_KEY); // the next visit shows the small images' run
+    }
+  }
+
+  // A new MNIST run (or, `resume`, the kept one) with `options` {hidden, seed, training,
+  // every}: the data is fetched (or read from the cache) and checked first; on any failure
+  // the message says why and the machine shown stays as it was.
+  async create(options, resume = false) {
+    if (this.loading) return false;
+    this.loading = true;
+    clearError('rbm-setup-error');
+    $('mnist-load').hidden = false;
+    $('mnist-load-state').textContent = 'fetching';
+    $('mnist-size').textContent = `${format(MNIST_BYTES / 1e6, 2)} MB`;
+    const bar = /** @type {HTMLProgressElement} */ (document.getElementById('mnist-load-bar'));
+    bar.value = 0;
+    try {
+      const t0 = performance.now();
+      const { bytes, cached } = await fetchMnist((loaded, total) => {
+        bar.value = loaded / total;
+        $('mnist-load-state').textContent = `${format(loaded / 1e6, 2)} of ${format(total / 1e6, 2)} MB`;
+      });
+      this.loadMs = performance.now() - t0;
+      $('mnist-load-state').textContent =
+        `${cached ? 'from the cache' : 'fetched'}, checked (SHA-256) in ${Math.round(this.loadMs)} ms; starting`;
+      await this.start(bytes, options, resume);
+      this.show(true);
+      localStorage.setItem(STATE_KEY, JSON.stringify(options));
+      return true;
+    } catch (err) {
+      showError('rbm-setup-error', err.message ?? String(err));
+      $('mnist-load-state').textContent = 'refused';
+      return false;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  // Starts the two workers on first use and hands them the file (a copy to the likelihood
+  // worker, the original transferred to the learning worker) and the run's options;
+  // resolves once the learning worker made (or restored) the run, rejects with its reason.
+  async start(bytes, { hidden, seed, training, every }, resume) {
+    const first = !this.link;
+    if (first) {
+      this.link = new WorkerLink(
+        new URL('./mnist_worker.js', import.meta.url),
+        {},
+        {
+          onFrame: (frame) => this.received(frame),
+          onSession: (kept) => this.keptRun(kept),
+          onError: (message, data) => this.failed(message, data?.part),
+          onFault: (message) => reportPanic(`The MNIST machine's worker stopped: ${message}`),
+        },
+      );
+      this.scorer = new WorkerLink(
+        new URL('./likelihood_worker.js', import.meta.url),
+        {},
+        {
+          onFrame: (frame) => this.scored(frame),
+          onSession: () => {},
+          onError: (message) => showError('mnist-error', message),
+          onFault: (message) => reportPanic(`The MNIST likelihood worker stopped: ${message}`),
+        },
+      );
+      onEngineStop(() => {
+        this.link.stop();
+        this.scorer.stop();
+      });
+      addEventListener('pagehide', () => this.link?.post({ type: 'hide' }));
+      document.addEventListener('visibilitychange', () => {
+        if (document.hidden) this.link?.post({ type: 'hide' });
+      });
+    }
+    const outcome = new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+    // The first time, the likelihood worker gets its copy of the file (the same shipped file
+    // every time; each new run's seed reaches it from the learning worker) and the two
+    // workers their ends of one channel.
+    const channel = first ? new MessageChannel() : null;
+    if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
+    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume };
+    if (channel) message.port = channel.port1;
+    this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
+    this.setRunning(false);
+    return outcome;
+  }
+
+  received(frame) {
+    if (frame.loaded && this.waiting) {
+      this.waiting.resolve(frame.loaded);
+      this.waiting = null;
+      this.loads += 1;
+      this.curve = null;
+      this.shown = null;
+      this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
+      $('mnist-load-state').textContent += frame.loaded.restored
+        ? `; the kept run restored at update ${frame.loaded.updates}`
+        : '; a new run';
+    }
+    const shown = this.shown ?? {};
+    for (const part of ['filters', 'units', 'reconstructions', 'gallery'])
+      if (frame[part] === undefined) frame[part] = shown[part] ?? null;
+    this.shown = frame;
+    this.fresh = true;
+    const s = frame.stats;
+    if (s.updates >= this.rate.at) this.rate.updates += s.updates - this.rate.at;
+    this.rate.at = s.updates;
+    // A page that does not show the run acknowledges at once (it draws on its return).
+    if ($('mnist').hidden || $('rbm').hidden) this.link.post({ type: 'ack' });
+  }
+
+  scored(frame) {
+    this.point = frame;
+    if (frame.curve) this.curve = frame.curve;
+    this.pointFresh = true;
+  }
+
+  keptRun(kept) {
+    this.kept = kept;
+    $('mnist-kept').textContent =
+      `update ${kept.updates} (${format(kept.bytes / 1e6, 2)} MB; ${Math.round(kept.busyMs)} ms of the worker, ` +
+      `stored in ${Math.round(kept.ms)} ms)`;
+  }
+
+  failed(message, part) {
+    if (part === 'data' && this.waiting) {
+      this.waiting.reject(new Error(message));
+      this.waiting = null;
+      return;
+    }
+    if (part === 'learning') this.setRunning(false);
+    showError(part === 'gallery' ? 'mnist-gallery-error' : 'mnist-error', message);
+  }
+
+  setRunning(on) {
+    this.running = Boolean(on) && this.link !== null && this.shown !== null;
+    if (this.link) this.link.post({ type: 'run', on: this.running });
+    this.rate = { updates: 0, since: performance.now(), shown: this.rate.shown, at: this.shown?.stats.updates ?? 0 };
+    return this.running;
+  }
+
+  // A command to the learning worker (checked by the engine there): a promise of its reply,
+  // its refusal shown in `errorId`.
+  send(command, errorId = 'mnist-error') {
+    const reply = this.link.command(command, 0);
+    reply.then(
+      () => clearError(errorId),
+      (err) => showError(errorId, err.message ?? String(err)),
+    );
+    return reply;
+  }
+
+  read(name) {
+    return this.link.read(name);
+  }
+
+  showFilters() {
+    const page = readNumber($('mnist-filter-page').value) - 1;
+    return this.send({ command: 'show-filters', page, order: $('mnist-filter-order').value }, 'mnist-view-error');
+  }
+
+  setEvery() {
+    const every = readNumber($('mnist-every').value);
+    if (!(Number.isInteger(every) && every >= 1 && every <= 1e6)) {
+      showError(
+        'mnist-view-error',
+        `likelihood every: a whole number of updates from 1 to 1000000, got ${$('mnist-every').value}`,
+      );
+      return;
+    }
+    clearError('mnist-view-error');
+    this.link?.post({ type: 'every', every });
+  }
+
+  startGallery() {
+    const count = readNumber($('mnist-gallery-count').value);
+    const steps = readNumber($('mnist-gallery-steps').value);
+    return this.send({ command: 'start-gallery', count, steps }, 'mnist-gallery-error');
+  }
+
+  wire() {
+    $('mnist-filter-page').addEventListener('change', () => this.link && this.showFilters());
+    $('mnist-filter-order').addEventListener('change', () => this.link && this.showFilters());
+    $('mnist-every').addEventListener('change', () => this.setEvery());
+    $('mnist-gallery-run').addEventListener('click', () => this.link && this.startGallery());
+  }
+
+  // Draws the learning worker's last frame once, and acknowledges it.
+  draw() {
+    if (!this.active) return;
+    const now = performance.now();
+    if (now - this.rate.since > 500) {
+      this.rate.shown = (this.rate.updates * 1000) / (now - this.rate.since);
+      this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
+    }
+    $('mnist-speed').textContent = this.running ? format(this.rate.shown, 3) : '–';
+    if (this.pointFresh) {
+      this.pointFresh = false;
+      this.drawPoint();
+    }
+    const frame = this.shown;
+    if (!this.fresh || !frame) return;
+    this.fresh = false;
+    const s = frame.stats;
+    const width = s.width;
+    const height = s.visible / width;
+    $('mnist-updates').textContent = String(s.updates);
+    $('mnist-epochs').textContent = format(s.updates / s.updatesPerEpoch, 3);
+    this.views.chains.draw({
+      values: frame.chains,
+      count: frame.chains.length / s.visible,
+      width,
+      height,
+      columns: 10,
+    });
+    if (frame.filters && frame.filters !== this.drawnFilters) {
+      this.drawnFilters = frame.filters;
+      const count = frame.units.length;
+      this.views.filters.draw({ values: frame.filters, count, width, height, columns: 10, signed: true, limit: 1 });
+      $('mnist-filter-range').textContent = count
+        ? `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
+        : '';
+      const r = frame.reconstructions;
+      this.views.reconstructions.draw({
+        values: r,
+        count: r.length / s.visible,
+        width,
+        height,
+        columns: r.length / s.visible / 2,
+      });
+    }
+    if (frame.gallery && frame.gallery !== this.drawnGallery && s.galleryCount > 0) {
+      this.drawnGallery = frame.gallery;
+      this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
+      $('mnist-gallery-progress').textContent = `${s.gallerySteps} of ${s.galleryTarget} steps`;
+    }
+    this.link.post({ type: 'ack' });
+  }
+
+  drawPoint() {
+    const p = this.point;
+    $('mnist-progress').textContent =
+      p.progress >= 0 ? `${Math.round(p.progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle';
+    $('mnist-progress-bar').value = p.progress >= 0 ? p.progress : 0;
+    const c = this.curve;
+    const n = c ? c.updates.length : 0;
+    const pm = (x, e) => (e > 0 ? `${format(x, 4)} ± ${format(e, 2)}` : format(x, 4));
+    $('mnist-train-ll').textContent = n ? pm(c.train[n - 1], c.stderr[n - 1]) : '–';
+    $('mnist-test-ll').textContent = n ? pm(c.test[n - 1], c.stderr[n - 1]) : '–';
+    if (c && c !== this.drawnCurve) {
+      this.drawnCurve = c;
+      this.views.likelihood.draw(c);
+    }
+  }
+}

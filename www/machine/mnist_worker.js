@@ -1,0 +1,373 @@
+// @ts-check
+// The MNIST run's learning worker: it owns the live MnistLab (the same wasm engine as the
+// page) and learns with the f32 batch trainer, whole mini-batch updates one after another;
+// the page's main thread only draws. Every `likelihoodEvery` updates it posts a snapshot of
+// the machine (W, a, b, transferred) to the likelihood worker (likelihood_worker.js) over a
+// MessagePort, so learning never waits for a log-likelihood point. It keeps the run in
+// IndexedDB (binary, MnistLab.save) every SAVE_MS while learning, when learning stops and
+// when the page is hidden, and restores it on the next visit.
+//
+//   page → worker
+//     {type: 'init', js, wasm}                  load the engine
+//     {type: 'load', bytes, hidden, seed, training, every, resume, port}
+//                                               the packed file (transferred; parsed by the
+//                                               engine's validating reader), the run's
+//                                               options, whether to restore the saved run,
+//                                               the port to the likelihood worker
+//     {type: 'command', id, command, seq}       an MnistCommand for MnistLab.dispatch
+//     {type: 'read', id, name}                  'updates', 'busy', 'engine_time', 'saved',
+//                                               'fingerprint' (a hash of the saved bytes)
+//     {type: 'run', on} · {type: 'ack'} · {type: 'hide'} (save now) · {type: 'every', every}
+//   worker → page
+//     {type: 'ready'} · {type: 'result', id, value | error}
+//     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, loaded?}
+//     {type: 'session', updates, ms, busyMs, bytes}   the run was saved: ms until stored,
+//                                               busyMs of this thread's time
+//     {type: 'error', part, message}            part: data, learning, gallery, save
+//     {type: 'panic', message}
+
+import { serveEngine } from './engine_worker.js';
+
+// Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
+// gallery's steps per slice, how often the run is saved while it learns, and how often the
+// filters and reconstructions are drawn again while it learns.
+const SLICE_MS = 12;
+const GALLERY_STEPS = 1;
+const SAVE_MS = 2000;
+const VIEW_MS = 200;
+const DB = 'boltzlab-mnist';
+const STORE = 'runs';
+const KEY = 'current';
+
+/** @type {typeof import('boltzlab-bindings')} */
+let engine = null;
+/** @type {import('boltzlab-bindings').MnistLab | null} */
+let lab = null;
+/** @type {MessagePort | null} */
+let port = null;
+let running = false;
+let scheduled = false;
+let galleryActive = false;
+let inFlight = 0;
+let dirty = false;
+let every = 300;
+let lastSnapshot = -1;
+let run = 0;
+const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity };
+const engineTime = { ms: 0, updates: 0 };
+const saved = { at: -Infinity, updates: -1, run: -1, ms: 0, busyMs: 0, bytes: 0 };
+
+const tick = new MessageChannel();
+tick.port1.onmessage = () => slice();
+function schedule() {
+  if (scheduled || served.dead()) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
+}
+
+const busy = () => lab !== null && (running || galleryActive);
+
+function stats() {
+  return {
+    updates: lab.updates(),
+    updatesPerEpoch: lab.updates_per_epoch(),
+    version: lab.version(),
+    visible: lab.visible(),
+    hidden: lab.hidden(),
+    width: lab.width(),
+    seed: lab.seed(),
+    filterPage: lab.filter_page(),
+    galleryCount: lab.gallery().length / lab.visible(),
+    gallerySteps: lab.gallery_steps(),
+    galleryTarget: lab.gallery_target(),
+    running,
+    run,
+  };
+}
+
+// Posts a frame when none is in flight (`urgent`: a command's, with at most one other).
+function frame(urgent = false, extra = {}) {
+  if (!lab || served.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  const version = lab.version();
+  // The filters and reconstructions (a few ms to redraw in the engine) at most every VIEW_MS
+  // while learning; the chains with every frame.
+  const now = performance.now();
+  const views =
+    sent.run !== run ||
+    extra.filtersChanged ||
+    (version !== sent.version && (!running || now - sent.viewsAt >= VIEW_MS));
+  if (views) lab.dispatch({ command: 'refresh' });
+  const s = stats();
+  const transfer = [];
+  const take = (array) => {
+    transfer.push(array.buffer);
+    return array;
+  };
+  /** @type {any} */
+  const message = { type: 'frame', stats: s, chains: take(lab.chains()), ...extra };
+  if (views) {
+    message.filters = take(lab.filters());
+    message.units = take(lab.filter_units());
+    message.reconstructions = take(lab.reconstructions());
+    sent.version = version;
+    sent.viewsAt = now;
+  }
+  if (s.galleryCount > 0 && (s.gallerySteps !== sent.gallery || sent.run !== run)) {
+    message.gallery = take(lab.gallery());
+    sent.gallery = s.gallerySteps;
+  }
+  sent.run = run;
+  inFlight += 1;
+  dirty = false;
+  postMessage(message, transfer);
+}
+
+// A snapshot of the machine for the likelihood worker when one is due (and at update 0).
+function snapshot() {
+  if (!port || !lab) return;
+  const updates = lab.updates();
+  if (lastSnapshot >= 0 && updates < lastSnapshot + every) return;
+  lastSnapshot = updates;
+  const parameters = lab.parameters();
+  port.postMessage({ type: 'snapshot', run, hidden: lab.hidden(), update: updates, parameters }, [parameters.buffer]);
+}
+
+function learn(untilMs) {
+  while (running && performance.now() < untilMs) {
+    const t0 = performance.now();
+    lab.dispatch({ command: 'advance', updates: 1 });
+    engineTime.ms += performance.now() - t0;
+    engineTime.updates += 1;
+    dirty = true;
+    snapshot();
+  }
+}
+
+function attempt(part, action) {
+  try {
+    action();
+    return true;
+  } catch (err) {
+    if (served.dead()) return false;
+    running = false;
+    postMessage({ type: 'error', part, message: String(err?.message ?? err) });
+    return false;
+  }
+}
+
+function slice() {
+  scheduled = false;
+  if (served.dead() || !lab) return;
+  const start = performance.now();
+  if (running) attempt('learning', () => learn(start + SLICE_MS));
+  if (galleryActive) {
+    const ok = attempt('gallery', () => {
+      const reply = lab.dispatch({ command: 'advance-gallery', steps: GALLERY_STEPS });
+      if (reply.reply === 'gallery-advanced' && reply.done) galleryActive = false;
+    });
+    if (!ok) galleryActive = false;
+    dirty = true;
+  }
+  frame();
+  if (running && performance.now() - saved.at >= SAVE_MS) save();
+  if (busy()) schedule();
+}
+
+// --- Keeping the run (IndexedDB) -------------------------------------------------------------
+
+/** @returns {Promise<IDBDatabase>} */
+function openDb() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+let dbPromise = null;
+const db = () => (dbPromise ??= openDb());
+
+// Saves the run (binary) unless nothing changed since the last save.
+function save() {
+  if (!lab || served.dead()) return;
+  const updates = lab.updates();
+  saved.at = performance.now();
+  if (updates === saved.updates && run === saved.run) return;
+  // The worker's own time (the encoding and the store's copy) is what learning loses; the
+  // store writes the rest off this thread.
+  const t0 = performance.now();
+  const bytes = lab.save();
+  let busyMs = performance.now() - t0;
+  const record = { bytes: bytes.buffer, updates, hidden: lab.hidden(), seed: lab.seed(), at: Date.now() };
+  saved.updates = updates;
+  saved.run = run;
+  db()
+    .then(
+      (database) =>
+        new Promise((resolve, reject) => {
+          const t1 = performance.now();
+          const transaction = database.transaction(STORE, 'readwrite');
+          transaction.objectStore(STORE).put(record, KEY);
+          busyMs += performance.now() - t1;
+          transaction.oncomplete = resolve;
+          transaction.onerror = () => reject(transaction.error);
+          transaction.onabort = () => reject(transaction.error ?? new Error('aborted'));
+        }),
+    )
+    .then(() => {
+      saved.ms = performance.now() - t0;
+      saved.busyMs = busyMs;
+      saved.bytes = bytes.length;
+      postMessage({ type: 'session', updates, ms: saved.ms, busyMs, bytes: bytes.length });
+    })
+    .catch((err) => {
+      saved.updates = -1;
+      postMessage({ type: 'error', part: 'save', message: `the run could not be kept: ${err?.message ?? err}` });
+    });
+}
+
+/** @returns {Promise<any>} */
+async function savedRecord() {
+  const database = await db();
+  return new Promise((resolve, reject) => {
+    const request = database.transaction(STORE, 'readonly').objectStore(STORE).get(KEY);
+    request.onsuccess = () => resolve(request.result ?? null);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+// --- Messages --------------------------------------------------------------------------------
+
+async function load({ bytes, hidden, seed, training, resume, every: e, port: p }) {
+  if (p) port = p;
+  let next = null;
+  try {
+    next = new engine.MnistLab(new Uint8Array(bytes), hidden, seed);
+    if (training) next.dispatch({ command: 'new-run', hidden, seed, training });
+  } catch (err) {
+    next?.free();
+    postMessage({ type: 'error', part: 'data', message: String(err?.message ?? err) });
+    return;
+  }
+  let restored = false;
+  if (resume) {
+    try {
+      const record = await savedRecord();
+      if (record) {
+        next.dispatch({ command: 'restore-run', bytes: new Uint8Array(record.bytes) });
+        restored = true;
+      }
+    } catch (err) {
+      postMessage({
+        type: 'error',
+        part: 'save',
+        message: `the kept run could not be restored: ${err?.message ?? err}`,
+      });
+    }
+  }
+  lab?.free();
+  lab = next;
+  if (Number.isInteger(e) && e >= 1) every = e;
+  run += 1;
+  lastSnapshot = -1;
+  galleryActive = false;
+  port?.postMessage({ type: 'reset', run, seed: lab.seed() });
+  snapshot();
+  dirty = true;
+  inFlight = 0;
+  frame(true, { loaded: { restored, updates: lab.updates() } });
+  if (!restored) save();
+}
+
+function make(command) {
+  if (!lab) throw new Error('MNIST: no run yet');
+  const reply = lab.dispatch(command);
+  switch (command.command) {
+    case 'new-run':
+    case 'restore-run':
+      run += 1;
+      lastSnapshot = -1;
+      galleryActive = false;
+      port?.postMessage({ type: 'reset', run, seed: lab.seed() });
+      snapshot();
+      saved.at = -Infinity;
+      save();
+      break;
+    case 'set-training':
+    case 'advance':
+      save();
+      break;
+    case 'start-gallery':
+      galleryActive = true;
+      break;
+    default:
+  }
+  return reply;
+}
+
+function read(name) {
+  if (name === 'engine_time') return { ...engineTime };
+  if (name === 'busy') return busy();
+  if (name === 'saved') return { ...saved, at: undefined };
+  if (!lab) throw new Error('MNIST: no run yet');
+  if (name === 'updates') return lab.updates();
+  if (name === 'fingerprint') {
+    // FNV-1a over the saved run's bytes: equal runs, equal numbers.
+    let hash = 0x811c9dc5;
+    for (const byte of lab.save()) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+    return hash;
+  }
+  if (name === 'hidden') return lab.hidden();
+  if (name === 'chains') return lab.chains();
+  if (name === 'filters') return lab.filters();
+  throw new Error(`MNIST has no reading ${name}`);
+}
+
+function handle(data) {
+  if (served.dead()) return;
+  switch (data.type) {
+    case 'load':
+      load(data);
+      break;
+    case 'command':
+    case 'read':
+      try {
+        const value = data.type === 'read' ? read(data.name) : make(data.command);
+        postMessage({ type: 'result', id: data.id, value });
+        if (data.type === 'command') {
+          dirty = true;
+          frame(true, { filtersChanged: data.command.command === 'show-filters' });
+        }
+      } catch (err) {
+        if (!served.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+      }
+      if (busy()) schedule();
+      break;
+    case 'run':
+      running = Boolean(data.on) && lab !== null;
+      if (running) schedule();
+      else {
+        dirty = true;
+        frame();
+        save();
+      }
+      break;
+    case 'every':
+      if (Number.isInteger(data.every) && data.every >= 1) every = data.every;
+      break;
+    case 'hide':
+      save();
+      break;
+    case 'ack':
+      inFlight = Math.max(0, inFlight - 1);
+      frame();
+      break;
+    default:
+      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+  }
+}
+
+const served = serveEngine((loaded) => (engine = loaded), handle);
+
+export {};
