@@ -19,7 +19,7 @@ ONLY_DRIVER := env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER
 XVFB := xvfb-run -a -s "-screen 0 1280x1024x24"
 
 .PHONY: setup serve test format-check lint typecheck test-native test-wasm test-wasm-firefox test-wasm-webkit \
-	build e2e e2e-firefox e2e-webkit bench bench-peer soak clean
+	build dist e2e e2e-firefox e2e-webkit bench bench-peer soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -33,7 +33,7 @@ test: setup
 
 format-check:
 	cargo fmt --check
-	prettier --check www tests/e2e tests/soak tests/smoke playwright.config.js playwright.soak.config.js benches
+	prettier --check www tests/e2e tests/soak tests/smoke sw.js scripts/offline_stamp.mjs playwright.config.js playwright.soak.config.js benches
 
 lint:
 	cargo clippy --all-targets -- -D warnings
@@ -75,6 +75,12 @@ test-wasm-webkit:
 
 build:
 	trunk build --release --offline
+
+# The page for any static host (GitHub Pages, a school's web server, a folder below another
+# site): the release build with relative addresses, in dist/. Copy the folder's contents as
+# they are; docs/guide.md, "Offline and hosting".
+dist: setup
+	trunk build --release --offline --public-url ./
 
 e2e:
 	playwright test
