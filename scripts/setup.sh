@@ -7,11 +7,21 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
+GECKODRIVER_VERSION=0.37.1
 # The wasm-bindgen CLI must match the crate exactly; Cargo.lock is the truth.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 
 say() { echo "setup: $*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# Debian packages, with the package lists refreshed once per run (only if something is missing).
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then
+    as_root apt-get update
+    apt_updated=1
+  fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
 
 if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "rust target wasm32-unknown-unknown: present"
@@ -40,14 +50,38 @@ if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
   say "chromium and chromedriver: present"
 else
   say "installing Debian's chromium and chromium-driver"
-  as_root apt-get update
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  apt_install chromium chromium-driver
 fi
 
-# npm dev tools (Playwright's runner, binaryen's wasm-opt, prettier) exactly as locked.
+# Firefox and WebKit run the wasm tests and the smoke suite (tests/smoke/smoke.mjs) too.
+if [ -x /usr/bin/firefox-esr ]; then
+  say "firefox-esr: present"
+else
+  say "installing Debian's firefox-esr (about 20 s)"
+  apt_install firefox-esr
+fi
+
+if command -v geckodriver >/dev/null 2>&1 && geckodriver --version | head -1 | grep -qE " ${GECKODRIVER_VERSION}( |$)"; then
+  say "geckodriver ${GECKODRIVER_VERSION}: present"
+else
+  say "installing geckodriver ${GECKODRIVER_VERSION} (cargo install, about 5 minutes on 2 cores, once)"
+  cargo install geckodriver --version "${GECKODRIVER_VERSION}" --locked
+fi
+
+# WebKitGTK's WebDriver and MiniBrowser have no headless mode: they run on an Xvfb display.
+if [ -x /usr/bin/WebKitWebDriver ] && dpkg -s libwebkit2gtk-4.1-0 >/dev/null 2>&1 && command -v xvfb-run >/dev/null 2>&1; then
+  say "webkit2gtk-driver, libwebkit2gtk-4.1-0 and xvfb: present"
+else
+  say "installing Debian's webkit2gtk-driver, libwebkit2gtk-4.1-0 and xvfb (about 1.5 minutes)"
+  apt_install webkit2gtk-driver libwebkit2gtk-4.1-0 xvfb
+fi
+
+# npm dev tools (Playwright's runner, binaryen's wasm-opt, prettier, selenium-webdriver's
+# client for the smoke suite) exactly as locked.
 # node_modules/.package-lock.json is npm's record of what it installed.
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
-  && [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ]; then
+  && [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ] \
+  && [ -f node_modules/selenium-webdriver/package.json ]; then
   say "npm dev tools: present"
 else
   say "installing npm dev tools from package-lock.json (npm ci)"

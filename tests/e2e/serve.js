@@ -18,6 +18,7 @@ const types = {
   '.ico': 'image/x-icon',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 const policy = [
@@ -26,6 +27,8 @@ const policy = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

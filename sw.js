@@ -1,0 +1,115 @@
+// The offline classroom: a service worker that keeps one build of the page in one cache, so
+// after one visit the page opens and works with the network off.
+//
+// - BUILD (below) is written into the built copy of this file after every Trunk build by
+//   scripts/offline_stamp.mjs: the build's version (a hash over every file's content, so it
+//   changes with the hashed wasm and JS names and with any unhashed www/ file) and each
+//   file's content hash. A new build is therefore a new sw.js, which the browser installs
+//   beside the old one.
+// - Install fetches the whole shell (every file of the build but data/) into the cache
+//   `boltzlab-<version>`, bypassing the HTTP cache, and checks each file's hash: a file of
+//   another build (the server was updated meanwhile) fails the install, which the browser
+//   retries later. Files under data/ (the MNIST images) are cached when first loaded, under
+//   their content hash, and carried into the next version's cache when unchanged.
+// - The page is served from the cache first, so a page runs one build whole: the new version
+//   takes over only when no page of the old one is open (or when the only one reloads), and
+//   on taking over it deletes every older cache. Old wasm is never served to new JS.
+// - A build that was not stamped (BUILD.version 'unstamped') caches nothing.
+const BUILD = { version: 'unstamped', shell: {}, lazy: {} };
+
+const PREFIX = 'boltzlab-';
+const CACHE = `${PREFIX}${BUILD.version}`;
+const SCOPE = new URL(self.registration.scope);
+const at = (path) => new URL(path, SCOPE).href;
+// Every shell file by its address ('' is the page itself, the scope's address).
+const SHELL = new Map(Object.entries(BUILD.shell).map(([path, hash]) => [at(path), hash]));
+const LAZY = new Map(Object.entries(BUILD.lazy).map(([path, hash]) => [at(path), hash]));
+// A lazily cached file's key: its address with its content hash, so a changed file is a new key.
+const lazyKey = (url, hash) => `${url}?content=${hash}`;
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
+  return Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// Fetches one file of this build from the network and checks it is this build's.
+async function fetchChecked(url, hash) {
+  const response = await fetch(url, { cache: 'reload' });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const got = await sha256(await response.clone().arrayBuffer());
+  if (got !== hash) throw new Error(`${url} is not this build's (content ${got}, expected ${hash})`);
+  return response;
+}
+
+async function install() {
+  if (BUILD.version === 'unstamped') return;
+  const cache = await caches.open(CACHE);
+  // All files first, then the cache: a failed fetch leaves no half-filled version behind.
+  const files = await Promise.all([...SHELL].map(async ([url, hash]) => [url, await fetchChecked(url, hash)]));
+  await Promise.all(files.map(([url, response]) => cache.put(url, response)));
+  // Data an earlier version loaded, unchanged in this build, is kept.
+  for (const [url, hash] of LAZY) {
+    const kept = await caches.match(lazyKey(url, hash));
+    if (kept) await cache.put(lazyKey(url, hash), kept);
+  }
+}
+
+async function activate() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+  }
+  // The first visit's page (loaded from the network, this same build) is served from now on,
+  // so the data it loads later is cached too.
+  await self.clients.claim();
+}
+
+self.addEventListener('install', (event) => event.waitUntil(install()));
+self.addEventListener('activate', (event) => event.waitUntil(activate()));
+// Sent by this worker to a waiting new version when the only open page reloads.
+self.addEventListener('message', (event) => {
+  if (event.data === 'boltzlab-take-over') self.skipWaiting();
+});
+
+// A reload of the only open page hands over to a waiting new version: it takes over, and the
+// page loads again, wholly from the new version.
+async function handOver() {
+  const waiting = self.registration.waiting;
+  if (!waiting || (await self.clients.matchAll()).length > 1) return null;
+  waiting.postMessage('boltzlab-take-over');
+  return new Response('', { headers: { Refresh: '0' } });
+}
+
+// The network's answer, kept in this version's cache under `key` when it is a whole success.
+async function fetchAndKeep(request, key) {
+  const response = await fetch(request);
+  if (response.ok && response.status === 200 && response.type === 'basic') {
+    const cache = await caches.open(CACHE);
+    await cache.put(key, response.clone());
+  }
+  return response;
+}
+
+async function respond(request) {
+  const url = new URL(request.url);
+  url.hash = '';
+  const cache = await caches.open(CACHE);
+  if (request.mode === 'navigate') {
+    const handed = await handOver();
+    if (handed) return handed;
+    // The page with any query (?lesson=…, ?notes=…) is the one page of the shell.
+    if (url.pathname === SCOPE.pathname || url.href === at(`index.html${url.search}`)) {
+      const page = await cache.match(SCOPE.href);
+      if (page) return page;
+    }
+  }
+  const lazy = LAZY.get(url.href);
+  if (lazy) return (await cache.match(lazyKey(url.href, lazy))) ?? fetchAndKeep(request, lazyKey(url.href, lazy));
+  return (await cache.match(url.href)) ?? fetchAndKeep(request, url.href);
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  // Only this page's own files (GET, below the scope); anything else goes its own way.
+  if (BUILD.version === 'unstamped' || request.method !== 'GET' || !request.url.startsWith(SCOPE.href)) return;
+  event.respondWith(respond(request));
+});
