@@ -26,7 +26,9 @@ import { LikelihoodView } from '../views/likelihood.js';
 export const MNIST_URL = 'data/mnist.bin';
 export const MNIST_BYTES = 6930064;
 export const MNIST_SHA256 = '837217d9ce53dc976958dd40789ce17f5df4018b5170151fbc8742dbb3abc894';
-const CACHE = 'boltzlab-data-v1';
+// Not named boltzlab-…: the offline service worker (sw.js) deletes every cache of that prefix
+// but its own build's when a new version takes over, and the data outlives versions.
+const CACHE = 'mnist-data-v1';
 // The live MNIST run's options and seed (the data is the shipped file): its state link.
 export const STATE_KEY = 'boltzlab.mnist';
 
