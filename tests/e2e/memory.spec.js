@@ -1,5 +1,6 @@
 // The pattern memory mode (www/memory/): its MemoryLab runs in a module worker and the page
-// draws its frames. The digits are stored, a cue with 20 % of its pixels flipped is recalled
+// draws its frames. The digits are stored (by the Boltzmann rule: Hebb's cannot hold them), a
+// cue with 20 % of its pixels flipped is recalled
 // at T = 0 to the pattern itself (overlap 1, checked against the overlap computed here from the
 // state and the pattern) while the energy trace never rises, and the state is named; a drawing
 // made with the pointer is stored exactly; bad input is refused beside its control with the
@@ -44,23 +45,25 @@ test('the digits recalled from a 20 % corrupted cue at T = 0: overlap 1, the ene
   page,
 }) => {
   await openMemory(page);
-  // The mode starts with the ten digits stored and digit 0 cued with 20 % flipped.
+  // The mode starts with the ten digits stored by the Boltzmann rule and digit 1 cued with 20 %
+  // of its pixels flipped.
   let v = await view(page);
   expect(v.count).toBe(10);
   expect(v.stats.patterns).toBe(10);
-  expect(v.overlaps[0]).toBeLessThan(1);
+  expect(v.stats.rule).toBe('boltzmann');
+  expect(v.overlaps[1]).toBeLessThan(0.9);
   await page.locator('#memory-speed').selectOption('8');
   await page.getByRole('button', { name: 'Recall', exact: true }).click();
   await recalled(page);
   v = await view(page);
   // The overlap the page shows is (1/N) Σ ξ_i s_i of the state it shows.
   const n = 64;
-  const m0 = v.state.reduce((sum, s, i) => sum + s * v.patterns[i], 0) / n;
-  expect(v.overlaps[0]).toBe(m0);
-  expect(m0).toBe(1);
+  const m1 = v.state.reduce((sum, s, i) => sum + s * v.patterns[n + i], 0) / n;
+  expect(v.overlaps[1]).toBe(m1);
+  expect(m1).toBe(1);
   expect(v.trace.length).toBeGreaterThan(3);
   for (let k = 1; k < v.trace.length; k++) expect(v.trace[k]).toBeLessThanOrEqual(v.trace[k - 1] + 1e-12);
-  await expect(page.locator('#memory-name')).toHaveText('stored pattern 0');
+  await expect(page.locator('#memory-name')).toHaveText('stored pattern 1');
   await expect(page.locator('#memory-stable')).toHaveText('yes');
 });
 
@@ -141,7 +144,7 @@ test('a reload restores the memory: its patterns and its state', async ({ page }
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  await expect(page.locator('#session-message')).toContainText('pattern memory 8×8, 13 patterns (hebb)');
+  await expect(page.locator('#session-message')).toContainText('pattern memory 8×8, 13 patterns (boltzmann)');
   await page.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(page.locator('#memory')).toBeVisible();
   await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.memory.shown))).toBe(true);

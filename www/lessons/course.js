@@ -1338,23 +1338,23 @@ export const COURSE = [
     steps: [
       {
         title: 'Hebb’s rule digs valleys',
-        text: `Ten pictures of digits, 8 × 8 pixels of ±1, are stored in one network of N = 64 units by Hebb’s rule:${HEBB}Each stored picture ξ<sup>μ</sup> lowers its own energy E = −Σ<sub>i&lt;j</sub> w<sub>ij</sub>s<sub>i</sub>s<sub>j</sub>: it sits in a valley. The state shown is digit 0 itself; E = ${live('memoryEnergy', 2)}.`,
+        text: `Five random pictures, 10 × 10 pixels of ±1, are stored in one network of N = 100 units by Hebb’s rule:${HEBB}Each stored picture ξ<sup>μ</sup> lowers its own energy E = −Σ<sub>i&lt;j</sub> w<sub>ij</sub>s<sub>i</sub>s<sub>j</sub> to about −N/2: it sits in a valley. The state shown is picture 0 itself; E = ${live('memoryEnergy', 2)}.`,
         scene: memory({
-          memory: { patterns: 'digits', state: { cue: 0, flip: 0 } },
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0 } },
           views: ['memory-state'],
           controls: ['memory-patterns'],
         }),
         notes: {
           ask: 'Why does the weight between two pixels grow when they agree in most pictures?',
           limits:
-            'Digits are alike (many share the same strokes), so their valleys touch: correlated pictures are harder to hold apart than random ones.',
+            'Random pictures are nearly orthogonal; alike pictures (the digits) share strokes, their valleys merge, and Hebb’s rule cannot hold them apart (lesson 13).',
         },
       },
       {
         title: 'Corrupt and recall',
-        text: `Digit 0 with a fifth of its pixels flipped is the cue. At T = 0 each tick sets one pixel to the sign of its field h<sub>i</sub> = Σ<sub>j</sub> w<sub>ij</sub>s<sub>j</sub>, which never raises the energy: watch E fall on the trace, the overlap m<sup>0</sup> = ${live('cueOverlap', 3)} climb, and the name of the state once it lands.`,
+        text: `Picture 0 with a fifth of its pixels flipped is the cue. At T = 0 each tick sets one pixel to the sign of its field h<sub>i</sub> = Σ<sub>j</sub> w<sub>ij</sub>s<sub>j</sub>, which never raises the energy: watch E fall on the trace, the overlap m<sup>0</sup> = ${live('cueOverlap', 3)} climb, and the name of the state once it lands.`,
         scene: memory({
-          memory: { patterns: 'digits', state: { cue: 0, flip: 0.2 } },
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.2 } },
           run: true,
           speed: 1,
           views: ['memory-state'],
@@ -1368,26 +1368,26 @@ export const COURSE = [
       },
       {
         title: 'Predict: half of it hidden',
-        text: 'Now the lower half of digit 0’s rows is hidden (set to −1), and recall starts from that.',
+        text: 'Now the lower half of picture 0’s rows is hidden (set to −1), and recall starts from that.',
         scene: memory({
-          memory: { patterns: 'digits', state: { cue: 0, hide: 0.5 } },
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, hide: 0.5 } },
           speed: 8,
           views: ['memory-state'],
           controls: ['memory-recall'],
         }),
         predict: {
-          question: 'After recall at T = 0, the overlap m⁰ with digit 0 will be…',
+          question: 'After recall at T = 0, the overlap m⁰ with picture 0 will be…',
           choices: [
-            { label: '1: the whole digit comes back', range: [0.99, 1] },
+            { label: '1: the whole picture comes back', range: [0.99, 1] },
             { label: 'between 0.5 and 0.99: most of it', range: [0.5, 0.99] },
             { label: 'below 0.5: another valley wins', range: [-1, 0.5] },
           ],
           measure: { label: 'm⁰', read: (r) => r.cueOverlap, after: { recall: true } },
           explain:
-            'Half a picture is a cue far from its pattern: the descent goes to the nearest valley, which may be digit 0, another digit that shares the upper half, or a spurious valley between them.',
+            'The hidden half starts at overlap about ½, but the visible half alone still points the fields to picture 0: with five random pictures in 100 pixels its valley is wide, and the descent fills in the rest. Alike pictures would compete for the same half.',
         },
         notes: {
-          ask: 'Which digits share their upper half with 0? Try cueing them the same way.',
+          ask: 'How much can be hidden before another valley wins? Try a mask of 0.7 or 0.9.',
           limits: 'One seeded run; Replay gives the same cue, New run another.',
         },
       },
@@ -1395,7 +1395,7 @@ export const COURSE = [
         title: 'Recall at T > 0',
         text: `With T = 0.3 each tick is the heat bath, P(s<sub>i</sub> = +1) = 1/(1 + e<sup>−2h<sub>i</sub>/T</sup>): the energy can rise now, and the state wanders near the valley’s floor. m<sup>0</sup> = ${live('cueOverlap', 3)}.`,
         scene: memory({
-          memory: { patterns: 'digits', state: { cue: 0, flip: 0.1 }, temperature: 0.3 },
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.1 }, temperature: 0.3 },
           run: true,
           speed: 64,
           views: ['memory-state'],
@@ -1412,6 +1412,7 @@ export const COURSE = [
         text: 'Store P random pictures of N = 100 pixels, recall each from itself at T = 0, and plot the mean final overlap against α = P/N. The dashed line is α<sub>c</sub> ≈ 0.138, where Amit, Gutfreund & Sompolinsky (1985) found Hebb’s memory breaks as N → ∞.',
         scene: memory({
           memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.1 } },
+          capacity: { units: 100, runs: 3, starts: 0, start: false },
           views: ['memory-capacity'],
           controls: ['memory-capacity'],
         }),
@@ -1472,7 +1473,7 @@ export const COURSE = [
     steps: [
       {
         title: 'False memories',
-        text: 'Five random pictures of 100 pixels, stored by Hebb’s rule; the state starts at random and descends at T = 0. Watch where it lands (the name under the picture): seldom a stored picture. Hebb’s rule also digs valleys nobody stored: mixtures such as sign(ξ¹ + ξ² + ξ³), mirror images −ξ<sup>μ</sup>, and spin-glass states.',
+        text: 'Five random pictures of 100 pixels, stored by Hebb’s rule; the state starts at random and descends at T = 0. Watch where it lands (the name above the picture): a stored picture, its mirror image −ξ<sup>μ</sup> (which Hebb’s rule stores with it), or a valley nobody stored: mixtures such as sign(ξ¹ + ξ² + ξ³) and spin-glass states. Press Random state and Recall again.',
         scene: memory({
           memory: { width: 10, height: 10, patterns: 5, state: 'random' },
           run: true,
@@ -1505,6 +1506,7 @@ export const COURSE = [
         text: 'Unlearning (Hopfield, Feinstein & Palmer 1983): after Hebb, N/2 times, relax a random state at T = 0 to a valley s* and raise it a little, w<sub>ij</sub> ← w<sub>ij</sub> − (ε/N) s*<sub>i</sub>s*<sub>j</sub> with ε = 0.01. The big spurious valleys are found most often, so they are raised most.',
         scene: memory({
           memory: { width: 10, height: 10, rule: 'unlearning', patterns: 5, state: 'random' },
+          capacity: { units: 100, runs: 2, starts: 10, start: false },
           views: ['memory-capacity'],
           controls: ['memory-capacity', 'memory-setup'],
         }),
@@ -1521,7 +1523,8 @@ export const COURSE = [
         },
         notes: {
           ask: 'What would too much unlearning do?',
-          limits: 'The dose is fixed here (N/2 steps, ε = 0.01); Hopfield et al. warned that too much erases the memories too.',
+          limits:
+            'The dose is fixed here (N/2 steps, ε = 0.01); Hopfield et al. warned that too much erases the memories too.',
         },
       },
       {
@@ -1529,6 +1532,7 @@ export const COURSE = [
         text: 'The Boltzmann rule with no hidden units, Δw<sub>ij</sub> = η(⟨s<sub>i</sub>s<sub>j</sub>⟩<sub>data</sub> − ⟨s<sub>i</sub>s<sub>j</sub>⟩<sub>free</sub>): Hebb’s term, minus unlearning measured by free chains at T = 1, repeated until the model’s correlations match the pictures’.',
         scene: memory({
           memory: { width: 10, height: 10, rule: 'boltzmann', patterns: 5, state: 'random' },
+          capacity: { units: 100, runs: 1, starts: 20, start: false },
           views: ['memory-capacity'],
           controls: ['memory-capacity', 'memory-setup'],
         }),
@@ -1546,6 +1550,23 @@ export const COURSE = [
         notes: {
           ask: 'Compare the capacity curves of the three rules: which holds beyond α_c?',
           limits: 'Each store takes 200 updates of 20 chains, so the curve is slower than Hebb’s.',
+        },
+      },
+      {
+        title: 'Alike pictures: the digits',
+        text: `The ten 8 × 8 digits by Hebb’s rule, and the state is digit 1 itself, uncorrupted. Recall: it slides away (m¹ = ${live('cueOverlap', 3)}). Digits share strokes, so their crosstalk is far larger than random pictures’: no digit is a valley at all. Now choose the Boltzmann rule in the menu, cue digit 1 again and recall.`,
+        scene: memory({
+          memory: { patterns: 'digits', state: { cue: 1, flip: 0 } },
+          run: true,
+          speed: 8,
+          views: ['memory-state'],
+          controls: ['memory-setup', 'memory-cue', 'memory-recall'],
+          highlight: 'memory-setup',
+        }),
+        notes: {
+          ask: 'Why does the Boltzmann rule hold the digits when Hebb’s rule cannot?',
+          limits:
+            'Hebb’s analysis (α_c ≈ 0.138) assumes random, uncorrelated pictures; real pictures are correlated, and the Boltzmann rule learns their correlations instead of adding them up.',
         },
       },
       {

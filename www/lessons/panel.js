@@ -7,7 +7,15 @@
 
 import { $, format } from '../ui.js';
 import { COURSE } from './course.js';
-import { applyScene, clearEmphasis, computeCapacity, computeLogZ, installScenes, readouts, setRunning } from './scene.js';
+import {
+  applyScene,
+  clearEmphasis,
+  computeCapacity,
+  computeLogZ,
+  installScenes,
+  readouts,
+  setRunning,
+} from './scene.js';
 import { centre, estimated, show as showQuantity, stderr } from './quantities.js';
 import { LectureMode } from './lecture.js';
 import { TwoUnits } from './widgets.js';
@@ -18,7 +26,16 @@ const POLL_MS = 250;
 const HISTORY = 4000;
 
 // The run controls a prediction locks until an answer is committed.
-const RUN_CONTROLS = ['run', 'step-tick', 'step-sweep', 'bm-run', 'bm-step', 'bm-step-sweep', 'memory-run', 'memory-step'];
+const RUN_CONTROLS = [
+  'run',
+  'step-tick',
+  'step-sweep',
+  'bm-run',
+  'bm-step',
+  'bm-step-sweep',
+  'memory-run',
+  'memory-step',
+];
 
 // What a deep link asks for: {lesson, step} (1-based) or {error} with a sentence; null when
 // the address names no lesson.

@@ -67,7 +67,13 @@ export class MemoryMode {
   }
 
   enter() {
-    if (!this.made) this.create({ digits: true });
+    if (!this.made) {
+      // The first memory: the ten digits by the Boltzmann rule (Hebb's rule cannot hold them:
+      // they are too alike), digit 1 cued with a fifth of its pixels flipped.
+      $('memory-rule').value = 'boltzmann';
+      $('memory-cue-pattern').value = '1';
+      this.create({ digits: true });
+    }
     this.fresh = true;
     this.drawStatic();
   }
@@ -183,7 +189,8 @@ export class MemoryMode {
   // --- Making a memory -----------------------------------------------------------------------
 
   // A new empty memory from the size, seed and rule controls (with `digits`: the ten digits
-  // stored and the first cued, 20 % flipped); on any error the old memory stays.
+  // stored and the pattern chosen in the cue controls cued, 20 % flipped); on any error the
+  // old memory stays.
   create({ digits = false } = {}) {
     const width = readNumber($('memory-width').value);
     const height = readNumber($('memory-height').value);
@@ -194,7 +201,7 @@ export class MemoryMode {
       probe.dispatch(command);
       if (digits && width === 8 && height === 8) {
         probe.dispatch({ command: 'add-digits' });
-        probe.dispatch({ command: 'cue', pattern: 0, flip: 0.2 });
+        probe.dispatch({ command: 'cue', pattern: readNumber($('memory-cue-pattern').value), flip: 0.2 });
       }
     } catch (err) {
       probe.free();
@@ -203,6 +210,7 @@ export class MemoryMode {
     }
     clearError('memory-setup-error');
     this.adopt(probe.session(), probe);
+    if (digits) this.cued = readNumber($('memory-cue-pattern').value);
     return true;
   }
 
@@ -325,7 +333,10 @@ export class MemoryMode {
     const mask = $('memory-cue-kind').value === 'mask';
     const command = { command: 'cue', pattern, flip: mask ? 0 : fraction, hide: mask ? fraction : 0 };
     if (!Number.isFinite(fraction)) {
-      showError('memory-cue-error', `the ${mask ? 'mask' : 'flip'} fraction must be a number from 0 to 1, got “${$('memory-cue-fraction').value}”`);
+      showError(
+        'memory-cue-error',
+        `the ${mask ? 'mask' : 'flip'} fraction must be a number from 0 to 1, got “${$('memory-cue-fraction').value}”`,
+      );
       return false;
     }
     return this.change(command, 'memory-cue-error');
@@ -352,7 +363,9 @@ export class MemoryMode {
       whole('random starts', starts, 0, 1000);
     });
     if (!ok) return;
+    // The last curve is gone from the readouts at once (a lesson waits for the new one).
     this.capacity = null;
+    if (this.shown) this.shown.capacity = null;
     this.worker().post({ type: 'capacity', units, runs, starts });
   }
 
@@ -384,7 +397,10 @@ export class MemoryMode {
       this.change({ command: 'add-digits' }, 'memory-patterns-error'),
     );
     $('memory-add-random').addEventListener('click', () =>
-      this.change({ command: 'add-random', count: readNumber($('memory-random-count').value) }, 'memory-patterns-error'),
+      this.change(
+        { command: 'add-random', count: readNumber($('memory-random-count').value) },
+        'memory-patterns-error',
+      ),
     );
     $('memory-add-one').addEventListener('click', () => this.addOneAndRecall());
     $('memory-clear').addEventListener('click', () => this.change({ command: 'clear' }, 'memory-patterns-error'));

@@ -7,7 +7,8 @@
 // A memory scene: { mode: 'memory', seed, memory: { width, height, rule: 'hebb' |
 // 'unlearning' | 'boltzmann', patterns: 'digits' | a count of random patterns, state:
 // {cue: k, flip, hide} | 'random', temperature }, run, speed: ticks per frame (1, 8, 64,
-// 512) or 'max', capacity: {units, runs, starts} (the curve starts at once) }.
+// 512) or 'max', capacity: {units, runs, starts, start} (the curve's settings; it starts at
+// once unless `start` is false) }.
 
 import { $ } from '../ui.js';
 import { exact, unknown } from '../lessons/quantities.js';
@@ -26,14 +27,13 @@ export class MemoryScene {
     const mode = this.mode;
     const width = m.width ?? 8;
     const height = m.height ?? 8;
-    const commands = [
-      { command: 'new', width, height, seed: scene.seed ?? 1, storage: { rule: m.rule ?? 'hebb' } },
-    ];
+    const commands = [{ command: 'new', width, height, seed: scene.seed ?? 1, storage: { rule: m.rule ?? 'hebb' } }];
     if (m.patterns === 'digits') commands.push({ command: 'add-digits' });
     else if (m.patterns !== undefined) commands.push({ command: 'add-random', count: m.patterns });
     commands.push({ command: 'set-temperature', temperature: m.temperature ?? 0 });
     if (m.state === 'random') commands.push({ command: 'random-state' });
-    else if (m.state) commands.push({ command: 'cue', pattern: m.state.cue, flip: m.state.flip ?? 0, hide: m.state.hide ?? 0 });
+    else if (m.state)
+      commands.push({ command: 'cue', pattern: m.state.cue, flip: m.state.flip ?? 0, hide: m.state.hide ?? 0 });
     const probe = new mode.engine.MemoryLab(1, 1, 0);
     try {
       for (const command of commands) probe.dispatch(command);
@@ -57,7 +57,7 @@ export class MemoryScene {
       $('memory-capacity-units').value = String(scene.capacity.units);
       $('memory-capacity-runs').value = String(scene.capacity.runs);
       $('memory-capacity-starts').value = String(scene.capacity.starts);
-      mode.startCapacity();
+      if (scene.capacity.start !== false) mode.startCapacity();
     }
     this.run(Boolean(scene.run));
   }

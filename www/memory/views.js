@@ -95,7 +95,12 @@ export class EnergyTrace {
     const x1 = n > 1 && ticks[n - 1] > x0 ? ticks[n - 1] : x0 + 1;
     const px = (x) => left + ((x - x0) / (x1 - x0)) * (w - left - right);
     const py = (y) => top + ((y1 - y) / (y1 - y0)) * (h - top - bottom);
-    drawAxes(c, { left, right, bottom, w, h }, { x0, x1, y0, y1, px, py }, { ink, faint, xLabel: 'ticks', xSpacing: 90 });
+    drawAxes(
+      c,
+      { left, right, bottom, w, h },
+      { x0, x1, y0, y1, px, py },
+      { ink, faint, xLabel: 'ticks', xSpacing: 90 },
+    );
     if (n < 1) return;
     c.beginPath();
     c.strokeStyle = cssColour('--energy', '#e76f51');

@@ -262,7 +262,14 @@ function capacityFrame() {
       const n = p.overlaps.length;
       const mean = p.overlaps.reduce((a, b) => a + b, 0) / n;
       const variance = n > 1 ? p.overlaps.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) : 0;
-      return { alpha: p.alpha, patterns: p.patterns, mean, stderr: Math.sqrt(variance / n), runs: n, from: { ...p.from } };
+      return {
+        alpha: p.alpha,
+        patterns: p.patterns,
+        mean,
+        stderr: Math.sqrt(variance / n),
+        runs: n,
+        from: { ...p.from },
+      };
     });
   return {
     units: c.units,
