@@ -71,9 +71,10 @@ test('a drawing made with the pointer is stored, and becomes the state', async (
   await openMemory(page);
   await page.getByRole('button', { name: 'Forget all' }).click();
   await expect.poll(async () => (await view(page)).stats.patterns).toBe(0);
-  // A vertical stroke down column 3 of the 8 × 8 pad (each pixel one ninth of the box).
+  // A vertical stroke down column 3 of the 8 × 8 pad (10 canvas pixels a side: a one-pixel
+  // gap around the picture).
   const box = await page.locator('#memory-pad').boundingBox();
-  const at = (col, row) => [box.x + ((col + 1.5) / 9) * box.width, box.y + ((row + 1.5) / 9) * box.height];
+  const at = (col, row) => [box.x + ((col + 1.5) / 10) * box.width, box.y + ((row + 1.5) / 10) * box.height];
   await page.mouse.move(...at(3, 0));
   await page.mouse.down();
   for (let row = 0; row < 8; row++) await page.mouse.move(...at(3, row), { steps: 2 });
@@ -107,20 +108,20 @@ test('bad input is refused beside its control and changes nothing; a bad lesson 
   await page.locator('#memory-cue-fraction').fill('0.2');
   await page.locator('#memory-cue-pattern').fill('10');
   await page.getByRole('button', { name: 'Cue', exact: true }).click();
-  await expect(cueError).toContainText('pattern');
+  await expect(cueError).toContainText(/pattern/i);
   // More patterns than pixels: 10 are stored in 64 pixels, so 55 more are refused.
   await page.locator('#memory-random-count').fill('55');
   await page.getByRole('button', { name: 'Store', exact: true }).click();
-  await expect(page.locator('#memory-patterns-error')).toContainText('patterns');
+  await expect(page.locator('#memory-patterns-error')).toContainText(/patterns/i);
   // A drawing of the wrong size.
   expect(await page.evaluate(() => window.boltzlabApp.memory.storeDrawing([1, -1, 1]))).toBe(false);
   await expect(page.locator('#memory-patterns-error')).toContainText('3');
   await page.locator('#memory-temperature').fill('-1');
   await page.locator('#memory-temperature').dispatchEvent('change');
-  await expect(page.locator('#memory-recall-error')).toContainText('temperature');
+  await expect(page.locator('#memory-recall-error')).toContainText(/temperature/i);
   await page.locator('#memory-width').fill('0');
   await page.getByRole('button', { name: 'New empty memory' }).click();
-  await expect(page.locator('#memory-setup-error')).toContainText('width');
+  await expect(page.locator('#memory-setup-error')).toContainText(/width/i);
   expect(await saved(page)).toBe(before);
   expect((await view(page)).count).toBe(10);
   await openApp(page, '/?lesson=12&step=9');
@@ -159,6 +160,8 @@ test('the capacity curve is computed in the worker: perfect recall at α = 0.02,
   page,
 }) => {
   await openMemory(page);
+  await page.locator('#memory-rule').selectOption('hebb');
+  await expect.poll(async () => (await view(page)).stats.rule).toBe('hebb');
   await page.locator('#memory-capacity-units').fill('100');
   await page.locator('#memory-capacity-runs').fill('2');
   await page.locator('#memory-capacity-starts').fill('0');
