@@ -112,7 +112,7 @@ test('bad input is refused beside its control and changes nothing; a bad lesson 
   // More patterns than pixels: 10 are stored in 64 pixels, so 55 more are refused.
   await page.locator('#memory-random-count').fill('55');
   await page.getByRole('button', { name: 'Store', exact: true }).click();
-  await expect(page.locator('#memory-patterns-error')).toContainText(/patterns/i);
+  await expect(page.locator('#memory-patterns-error')).toContainText('between 1 and 54');
   // A drawing of the wrong size.
   expect(await page.evaluate(() => window.boltzlabApp.memory.storeDrawing([1, -1, 1]))).toBe(false);
   await expect(page.locator('#memory-patterns-error')).toContainText('3');

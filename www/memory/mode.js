@@ -168,8 +168,8 @@ export class MemoryMode {
 
   acknowledge() {
     if (this.unacknowledged === 0) return;
+    this.link.post({ type: 'ack', frames: this.unacknowledged });
     this.unacknowledged = 0;
-    this.link.post({ type: 'ack' });
   }
 
   failed(message, part) {

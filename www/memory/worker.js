@@ -13,7 +13,8 @@
 //                                          asks with 'advance') or 'max' (continuously, in
 //                                          slices); at T = 0 it stops by itself at a fixed point
 //     {type: 'advance', ticks}             one page frame's ticks at a speed below the maximum
-//     {type: 'ack'}                        the page drew the last frame: the next may come
+//     {type: 'ack', frames}                the page drew (or passed over) `frames` frames: the
+//                                          next may come
 //     {type: 'capacity', units, runs, starts} the capacity curve for the memory's rule, a run
 //                                          per slice; {type: 'capacity', stop: true} ends it
 //   worker → page
@@ -113,7 +114,7 @@ const host = hostWorker({
         }
         break;
       case 'ack':
-        inFlight = Math.max(0, inFlight - 1);
+        inFlight = Math.max(0, inFlight - (Number.isInteger(data.frames) ? data.frames : 1));
         frame();
         break;
       case 'capacity':
