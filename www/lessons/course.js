@@ -1539,7 +1539,7 @@ export const COURSE = [
         predict: {
           question: 'At α near 0.1, the share of random starts that end at a stored picture or its mirror will be…',
           choices: [
-            { label: 'below 0.1, like Hebb', range: [0, 0.1] },
+            { label: 'below 0.1', range: [0, 0.1] },
             { label: 'between 0.1 and 0.5', range: [0.1, 0.5] },
             { label: 'above 0.5', range: [0.5, 1] },
           ],

@@ -516,7 +516,9 @@ export class MemoryMode {
       xRange: [0, 0.3],
       marker: ALPHA_C,
     });
-    $('memory-capacity-progress').value = cap ? cap.done / cap.total : 0;
+    /** @type {HTMLProgressElement} */ (document.getElementById('memory-capacity-progress')).value = cap
+      ? cap.done / cap.total
+      : 0;
     if (!cap) {
       $('memory-capacity-status').textContent = 'not run';
       return;

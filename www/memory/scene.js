@@ -27,6 +27,7 @@ export class MemoryScene {
     const mode = this.mode;
     const width = m.width ?? 8;
     const height = m.height ?? 8;
+    /** @type {any[]} MemoryCommand objects, checked by the engine */
     const commands = [{ command: 'new', width, height, seed: scene.seed ?? 1, storage: { rule: m.rule ?? 'hebb' } }];
     if (m.patterns === 'digits') commands.push({ command: 'add-digits' });
     else if (m.patterns !== undefined) commands.push({ command: 'add-random', count: m.patterns });
