@@ -88,3 +88,17 @@ export function hostWorker(worker) {
 
   return { dead: () => dead, engine: () => engine, seq: () => seq };
 }
+
+// An engine object's getter `name` called with `args`: any method that reads (changes come only
+// as commands), never a pointer, `free` or `dispatch`; `what` names the engine in the refusal.
+export function readGetter(lab, name, args, what) {
+  if (
+    typeof lab[name] !== 'function' ||
+    name.startsWith('__') ||
+    name.endsWith('_ptr') ||
+    name === 'free' ||
+    name === 'dispatch'
+  )
+    throw new Error(`${what} has no reading ${name}`);
+  return lab[name](...args);
+}

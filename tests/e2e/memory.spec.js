@@ -139,7 +139,7 @@ test('a reload restores the memory: its patterns and its state', async ({ page }
   await page.waitForTimeout(300);
   await page.getByRole('button', { name: 'Pause recall' }).click();
   await expect.poll(async () => (await view(page)).running).toBe(false);
-  await expect.poll(() => page.evaluate(() => window.boltzlabApp.memory.journal.length)).toBe(0);
+  await expect.poll(() => page.evaluate(() => window.boltzlabApp.memory.kept.journal.length)).toBe(0);
   const before = await view(page);
   expect(before.count).toBe(13);
   await page.evaluate(() => window.boltzlabPersist.saveNow(true));

@@ -16,7 +16,7 @@
 // command and at least every half second while it recalls; the page keeps the latest with the
 // commands sent since (the journal), and `save()` replays them on a throwaway engine at once.
 
-import { WorkerLink } from '../worker_link.js';
+import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
@@ -36,10 +36,8 @@ export class MemoryMode {
     this.mirror = new engine.MemoryLab(8, 8, 1); // replaced by the first memory made
     this.made = false; // a memory was made or restored (the first mirror is a placeholder)
     this.link = null;
-    this.seq = 0;
-    this.latest = { text: null, seq: 0 };
-    this.journal = [];
-    this.sessions = 0;
+    // The worker's latest session and the commands sent since (worker_link.js).
+    this.kept = new SessionJournal();
     this.running = false;
     this.runId = 0;
     this.asked = false; // an 'advance' is on its way and its frame not yet here
@@ -106,7 +104,7 @@ export class MemoryMode {
       {},
       {
         onFrame: (frame) => this.received(frame),
-        onSession: (kept) => this.kept(kept),
+        onSession: (session) => this.kept.received(session),
         onError: (message, data) => this.failed(message, data?.part),
         onFault: (message) => reportPanic(`The pattern memory's worker stopped: ${message}`),
       },
@@ -117,9 +115,7 @@ export class MemoryMode {
 
   // Sends a command to the worker, numbered and journalled; a promise of its MemoryReply.
   send(command, errorId = 'memory-recall-error') {
-    const seq = ++this.seq;
-    this.journal.push({ seq, command });
-    const reply = this.worker().command(command, seq);
+    const reply = this.worker().command(command, this.kept.record(command));
     reply.catch((err) => {
       if (!this.link.dead) showError(errorId, err.message ?? String(err));
     });
@@ -138,14 +134,6 @@ export class MemoryMode {
     this.send(command, errorId);
     this.drawStatic();
     return true;
-  }
-
-  kept({ text, seq }) {
-    if (seq < this.latest.seq) return;
-    this.latest = { text, seq };
-    this.sessions += 1;
-    const after = this.journal.findIndex((entry) => entry.seq > seq);
-    this.journal.splice(0, after < 0 ? this.journal.length : after);
   }
 
   received(frame) {
@@ -256,28 +244,18 @@ export class MemoryMode {
 
   fingerprint() {
     if (!this.made) return 'none';
-    return [this.sessions, this.latest.seq, this.journal.length].join(' ');
+    return this.kept.fingerprint();
   }
 
   // The memory's session text now (the worker's latest with the commands since replayed on a
   // throwaway engine), or null before a memory was made.
   save() {
     if (!this.made) return null;
-    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
-    const probe = new this.engine.MemoryLab(1, 1, 0);
-    try {
-      if (this.latest.text !== null) probe.dispatch({ command: 'restore-session', text: this.latest.text });
-      for (const { command } of this.journal) {
-        try {
-          probe.dispatch(command);
-        } catch {
-          // Refused here: the worker refused it too.
-        }
-      }
-      return probe.session();
-    } finally {
-      probe.free();
-    }
+    return this.kept.text((latest) => {
+      const probe = new this.engine.MemoryLab(1, 1, 0);
+      if (latest !== null) probe.dispatch({ command: 'restore-session', text: latest });
+      return probe;
+    });
   }
 
   // What a memory session holds: {width, height, patterns, rule}; throws the engine's reason.

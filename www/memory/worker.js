@@ -30,7 +30,7 @@
 // Frames never queue up: at most one is in flight (a command's frame is posted at once, with at
 // most one other in flight).
 
-import { hostWorker } from '../worker_host.js';
+import { hostWorker, readGetter } from '../worker_host.js';
 
 const SLICE_MS = 4;
 const SESSION_MS = 500;
@@ -85,15 +85,7 @@ const host = hostWorker({
     if (name === 'state')
       return new Int8Array(host.engine().wasm_memory().buffer, lab.state_ptr(), lab.width() * lab.height()).slice();
     if (name === 'busy') return running || (capacity !== null && !capacity.finished);
-    if (
-      typeof (/** @type {any} */ (lab)[name]) !== 'function' ||
-      name.startsWith('__') ||
-      name.endsWith('_ptr') ||
-      name === 'free' ||
-      name === 'dispatch'
-    )
-      throw new Error(`the pattern memory has no reading ${name}`);
-    return /** @type {any} */ (lab)[name](...args);
+    return readGetter(lab, name, args, 'the pattern memory');
   },
   other(data) {
     switch (data.type) {
