@@ -15,7 +15,9 @@
 //   worker → page   {type: 'ready'} · {type: 'result', id, value | error} · {type: 'frame', …}
 //                   {type: 'session', text, seq, …} · {type: 'error', message}
 //                   {type: 'panic', message}
-// Anything else a mode posts itself with `post` (run, ack, fault, …).
+// Anything else a mode posts itself with `post` (run, ack, fault, …). The worker's side of the
+// shared messages is worker_host.js (used by the pattern memory's worker); SessionJournal, at
+// the end, is what a mode keeps to save its worker's run at any moment.
 
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
