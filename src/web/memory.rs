@@ -217,4 +217,20 @@ mod tests {
         assert_eq!(lab.session(), before);
         assert_eq!(lab.pattern_count(), 10);
     }
+
+    /// A capacity run from JavaScript numbers is the engine's run for the memory's rule, and a
+    /// bad shape is refused by name with nothing changed.
+    #[wasm_bindgen_test]
+    fn capacity_runs_from_javascript_numbers() {
+        let lab = WebMemoryLab::new(8.0, 8.0, 3.0).unwrap();
+        let before = lab.session();
+        let out = lab.capacity_run(40.0, 4.0, 5.0, 1.0).unwrap();
+        let c = lab.lab.capacity_run(40, 4, 5, 1).unwrap();
+        assert_eq!(out[0], c.overlap().0);
+        assert_eq!(out[1..3], [c.recalled as f64, c.recalls as f64]);
+        assert_eq!(out[3..].iter().sum::<f64>(), 5.0);
+        assert!(lab.capacity_run(40.0, 41.0, 0.0, 0.0).is_err());
+        assert!(lab.capacity_run(40.0, 2.5, 0.0, 0.0).is_err());
+        assert_eq!(lab.session(), before);
+    }
 }
