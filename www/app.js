@@ -105,6 +105,8 @@ export class App {
       if (element instanceof HTMLElement) element.hidden = name !== 'lattice';
     for (const element of document.querySelectorAll('.machine-only'))
       if (element instanceof HTMLElement) element.hidden = !machine;
+    for (const element of document.querySelectorAll('.memory-only'))
+      if (element instanceof HTMLElement) element.hidden = name !== 'memory';
     $('machine').hidden = !machine;
     $('memory').hidden = name !== 'memory';
     document.title = TITLES[name];
