@@ -426,3 +426,46 @@ fn the_typescript_types_name_every_command_and_reply() {
         ],
     );
 }
+
+/// The page's capacity curve (one run at a time, in its worker) is the engine's capacity
+/// experiment for the memory's rule, exactly; the memory itself is not changed by it, and bad
+/// shapes are refused by name.
+#[test]
+fn a_capacity_run_is_the_experiment_for_the_memorys_rule() {
+    use boltzlab::learn::memory::{Experiment, Recalling, Storage};
+    for (choice, storage) in [
+        (StorageChoice::Hebb, Storage::Hebb),
+        (
+            StorageChoice::Unlearning {
+                steps: None,
+                epsilon: None,
+            },
+            Storage::unlearning(40),
+        ),
+    ] {
+        let mut lab = MemoryLab::new(8, 8, 11, choice).unwrap();
+        lab.apply(C::AddDigits).unwrap();
+        let before = lab.session();
+        let run = lab.capacity_run(40, 6, 5, 2).unwrap();
+        let expected = Experiment {
+            units: 40,
+            patterns: 6,
+            storage,
+            recalling: Recalling {
+                temperature: 0.0,
+                sweeps: 1,
+            },
+            random_starts: 5,
+            seed: 11,
+        }
+        .run(2)
+        .unwrap();
+        assert_eq!(run, expected);
+        assert_eq!(run.recalls, 6);
+        assert_eq!(run.from_random.iter().sum::<usize>(), 5);
+        assert_eq!(lab.session(), before);
+        let err = lab.capacity_run(40, 41, 0, 0).unwrap_err().to_string();
+        assert!(err.contains("patterns") || err.contains("pattern"), "{err}");
+        assert_eq!(lab.session(), before);
+    }
+}

@@ -1,13 +1,13 @@
 // @ts-check
-// boltzlab's page: boots the engine, builds the two modes (the Ising lattice and the
-// Boltzmann machine), switches between them, and runs the one animation-frame loop with the
+// boltzlab's page: boots the engine, builds the three modes (the Ising lattice, the
+// Boltzmann machine and the pattern memory), switches between them, and runs the one animation-frame loop with the
 // one frame budget they share. The app calls only the mode shown: its frame(budget), then
 // its draw(); a hidden mode is neither advanced nor drawn. The modes, the lessons and the
 // session talk to each other through the references given here, never through `window`.
 //
 // A mode is {enter(), leave(), frame(budgetMs, now), draw(), fail(err), shortcuts,
 // fingerprint()} plus what the session and the lessons use (lattice/mode.js,
-// machine/mode.js).
+// machine/mode.js, memory/mode.js).
 
 import { engineReady } from './engine.js';
 import { $ } from './ui.js';
@@ -15,6 +15,7 @@ import { engineStopped } from './fault.js';
 import { installShortcuts } from './keys.js';
 import { LatticeMode } from './lattice/mode.js';
 import { MachineMode } from './machine/mode.js';
+import { MemoryMode } from './memory/mode.js';
 import { installLessons } from './lessons/panel.js';
 import { Persistence } from './session/persist.js';
 import { MachineSharing } from './machine/share.js';
@@ -47,7 +48,11 @@ export class FrameBudget {
   }
 }
 
-const TITLES = { lattice: 'boltzlab: Ising lattice', machine: 'boltzlab: Boltzmann machine' };
+const TITLES = {
+  lattice: 'boltzlab: Ising lattice',
+  machine: 'boltzlab: Boltzmann machine',
+  memory: 'boltzlab: pattern memory',
+};
 
 export class App {
   // hash: the address's fragment at start (a parameters link for the lattice; a state link
@@ -57,7 +62,8 @@ export class App {
     this.lattice = new LatticeMode(engine, isStateLink(hash) ? '' : hash);
     this.machine = new MachineMode(engine);
     this.machineSharing = new MachineSharing(this.machine);
-    this.modes = { lattice: this.lattice, machine: this.machine };
+    this.memory = new MemoryMode(engine);
+    this.modes = { lattice: this.lattice, machine: this.machine, memory: this.memory };
     this.shownName = 'lattice';
     this.budget = new FrameBudget();
     for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="mode"]')))
@@ -87,7 +93,7 @@ export class App {
     return this.shownName;
   }
 
-  // Shows mode `name` ('lattice' or 'machine'): the one left pauses, the other is drawn.
+  // Shows mode `name` ('lattice', 'machine' or 'memory'): the one left pauses, the other is drawn.
   show(name) {
     if (!(name in this.modes)) return;
     $(`mode-${name}`).checked = true;
@@ -96,17 +102,20 @@ export class App {
     this.shownName = name;
     const machine = name === 'machine';
     for (const element of document.querySelectorAll('.lattice-only'))
-      if (element instanceof HTMLElement) element.hidden = machine;
+      if (element instanceof HTMLElement) element.hidden = name !== 'lattice';
     for (const element of document.querySelectorAll('.machine-only'))
       if (element instanceof HTMLElement) element.hidden = !machine;
+    for (const element of document.querySelectorAll('.memory-only'))
+      if (element instanceof HTMLElement) element.hidden = name !== 'memory';
     $('machine').hidden = !machine;
+    $('memory').hidden = name !== 'memory';
     document.title = TITLES[name];
     this.shown().enter();
   }
 
   // What the session keeps, changed or not (session/persist.js).
   fingerprint() {
-    return `${this.shownName}|${this.lattice.fingerprint()}|${this.machine.fingerprint()}`;
+    return `${this.shownName}|${this.lattice.fingerprint()}|${this.machine.fingerprint()}|${this.memory.fingerprint()}`;
   }
 
   // The one frame loop: the mode shown advances within the budget, then draws.

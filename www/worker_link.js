@@ -15,7 +15,9 @@
 //   worker → page   {type: 'ready'} · {type: 'result', id, value | error} · {type: 'frame', …}
 //                   {type: 'session', text, seq, …} · {type: 'error', message}
 //                   {type: 'panic', message}
-// Anything else a mode posts itself with `post` (run, ack, fault, …).
+// Anything else a mode posts itself with `post` (run, ack, fault, …). The worker's side of the
+// shared messages is worker_host.js (used by the pattern memory's worker); SessionJournal, at
+// the end, is what a mode keeps to save its worker's run at any moment.
 
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
@@ -130,5 +132,58 @@ export class WorkerLink {
     const promise = new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
     this.worker.postMessage({ ...message, id });
     return promise;
+  }
+}
+
+// What the page can save of a worker's run at any moment: the worker's latest session text
+// ({text, seq: the number of the page's last command in it}) and the commands sent since
+// (journal: [{seq, command}]), replayed on a throwaway engine when the page is left. `record`
+// numbers a command (journalled when `kept` says a session keeps what it changes); `received`
+// takes a session from the worker and drops the commands it includes.
+export class SessionJournal {
+  constructor() {
+    this.seq = 0;
+    this.latest = { text: null, seq: 0 };
+    this.journal = [];
+    this.sessions = 0; // sessions received (for a fingerprint)
+  }
+
+  record(command, kept = true) {
+    const seq = ++this.seq;
+    if (kept) this.journal.push({ seq, command });
+    return seq;
+  }
+
+  received({ text, seq }) {
+    if (seq < this.latest.seq) return;
+    this.latest = { text, seq };
+    this.sessions += 1;
+    const after = this.journal.findIndex((entry) => entry.seq > seq);
+    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  }
+
+  // The run's session text now: the latest as it is, or, with commands since, the latest
+  // opened by `open(text | null)` on a throwaway engine (with dispatch, session and free) and
+  // the commands replayed on it (one it refuses, the worker refused too).
+  text(open) {
+    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
+    const probe = open(this.latest.text);
+    try {
+      for (const { command } of this.journal) {
+        try {
+          probe.dispatch(command);
+        } catch {
+          // Refused here: the worker refused it too.
+        }
+      }
+      return probe.session();
+    } finally {
+      probe.free();
+    }
+  }
+
+  // Changes whenever what a save would write may have changed.
+  fingerprint() {
+    return [this.sessions, this.latest.seq, this.journal.length].join(' ');
   }
 }

@@ -17,7 +17,7 @@
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, check_temperature, finite_in, whole_in};
-use crate::learn::memory::{MAX_RELAX_SWEEPS, Storage, is_stable};
+use crate::learn::memory::{Capacity, Experiment, MAX_RELAX_SWEEPS, Recalling, Storage, is_stable};
 use crate::model::memory::{Patterns, Recall};
 use crate::model::network::{Network, SpinKind};
 use crate::rng::{SpinRng, seeded_rng, uniform};
@@ -423,6 +423,32 @@ impl MemoryLab {
     /// Whether the state is a fixed point of T = 0 dynamics.
     pub fn stable(&self) -> bool {
         is_stable(self.sampler.network(), self.sampler.state())
+    }
+
+    /// Run `run` of the capacity experiment for this memory's rule (its defaults for `units`
+    /// units, [`Storage::parse`]): `patterns` random pictures of `units` pixels stored, each
+    /// recalled at T = 0 from itself until stable, then `random_starts` random states relaxed
+    /// and named (the spurious states). Seeded by the memory's seed, so the same run gives the
+    /// same numbers anywhere; the memory itself does not change.
+    pub fn capacity_run(
+        &self,
+        units: usize,
+        patterns: usize,
+        random_starts: usize,
+        run: u64,
+    ) -> Result<Capacity, ParamError> {
+        Experiment {
+            units,
+            patterns,
+            storage: Storage::parse(self.storage.name(), units)?,
+            recalling: Recalling {
+                temperature: 0.0,
+                sweeps: 1,
+            },
+            random_starts,
+            seed: self.seed,
+        }
+        .run(run)
     }
 
     /// A picture from a front end: N values, each −1, 0 (read as −1) or +1.

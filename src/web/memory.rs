@@ -1,4 +1,4 @@
-//! The pattern-memory facade: `MemoryLab` for the page (in its worker, next).
+//! The pattern-memory facade: `MemoryLab` for the page (in its worker, www/memory/worker.js).
 //!
 //! A thin wrapper over [`crate::app::MemoryLab`]. The memory changes through one door,
 //! `MemoryLab.dispatch`, which decodes a `MemoryCommand` object (serde-wasm-bindgen) and
@@ -158,6 +158,33 @@ impl WebMemoryLab {
         self.lab.ticks() as f64
     }
 
+    /// Run `run` of the capacity experiment for this memory's rule (`app::memory`,
+    /// `MemoryLab::capacity_run`): [mean overlap of the recalls with their patterns, recalls
+    /// within 1 %, recalls, random starts ending at a pattern, a reversed pattern, a mixture,
+    /// elsewhere]. Whole numbers are checked by the engine (units 1 to 2048, patterns 1 to
+    /// units, random starts 0 to 10⁴, run 0 to 10⁴); the memory does not change.
+    pub fn capacity_run(
+        &self,
+        units: f64,
+        patterns: f64,
+        random_starts: f64,
+        run: f64,
+    ) -> Result<Vec<f64>, JsError> {
+        let max = crate::model::network::Network::MAX_UNITS as u64;
+        let whole = |field, x, lo, hi| crate::error::whole_in(field, x, lo, hi).map_err(js_error);
+        let units = whole("units", units, 1, max)? as usize;
+        let patterns = whole("patterns", patterns, 1, units as u64)? as usize;
+        let starts = whole("random starts", random_starts, 0, 10_000)? as usize;
+        let run = whole("run", run, 0, 10_000)?;
+        let c = self
+            .lab
+            .capacity_run(units, patterns, starts, run)
+            .map_err(js_error)?;
+        let mut out = vec![c.overlap().0, c.recalled as f64, c.recalls as f64];
+        out.extend(c.from_random.iter().map(|&k| k as f64));
+        Ok(out)
+    }
+
     /// The storage rule's name: `hebb`, `unlearning` or `boltzmann`.
     pub fn rule(&self) -> String {
         self.lab.storage().name().into()
@@ -189,5 +216,21 @@ mod tests {
         );
         assert_eq!(lab.session(), before);
         assert_eq!(lab.pattern_count(), 10);
+    }
+
+    /// A capacity run from JavaScript numbers is the engine's run for the memory's rule, and a
+    /// bad shape is refused by name with nothing changed.
+    #[wasm_bindgen_test]
+    fn capacity_runs_from_javascript_numbers() {
+        let lab = WebMemoryLab::new(8.0, 8.0, 3.0).unwrap();
+        let before = lab.session();
+        let out = lab.capacity_run(40.0, 4.0, 5.0, 1.0).unwrap();
+        let c = lab.lab.capacity_run(40, 4, 5, 1).unwrap();
+        assert_eq!(out[0], c.overlap().0);
+        assert_eq!(out[1..3], [c.recalled as f64, c.recalls as f64]);
+        assert_eq!(out[3..].iter().sum::<f64>(), 5.0);
+        assert!(lab.capacity_run(40.0, 41.0, 0.0, 0.0).is_err());
+        assert!(lab.capacity_run(40.0, 2.5, 0.0, 0.0).is_err());
+        assert_eq!(lab.session(), before);
     }
 }

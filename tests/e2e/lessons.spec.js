@@ -36,8 +36,20 @@ const applyInPage = (page, scene) =>
 
 // The scene a step declares, as the page must show it, with its controls and views outlined.
 async function expectScene(page, { scene, views }) {
-  await expect(page.locator(`#mode-${scene.mode === 'lattice' ? 'lattice' : 'machine'}`)).toBeChecked();
-  if (scene.mode === 'lattice') {
+  const radio = scene.mode === 'lattice' || scene.mode === 'memory' ? scene.mode : 'machine';
+  await expect(page.locator(`#mode-${radio}`)).toBeChecked();
+  if (scene.mode === 'memory') {
+    const want = scene.memory;
+    await expect(page.locator('#memory')).toBeVisible();
+    await expect(page.locator('#memory-rule')).toHaveValue(want.rule);
+    await expect(page.locator('#memory-width')).toHaveValue(String(want.width));
+    await expect(page.locator('#memory-seed')).toHaveValue(String(scene.seed));
+    await expect(page.locator('#memory-speed')).toHaveValue(String(scene.speed));
+    // The memory shown is the scene's: its size and patterns, from the worker's frames.
+    await expect
+      .poll(async () => (await sceneReadouts(page)).memoryPatterns?.value)
+      .toBe(want.patterns === 'digits' ? 10 : want.patterns);
+  } else if (scene.mode === 'lattice') {
     const want = scene.lattice;
     for (const key of ['model', 'size', 'rule', 'order', 'boundary'])
       if (want[key] !== undefined) await expect(page.locator(`#${key}`)).toHaveValue(String(want[key]));

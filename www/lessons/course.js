@@ -12,6 +12,11 @@
 // 'disc', 'stripes', 'wall'), clamp: a training pattern (1-based) clamped on the machine's
 // visible units, run, speed ({ticks: n} or {sweeps: n} per frame, or 'max', the whole frame
 // budget), controls: [part…], highlight: part } where a part is a name in scene.js's PARTS.
+// A pattern-memory scene: { mode: 'memory', memory: {width, height, rule, patterns: 'digits' |
+// a count of random ones, state: {cue, flip, hide} | 'random', temperature}, speed: ticks per
+// frame or 'max', capacity: {units, runs, starts} } (its interface: memory/scene.js); a
+// prediction on it waits for `after: {recall: true}` (recall ran to a fixed point) or
+// `after: {capacity: true}` (the capacity curve is complete).
 //
 // What a step shows, declared beside its text (one line each, for every step):
 //   views: ['spins', 'trace']  the views its text talks about, by the names in lecture.js's
@@ -108,6 +113,20 @@ const lattice = ({ lattice: parameters, ...options }) => ({
   ...options,
   lattice: { field: 0, rule: 'heat-bath', order: 'sequential', boundary: 'periodic', ...parameters },
 });
+// A pattern-memory scene: an 8 × 8 memory by Hebb's rule, seed 1, paused, unless told otherwise.
+/** @param {{memory?: object, [key: string]: any}} [scene] */
+const memory = ({ memory: parameters, ...options } = {}) => ({
+  mode: 'memory',
+  seed: 1,
+  memory: { width: 8, height: 8, rule: 'hebb', temperature: 0, ...parameters },
+  run: false,
+  speed: 8,
+  ...options,
+});
+const HEBB = m(
+  '<msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mfrac><mn>1</mn><mi>N</mi></mfrac><munderover><mo>∑</mo><mrow><mi>μ</mi><mo>=</mo><mn>1</mn></mrow><mi>P</mi></munderover><msubsup><mi>ξ</mi><mi>i</mi><mi>μ</mi></msubsup><msubsup><mi>ξ</mi><mi>j</mi><mi>μ</mi></msubsup><mo>,</mo><mspace width="1em"/><msub><mi>w</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub><mo>=</mo><mn>0</mn>',
+);
+
 // A machine scene: seed 1, the stochastic machine on the 10-pixel images unless the step
 // says otherwise.
 /** @param {{machine?: object, [key: string]: any}} [scene] */
@@ -1320,6 +1339,279 @@ export const COURSE = [
         notes: {
           ask: 'Which digits are completed wrongly, and why those?',
           limits: 'Completion samples p(rest | clamped half); an untrained machine completes with noise.',
+        },
+      },
+    ],
+  },
+
+  {
+    title: 'Pattern memory',
+    goals: [
+      'see how Hebb’s rule makes each stored picture a valley of the energy',
+      'recall a stored picture from a corrupted cue by energy descent, and at T > 0',
+      'predict how many pictures a network of N units can hold',
+    ],
+    steps: [
+      {
+        title: 'Hebb’s rule digs valleys',
+        text: `Five random pictures, 10 × 10 pixels of ±1, are stored in one network of N = 100 units by Hebb’s rule:${HEBB}Each stored picture ξ<sup>μ</sup> lowers its own energy E = −Σ<sub>i&lt;j</sub> w<sub>ij</sub>s<sub>i</sub>s<sub>j</sub> to about −N/2: it sits in a valley. The state shown is picture 0 itself; E = ${live('memoryEnergy', 2)}.`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0 } },
+          controls: ['memory-patterns'],
+        }),
+        notes: {
+          ask: 'Why does the weight between two pixels grow when they agree in most pictures?',
+          limits:
+            'Random pictures are nearly orthogonal; alike pictures (the digits) share strokes, their valleys merge, and Hebb’s rule cannot hold them apart (lesson 13).',
+        },
+      },
+      {
+        title: 'Corrupt and recall',
+        text: `Picture 0 with a fifth of its pixels flipped is the cue. At T = 0 each tick sets one pixel to the sign of its field h<sub>i</sub> = Σ<sub>j</sub> w<sub>ij</sub>s<sub>j</sub>, which never raises the energy: watch E fall on the trace, the overlap m<sup>0</sup> = ${live('cueOverlap', 3)} climb, and the name of the state once it lands.`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.2 } },
+          run: true,
+          speed: 1,
+          controls: ['memory-cue', 'memory-recall'],
+          highlight: 'memory-state',
+        }),
+        notes: {
+          ask: 'Why can the energy never rise at T = 0? What does one tick do to E?',
+          limits: 'A tie (a field of exactly 0) is broken by a fair coin, which leaves E unchanged.',
+        },
+      },
+      {
+        title: 'Predict: half of it hidden',
+        text: 'Now the lower half of picture 0’s rows is hidden (set to −1), and recall starts from that.',
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, hide: 0.5 } },
+          speed: 8,
+          controls: ['memory-recall'],
+        }),
+        predict: {
+          question: 'After recall at T = 0, the overlap m⁰ with picture 0 will be…',
+          choices: [
+            { label: '1: the whole picture comes back', range: [0.99, 1] },
+            { label: 'between 0.5 and 0.99: most of it', range: [0.5, 0.99] },
+            { label: 'below 0.5: another valley wins', range: [-1, 0.5] },
+          ],
+          measure: { label: 'm⁰', read: (r) => r.cueOverlap, after: { recall: true } },
+          explain:
+            'The hidden half starts at overlap about ½, but the visible half alone still points the fields to picture 0: with five random pictures in 100 pixels its valley is wide, and the descent fills in the rest. Alike pictures would compete for the same half.',
+        },
+        notes: {
+          ask: 'How much can be hidden before another valley wins? Try a mask of 0.7 or 0.9.',
+          limits: 'One seeded run; Replay gives the same cue, New run another.',
+        },
+      },
+      {
+        title: 'Recall at T > 0',
+        text: `With T = 0.3 each tick is the heat bath, P(s<sub>i</sub> = +1) = 1/(1 + e<sup>−2h<sub>i</sub>/T</sup>): the energy can rise now, and the state wanders near the valley’s floor. m<sup>0</sup> = ${live('cueOverlap', 3)}.`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.1 }, temperature: 0.3 },
+          run: true,
+          speed: 64,
+          controls: ['memory-recall'],
+          highlight: 'memory-recall',
+        }),
+        notes: {
+          ask: 'Raise T step by step: at what temperature does the picture dissolve?',
+          limits: 'At T > 0 the recall never stops by itself: pause it.',
+        },
+      },
+      {
+        title: 'Predict: how many pictures fit?',
+        text: 'Store P random pictures of N = 100 pixels, recall each from itself at T = 0, and plot the mean final overlap against α = P/N. The dashed line is α<sub>c</sub> ≈ 0.138, where Amit, Gutfreund & Sompolinsky (1985) found Hebb’s memory breaks as N → ∞.',
+        views: ['memory-capacity'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: { cue: 0, flip: 0.1 } },
+          capacity: { units: 100, runs: 3, starts: 0, start: false },
+          controls: ['memory-capacity'],
+        }),
+        predict: {
+          question: 'The first α at which the mean overlap falls below 0.9 is…',
+          choices: [
+            { label: 'below 0.08', range: [0, 0.08] },
+            { label: 'between 0.08 and 0.22, near α_c', range: [0.08, 0.22] },
+            { label: 'above 0.22', range: [0.22, 1] },
+          ],
+          measure: { label: 'α where recall breaks', read: (r) => r.capacityBreak, after: { capacity: true } },
+          explain:
+            'Each stored picture adds crosstalk to every field, a noise of variance about α; past α_c the noise beats the signal and recall ends far from the pattern. At N = 100 the fall is smeared around α_c (docs/memory.md has N = 500).',
+        },
+        notes: {
+          ask: 'Why does the curve not drop to 0 above α_c?',
+          limits: 'Few runs per point at N = 100: the error bars are wide, and finite N smears the break.',
+        },
+      },
+      {
+        title: 'Challenge: add pictures until recall breaks',
+        text: `Eight random pictures of 100 pixels (α = ${live('memoryAlpha', 2)}). Press “Add a pattern and recall”: one more picture is stored, picture 0 is cued with 10 % flipped and recalled. Go on until the recall of picture 0 fails (m<sup>0</sup> = ${live('cueOverlap', 3)} below 0.9 at a fixed point).`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 8, state: { cue: 0, flip: 0.1 } },
+          speed: 64,
+          controls: ['memory-patterns', 'memory-cue', 'memory-recall'],
+          highlight: 'memory-patterns',
+        }),
+        challenge: {
+          goal: 'recall of picture 0 fails: a fixed point with m⁰ < 0.9 after adding pictures',
+          check: (history) => {
+            const r = history.at(-1);
+            return (
+              r.memoryReady &&
+              centre(r.memoryPatterns) > 8 &&
+              r.memoryStable === true &&
+              !r.memoryRecalling &&
+              centre(r.cueOverlap) < 0.9
+            );
+          },
+          judges: { label: 'α = P/N', read: (r) => r.memoryAlpha },
+        },
+        notes: {
+          ask: 'Where did it break, against α_c ≈ 0.138? Would another seed break at the same P?',
+          limits: 'One picture’s recall is one sample: the capacity curve averages many.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Unlearning removes false memories',
+    goals: [
+      'meet the valleys Hebb’s rule digs by accident: mixtures and spin-glass states',
+      'see Hopfield, Feinstein & Palmer’s unlearning raise them',
+      'compare with the Boltzmann rule, which unlearns as much as the patterns need',
+    ],
+    steps: [
+      {
+        title: 'False memories',
+        text: 'Five random pictures of 100 pixels, stored by Hebb’s rule; the state starts at random and descends at T = 0. Watch where it lands (the name above the picture): a stored picture, its mirror image −ξ<sup>μ</sup> (which Hebb’s rule stores with it), or a valley nobody stored: mixtures such as sign(ξ¹ + ξ² + ξ³) and spin-glass states. Press Random state and Recall again.',
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: 'random' },
+          run: true,
+          speed: 8,
+          controls: ['memory-cue', 'memory-recall'],
+          highlight: 'memory-state',
+        }),
+        notes: {
+          ask: 'Press Random state and Recall a few times: how often does it land on a stored picture?',
+          limits: 'The mirror image −ξ has the same energy as ξ: the rule cannot tell them apart.',
+        },
+      },
+      {
+        title: 'Count where random starts end',
+        text: `The capacity curve for Hebb’s rule at N = 100, with 10 random starts per run relaxed at T = 0. At α near 0.1 the share of random starts that found a stored picture or its mirror: ${live('foundFromRandom', 2)}. Recall breaks at α ≈ ${live('capacityBreak', 2)}.`,
+        views: ['memory-capacity'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 5, state: 'random' },
+          capacity: { units: 100, runs: 2, starts: 10 },
+          controls: ['memory-capacity'],
+        }),
+        notes: {
+          ask: 'Where do the other random starts go?',
+          limits: 'Two runs per point: a rough curve, quickly.',
+        },
+      },
+      {
+        title: 'Predict: Hebb + unlearning',
+        text: 'Unlearning (Hopfield, Feinstein & Palmer 1983): after Hebb, N/2 times, relax a random state at T = 0 to a valley s* and raise it a little, w<sub>ij</sub> ← w<sub>ij</sub> − (ε/N) s*<sub>i</sub>s*<sub>j</sub> with ε = 0.01. The big spurious valleys are found most often, so they are raised most.',
+        views: ['memory-capacity'],
+        scene: memory({
+          memory: { width: 10, height: 10, rule: 'unlearning', patterns: 5, state: 'random' },
+          capacity: { units: 100, runs: 2, starts: 10, start: false },
+          controls: ['memory-capacity', 'memory-setup'],
+        }),
+        predict: {
+          question: 'With unlearning, the first α at which recall breaks (mean overlap below 0.9) is…',
+          choices: [
+            { label: 'below 0.1: unlearning hurts', range: [0, 0.1] },
+            { label: 'between 0.1 and 0.2', range: [0.1, 0.2] },
+            { label: '0.2 or more: well beyond α_c', range: [0.2, 1] },
+          ],
+          measure: { label: 'α where recall breaks', read: (r) => r.capacityBreak, after: { capacity: true } },
+          explain:
+            'At N = 500 unlearning holds a mean overlap above 0.95 up to α = 0.18, where Hebb has fallen to 0.68 (docs/memory.md): raising the spurious valleys leaves the stored ones deeper by comparison. A fixed dose (N/2 steps of ε = 0.01) helps only so far.',
+        },
+        notes: {
+          ask: 'What would too much unlearning do?',
+          limits:
+            'The dose is fixed here (N/2 steps, ε = 0.01); Hopfield et al. warned that too much erases the memories too.',
+        },
+      },
+      {
+        title: 'Predict: the Boltzmann rule',
+        text: 'The Boltzmann rule with no hidden units, Δw<sub>ij</sub> = η(⟨s<sub>i</sub>s<sub>j</sub>⟩<sub>data</sub> − ⟨s<sub>i</sub>s<sub>j</sub>⟩<sub>free</sub>): Hebb’s term, minus unlearning measured by free chains at T = 1, repeated until the model’s correlations match the pictures’.',
+        views: ['memory-capacity'],
+        scene: memory({
+          memory: { width: 10, height: 10, rule: 'boltzmann', patterns: 5, state: 'random' },
+          capacity: { units: 100, runs: 1, starts: 20, start: false },
+          controls: ['memory-capacity', 'memory-setup'],
+        }),
+        predict: {
+          question: 'At α near 0.1, the share of random starts that end at a stored picture or its mirror will be…',
+          choices: [
+            { label: 'below 0.1', range: [0, 0.1] },
+            { label: 'between 0.1 and 0.5', range: [0.1, 0.5] },
+            { label: 'above 0.5', range: [0.5, 1] },
+          ],
+          measure: { label: 'share of random starts found', read: (r) => r.foundFromRandom, after: { capacity: true } },
+          explain:
+            'The free phase finds the valleys the model has and raises those the data do not have, so the stored pictures become the wide valleys: at N = 500, α = 0.1, nearly half the random starts find one (46 of 100; Hebb none of 200, docs/memory.md).',
+        },
+        notes: {
+          ask: 'Compare the capacity curves of the three rules: which holds beyond α_c?',
+          limits: 'Each store takes 200 updates of 20 chains, so the curve is slower than Hebb’s.',
+        },
+      },
+      {
+        title: 'Alike pictures: the digits',
+        text: `The ten 8 × 8 digits by Hebb’s rule, and the state is digit 1 itself, uncorrupted. Recall: it slides away (m¹ = ${live('cueOverlap', 3)}). Digits share strokes, so their crosstalk is far larger than random pictures’: no digit is a valley at all. Now choose the Boltzmann rule in the menu, cue digit 1 again and recall.`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { patterns: 'digits', state: { cue: 1, flip: 0 } },
+          run: true,
+          speed: 8,
+          controls: ['memory-setup', 'memory-cue', 'memory-recall'],
+          highlight: 'memory-setup',
+        }),
+        notes: {
+          ask: 'Why does the Boltzmann rule hold the digits when Hebb’s rule cannot?',
+          limits:
+            'Hebb’s analysis (α_c ≈ 0.138) assumes random, uncorrelated pictures; real pictures are correlated, and the Boltzmann rule learns their correlations instead of adding them up.',
+        },
+      },
+      {
+        title: 'Challenge: beyond α_c',
+        text: `Twenty random pictures in 100 pixels, α = ${live('memoryAlpha', 2)}, well past Hebb’s α<sub>c</sub>. Choose a storage rule that recalls picture 0 from its cue exactly (m<sup>0</sup> = ${live('cueOverlap', 3)}): pick it, Cue, Recall.`,
+        views: ['memory-state', 'memory-overlaps', 'memory-energy'],
+        scene: memory({
+          memory: { width: 10, height: 10, patterns: 20, state: { cue: 0, flip: 0.1 } },
+          speed: 64,
+          controls: ['memory-setup', 'memory-cue', 'memory-recall'],
+          highlight: 'memory-setup',
+        }),
+        challenge: {
+          goal: 'picture 0 recalled exactly (m⁰ = 1 at a fixed point) at α = 0.2',
+          check: (history) => {
+            const r = history.at(-1);
+            return (
+              r.memoryReady &&
+              centre(r.memoryAlpha) >= 0.2 &&
+              r.memoryStable === true &&
+              !r.memoryRecalling &&
+              centre(r.cueOverlap) >= 0.999
+            );
+          },
+          judges: { label: 'm⁰', read: (r) => r.cueOverlap },
+        },
+        notes: {
+          ask: 'Why does the Boltzmann rule, which never saw a cue, recall better?',
+          limits: 'The Boltzmann rule here has no hidden units: it can only match pairwise correlations.',
         },
       },
     ],

@@ -55,6 +55,12 @@ export const VIEWS = {
   fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
   likelihood: { id: 'rbm-likelihood', title: 'Log-likelihood per image', fit: 'fill' },
   completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
+  // the pattern memory
+  'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
+  'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'natural' },
+  'memory-overlaps': { id: 'memory-overlaps', title: 'Overlap m^μ with each stored pattern', fit: 'fill' },
+  'memory-energy': { id: 'memory-energy', title: 'Energy against ticks', fit: 'fill' },
+  'memory-capacity': { id: 'memory-capacity', title: 'Recall against α = P/N', fit: 'fill' },
 };
 
 // Columns and rows for `count` tiles in a width × height area with `gap` between them: the

@@ -7,7 +7,15 @@
 
 import { $, format } from '../ui.js';
 import { COURSE } from './course.js';
-import { applyScene, clearEmphasis, computeLogZ, installScenes, readouts, setRunning } from './scene.js';
+import {
+  applyScene,
+  clearEmphasis,
+  computeCapacity,
+  computeLogZ,
+  installScenes,
+  readouts,
+  setRunning,
+} from './scene.js';
 import { centre, estimated, show as showQuantity, stderr } from './quantities.js';
 import { LectureMode } from './lecture.js';
 import { TwoUnits } from './widgets.js';
@@ -18,7 +26,16 @@ const POLL_MS = 250;
 const HISTORY = 4000;
 
 // The run controls a prediction locks until an answer is committed.
-const RUN_CONTROLS = ['run', 'step-tick', 'step-sweep', 'bm-run', 'bm-step', 'bm-step-sweep'];
+const RUN_CONTROLS = [
+  'run',
+  'step-tick',
+  'step-sweep',
+  'bm-run',
+  'bm-step',
+  'bm-step-sweep',
+  'memory-run',
+  'memory-step',
+];
 
 // What a deep link asks for: {lesson, step} (1-based) or {error} with a sentence; null when
 // the address names no lesson.
@@ -244,6 +261,8 @@ export class LessonPanel {
     if (after.sweeps) setRunning('lattice', true);
     if (after.cycles) setRunning('machine', true);
     if (after.logZ) computeLogZ();
+    if (after.recall) setRunning('memory', true);
+    if (after.capacity) computeCapacity();
     this.poll();
   }
 
@@ -254,6 +273,10 @@ export class LessonPanel {
     if (after.sweeps) return centre(r.sweeps) - centre(from.sweeps) >= after.sweeps;
     if (after.cycles) return centre(r.cycle) - centre(from.cycle) >= after.cycles;
     if (after.logZ) return Number.isFinite(centre(r.logZ.exact)) && Number.isFinite(centre(r.logZ.sampled));
+    // The memory's recall ran and stopped at a fixed point; its capacity curve is complete.
+    if (after.recall)
+      return !r.memoryRecalling && r.memoryStable === true && centre(r.memoryTicks) > centre(from.memoryTicks);
+    if (after.capacity) return r.capacityDone === true;
     return true;
   }
 

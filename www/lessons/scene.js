@@ -2,7 +2,7 @@
 // A lesson step's scene: the mode, the model or dataset, its parameters and seed, the
 // starting state, whether it runs and how fast, which controls are shown and which one is
 // highlighted, and which views are emphasised. A scene is applied through its mode's scene
-// interface (lattice/scene.js, machine/scene.js): every value goes to the engine, which
+// interface (lattice/scene.js, machine/scene.js, memory/scene.js): every value goes to the engine, which
 // checks it before anything changes (an error names the field), and the controls then show
 // what the engine holds. The live numbers a lesson quotes and judges come from the modes'
 // readouts(): numbers with their standard errors (lessons/quantities.js), never the text
@@ -11,17 +11,22 @@
 import { $ } from '../ui.js';
 import { LatticeScene } from '../lattice/scene.js';
 import { MachineScene } from '../machine/scene.js';
+import { MemoryScene } from '../memory/scene.js';
 
 // The modes' scene interfaces of the app (installScenes).
 let scenes = null;
 
 // Builds the scene interfaces of `app`'s modes; the lessons and links use them from then on.
 export function installScenes(app) {
-  scenes = { lattice: new LatticeScene(app.lattice), machine: new MachineScene(app.machine) };
+  scenes = {
+    lattice: new LatticeScene(app.lattice),
+    machine: new MachineScene(app.machine),
+    memory: new MemoryScene(app.memory),
+  };
   return scenes;
 }
 
-// The scene interface of mode `name` ('lattice' or 'machine').
+// The scene interface of mode `name` ('lattice', 'machine' or 'memory').
 export const modeScene = (name) => scenes[name];
 
 // The restricted machine's controls, by the names a link's options use (machine/share.js).
@@ -69,6 +74,13 @@ export const PARTS = {
   'rbm-options': () => $('rbm-statistics').closest('fieldset'),
   likelihood: () => $('rbm-likelihood').closest('figure'),
   completion: () => $('rbm-complete-title').closest('section'),
+  // the pattern memory
+  'memory-state': () => $('memory-state').closest('section'),
+  'memory-patterns': () => $('memory-add-digits').closest('fieldset'),
+  'memory-cue': () => $('memory-cue').closest('fieldset'),
+  'memory-recall': () => $('memory-run').closest('fieldset'),
+  'memory-setup': () => $('memory-rule').closest('fieldset'),
+  'memory-capacity': () => $('memory-capacity-title').closest('section'),
 };
 
 // The page's blocks that lecture mode shows only when a step names them (or a part inside).
@@ -92,6 +104,9 @@ export function applyScene(app, scene, seed = scene.seed) {
   if (scene.mode === 'lattice') {
     scenes.lattice.apply(seeded);
     app.show('lattice');
+  } else if (scene.mode === 'memory') {
+    scenes.memory.apply(seeded);
+    app.show('memory');
   } else {
     scenes.machine.apply(seeded);
     app.show('machine');
@@ -99,9 +114,10 @@ export function applyScene(app, scene, seed = scene.seed) {
   emphasise(scene);
 }
 
-// Runs or pauses the run of a scene's mode ('lattice', 'machine' or 'restricted').
+// Runs or pauses the run of a scene's mode ('lattice', 'machine', 'restricted' or 'memory').
 export function setRunning(mode, on) {
   if (mode === 'lattice') scenes.lattice.run(on);
+  else if (mode === 'memory') scenes.memory.run(on);
   else scenes.machine.run(on);
 }
 
@@ -109,6 +125,12 @@ export function setRunning(mode, on) {
 export function pauseAll() {
   scenes.lattice.run(false);
   scenes.machine.pause();
+  scenes.memory.run(false);
+}
+
+// The pattern memory's capacity curve for the rule shown.
+export function computeCapacity() {
+  scenes.memory.computeCapacity();
 }
 
 // ln Z of the general machine by the four methods (the ln Z panel's computation).
@@ -143,7 +165,7 @@ export function clearEmphasis() {
 // a quantity {value, stderr: 0} or {mean, stderr}, or a plain flag or name), plus `extra`
 // (what a step's own widget gives).
 export function readouts(extra = {}) {
-  return { ...scenes.lattice.readouts(), ...scenes.machine.readouts(), ...extra };
+  return { ...scenes.lattice.readouts(), ...scenes.machine.readouts(), ...scenes.memory.readouts(), ...extra };
 }
 
 // The restricted machine's controls' values by name (what a link carries before a run

@@ -4,8 +4,9 @@
 // Version 2 (written): {format, version: 2, saved, mode, lattice: the engine's lattice
 // session text, machine: the engine's machine session text or null, restricted: the
 // restricted machine's session text (RbmLab.session()) or null, kind: the machine shown,
-// 'full' or 'restricted'}. `restricted` and `kind` came later within version 2: a record
-// without them restores the general machine only. A restricted part that cannot be read
+// 'full' or 'restricted', memory: the pattern memory's session text (MemoryLab.session()) or
+// null}. `restricted`, `kind` and `memory` came later within version 2: a record without them
+// restores the general machine only; mode 'memory' came with `memory`. A restricted part that cannot be read
 // does not stop the rest from restoring: the note says why it starts fresh. The engine's texts
 // are opaque here: they are made by IsingLab.session() and MachineLab.session(), checked by
 // restoring them into throwaway engine objects, and restored exactly.
@@ -33,6 +34,7 @@ export function encodeRecord(app, lattice) {
     machine: app.machine.session(),
     restricted: app.machine.restrictedSession(),
     kind: app.machine.kind,
+    memory: app.memory.save(),
   });
 }
 
@@ -48,8 +50,8 @@ function parse(text) {
   if (record.version !== 1 && record.version !== 2)
     throw new Error(`it has version ${String(record.version).slice(0, 20)}; this page reads versions 1 and 2`);
   if (!Number.isFinite(record.saved)) throw new Error('its time stamp is missing');
-  if (record.mode !== 'lattice' && record.mode !== 'machine')
-    throw new Error('its mode is neither lattice nor machine');
+  if (record.mode !== 'lattice' && record.mode !== 'machine' && record.mode !== 'memory')
+    throw new Error('its mode is none of lattice, machine and memory');
   return record;
 }
 
@@ -92,7 +94,14 @@ function checkV2(record, app) {
       restrictedNote = `The restricted machine's saved run could not be read (${String(err.message ?? err)}); it starts fresh.`;
     }
   }
+  let memory = null;
+  if (record.memory !== undefined && record.memory !== null)
+    memory = within('pattern memory', () => {
+      if (typeof record.memory !== 'string') throw new Error('not a pattern-memory session');
+      return app.memory.checkSession(record.memory);
+    });
   const restore = (target) => {
+    if (memory) target.memory.restoreSession(record.memory);
     if (record.machine !== null) target.machine.restoreSession(record.machine);
     if (restricted) target.machine.rbm.restoreSession(record.restricted);
     if (record.kind === 'full' || record.kind === 'restricted') {
@@ -105,7 +114,7 @@ function checkV2(record, app) {
   };
   return {
     record,
-    summary: summarise(record.mode, lattice, machine, restricted),
+    summary: summarise(record.mode, lattice, machine, restricted, memory),
     restore,
     note: restrictedNote,
   };
@@ -135,7 +144,7 @@ function checkV1(record, app) {
 
 // "lattice 128×128, spin-glass-pm, T = 1.7, 1.0 sweeps; Boltzmann machine on 4-2-4, 48
 // learning cycles", the shown mode first.
-function summarise(mode, lattice, machine, restricted = null) {
+function summarise(mode, lattice, machine, restricted = null, memory = null) {
   const l = lattice;
   const parts = [`lattice ${l.side}×${l.side}, ${l.model}, T = ${l.temperature}, ${l.sweeps.toFixed(1)} sweeps`];
   if (machine) parts.push(`Boltzmann machine on ${machine.dataset}, ${machine.cycles} learning cycles`);
@@ -144,6 +153,11 @@ function summarise(mode, lattice, machine, restricted = null) {
       `restricted machine on ${restricted.dataset} (${restricted.hidden} hidden units), ${restricted.updates} updates`,
     );
   if (mode === 'machine') parts.reverse();
+  if (memory) {
+    const m = `pattern memory ${memory.width}×${memory.height}, ${memory.patterns} patterns (${memory.rule})`;
+    if (mode === 'memory') parts.unshift(m);
+    else parts.push(m);
+  }
   return parts.join('; ');
 }
 

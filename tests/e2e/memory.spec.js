@@ -1,0 +1,206 @@
+// The pattern memory mode (www/memory/): its MemoryLab runs in a module worker and the page
+// draws its frames. The digits are stored (by the Boltzmann rule: Hebb's cannot hold them), a
+// cue with 20 % of its pixels flipped is recalled
+// at T = 0 to the pattern itself (overlap 1, checked against the overlap computed here from the
+// state and the pattern) while the energy trace never rises, and the state is named; a drawing
+// made with the pointer is stored exactly; bad input is refused beside its control with the
+// memory unchanged; a reload restores the patterns and the state; the capacity curve is
+// computed in the worker; a worker that dies shows the fault overlay; lessons 12 and 13 open and
+// a prediction is measured. Every run is seeded: nothing here can fail by chance.
+import { test, expect, openApp } from './fixtures.js';
+
+async function openMemory(page, path = '/') {
+  await openApp(page, path);
+  await page.getByRole('radio', { name: 'Pattern memory' }).check();
+  await expect(page.locator('#memory')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.memory.shown))).toBe(true);
+}
+
+// What the page shows of the memory, from the worker's last frame and the mirror.
+const view = (page) =>
+  page.evaluate(() => {
+    const m = window.boltzlabApp.memory;
+    const f = m.shown;
+    return {
+      state: Array.from(f.state),
+      overlaps: Array.from(f.overlaps),
+      stats: f.stats,
+      patterns: Array.from(m.mirror.patterns_flat()),
+      count: m.mirror.pattern_count(),
+      trace: m.trace.energy.slice(),
+      running: m.running,
+    };
+  });
+
+// The memory as the page would save it now.
+const saved = (page) => page.evaluate(() => window.boltzlabApp.memory.save());
+
+// Waits until recall stopped by itself at a fixed point.
+async function recalled(page) {
+  await expect(page.locator('#memory-run')).toHaveText('Recall', { timeout: 30_000 });
+  await expect.poll(async () => (await view(page)).stats.stable).toBe(true);
+}
+
+test('the digits recalled from a 20 % corrupted cue at T = 0: overlap 1, the energy never rises, the state named', async ({
+  page,
+}) => {
+  await openMemory(page);
+  // The mode starts with the ten digits stored by the Boltzmann rule and digit 1 cued with 20 %
+  // of its pixels flipped.
+  let v = await view(page);
+  expect(v.count).toBe(10);
+  expect(v.stats.patterns).toBe(10);
+  expect(v.stats.rule).toBe('boltzmann');
+  expect(v.overlaps[1]).toBeLessThan(0.9);
+  await page.locator('#memory-speed').selectOption('8');
+  await page.getByRole('button', { name: 'Recall', exact: true }).click();
+  await recalled(page);
+  v = await view(page);
+  // The overlap the page shows is (1/N) Σ ξ_i s_i of the state it shows.
+  const n = 64;
+  const m1 = v.state.reduce((sum, s, i) => sum + s * v.patterns[n + i], 0) / n;
+  expect(v.overlaps[1]).toBe(m1);
+  expect(m1).toBe(1);
+  expect(v.trace.length).toBeGreaterThan(3);
+  for (let k = 1; k < v.trace.length; k++) expect(v.trace[k]).toBeLessThanOrEqual(v.trace[k - 1] + 1e-12);
+  await expect(page.locator('#memory-name')).toHaveText('stored pattern 1');
+  await expect(page.locator('#memory-stable')).toHaveText('yes');
+});
+
+test('a drawing made with the pointer is stored, and becomes the state', async ({ page }) => {
+  await openMemory(page);
+  await page.getByRole('button', { name: 'Forget all' }).click();
+  await expect.poll(async () => (await view(page)).stats.patterns).toBe(0);
+  // A vertical stroke down column 3 of the 8 × 8 pad (10 canvas pixels a side: a one-pixel
+  // gap around the picture).
+  const box = await page.locator('#memory-pad').boundingBox();
+  const at = (col, row) => [box.x + ((col + 1.5) / 10) * box.width, box.y + ((row + 1.5) / 10) * box.height];
+  await page.mouse.move(...at(3, 0));
+  await page.mouse.down();
+  for (let row = 0; row < 8; row++) await page.mouse.move(...at(3, row), { steps: 2 });
+  await page.mouse.up();
+  const drawing = Array.from({ length: 64 }, (_, i) => (i % 8 === 3 ? 1 : -1));
+  expect(await page.evaluate(() => Array.from(window.boltzlabApp.memory.pad))).toEqual(drawing);
+  await page.getByRole('button', { name: 'Store the drawing' }).click();
+  await expect.poll(async () => (await view(page)).stats.patterns).toBe(1);
+  expect((await view(page)).patterns).toEqual(drawing);
+  await page.getByRole('button', { name: 'Start from the drawing' }).click();
+  await expect.poll(async () => (await view(page)).state).toEqual(drawing);
+  await expect(page.locator('#memory-name')).toHaveText('stored pattern 0');
+});
+
+test('bad input is refused beside its control and changes nothing; a bad lesson link is explained', async ({
+  page,
+}) => {
+  await openMemory(page);
+  const before = await saved(page);
+  const cueError = page.locator('#memory-cue-error');
+  for (const fraction of ['1.5', '-0.1', 'NaN', 'abc']) {
+    await page.locator('#memory-cue-fraction').fill(fraction);
+    await page.getByRole('button', { name: 'Cue', exact: true }).click();
+    await expect(cueError).toBeVisible();
+    await expect(cueError).toContainText(/flip/i);
+  }
+  await page.locator('#memory-cue-kind').selectOption('mask');
+  await page.locator('#memory-cue-fraction').fill('2');
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  await expect(cueError).toContainText(/hide|mask/i);
+  await page.locator('#memory-cue-fraction').fill('0.2');
+  await page.locator('#memory-cue-pattern').fill('10');
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  await expect(cueError).toContainText(/pattern/i);
+  // More patterns than pixels: 10 are stored in 64 pixels, so 55 more are refused.
+  await page.locator('#memory-random-count').fill('55');
+  await page.getByRole('button', { name: 'Store', exact: true }).click();
+  await expect(page.locator('#memory-patterns-error')).toContainText('between 1 and 54');
+  // A drawing of the wrong size.
+  expect(await page.evaluate(() => window.boltzlabApp.memory.storeDrawing([1, -1, 1]))).toBe(false);
+  await expect(page.locator('#memory-patterns-error')).toContainText('3');
+  await page.locator('#memory-temperature').fill('-1');
+  await page.locator('#memory-temperature').dispatchEvent('change');
+  await expect(page.locator('#memory-recall-error')).toContainText(/temperature/i);
+  await page.locator('#memory-width').fill('0');
+  await page.getByRole('button', { name: 'New empty memory' }).click();
+  await expect(page.locator('#memory-setup-error')).toContainText(/width/i);
+  expect(await saved(page)).toBe(before);
+  expect((await view(page)).count).toBe(10);
+  await openApp(page, '/?lesson=12&step=9');
+  await expect(page.locator('#link-error')).toContainText('Lesson 12 has steps 1 to 6');
+});
+
+test('a reload restores the memory: its patterns and its state', async ({ page }) => {
+  await openMemory(page);
+  await page.locator('#memory-random-count').fill('3');
+  await page.getByRole('button', { name: 'Store', exact: true }).click();
+  await page.locator('#memory-cue-pattern').fill('11');
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  await page.locator('#memory-speed').selectOption('1');
+  await page.getByRole('button', { name: 'Recall', exact: true }).click();
+  await page.waitForTimeout(300);
+  await page.getByRole('button', { name: 'Pause recall' }).click();
+  await expect.poll(async () => (await view(page)).running).toBe(false);
+  await expect.poll(() => page.evaluate(() => window.boltzlabApp.memory.kept.journal.length)).toBe(0);
+  const before = await view(page);
+  expect(before.count).toBe(13);
+  await page.evaluate(() => window.boltzlabPersist.saveNow(true));
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#session-message')).toContainText('pattern memory 8×8, 13 patterns (boltzmann)');
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.locator('#memory')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.memory.shown))).toBe(true);
+  const after = await view(page);
+  expect(after.patterns).toEqual(before.patterns);
+  expect(after.state).toEqual(before.state);
+  expect(after.stats.ticks).toBe(before.stats.ticks);
+  expect(after.stats.energy).toBe(before.stats.energy);
+});
+
+test('the capacity curve is computed in the worker: perfect recall at α = 0.02, broken at α = 0.3', async ({
+  page,
+}) => {
+  await openMemory(page);
+  await page.locator('#memory-rule').selectOption('hebb');
+  await expect.poll(async () => (await view(page)).stats.rule).toBe('hebb');
+  await page.locator('#memory-capacity-units').fill('100');
+  await page.locator('#memory-capacity-runs').fill('2');
+  await page.locator('#memory-capacity-starts').fill('0');
+  await page.getByRole('button', { name: 'Compute the curve' }).click();
+  await expect(page.locator('#memory-capacity-status')).toContainText('30 of 30 runs', { timeout: 30_000 });
+  const r = await page.evaluate(async () => (await import('/www/lessons/scene.js')).readouts());
+  expect(r.capacityDone).toBe(true);
+  const points = await page.evaluate(() => window.boltzlabApp.memory.capacity.points);
+  expect(points.length).toBe(15);
+  expect(points[0].mean).toBe(1);
+  // Hebb at α = 0.3: far past α_c (docs/memory.md measures 0.36 at N = 500).
+  expect(points.at(-1).mean).toBeLessThan(0.8);
+  expect(r.capacityBreak.value).toBeGreaterThan(0.05);
+  expect(r.capacityBreak.value).toBeLessThan(0.3);
+});
+
+test('lessons 12 and 13 open in the memory mode, and a prediction is measured', async ({ page }) => {
+  await openApp(page, '/?lesson=13&step=1');
+  await expect(page.locator('#lesson-title')).toHaveText('Lesson 13: Unlearning removes false memories');
+  await expect(page.locator('#memory')).toBeVisible();
+  await openApp(page, '/?lesson=12&step=3');
+  await expect(page.locator('#lesson-title')).toHaveText('Lesson 12: Pattern memory');
+  await expect(page.locator('#memory-run')).toBeDisabled();
+  await page.locator('input[name="lesson-choice"]').first().check();
+  await page.getByRole('button', { name: 'Commit and run' }).click();
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 30_000 });
+  const measured = Number(await page.locator('#lesson-result .measured').textContent());
+  const v = await view(page);
+  expect(measured).toBeCloseTo(v.overlaps[0], 3);
+  expect(v.stats.stable).toBe(true);
+});
+
+test.describe('a pattern-memory worker that dies', () => {
+  test.use({ expectedProblems: { patterns: [/deliberate panic for tests/] } });
+
+  test('shows the fault overlay', async ({ page }) => {
+    await openMemory(page);
+    await page.evaluate(() => window.boltzlabApp.memory.faultWorker());
+    await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
+    await expect(page.locator('#fault-message')).toContainText("The pattern memory's worker stopped");
+  });
+});
