@@ -14,6 +14,53 @@
 //                   {type: 'error', message, part: 'protocol'} for a message it cannot handle
 
 /**
+ * The start every engine worker shares: load the engine on {type: 'init', js, wasm}, hold the
+ * messages that come before it, hand each later one to `handle` (an error it throws is
+ * reported as {type: 'error', part: 'protocol'}), and report a wasm panic or a failed start as
+ * {type: 'panic'}, after which the worker ignores everything. hostWorker below builds the
+ * command/read protocol on it; a worker with messages of its own only (the MNIST learning and
+ * likelihood workers) calls it directly.
+ * @param {(engine: any, init: any) => void} ready  called once loaded, with the 'init' message
+ * @param {(data: any) => void} handle  every message after 'init'
+ * @returns {{dead: () => boolean, engine: () => any}}
+ */
+export function serveEngine(ready, handle) {
+  let engine = null;
+  let loaded = false;
+  let dead = false;
+  const early = [];
+  const die = (message) => {
+    dead = true;
+    postMessage({ type: 'panic', message });
+  };
+  // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
+  /** @type {any} */ (globalThis).boltzlabReportPanic = (message) => die(String(message));
+  const safely = (data) => {
+    if (dead) return;
+    try {
+      handle(data);
+    } catch (err) {
+      if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
+    }
+  };
+  const init = async (data) => {
+    engine = await import(data.js);
+    await engine.default({ module_or_path: data.wasm });
+    ready(engine, data);
+    loaded = true;
+    postMessage({ type: 'ready' });
+    for (const waiting of early.splice(0)) safely(waiting);
+  };
+  onmessage = ({ data }) => {
+    if (data.type === 'init')
+      init(data).catch((err) => die(`the engine could not start in its worker: ${err?.message ?? err}`));
+    else if (!loaded) early.push(data);
+    else safely(data);
+  };
+  return { dead: () => dead, engine: () => engine };
+}
+
+/**
  * @param {{start: (engine: any, init: any) => void, make: (command: any) => any,
  *   read: (name: string, args: any[]) => any, made?: (command: any) => void,
  *   other?: (data: any) => void}} worker
@@ -23,20 +70,8 @@
  * @returns {{dead: () => boolean, engine: () => any, seq: () => number}}
  */
 export function hostWorker(worker) {
-  let engine = null;
-  let dead = false;
-  let ready = false;
   let seq = 0; // the number of the page's last command seen
-  const early = [];
-
-  // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
-  /** @type {any} */ (globalThis).boltzlabReportPanic = (message) => {
-    dead = true;
-    postMessage({ type: 'panic', message: String(message) });
-  };
-
-  const handle = (data) => {
-    if (dead) return;
+  const host = serveEngine(worker.start, (data) => {
     if (Number.isInteger(data.seq)) seq = data.seq;
     switch (data.type) {
       case 'command':
@@ -47,46 +82,20 @@ export function hostWorker(worker) {
           postMessage({ type: 'result', id: data.id, value });
           made = data.type === 'command';
         } catch (err) {
-          if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+          if (!host.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
         }
-        if (made && !dead) worker.made?.(data.command);
+        if (made && !host.dead()) worker.made?.(data.command);
         break;
       }
       case 'fault':
-        engine.fault_for_tests();
+        host.engine().fault_for_tests();
         break;
       default:
         if (worker.other) worker.other(data);
         else postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
     }
-  };
-
-  const init = async (data) => {
-    engine = await import(data.js);
-    await engine.default({ module_or_path: data.wasm });
-    worker.start(engine, data);
-    ready = true;
-    postMessage({ type: 'ready' });
-    for (const waiting of early.splice(0)) handle(waiting);
-  };
-
-  onmessage = ({ data }) => {
-    if (data.type === 'init') {
-      init(data).catch((err) => {
-        dead = true;
-        postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-      });
-    } else if (!ready) early.push(data);
-    else {
-      try {
-        handle(data);
-      } catch (err) {
-        if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
-      }
-    }
-  };
-
-  return { dead: () => dead, engine: () => engine, seq: () => seq };
+  });
+  return { ...host, seq: () => seq };
 }
 
 // An engine object's getter `name` called with `args`: any method that reads (changes come only

@@ -26,7 +26,7 @@
 //     {type: 'error', part, message}            part: data, learning, gallery, save
 //     {type: 'panic', message}
 
-import { serveEngine } from './engine_worker.js';
+import { serveEngine } from '../worker_host.js';
 
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
 // gallery's steps per slice, how often the run is saved while it learns, and how often the
