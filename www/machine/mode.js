@@ -17,7 +17,7 @@
 // second less of learning. The modules beside this one (options, editor, gallery, files) make
 // their changes through `change` and their readings through `read`, never on a live engine.
 
-import { WorkerLink } from '../worker_link.js';
+import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, format, readNumber, showError } from '../ui.js';
 import { HeatMapView } from '../views/heatmap.js';
@@ -49,12 +49,9 @@ export class MachineMode {
     this.mirror = null; // the page's MachineLab: shape, options, checked changes (never learns)
     this.link = null; // the worker, started with the first run
     this.running = false;
-    this.seq = 0; // the page's commands sent to the worker, numbered
-    // The worker's latest session ({text, seq: the last command in it}) and the commands sent
-    // since ([{seq, command}]): together, the run as the page can save it at any moment.
-    this.latest = { text: null, seq: 0 };
-    this.journal = [];
-    this.sessions = 0; // sessions received (for the fingerprint)
+    // The page's commands sent to the worker, numbered, the worker's latest session and the
+    // commands sent since: together, the run as the page can save it at any moment.
+    this.journal = new SessionJournal();
     this.changes = 0; // counts runs made, for the fingerprint
     // The worker's last frame (its weight part kept until a frame brings it again), whether
     // one came since the last draw, and frames not yet acknowledged.
@@ -198,8 +195,7 @@ export class MachineMode {
   // MachineReply. A refusal there (after the mirror accepted) is shown in `errorId`, and
   // learning stops.
   send(command, errorId = 'bm-run-error') {
-    const seq = ++this.seq;
-    this.journal.push({ seq, command });
+    const seq = this.journal.record(command);
     const reply = this.worker().command(command, seq);
     reply.catch((err) => {
       if (this.link.dead) return;
@@ -220,12 +216,8 @@ export class MachineMode {
 
   // A session of the run with the number of the last command it includes: the latest, if it
   // is; the journal then keeps only the commands after it.
-  kept({ text, seq }) {
-    if (seq < this.latest.seq) return;
-    this.latest = { text, seq };
-    this.sessions += 1;
-    const after = this.journal.findIndex((entry) => entry.seq > seq);
-    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  kept(session) {
+    this.journal.received(session);
   }
 
   // A frame from the worker: it replaces the one kept (the weight part kept when it brings
@@ -463,7 +455,7 @@ export class MachineMode {
     this.setRunning(false);
     // The worker's last frame, if it includes the page's last command; else the mirror, which
     // has made every command (a second press before the first one's frame came must undo it).
-    const live = this.shown && this.shown.seq >= this.seq ? this.shown.stats : null;
+    const live = this.shown && this.shown.seq >= this.journal.seq ? this.shown.stats : null;
     const exploring = live ? live.exploring : this.mirror.exploring();
     const pattern = live ? live.pattern : this.mirror.pattern();
     if (exploring && pattern >= 0) this.exploreFree();
@@ -533,7 +525,7 @@ export class MachineMode {
   // Whether anything a session keeps may have changed: the sessions the worker sent, the
   // commands since, and the runs made.
   fingerprint() {
-    const run = this.mirror ? [this.sessions, this.latest.seq, this.journal.length, this.changes].join(' ') : 'none';
+    const run = this.mirror ? `${this.journal.fingerprint()} ${this.changes}` : 'none';
     return `${run} ${this.kind} ${this.rbm.fingerprint()}`;
   }
 
@@ -542,23 +534,11 @@ export class MachineMode {
   // change, and at most the learning since that session lost).
   session() {
     if (!this.mirror) return null;
-    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
-    const probe =
-      this.latest.text !== null
-        ? this.engine.MachineLab.from_session(this.latest.text)
-        : new this.engine.MachineLab('pixels-10', 'stochastic', 1);
-    try {
-      for (const { command } of this.journal) {
-        try {
-          probe.dispatch(command);
-        } catch {
-          // Refused here: the worker refused it too.
-        }
-      }
-      return probe.session();
-    } finally {
-      probe.free();
-    }
+    return this.journal.text((text) =>
+      text !== null
+        ? this.engine.MachineLab.from_session(text)
+        : new this.engine.MachineLab('pixels-10', 'stochastic', 1),
+    );
   }
 
   // The restricted machine's session text (rbm.js save()), or null before one was made.

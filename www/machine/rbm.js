@@ -17,7 +17,7 @@
 // `save()` replays them on a throwaway engine at once, so the save on leaving has every option
 // change and at most about half a second less of learning.
 
-import { WorkerLink } from '../worker_link.js';
+import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
@@ -51,12 +51,9 @@ export class RbmMode {
     this.link = null; // the worker, started with the first run
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
-    this.seq = 0; // the page's commands sent to the worker, numbered
-    // The worker's latest session ({text, seq: the last command in it}) and the commands sent
-    // since ([{seq, command}]): together, the run as the page can save it at any moment.
-    this.latest = { text: null, seq: 0 };
-    this.journal = [];
-    this.sessions = 0; // sessions received (for the fingerprint)
+    // The page's commands sent to the worker, numbered, the worker's latest session and the
+    // commands sent since: together, the run as the page can save it at any moment.
+    this.journal = new SessionJournal();
     // What the worker's frames brought (each part kept until a frame brings it again), and
     // whether one came since the last draw.
     this.shown = null;
@@ -178,8 +175,7 @@ export class RbmMode {
   // Sends a command to the worker, numbered, journalled when a session keeps what it changes.
   // A promise of the worker's RbmReply; a refusal there (after the mirror accepted) is shown.
   send(command, errorId = 'rbm-run-error') {
-    const seq = ++this.seq;
-    if (KEPT.has(command.command)) this.journal.push({ seq, command });
+    const seq = this.journal.record(command, KEPT.has(command.command));
     const reply = this.worker().command(command, seq);
     reply.catch((err) => {
       if (!this.link.dead) showError(errorId, err.message ?? String(err));
@@ -189,12 +185,8 @@ export class RbmMode {
 
   // A session of the run with the number of the last command it includes: the latest, if it
   // is; the journal then keeps only the commands after it.
-  kept({ text, seq }) {
-    if (seq < this.latest.seq) return;
-    this.latest = { text, seq };
-    this.sessions += 1;
-    const after = this.journal.findIndex((entry) => entry.seq > seq);
-    this.journal.splice(0, after < 0 ? this.journal.length : after);
+  kept(session) {
+    this.journal.received(session);
   }
 
   // A frame from the worker: its parts replace the ones kept; drawn at the next draw().
@@ -352,7 +344,7 @@ export class RbmMode {
   // sent, the commands since, and the options applied.
   fingerprint() {
     if (!this.mirror) return 'none';
-    return [this.sessions, this.latest.seq, this.journal.length, this.changes].join(' ');
+    return `${this.journal.fingerprint()} ${this.changes}`;
   }
 
   // The run's session text (opaque, exact) at once, or null before one was made: the worker's
@@ -361,23 +353,9 @@ export class RbmMode {
   // in it (they start again).
   save() {
     if (!this.mirror) return null;
-    if (this.journal.length === 0 && this.latest.text !== null) return this.latest.text;
-    const probe =
-      this.latest.text !== null
-        ? this.engine.RbmLab.from_session(this.latest.text)
-        : new this.engine.RbmLab('bars-4x4', 1, 1);
-    try {
-      for (const { command } of this.journal) {
-        try {
-          probe.dispatch(command);
-        } catch {
-          // Refused here: the worker refused it too.
-        }
-      }
-      return probe.session();
-    } finally {
-      probe.free();
-    }
+    return this.journal.text((text) =>
+      text !== null ? this.engine.RbmLab.from_session(text) : new this.engine.RbmLab('bars-4x4', 1, 1),
+    );
   }
 
   // What a restricted session holds, read by a throwaway engine object: {dataset, hidden,
