@@ -13,10 +13,11 @@
 //!
 //!   u ← μ u + ε_t (g − λ W),  W ← W + u   (biases without decay).
 //!
-//! Five products of B·V·H multiply-adds each for CD-1. The four whose left factor is a
-//! visible 0/1 state (V₀·W, X·W, V₀ᵀ·P₀, Xᵀ·P; about 13 % ones on MNIST) are computed as
-//! sums of the rows the ones pick ([`crate::linalg::indicator`]: the reference kernel's
-//! bits, additions only); H·Wᵀ (half the hidden units on) stays a dense product.
+//! Five products of B·V·H multiply-adds each for CD-1. In wasm the four whose left factor
+//! is a visible 0/1 state (V₀·W, X·W, V₀ᵀ·P₀, Xᵀ·P; about 13 % ones on MNIST) are computed
+//! as sums of the rows the ones pick ([`crate::linalg::indicator`]: the reference
+//! kernel's bits, additions only; see [`ROW_SUMS`]); H·Wᵀ (half the hidden units on) and
+//! every native product are dense.
 //! σ and the sampling are vectorised
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
@@ -40,8 +41,8 @@ use crate::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
 use crate::linalg::{
-    Kernel, Layout, Product, ThreadPair, kernel_for, multiply_indicator, multiply_indicator_rows,
-    multiply_with, splits_like_the_whole,
+    Kernel, Layout, Product, ThreadPair, kernel_for, multiply, multiply_indicator,
+    multiply_indicator_rows, multiply_rows, multiply_with, splits_like_the_whole,
 };
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
@@ -388,8 +389,13 @@ impl BatchTrainer {
         let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
         let weights_part = |g: &mut [f32], units: Range<usize>| {
-            multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
-            multiply_indicator_rows(g, x, p, &free, units);
+            if ROW_SUMS {
+                multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
+                multiply_indicator_rows(g, x, p, &free, units);
+            } else {
+                multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
+                multiply_rows(g, x, p, &free, units, 1);
+            }
         };
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
@@ -560,6 +566,13 @@ impl BatchTrainer {
     }
 }
 
+/// Whether the products with a 0/1 visible state as left factor (V₀·W, X·W, V₀ᵀ·P₀,
+/// Xᵀ·P) are computed as sums of rows ([`crate::linalg::indicator`]): in wasm, where they
+/// took the 784-500 update from 12.2 to 7.5 ms of CPU (docs/speed.md); not natively,
+/// where against `gemm`'s AVX-512 kernels they measured slower on machines with few
+/// hidden units (784-25: 2.4 against 0.65 ms of CPU per update).
+const ROW_SUMS: bool = cfg!(target_arch = "wasm32");
+
 /// Multiply-adds per product (B·V·H) from which an update with two threads splits its
 /// work in halves: below it the handing over costs more than the second thread gives
 /// (measured: docs/speed.md).
@@ -629,7 +642,13 @@ impl<'a> Rows<'a> {
             Layout::AsStored,
             Layout::AsStored,
         );
-        multiply_indicator(out, states, model.weights, &product);
+        if ROW_SUMS {
+            multiply_indicator(out, states, model.weights, &product);
+        } else {
+            // A half of a split update is at least SPLIT_WORK / 2 ≥ SMALL_PRODUCT
+            // multiply-adds, so it takes the whole product's kernel.
+            multiply(out, states, model.weights, &product, 1);
+        }
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
