@@ -219,7 +219,7 @@ fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_and_of_gemm_beside_simd128(
     }
     let (median, min, max) = summary(&mut update);
     let line = format!(
-        "wasm, one thread, 784-500 CD-1 update, batch 100 (products as 0/1 sums of rows), \
+        "wasm, one thread, 784-500 CD-1 update, batch 100 (four products as 0/1 sums of rows), \
          median (min–max) of {REPS}: {median:.2} ms ({min:.2}–{max:.2})"
     );
     web_sys::console::log_1(&line.into());
