@@ -160,7 +160,7 @@ fn two_threads_start_one_worker_only_for_large_machines() {
     // the worker either (it once split whenever B·V·H ≥ SPLIT_WORK).
     let narrow = (784, 25);
     let large = (784, 500);
-    assert!(100 * 784 * 25 >= SPLIT_WORK);
+    const { assert!(100 * 784 * 25 >= SPLIT_WORK) };
     for ((nv, nh), expected) in [(small, 0), (narrow, 0), (large, 1)] {
         let data = random_patterns(200, nv, 0.14, 1);
         let start = Rbm::random(nv, nh, 0.01, 2).unwrap();

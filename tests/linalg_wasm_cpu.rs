@@ -17,7 +17,7 @@ use boltzlab::learn::rbm::BatchTrainer;
 use boltzlab::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
-use boltzlab::linalg::{Kernel, Layout, Product, multiply_indicator, multiply_with, transpose};
+use boltzlab::linalg::{Kernel, multiply_indicator, multiply_with};
 use boltzlab::rng::{SpinRng, seeded_rng};
 use linalg_checks::{mnist_sized_products, mnist_sized_trainer, summary, values};
 use rand::Rng;
@@ -48,7 +48,6 @@ struct Parts {
     trainer: BatchTrainer,
     x: Vec<f32>,
     w: Vec<f32>,
-    wt: Vec<f32>,
     /// 0/1 visible states (13 % on, as binarized MNIST) and hidden states (half on).
     states: Vec<f32>,
     hidden_states: Vec<f32>,
@@ -69,16 +68,15 @@ struct Parts {
     step: Vec<f32>,
 }
 
-/// The kernels compared, and their names.
+/// The kernels compared (in the order of [`NAMES`]).
 const KERNELS: [(Kernel, &str); 2] = [(Kernel::Simd128, "simd128"), (Kernel::Fast, "gemm")];
 
 /// The parts timed, by name ([`Parts::run`] runs each).
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 10] = [
     "whole update (trainer)",
     "five products, simd128",
     "five products, gemm",
-    "five products, 0/1 sums of rows",
-    "Wᵀ: transpose 784×500",
+    "five products, four as 0/1 sums of rows",
     "σ: 2 × (100×500) + 100×784",
     "sampling: 100×500 + 100×784",
     "draws: 100 × 1284 next_u32",
@@ -97,7 +95,6 @@ impl Parts {
             trainer: mnist_sized_trainer(1),
             x: values(B * V, 6),
             w: values(V * H, 7),
-            wt: vec![0.0; V * H],
             states: (0..B * V)
                 .map(|k| f32::from(u8::from(k % 8 == 0)))
                 .collect(),
@@ -128,17 +125,6 @@ impl Parts {
         let free = tn.scaled(-0.01, 1.0);
         match q {
             0 => self.trainer.run(1).expect("finite"),
-            3 => {
-                // The products as the trainer computes them: with 0/1 states (V₀, H, X).
-                let (s, w, p) = (&self.states, &self.w, &self.p);
-                let nt = Product::new(B, H, V, Layout::AsStored, Layout::AsStored);
-                multiply_indicator(&mut self.out_h, s, w, &nn);
-                multiply_indicator(&mut self.out_v, &self.hidden_states, &self.wt, &nt);
-                multiply_indicator(&mut self.out_h, s, w, &nn);
-                multiply_indicator(&mut self.grad, s, p, &tn);
-                multiply_indicator(&mut self.grad, s, p, &free);
-            }
-            4 => transpose(&self.w, V, H, &mut self.wt),
             1 | 2 => {
                 let kernel = KERNELS[q - 1].0;
                 let (x, w, p) = (&self.x, &self.w, &self.p);
@@ -148,7 +134,18 @@ impl Parts {
                 multiply_with(kernel, &mut self.grad, x, p, &tn, 1); // V₀ᵀP₀
                 multiply_with(kernel, &mut self.grad, x, p, &free, 1); // −XᵀP
             }
-            5 => {
+            3 => {
+                // The products as the trainer computes them: four with 0/1 visible states
+                // (V₀, X) as sums of rows, H·Wᵀ dense with the large-product kernel.
+                let (s, w, p) = (&self.states, &self.w, &self.p);
+                let hidden = &self.hidden_states;
+                multiply_indicator(&mut self.out_h, s, w, &nn);
+                multiply_with(KERNELS[0].0, &mut self.out_v, hidden, w, &nt, 1);
+                multiply_indicator(&mut self.out_h, s, w, &nn);
+                multiply_indicator(&mut self.grad, s, p, &tn);
+                multiply_indicator(&mut self.grad, s, p, &free);
+            }
+            4 => {
                 // Inputs of moderate size (σ's input range in training).
                 self.out_h.copy_from_slice(&self.p);
                 add_bias_sigmoid(&mut self.out_h, &self.bias_h);
@@ -157,24 +154,24 @@ impl Parts {
                 self.out_h.copy_from_slice(&self.p);
                 add_bias_sigmoid(&mut self.out_h, &self.bias_h);
             }
-            6 => {
+            5 => {
                 let (hidden, visible) = self.draws.split_at(B * H);
                 sample_below(&self.p, hidden, &mut self.out_h);
                 sample_below(&self.x, visible, &mut self.out_v);
             }
-            7 => self.draws.iter_mut().for_each(|r| *r = self.rng.next_u32()),
-            8 => {
+            6 => self.draws.iter_mut().for_each(|r| *r = self.rng.next_u32()),
+            7 => {
                 let pairs = self.out_v.iter_mut().zip(&self.bytes);
                 pairs.for_each(|(o, &x)| *o = f32::from(x));
             }
-            9 => {
+            8 => {
                 let (sv, sh) = self.sums.split_at_mut(V);
                 add_column_sums(&self.x, sv, 0.01, 0.0, &mut self.mean_v);
                 add_column_sums(&self.x, sv, -0.01, 1.0, &mut self.mean_v);
                 add_column_sums(&self.p, sh, 0.01, 0.0, &mut self.mean_h);
                 add_column_sums(&self.p, sh, -0.01, 1.0, &mut self.mean_h);
             }
-            10 => {
+            9 => {
                 let mut ok = [true];
                 let scalars = [0.5, 1e-3, 0.0, 1e6];
                 let (w, g, u) = (&self.weights, &self.grad, &self.velocity);

@@ -61,23 +61,11 @@ pub fn multiply_indicator_rows_at(
     product: &Product,
     rows: Range<usize>,
 ) {
-    let Product { m, k, n, .. } = *product;
-    assert!(
-        rows.start <= rows.end && rows.end <= m,
-        "rows {rows:?} of {m}"
-    );
     assert!(
         product.b == Layout::AsStored,
         "a 0/1 product sums rows of op(B): B must be stored as it enters"
     );
-    assert!(
-        c_rows.len() >= rows.len() * n,
-        "C needs {}×{n} values",
-        rows.len()
-    );
-    assert!(a.len() >= m * k, "A needs {m}×{k} values");
-    assert!(b.len() >= k * n, "B needs {k}×{n} values");
-    if rows.is_empty() || n == 0 {
+    if !super::check_row_block(c_rows, a, b, product, &rows) {
         return;
     }
     let active = Active::of(a, product, rows);

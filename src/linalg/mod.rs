@@ -237,23 +237,11 @@ pub fn multiply_rows(
     rows: Range<usize>,
     threads: usize,
 ) {
-    let Product { m, k, n, .. } = *product;
-    assert!(
-        rows.start <= rows.end && rows.end <= m,
-        "rows {rows:?} of {m}"
-    );
-    if rows == (0..m) {
-        multiply(c_rows, a, b, product, threads);
+    if !check_row_block(c_rows, a, b, product, &rows) {
         return;
     }
-    assert!(
-        c_rows.len() >= rows.len() * n,
-        "C needs {}×{n} values",
-        rows.len()
-    );
-    assert!(a.len() >= m * k, "A needs {m}×{k} values");
-    assert!(b.len() >= k * n, "B needs {k}×{n} values");
-    if rows.is_empty() || n == 0 {
+    if rows == (0..product.m) {
+        multiply(c_rows, a, b, product, threads);
         return;
     }
     match kernel_for(product) {
@@ -262,6 +250,31 @@ pub fn multiply_rows(
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         Kernel::Simd128 => panic!("in wasm products are not split by rows"),
     }
+}
+
+/// Panics unless `rows` lies within the product's m rows and the slices hold what those
+/// rows need (C: the block's rows, A and B: the whole product's); whether there is
+/// anything to compute (some rows and columns).
+fn check_row_block(
+    c_rows: &[f32],
+    a: &[f32],
+    b: &[f32],
+    product: &Product,
+    rows: &Range<usize>,
+) -> bool {
+    let Product { m, k, n, .. } = *product;
+    assert!(
+        rows.start <= rows.end && rows.end <= m,
+        "rows {rows:?} of {m}"
+    );
+    assert!(
+        c_rows.len() >= rows.len() * n,
+        "C needs {}×{n} values",
+        rows.len()
+    );
+    assert!(a.len() >= m * k, "A needs {m}×{k} values");
+    assert!(b.len() >= k * n, "B needs {k}×{n} values");
+    !rows.is_empty() && n > 0
 }
 
 /// Whether rows `rows` of `product`, computed by [`multiply_rows`], take the whole
@@ -391,48 +404,6 @@ fn parallelism(threads: usize) -> gemm::Parallelism {
 #[cfg(target_arch = "wasm32")]
 fn parallelism(_threads: usize) -> gemm::Parallelism {
     gemm::Parallelism::None
-}
-
-/// dst ← srcᵀ: `src` is `rows` × `cols` row-major, `dst` becomes `cols` × `rows`. Blocks
-/// of 32 × 32 (which stay in L1 both ways), each moved as 4 × 4 tiles: four rows of four
-/// read, four columns of four written, which the compiler turns into vector shuffles.
-/// Panics if a slice is short.
-pub fn transpose(src: &[f32], rows: usize, cols: usize, dst: &mut [f32]) {
-    const BLOCK: usize = 32;
-    const TILE: usize = 4;
-    assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
-    let tile = |i: usize, j: usize, dst: &mut [f32]| {
-        let row = |r: usize| -> [f32; TILE] {
-            src[(i + r) * cols + j..][..TILE]
-                .try_into()
-                .expect("four values")
-        };
-        let [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
-        for c in 0..TILE {
-            dst[(j + c) * rows + i..][..TILE].copy_from_slice(&[r0[c], r1[c], r2[c], r3[c]]);
-        }
-    };
-    let (rows_4, cols_4) = (rows - rows % TILE, cols - cols % TILE);
-    for i0 in (0..rows_4).step_by(BLOCK) {
-        for j0 in (0..cols_4).step_by(BLOCK) {
-            for i in (i0..(i0 + BLOCK).min(rows_4)).step_by(TILE) {
-                for j in (j0..(j0 + BLOCK).min(cols_4)).step_by(TILE) {
-                    tile(i, j, dst);
-                }
-            }
-        }
-    }
-    // The ragged edges: the last rows % 4 rows, then the last cols % 4 columns.
-    for i in rows_4..rows {
-        for j in 0..cols {
-            dst[j * rows + i] = src[i * cols + j];
-        }
-    }
-    for i in 0..rows_4 {
-        for j in cols_4..cols {
-            dst[j * rows + i] = src[i * cols + j];
-        }
-    }
 }
 
 /// The threads the machine offers (1 in wasm): the default for natively threaded work.

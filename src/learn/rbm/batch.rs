@@ -13,10 +13,12 @@
 //!
 //!   u ← μ u + ε_t (g − λ W),  W ← W + u   (biases without decay).
 //!
-//! Five products of B·V·H multiply-adds each for CD-1, each with a 0/1 left factor (V₀,
-//! H, X, V₀ᵀ, Xᵀ): they are computed as sums of the rows the ones pick
-//! ([`crate::linalg::indicator`], the reference kernel's bits, additions only; H·Wᵀ sums
-//! rows of a transposed copy of W made once per update). σ and the sampling are vectorised
+//! Five products of B·V·H multiply-adds each for CD-1. In wasm the four whose left factor
+//! is a visible 0/1 state (V₀·W, X·W, V₀ᵀ·P₀, Xᵀ·P; about 13 % ones on MNIST) are computed
+//! as sums of the rows the ones pick ([`crate::linalg::indicator`]: the reference
+//! kernel's bits, additions only; see [`ROW_SUMS`]); H·Wᵀ (half the hidden units on) and
+//! every native product are dense.
+//! σ and the sampling are vectorised
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
@@ -39,8 +41,8 @@ use crate::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
 use crate::linalg::{
-    Layout, Product, ThreadPair, multiply_indicator, multiply_indicator_rows,
-    splits_like_the_whole, transpose,
+    Kernel, Layout, Product, ThreadPair, kernel_for, multiply, multiply_indicator,
+    multiply_indicator_rows, multiply_rows, multiply_with, splits_like_the_whole,
 };
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
@@ -57,9 +59,6 @@ pub struct BatchTrainer {
     hidden: usize,
     /// W, V × H row-major; a; b.
     weights: Vec<f32>,
-    /// Wᵀ (H × V), refreshed from W at each gradient estimate: the backward product
-    /// H·Wᵀ sums rows of it.
-    weights_transposed: Vec<f32>,
     visible_biases: Vec<f32>,
     hidden_biases: Vec<f32>,
     /// Momentum velocities, in the parameters' shapes.
@@ -147,7 +146,6 @@ impl BatchTrainer {
             visible: nv,
             hidden: nh,
             weights: to_f32(rbm.weights()),
-            weights_transposed: vec![0.0; nv * nh],
             visible_biases: to_f32(rbm.visible_biases()),
             hidden_biases: to_f32(rbm.hidden_biases()),
             velocity_weights: vec![0.0; nv * nh],
@@ -341,12 +339,17 @@ impl BatchTrainer {
         };
         let split = self.split(rows, chains);
         self.split_update = split;
-        transpose(&self.weights, nv, nh, &mut self.weights_transposed);
         let model = Model {
             weights: &self.weights,
             visible_biases: &self.visible_biases,
             hidden_biases: &self.hidden_biases,
-            weights_transposed: &self.weights_transposed,
+            backward: kernel_for(&Product::new(
+                chains,
+                nh,
+                nv,
+                Layout::AsStored,
+                Layout::Transposed,
+            )),
             persistent: self.persistent,
             labels: self.labels,
         };
@@ -422,8 +425,13 @@ impl BatchTrainer {
         let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
             .scaled(-inv_c as f32, 1.0);
         let weights_part = |g: &mut [f32], units: Range<usize>| {
-            multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
-            multiply_indicator_rows(g, x, p, &free, units);
+            if ROW_SUMS {
+                multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
+                multiply_indicator_rows(g, x, p, &free, units);
+            } else {
+                multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
+                multiply_rows(g, x, p, &free, units, 1);
+            }
         };
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
@@ -716,6 +724,13 @@ pub struct BatchState {
     pub updates: u64,
 }
 
+/// Whether the products with a 0/1 visible state as left factor (V₀·W, X·W, V₀ᵀ·P₀,
+/// Xᵀ·P) are computed as sums of rows ([`crate::linalg::indicator`]): in wasm, where they
+/// took the 784-500 update from 12.2 to 7.5 ms of CPU (docs/speed.md); not natively,
+/// where against `gemm`'s AVX-512 kernels they measured slower on machines with few
+/// hidden units (784-25: 2.4 against 0.65 ms of CPU per update).
+const ROW_SUMS: bool = cfg!(target_arch = "wasm32");
+
 /// Multiply-adds per product (B·V·H) from which an update with two threads splits its
 /// work in halves: below it the handing over costs more than the second thread gives
 /// (measured: docs/speed.md).
@@ -730,8 +745,8 @@ struct Model<'a> {
     weights: &'a [f32],
     visible_biases: &'a [f32],
     hidden_biases: &'a [f32],
-    /// Wᵀ (H × V), for the backward product H·Wᵀ as a sum of rows.
-    weights_transposed: &'a [f32],
+    /// The whole backward product's kernel (a half takes it whatever its size).
+    backward: Kernel,
     persistent: bool,
     /// K > 0: the last K visible units are a one-of-K label group.
     labels: usize,
@@ -787,7 +802,13 @@ impl<'a> Rows<'a> {
             Layout::AsStored,
             Layout::AsStored,
         );
-        multiply_indicator(out, states, model.weights, &product);
+        if ROW_SUMS {
+            multiply_indicator(out, states, model.weights, &product);
+        } else {
+            // A half of a split update is at least SPLIT_WORK / 2 ≥ SMALL_PRODUCT
+            // multiply-adds, so it takes the whole product's kernel.
+            multiply(out, states, model.weights, &product, 1);
+        }
         add_bias_sigmoid(out, model.hidden_biases);
     }
 
@@ -815,8 +836,10 @@ impl<'a> Rows<'a> {
         let chains = self.x.len() / nv;
         let p = if from_clamped { &*self.p0 } else { &*self.p };
         sample_below(p, hidden_draws, self.h);
-        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::AsStored);
-        multiply_indicator(self.pv, self.h, model.weights_transposed, &backward);
+        // H·Wᵀ stays a dense product: half the hidden units are on, and summing rows of
+        // Wᵀ needs a transposed copy of W each update, which cost more than it saved.
+        let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
+        multiply_with(model.backward, self.pv, self.h, model.weights, &backward, 1);
         if model.labels == 0 {
             add_bias_sigmoid(self.pv, model.visible_biases);
             sample_below(self.pv, visible_draws, self.x);
