@@ -168,14 +168,14 @@ test('the page’s mirror and the worker agree after every command, and a comman
   // A refused command: the mirror throws the engine's reason, and nothing reaches the worker.
   const refused = await page.evaluate(async () => {
     const mode = window.boltzlabApp.machine;
-    const sent = mode.seq;
+    const sent = mode.journal.seq;
     let message = null;
     try {
       mode.dispatch({ command: 'set-weight-decay', decay: 2 });
     } catch (err) {
       message = err.message;
     }
-    return { message, sent: mode.seq - sent, decay: await window.boltzlabMachine.weight_decay() };
+    return { message, sent: mode.journal.seq - sent, decay: await window.boltzlabMachine.weight_decay() };
   });
   expect(refused.message).toMatch(/decay/);
   expect(refused.sent).toBe(0);

@@ -45,7 +45,9 @@ export class MemoryMode {
     this.fresh = false;
     this.unacknowledged = 0;
     this.trace = { ticks: [], energy: [] };
-    this.capacity = null;
+    // The capacity curve last drawn; undefined until the first frame, so that frame draws the
+    // plot (its axes and α_c) even before any curve is computed.
+    this.capacity = undefined;
     this.cued = 0; // the pattern last cued (its overlap is the recall's readout)
     this.pad = new Int8Array(64).fill(-1);
     this.views = {
@@ -341,8 +343,9 @@ export class MemoryMode {
       whole('random starts', starts, 0, 1000);
     });
     if (!ok) return;
-    // The last curve is gone from the readouts at once (a lesson waits for the new one).
-    this.capacity = null;
+    // The last curve is gone from the readouts at once (a lesson waits for the new one), and
+    // the next frame draws the empty plot.
+    this.capacity = undefined;
     if (this.shown) this.shown.capacity = null;
     this.worker().post({ type: 'capacity', units, runs, starts });
   }
@@ -367,6 +370,14 @@ export class MemoryMode {
   }
 
   wire() {
+    // A new size (the window, or a lecture tile) redraws every view at it, the capacity curve
+    // too (it is otherwise drawn only when it changes).
+    window.addEventListener('resize', () => {
+      this.fresh = this.shown !== null;
+      this.capacity = undefined;
+      this.draw();
+      this.drawStatic();
+    });
     $('memory-new').addEventListener('click', () => this.create());
     $('memory-rule').addEventListener('change', () => {
       if (this.made) this.change({ command: 'set-storage', storage: this.storage() }, 'memory-setup-error');
