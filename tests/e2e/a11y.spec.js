@@ -28,7 +28,9 @@ async function violations(page) {
   );
 }
 
-test('the lattice, the full machine and the restricted machine have no WCAG A/AA violations', async ({ page }) => {
+test('the lattice, the full and the restricted machine and the pattern memory have no WCAG A/AA violations', async ({
+  page,
+}) => {
   await openApp(page);
   // The harness finds a planted violation (an image without a text alternative), then none.
   await page.evaluate(() => {
@@ -46,6 +48,9 @@ test('the lattice, the full machine and the restricted machine have no WCAG A/AA
   await page.getByRole('radio', { name: /restricted/ }).check();
   await expect(page.locator('#rbm')).toBeVisible();
   expect(await violations(page), 'restricted machine').toEqual([]);
+  await page.locator('#mode-memory').check();
+  await expect(page.locator('#memory')).toBeVisible();
+  expect(await violations(page), 'pattern memory').toEqual([]);
 });
 
 test('the printable notes have no WCAG A/AA violations', async ({ page }) => {
