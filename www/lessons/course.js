@@ -26,8 +26,6 @@
 //     or a state that already has it). Outside lecture mode they are outlined.
 //   scene.controls: ['run', 'temperature']  the controls its text names (parts in scene.js's
 //     PARTS): lecture mode puts exactly these under the text.
-//   begin: (app) => …  (optional) what the step starts once its scene is set, for a view whose
-//     data no scene makes (the restricted machine's completion run).
 // tests/e2e/lecture.spec.js opens every step of every lesson in lecture mode at 1280×720 and
 // 1920×1080 and checks that each declared view is on screen, at least 200 × 200 px, drawn,
 // and clear of the text and of the other views.
@@ -1317,8 +1315,6 @@ export const COURSE = [
         title: 'Completion: dream the missing half',
         text: 'The paper’s own test: clamp the top half of a test digit, let the free units settle, and compare the completion with the original. Switch between the clamped and the free phase to see the machine forget the clamp.',
         views: ['completion'],
-        // The completion view is drawn by a completion run: start one on the first test digit.
-        begin: (app) => app.machine.rbm.startCompletion(),
         scene: {
           mode: 'restricted',
           seed: 1,
@@ -1333,6 +1329,8 @@ export const COURSE = [
             momentum: 0.5,
           },
           run: true,
+          // The completion view is drawn by a completion run: one starts on the first test digit.
+          complete: true,
           controls: ['completion'],
           highlight: 'completion',
         },

@@ -182,7 +182,6 @@ export class LessonPanel {
     if (this.widget === null) $('lesson-widget').replaceChildren();
     try {
       applyScene(this.app, step.scene, seed);
-      step.begin?.(this.app);
     } catch (err) {
       linkError(`This step’s scene could not be set up: ${err.message}`);
     }

@@ -66,10 +66,13 @@ export class MachineScene {
   // Applies a scene of the general machine ({mode: 'machine', machine: {dataset, method,
   // rule, rate, statistics: {name, particles, sweeps, replicas}}, seed, couplings: 'random',
   // clamp: a training pattern (1-based) clamped on the visible units, speed: {sweeps: n} or
-  // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run}).
+  // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run,
+  // complete: start a completion run on the first test image, for the completion view}).
   apply(scene) {
-    if (scene.mode === 'restricted') this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
-    else this.applyFull(scene);
+    if (scene.mode === 'restricted') {
+      this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
+      if (scene.complete) this.mode.rbm.startCompletion();
+    } else this.applyFull(scene);
   }
 
   applyFull(scene) {
