@@ -373,6 +373,32 @@ fn a_restored_run_continues_bit_for_bit() {
     }
 }
 
+/// Redrawing the views (as the page does whenever a frame is due, however many that is) is not
+/// a change of the run: the saved bytes stay equal, and so does what a restore shows.
+#[test]
+fn redrawing_the_views_leaves_the_saved_run_unchanged() {
+    let mut lab = lab();
+    lab.apply(MnistCommand::Refresh).unwrap();
+    let saved = lab.save();
+    let shown = lab.reconstructions().1.to_vec();
+    for _ in 0..3 {
+        lab.apply(MnistCommand::Refresh).unwrap();
+    }
+    assert!(lab.save() == saved, "a redraw changed the saved run");
+    assert!(
+        lab.reconstructions().1 == shown.as_slice(),
+        "a redraw of the same machine differs"
+    );
+    let mut restored = lab.clone();
+    restored
+        .apply(MnistCommand::RestoreRun {
+            bytes: saved.clone(),
+        })
+        .unwrap();
+    assert!(restored.save() == saved);
+    assert!(restored.reconstructions().1 == shown.as_slice());
+}
+
 /// The validating reader refuses a truncated file and a damaged one (checksum), naming the
 /// file.
 #[test]

@@ -167,7 +167,8 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await expect(page.locator('#mnist-view-error')).toBeHidden();
   // Paused, the kept run is the live one: a reload resumes it at the same update, bit for bit.
   await page.getByRole('button', { name: 'Pause learning' }).click();
-  await expect.poll(async () => (await read(page, 'saved')).updates).toBe(await read(page, 'updates'));
+  // (`stored`: the save the store has committed, the one a reload finds.)
+  await expect.poll(async () => (await read(page, 'saved')).stored).toBe(await read(page, 'updates'));
   const paused = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');

@@ -55,7 +55,11 @@ let lastSnapshot = -1;
 let run = 0;
 const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity };
 const engineTime = { ms: 0, updates: 0 };
-const saved = { at: -Infinity, updates: -1, run: -1, ms: 0, busyMs: 0, bytes: 0 };
+// What the last save held (updates, run, changes: see `changes`) and, once the store committed
+// it, `stored`: the update count of the run a reload would find.
+const saved = { at: -Infinity, updates: -1, run: -1, changes: -1, stored: -1, ms: 0, busyMs: 0, bytes: 0 };
+// Changes to the run that are not updates (the gallery draws from the run's view stream).
+let changes = 0;
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
@@ -163,10 +167,12 @@ function slice() {
   if (galleryActive) {
     const ok = attempt('gallery', () => {
       const reply = lab.dispatch({ command: 'advance-gallery', steps: GALLERY_STEPS });
+      changes += 1;
       if (reply.reply === 'gallery-advanced' && reply.done) galleryActive = false;
     });
     if (!ok) galleryActive = false;
     dirty = true;
+    if (!galleryActive) save();
   }
   frame();
   if (running && performance.now() - saved.at >= SAVE_MS) save();
@@ -193,7 +199,7 @@ function save() {
   if (!lab || served.dead()) return;
   const updates = lab.updates();
   saved.at = performance.now();
-  if (updates === saved.updates && run === saved.run) return;
+  if (updates === saved.updates && run === saved.run && changes === saved.changes) return;
   // The worker's own time (the encoding and the store's copy) is what learning loses; the
   // store writes the rest off this thread.
   const t0 = performance.now();
@@ -202,6 +208,7 @@ function save() {
   const record = { bytes: bytes.buffer, updates, hidden: lab.hidden(), seed: lab.seed(), at: Date.now() };
   saved.updates = updates;
   saved.run = run;
+  saved.changes = changes;
   db()
     .then(
       (database) =>
@@ -216,6 +223,7 @@ function save() {
         }),
     )
     .then(() => {
+      saved.stored = updates;
       saved.ms = performance.now() - t0;
       saved.busyMs = busyMs;
       saved.bytes = bytes.length;
@@ -299,6 +307,7 @@ function make(command) {
       save();
       break;
     case 'start-gallery':
+      changes += 1;
       galleryActive = true;
       break;
     default:

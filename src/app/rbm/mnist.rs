@@ -474,8 +474,14 @@ impl MnistLab {
         }
     }
 
-    /// Reconstructions p(v | h), h ~ p(h | v), of the fixed test images.
+    /// Reconstructions p(v | h), h ~ p(h | v), of the fixed test images. The h are drawn from
+    /// a stream fixed by the seed and the update count, so redrawing the views never changes
+    /// the run: the same machine shows the same reconstructions, and a saved run stays equal to
+    /// the live one however often the page redraws.
     fn reconstruct(&mut self) {
+        let mut rng = seeded_rng(
+            self.seed ^ 0x7ec0_2578 ^ self.trainer.updates().wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
         let nv = self.visible();
         let mut p = vec![0.0; self.hidden];
         let mut h = vec![0u8; self.hidden];
@@ -487,7 +493,7 @@ impl MnistLab {
                 .collect();
             self.hidden_probabilities(&v, &mut p);
             for (s, &q) in h.iter_mut().zip(&p) {
-                *s = u8::from(uniform(&mut self.view_rng) < q);
+                *s = u8::from(uniform(&mut rng) < q);
             }
             self.visible_probabilities(&h, &mut out);
             self.reconstructions[k * nv..(k + 1) * nv].copy_from_slice(&out);
@@ -636,11 +642,9 @@ impl MnistLab {
             rng: header.rng,
             updates: header.updates,
         })?;
-        let view_rng = crate::rng::rng_from_words("saved run", header.view_rng)?;
+        lab.view_rng = crate::rng::rng_from_words("saved run", header.view_rng)?;
         lab.version = 1;
-        // The views drawn for the restored machine, then the view stream as it was saved.
         lab.refresh();
-        lab.view_rng = view_rng;
         Ok(lab)
     }
 
