@@ -79,9 +79,11 @@ fi
 # npm dev tools (Playwright's runner, binaryen's wasm-opt, prettier, selenium-webdriver's
 # client for the smoke suite) exactly as locked.
 # node_modules/.package-lock.json is npm's record of what it installed.
+# `npm ls` fails when a package the lock names is missing or of another version (a
+# node_modules left by an older checkout).
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
   && [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ] \
-  && [ -f node_modules/selenium-webdriver/package.json ]; then
+  && npm ls --depth=0 >/dev/null 2>&1; then
   say "npm dev tools: present"
 else
   say "installing npm dev tools from package-lock.json (npm ci)"
