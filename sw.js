@@ -70,7 +70,15 @@ async function handOver() {
   const waiting = self.registration.waiting;
   if (!waiting || (await self.clients.matchAll()).length > 1) return null;
   waiting.postMessage('boltzlab-take-over');
-  return new Response('', { headers: { Refresh: '0' } });
+  // A page that only reloads itself (www/handover.js), once this answer has ended: the new
+  // version activates when the old one has no request in flight.
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>boltzlab</title><script type="module" src="${at('www/handover.js')}"></script></html>`;
+  return new Response(page, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; script-src 'self'",
+    },
+  });
 }
 
 // A shell file from this version's cache (the network's answer only if the cache lost it: it
