@@ -26,6 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, openApp } from './fixtures.js';
+import { reopenRestricted } from './machine_helpers.js';
 import { host } from './serve.js';
 
 const test = base.extend({
@@ -168,12 +169,7 @@ test('after one visit the page works offline from a folder of a site, and a new 
     await expect(page.locator('#mnist-load-state')).toContainText('fetched, checked');
     await context.setOffline(true);
     await reloadReady(page);
-    const restore = page.getByRole('button', { name: 'Restore', exact: true });
-    if (await restore.isVisible()) await restore.click();
-    if (!(await page.locator('#rbm').isVisible())) {
-      await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-      await page.locator('#bm-kind-restricted').check();
-    }
+    await reopenRestricted(page);
     await expect(page.locator('#mnist')).toBeVisible();
     await expect(page.locator('#mnist-load-state')).toContainText('from the cache, checked');
     await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
