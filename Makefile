@@ -73,14 +73,14 @@ test-wasm-firefox:
 test-wasm-webkit:
 	$(XVFB) $(ONLY_DRIVER) SAFARIDRIVER=$(SAFARIDRIVER) cargo test --release $(WASM) $(WASM_TESTS)
 
-build:
-	trunk build --release --offline
-
 # The page for any static host (GitHub Pages, a school's web server, a folder below another
 # site): the release build with relative addresses, in dist/. Copy the folder's contents as
-# they are; docs/guide.md, "Offline and hosting".
-dist: setup
+# they are; docs/guide.md, "Offline and hosting". The end-to-end tests run this same build
+# (tests/e2e/offline.spec.js serves it from a sub-folder too), so what is shipped is tested.
+build:
 	trunk build --release --offline --public-url ./
+
+dist: setup build
 
 e2e:
 	playwright test

@@ -9,13 +9,16 @@
 // - Install fetches the whole shell (every file of the build but data/) into the cache
 //   `boltzlab-<version>`, bypassing the HTTP cache, and checks each file's hash: a file of
 //   another build (the server was updated meanwhile) fails the install, which the browser
-//   retries later. Files under data/ (the MNIST images) are cached when first loaded, under
-//   their content hash, and carried into the next version's cache when unchanged.
+//   retries later. The cache holds the shell and nothing else.
+// - Files under data/ (the MNIST images) are not this worker's: they pass to the network
+//   untouched. The page keeps the MNIST file in a cache of its own (www/machine/mnist.js:
+//   checked by its SHA-256, named outside this worker's prefix so it outlives versions), so
+//   the 6.9 MB are stored once.
 // - The page is served from the cache first, so a page runs one build whole: the new version
 //   takes over only when no page of the old one is open (or when the only one reloads), and
 //   on taking over it deletes every older cache. Old wasm is never served to new JS.
 // - A build that was not stamped (BUILD.version 'unstamped') caches nothing.
-const BUILD = { version: 'unstamped', shell: {}, lazy: {} };
+const BUILD = { version: 'unstamped', shell: {} };
 
 const PREFIX = 'boltzlab-';
 const CACHE = `${PREFIX}${BUILD.version}`;
@@ -23,9 +26,6 @@ const SCOPE = new URL(self.registration.scope);
 const at = (path) => new URL(path, SCOPE).href;
 // Every shell file by its address ('' is the page itself, the scope's address).
 const SHELL = new Map(Object.entries(BUILD.shell).map(([path, hash]) => [at(path), hash]));
-const LAZY = new Map(Object.entries(BUILD.lazy).map(([path, hash]) => [at(path), hash]));
-// A lazily cached file's key: its address with its content hash, so a changed file is a new key.
-const lazyKey = (url, hash) => `${url}?content=${hash}`;
 
 async function sha256(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
@@ -47,19 +47,13 @@ async function install() {
   // All files first, then the cache: a failed fetch leaves no half-filled version behind.
   const files = await Promise.all([...SHELL].map(async ([url, hash]) => [url, await fetchChecked(url, hash)]));
   await Promise.all(files.map(([url, response]) => cache.put(url, response)));
-  // Data an earlier version loaded, unchanged in this build, is kept.
-  for (const [url, hash] of LAZY) {
-    const kept = await caches.match(lazyKey(url, hash));
-    if (kept) await cache.put(lazyKey(url, hash), kept);
-  }
 }
 
 async function activate() {
   for (const name of await caches.keys()) {
     if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
   }
-  // The first visit's page (loaded from the network, this same build) is served from now on,
-  // so the data it loads later is cached too.
+  // The first visit's page (loaded from the network, this same build) is served from now on.
   await self.clients.claim();
 }
 
@@ -76,19 +70,19 @@ async function handOver() {
   const waiting = self.registration.waiting;
   if (!waiting || (await self.clients.matchAll()).length > 1) return null;
   waiting.postMessage('boltzlab-take-over');
-  return new Response('', { headers: { Refresh: '0' } });
+  // A page that only reloads itself (www/handover.js), once this answer has ended: the new
+  // version activates when the old one has no request in flight.
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>boltzlab</title><script type="module" src="${at('www/handover.js')}"></script></html>`;
+  return new Response(page, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; script-src 'self'",
+    },
+  });
 }
 
-// The network's answer, kept in this version's cache under `key` when it is a whole success.
-async function fetchAndKeep(request, key) {
-  const response = await fetch(request);
-  if (response.ok && response.status === 200 && response.type === 'basic') {
-    const cache = await caches.open(CACHE);
-    await cache.put(key, response.clone());
-  }
-  return response;
-}
-
+// A shell file from this version's cache (the network's answer only if the cache lost it: it
+// is not kept, so the cache never holds a file of another build).
 async function respond(request) {
   const url = new URL(request.url);
   url.hash = '';
@@ -102,14 +96,19 @@ async function respond(request) {
       if (page) return page;
     }
   }
-  const lazy = LAZY.get(url.href);
-  if (lazy) return (await cache.match(lazyKey(url.href, lazy))) ?? fetchAndKeep(request, lazyKey(url.href, lazy));
-  return (await cache.match(url.href)) ?? fetchAndKeep(request, url.href);
+  return (await cache.match(url.href)) ?? fetch(request);
+}
+
+// Whether this version answers `request`: a GET of a shell file, or a navigation below the
+// scope (the page and its addresses with a query, or a waiting version's hand-over).
+function answers(request) {
+  if (BUILD.version === 'unstamped' || request.method !== 'GET') return false;
+  const url = new URL(request.url);
+  url.hash = '';
+  return SHELL.has(url.href) || (request.mode === 'navigate' && url.href.startsWith(SCOPE.href));
 }
 
 self.addEventListener('fetch', (event) => {
-  const { request } = event;
-  // Only this page's own files (GET, below the scope); anything else goes its own way.
-  if (BUILD.version === 'unstamped' || request.method !== 'GET' || !request.url.startsWith(SCOPE.href)) return;
-  event.respondWith(respond(request));
+  // Anything else (data/, other sites) goes its own way.
+  if (answers(event.request)) event.respondWith(respond(event.request));
 });

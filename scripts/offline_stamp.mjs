@@ -1,13 +1,14 @@
 // Writes the build's file list and version into the built service worker (sw.js), so that
 // every build is a new service worker with its own cache (see sw.js). Run by Trunk after each
 // build (Trunk.toml, [[hooks]] post_build, with TRUNK_STAGING_DIR), or by hand on a built
-// folder: `node scripts/offline_stamp.mjs dist`. A build without sw.js (bench.html's) is left
-// as it is.
+// folder, again after changing one of its files: `node scripts/offline_stamp.mjs dist`. A
+// build without sw.js (bench.html's) is left as it is.
 //
-// The shell is every file but sw.js and those under data/ (loaded when first needed, cached
-// then); each file is named by its path relative to the folder, with the first 16 hex digits
-// of its SHA-256; '' is the page itself (index.html, as the folder's address serves it). The
-// version is the same hash over the sorted list of paths and hashes.
+// The shell is every file but sw.js and those under data/ (the MNIST file, which the page
+// fetches when chosen and keeps in a cache of its own); each file is named by its path
+// relative to the folder, with the first 16 hex digits of its SHA-256; '' is the page itself
+// (index.html, as the folder's address serves it). The version is the same hash over the
+// sorted list of paths and hashes.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -28,25 +29,22 @@ function* files(folder) {
 }
 
 const shell = {};
-const lazy = {};
 for (const path of [...files(dir)].sort()) {
-  if (path === 'sw.js') continue;
-  const digest = hash(readFileSync(join(dir, path)));
-  if (path.startsWith('data/')) lazy[path] = digest;
-  else shell[path] = digest;
+  if (path === 'sw.js' || path.startsWith('data/')) continue;
+  shell[path] = hash(readFileSync(join(dir, path)));
 }
 if (!shell['index.html']) throw new Error(`${dir} has no index.html`);
 shell[''] = shell['index.html'];
-const listing = Object.entries({ ...shell, ...lazy })
+const listing = Object.entries(shell)
   .map(([path, digest]) => `${path} ${digest}\n`)
   .sort()
   .join('');
 const version = hash(listing);
 
-const placeholder = "const BUILD = { version: 'unstamped', shell: {}, lazy: {} };";
+// The BUILD line, unstamped as in the source or stamped by an earlier run (a built folder
+// changed by hand is stamped again).
+const line = /^const BUILD = .*;$/m;
 const source = readFileSync(worker, 'utf8');
-if (!source.includes(placeholder)) throw new Error(`${worker}: no unstamped BUILD line to fill`);
-writeFileSync(worker, source.replace(placeholder, `const BUILD = ${JSON.stringify({ version, shell, lazy })};`));
-console.log(
-  `offline: sw.js stamped, version ${version}, ${Object.keys(shell).length - 1} shell files, ${Object.keys(lazy).length} data files`,
-);
+if (!line.test(source)) throw new Error(`${worker}: no BUILD line to fill`);
+writeFileSync(worker, source.replace(line, `const BUILD = ${JSON.stringify({ version, shell })};`));
+console.log(`offline: sw.js stamped, version ${version}, ${Object.keys(shell).length - 1} shell files`);

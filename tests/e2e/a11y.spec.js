@@ -1,9 +1,9 @@
 // Accessibility that stays: axe-core (npm, run inside the page through the test driver, so
 // the page's content security policy is untouched) finds no WCAG 2.0/2.1 A or AA violation on
-// the lattice, the full and the restricted machine, every step of every lesson in lecture
-// mode, and the printable notes; a keyboard alone reaches every control of a lesson step with
-// a visible focus, and drives the lesson with the clicker keys; the canvases' text
-// alternatives say what they show now.
+// the lattice, the full and the restricted machine, MNIST (a 784-16 run), every step of every
+// lesson in lecture mode, and the printable notes; a keyboard alone reaches every control of a
+// lesson step and of the MNIST run with a visible focus, and drives the lesson with the
+// clicker keys; the canvases' text alternatives say what they show now.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test, expect, openApp } from './fixtures.js';
@@ -28,7 +28,45 @@ async function violations(page) {
   );
 }
 
-test('the lattice, the full and the restricted machine and the pattern memory have no WCAG A/AA violations', async ({
+// The controls on screen that take the keyboard, in document order, by id (or text): inside
+// `within` (a selector), or on the whole page.
+function keyboardControls(page, within = 'body') {
+  return page.evaluate(
+    (selector) =>
+      [...document.querySelectorAll('button, input, select, textarea, a[href], summary, [tabindex]')]
+        .filter((element) => element.getClientRects().length > 0 && !element.disabled && element.tabIndex >= 0)
+        .filter((element) => !(element instanceof HTMLInputElement && element.type === 'radio' && !element.checked))
+        .filter((element) => element.closest(selector))
+        .map((element) => element.id || element.textContent.trim()),
+    within,
+  );
+}
+
+// Presses Tab `presses` times; checks each control that gets the focus shows it (an outline
+// at least 2 px wide) and returns the names of those reached.
+async function tabThrough(page, presses) {
+  const reached = new Set();
+  for (let k = 0; k < presses; k++) {
+    await page.keyboard.press('Tab');
+    const focus = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return null;
+      const style = getComputedStyle(element);
+      return {
+        name: element.id || element.textContent.trim(),
+        visible: element.matches(':focus-visible'),
+        outline: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
+      };
+    });
+    if (!focus) continue;
+    reached.add(focus.name);
+    expect(focus.visible, `${focus.name}: focus visible`).toBe(true);
+    expect(focus.outline, `${focus.name}: focus outline`).toBeGreaterThanOrEqual(2);
+  }
+  return reached;
+}
+
+test('the lattice, the full and the restricted machine, MNIST and the pattern memory have no WCAG A/AA violations', async ({
   page,
 }) => {
   await openApp(page);
@@ -48,6 +86,39 @@ test('the lattice, the full and the restricted machine and the pattern memory ha
   await page.getByRole('radio', { name: /restricted/ }).check();
   await expect(page.locator('#rbm')).toBeVisible();
   expect(await violations(page), 'restricted machine').toEqual([]);
+
+  // MNIST in the restricted machine (a small run, 784-16), once its pictures are drawn: no
+  // violations; each picture says what it shows now; a keyboard alone reaches every control
+  // of the run, with the focus visible, and generates a gallery.
+  await page.locator('#rbm-dataset').selectOption('mnist');
+  await page.locator('#rbm-hidden').fill('16');
+  await page.locator('#rbm-create').click();
+  await expect(page.locator('#mnist')).toBeVisible();
+  expect(await page.locator('#mnist canvas:not([role="img"])').count(), 'MNIST pictures without role img').toBe(0);
+  const label = (id) => page.locator(`#${id}`).getAttribute('aria-label');
+  await expect.poll(() => label('mnist-chains')).toMatch(/\. Now: \d+ images of 28 × 28 pixels, 10 to a row$/);
+  await expect.poll(() => label('mnist-filters')).toMatch(/\. Now: 16 images of 28 × 28 pixels, 10 to a row$/);
+  await expect.poll(() => label('mnist-reconstructions')).toMatch(/\. Now: 20 images of 28 × 28 pixels, 10 to a row$/);
+  expect(await violations(page), 'MNIST').toEqual([]);
+  const mnistControls = await keyboardControls(page, '#mnist');
+  expect(mnistControls).toEqual(
+    expect.arrayContaining(['mnist-filter-page', 'mnist-filter-order', 'mnist-every', 'mnist-gallery-run']),
+  );
+  // Tab from the control just before the run's first one.
+  const everything = await keyboardControls(page);
+  const first = everything.indexOf(mnistControls[0]);
+  await page.locator(`#${everything[first - 1]}`).focus();
+  const reached = await tabThrough(page, mnistControls.length + 3);
+  for (const name of mnistControls) expect(reached.has(name), `${name} reached by Tab`).toBe(true);
+  await page.locator('#mnist-gallery-steps').focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#mnist-gallery-run')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#mnist-gallery-progress')).toHaveText('5 of 5 steps');
+  await expect.poll(() => label('mnist-gallery')).toMatch(/\. Now: 20 images of 28 × 28 pixels, 10 to a row$/);
+  expect(await violations(page), 'MNIST with its gallery').toEqual([]);
   await page.locator('#mode-memory').check();
   await expect(page.locator('#memory')).toBeVisible();
   expect(await violations(page), 'pattern memory').toEqual([]);
@@ -79,33 +150,10 @@ test('a keyboard alone reaches every control of a lecture step, with the focus v
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?lesson=1&step=4&lecture=1');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  // Every control on screen that takes the keyboard.
-  const controls = await page.evaluate(() =>
-    [...document.querySelectorAll('button, input, select, textarea, a[href], summary, [tabindex]')]
-      .filter((element) => element.getClientRects().length > 0 && !element.disabled && element.tabIndex >= 0)
-      .filter((element) => !(element instanceof HTMLInputElement && element.type === 'radio' && !element.checked))
-      .map((element) => element.id || element.textContent.trim()),
-  );
+  // Every control on screen that takes the keyboard: Tab reaches each, its focus visible.
+  const controls = await keyboardControls(page);
   expect(controls.length).toBeGreaterThan(5);
-  // Tab through them all: each gets the focus once, shown by an outline at least 2 px wide.
-  const reached = new Set();
-  for (let k = 0; k < controls.length + 5; k++) {
-    await page.keyboard.press('Tab');
-    const focus = await page.evaluate(() => {
-      const element = document.activeElement;
-      if (!element || element === document.body) return null;
-      const style = getComputedStyle(element);
-      return {
-        name: element.id || element.textContent.trim(),
-        visible: element.matches(':focus-visible'),
-        outline: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth),
-      };
-    });
-    if (!focus) continue;
-    reached.add(focus.name);
-    expect(focus.visible, `${focus.name}: focus visible`).toBe(true);
-    expect(focus.outline, `${focus.name}: focus outline`).toBeGreaterThanOrEqual(2);
-  }
+  const reached = await tabThrough(page, controls.length + 5);
   for (const name of controls) expect(reached.has(name), `${name} reached by Tab`).toBe(true);
 
   // The clicker keys, with the focus left on a button of the lesson (not in a text box).

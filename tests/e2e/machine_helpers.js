@@ -13,3 +13,14 @@ export async function openMachine(page) {
 export function machine(page, method, ...args) {
   return page.evaluate(([m, a]) => window.boltzlabMachine[m](...a), [method, args]);
 }
+
+// After a reload: restores the saved session if the page offers it, and shows the restricted
+// machine (where a kept MNIST run resumes).
+export async function reopenRestricted(page) {
+  const restore = page.getByRole('button', { name: 'Restore', exact: true });
+  if (await restore.isVisible()) await restore.click();
+  if (!(await page.locator('#rbm').isVisible())) {
+    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+    await page.locator('#bm-kind-restricted').check();
+  }
+}
