@@ -67,6 +67,8 @@ export class MachineScene {
   constructor(mode) {
     this.mode = mode;
     this.engine = mode.engine;
+    /** @type {{run?: boolean, done?: boolean} | null} the MNIST scene whose run is being made */
+    this.mnistScene = null;
   }
 
   // Applies a scene of the general machine ({mode: 'machine', machine: {dataset, method,
@@ -75,6 +77,7 @@ export class MachineScene {
   // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run,
   // complete: start a completion run on the first test image, for the completion view}).
   apply(scene) {
+    this.mnistScene = null;
     if (scene.mode === 'restricted' && scene.rbm?.dataset === 'mnist') this.applyMnist(scene);
     else if (scene.mode === 'restricted') {
       this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
@@ -165,7 +168,7 @@ export class MachineScene {
   // which refuses with the reason beside the setup controls and leaves the machine shown.
   // The data is fetched (or read from the cache) and the run made asynchronously: `run` and
   // `gallery` take effect once it is there, unless another scene came in between.
-  applyMnist(scene) {
+  applyMnist(scene, token = {}) {
     const values = scene.rbm;
     checkKeys('MNIST machine', values, MNIST_KEYS);
     const rbm = this.mode.rbm;
@@ -187,15 +190,16 @@ export class MachineScene {
     for (const key of Object.keys(training)) if (values[key] !== undefined) training[key] = values[key];
     if (training.statistics === 'cd') training.particles = null;
     const options = { hidden, seed, training, every };
-    const token = (this.mnistScene = {});
+    this.mnistScene = token; // {run?: the learning wished for meanwhile, done?: made or refused}
     const go = () => {
+      token.done = true;
       if (this.mnistScene !== token || !rbm.mnist.active) return;
       if (scene.gallery) {
         $('mnist-gallery-count').value = String(scene.gallery.count);
         $('mnist-gallery-steps').value = String(scene.gallery.steps);
         rbm.mnist.startGallery();
       }
-      rbm.setRunning(Boolean(scene.run));
+      rbm.setRunning(token.run ?? Boolean(scene.run));
     };
     this.mode.setRunning(false);
     rbm.setRunning(false);
@@ -209,7 +213,7 @@ export class MachineScene {
       const wait = () => {
         if (this.mnistScene !== token) return;
         if (rbm.mnist.loading) setTimeout(wait, 50);
-        else this.applyMnist(scene);
+        else this.applyMnist(scene, token);
       };
       setTimeout(wait, 50);
       return;
@@ -226,19 +230,28 @@ export class MachineScene {
     // machine does not also resume a run kept from an earlier visit.
     const made = rbm.mnist.create(options, false);
     this.mode.setKind('restricted');
-    made.then((ok) => ok && go());
+    made.then((ok) => (ok ? go() : (token.done = true)));
   }
 
   // Runs or pauses the learning of the machine shown (general or restricted).
+  // While an MNIST scene's run is still being made, the wish is kept for it (the machine
+  // shown until then is not the scene's).
   run(on) {
-    if (this.mode.kind === 'restricted') this.mode.rbm.setRunning(on);
+    if (this.mnistPending()) this.mnistScene.run = on;
+    else if (this.mode.kind === 'restricted') this.mode.rbm.setRunning(on);
     else this.mode.setRunning(on);
   }
 
   // Pauses both machines' learning.
   pause() {
+    if (this.mnistPending()) this.mnistScene.run = false;
     this.mode.setRunning(false);
     this.mode.rbm.setRunning(false);
+  }
+
+  // Whether an MNIST scene's run is being made (its data loading, the worker making it).
+  mnistPending() {
+    return Boolean(this.mnistScene && !this.mnistScene.done);
   }
 
   // ln Z of the general machine by the four methods, as the ln Z panel's button does.
@@ -332,8 +345,10 @@ export class MachineScene {
   // of those asked (galleryDone is true once it is complete). NaN before the run is there.
   mnistReadouts() {
     const mnist = this.mode.rbm.mnist;
-    const s = mnist.active ? mnist.shown?.stats : null;
-    const c = mnist.active ? mnist.curve : null;
+    // While a new run is made, the run still shown is not the one asked for: nothing is read.
+    const ready = mnist.active && !mnist.loading && !this.mnistPending();
+    const s = ready ? mnist.shown?.stats : null;
+    const c = ready ? mnist.curve : null;
     const n = c ? c.updates.length : 0;
     const quantity = (value, error) =>
       !Number.isFinite(value) ? unknownValue() : error > 0 ? { mean: value, stderr: error } : exact(value);
