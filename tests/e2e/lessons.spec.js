@@ -337,6 +337,7 @@ test('speaker notes: one lesson following the step, and a printable page of all'
 });
 
 test('each lesson’s first step in lecture mode, photographed at 1280×720', async ({ browser }) => {
+  test.setTimeout(180_000);
   // A fresh browser profile for each, as a lecturer's projector laptop would open the link.
   for (const [l] of COURSE.entries()) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -344,6 +345,9 @@ test('each lesson’s first step in lecture mode, photographed at 1280×720', as
     const errors = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await openStep(page, `lesson=${l + 1}&step=1&lecture=1`);
+    // An MNIST lesson's run is made once its data is loaded (seconds): the picture waits for it.
+    if (COURSE[l].steps[0].scene.rbm?.dataset === 'mnist')
+      await expect.poll(async () => (await sceneReadouts(page)).mnistLoaded, { timeout: 60_000 }).toBe(true);
     await page.waitForTimeout(1500); // a few frames of the running scene
     await page.mouse.move(0, 0);
     const shot = await page.screenshot({ path: `target/playwright/lessons/lesson-${l + 1}.png` });
