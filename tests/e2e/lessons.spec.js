@@ -529,6 +529,12 @@ test('a scene passes every value through the engine’s checks: an error names t
     [{ mode: 'lattice', seed: 7, lattice: { size: 64 }, picture: 'cat' }, /^picture: /],
     [{ mode: 'lattice', seed: 7, lattice: { model: 'spin-ice' } }, /model/],
     [{ mode: 'lattice', seed: -3, lattice: { size: 64 } }, /seed/],
+    // An MNIST scene's names and numbers are checked before its data is fetched.
+    [{ mode: 'restricted', seed: 1, rbm: { dataset: 'mnist', hidden: 0 } }, /^hidden: /],
+    [{ mode: 'restricted', seed: 1, rbm: { dataset: 'mnist', colour: 'red' } }, /no parameter colour/],
+    [{ mode: 'restricted', seed: 1.5, rbm: { dataset: 'mnist', hidden: 100 } }, /^seed: /],
+    [{ mode: 'restricted', seed: 1, every: 0, rbm: { dataset: 'mnist', hidden: 100 } }, /^every: /],
+    [{ mode: 'restricted', seed: 1, gallery: { count: 31, steps: 1 }, rbm: { dataset: 'mnist' } }, /gallery count/],
   ]) {
     expect(await applyInPage(page, scene)).toMatch(reason);
     await unchanged();

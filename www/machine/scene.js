@@ -77,12 +77,15 @@ export class MachineScene {
   // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run,
   // complete: start a completion run on the first test image, for the completion view}).
   apply(scene) {
-    this.mnistScene = null;
-    if (scene.mode === 'restricted' && scene.rbm?.dataset === 'mnist') this.applyMnist(scene);
-    else if (scene.mode === 'restricted') {
+    if (scene.mode === 'restricted' && scene.rbm?.dataset === 'mnist') {
+      this.applyMnist(scene);
+      return;
+    }
+    if (scene.mode === 'restricted') {
       this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
       if (scene.complete) this.mode.rbm.startCompletion();
     } else this.applyFull(scene);
+    this.mnistScene = null; // an MNIST run still being made is no longer the scene's
   }
 
   applyFull(scene) {
