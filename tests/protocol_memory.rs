@@ -12,6 +12,7 @@
 use boltzlab::app::memory::{MemoryCommand as C, MemoryLab, MemoryReply, StorageChoice};
 use boltzlab::model::memory::Recall;
 use protocol_laws::{Case, Engine, refusal};
+use serde_json::json;
 
 mod protocol_laws;
 
@@ -190,6 +191,13 @@ fn every_command_reaches_the_engine_state() {
     protocol_laws::every_command_reaches_the_engine_state(lab, cases(), index, VARIANTS);
 }
 
+/// `session` with the value at JSON pointer `at` replaced by `value`.
+fn edited(session: &str, at: &str, value: serde_json::Value) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(session).unwrap();
+    *v.pointer_mut(at).unwrap() = value;
+    v.to_string()
+}
+
 #[test]
 fn a_refused_command_leaves_the_state_unchanged() {
     let session = lab().session();
@@ -335,6 +343,57 @@ fn a_refused_command_leaves_the_state_unchanged() {
                 text: session.replacen("\"energy\":", "\"energy\":1", 1),
             },
             "session",
+        ),
+        // A state link carries the session text: whatever an edited link changes in it is
+        // refused by the engine, naming the part.
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/width", json!(0)),
+            },
+            "width",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/seed", json!(1u64 << 60)),
+            },
+            "seed",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/temperature", json!(-1.0)),
+            },
+            "temperature",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/temperature", json!(101.0)),
+            },
+            "temperature",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/patterns/0", json!("+-+")),
+            },
+            "pattern",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/storage", json!({"rule": "oja"})),
+            },
+            "session",
+        ),
+        refusal(
+            vec![],
+            C::RestoreSession {
+                text: edited(&session, "/state", json!("")),
+            },
+            "state",
         ),
     ];
     protocol_laws::a_refused_command_leaves_the_state_unchanged(lab, refused);

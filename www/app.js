@@ -16,6 +16,7 @@ import { installShortcuts } from './keys.js';
 import { LatticeMode } from './lattice/mode.js';
 import { MachineMode } from './machine/mode.js';
 import { MemoryMode } from './memory/mode.js';
+import { MemorySharing } from './memory/share.js';
 import { installLessons } from './lessons/panel.js';
 import { Persistence } from './session/persist.js';
 import { MachineSharing } from './machine/share.js';
@@ -63,6 +64,7 @@ export class App {
     this.machine = new MachineMode(engine);
     this.machineSharing = new MachineSharing(this.machine);
     this.memory = new MemoryMode(engine);
+    this.memorySharing = new MemorySharing(this.memory);
     this.modes = { lattice: this.lattice, machine: this.machine, memory: this.memory };
     this.shownName = 'lattice';
     this.budget = new FrameBudget();

@@ -5,9 +5,9 @@
 // is made and read here, and the state is restored through the same checked path as a
 // saved session (the engine refuses a bad text and nothing changes).
 //
-// The payload is JSON {format: 'boltzlab-link', version: 1, mode: 'lattice' | 'machine',
-// kind: 'full' | 'restricted' (machine), session: the engine's session text, or null with
-// `options` (the restricted machine's controls) when its mode has no session text}.
+// The payload is JSON {format: 'boltzlab-link', version: 1, mode: 'lattice' | 'machine' |
+// 'memory', kind: 'full' | 'restricted' (machine), session: the engine's session text, or
+// null with `options` (the restricted machine's controls) when its mode has no session text}.
 
 import { $, sentence } from './ui.js';
 
@@ -96,8 +96,8 @@ export async function decodeState(hash) {
   if (!isObject(payload) || payload.format !== LINK_FORMAT) throw new Error('it does not hold a boltzlab state');
   if (payload.version !== LINK_VERSION)
     throw new Error(`it has version ${String(payload.version).slice(0, 20)}; this page reads version ${LINK_VERSION}`);
-  if (payload.mode !== 'lattice' && payload.mode !== 'machine')
-    throw new Error('its mode is neither lattice nor machine');
+  if (!['lattice', 'machine', 'memory'].includes(payload.mode))
+    throw new Error('its mode is none of lattice, machine and memory');
   if (payload.mode === 'machine' && payload.kind !== 'full' && payload.kind !== 'restricted')
     throw new Error('its machine is neither the general nor the restricted one');
   if (payload.session !== null && typeof payload.session !== 'string') throw new Error('its session is not text');
@@ -148,6 +148,9 @@ export async function openStateLink(app, hash, restricted) {
     if (payload.mode === 'lattice') {
       app.lattice.restoreSession(payload.session);
       app.show('lattice');
+    } else if (payload.mode === 'memory') {
+      app.memory.restoreSession(payload.session);
+      app.show('memory');
     } else if (payload.kind === 'full') {
       app.machine.restoreSession(payload.session);
       app.show('machine');
@@ -189,4 +192,26 @@ export async function offerLink(field, done, link, note) {
   } catch {
     done.textContent = `Select the link above and copy it (the browser did not allow copying). ${note}`;
   }
+}
+
+// Makes a state link and offers it (a mode's Copy link): `describe()` gives {payload, note}
+// (what the link carries), `what` names the state in the message when its link would be
+// longer than MAX_LINK_CHARS (with `instead`, what to use then); `field` gets the link and
+// `done` the note, or why no link was made.
+export async function offerStateLink(describe, field, done, what, instead = '') {
+  done.textContent = 'Making the link…';
+  let link = '';
+  let note;
+  try {
+    const { payload, note: carried } = describe();
+    link = addressWith(await encodeState(payload), '');
+    note = `${carried} (${link.length} characters)`;
+    if (link.length > MAX_LINK_CHARS) {
+      note = `${what} would need a link of ${link.length} characters (more than ${MAX_LINK_CHARS})${instead}.`;
+      link = '';
+    }
+  } catch (err) {
+    note = `No link was made: ${err.message}`;
+  }
+  await offerLink(field, done, link, note);
 }

@@ -351,6 +351,11 @@ impl MemoryLab {
         }
     }
 
+    /// The seed of the memory's random pictures, cues and storage.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// N, the pixels.
     pub fn units(&self) -> usize {
         self.width * self.height

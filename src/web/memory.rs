@@ -158,6 +158,11 @@ impl WebMemoryLab {
         self.lab.ticks() as f64
     }
 
+    /// The memory's seed (at most 2^53, so exact as a JavaScript number).
+    pub fn seed(&self) -> f64 {
+        self.lab.seed() as f64
+    }
+
     /// Run `run` of the capacity experiment for this memory's rule (`app::memory`,
     /// `MemoryLab::capacity_run`): [mean overlap of the recalls with their patterns, recalls
     /// within 1 %, recalls, random starts ending at a pattern, a reversed pattern, a mixture,

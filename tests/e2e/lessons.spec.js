@@ -7,7 +7,7 @@
 // Each lesson's first step in lecture mode is photographed at 1280×720 (into
 // target/playwright/lessons/; `UPDATE_SCREENSHOT=1` also writes docs/lessons/).
 import { test, expect, lab, spinsAndClamps } from './fixtures.js';
-import { COURSE, ENCODER_GOAL } from '../../www/lessons/course.js';
+import { COURSE, ENCODER_GOAL, MNIST_GOAL } from '../../www/lessons/course.js';
 import { pictureSpins } from '../../www/lattice/pictures.js';
 import { K_STDERR, above, below } from '../../www/lessons/quantities.js';
 
@@ -69,8 +69,13 @@ async function expectScene(page, { scene, views }) {
     await expect(page.locator('#bm-kind-restricted')).toBeChecked();
     await expect(page.locator('#rbm')).toBeVisible();
     for (const key of ['dataset', 'hidden', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum'])
-      await expect(page.locator(`#rbm-${key}`)).toHaveValue(String(want[key]));
+      if (want[key] !== undefined) await expect(page.locator(`#rbm-${key}`)).toHaveValue(String(want[key]));
     await expect(page.locator('#rbm-seed')).toHaveValue(String(scene.seed));
+    if (want.dataset === 'mnist') {
+      // The MNIST run shown is the scene's: its hidden units, from the learning worker's frames.
+      await expect.poll(async () => (await sceneReadouts(page)).mnistHidden?.value).toBe(want.hidden);
+      await expect(page.locator('#mnist')).toBeVisible();
+    }
     await expect.poll(() => pressed(page, 'rbm-run')).toBe(String(Boolean(scene.run)));
   } else {
     const want = scene.machine;
@@ -332,6 +337,7 @@ test('speaker notes: one lesson following the step, and a printable page of all'
 });
 
 test('each lesson’s first step in lecture mode, photographed at 1280×720', async ({ browser }) => {
+  test.setTimeout(180_000);
   // A fresh browser profile for each, as a lecturer's projector laptop would open the link.
   for (const [l] of COURSE.entries()) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -339,6 +345,9 @@ test('each lesson’s first step in lecture mode, photographed at 1280×720', as
     const errors = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await openStep(page, `lesson=${l + 1}&step=1&lecture=1`);
+    // An MNIST lesson's run is made once its data is loaded (seconds): the picture waits for it.
+    if (COURSE[l].steps[0].scene.rbm?.dataset === 'mnist')
+      await expect.poll(async () => (await sceneReadouts(page)).mnistLoaded, { timeout: 60_000 }).toBe(true);
     await page.waitForTimeout(1500); // a few frames of the running scene
     await page.mouse.move(0, 0);
     const shot = await page.screenshot({ path: `target/playwright/lessons/lesson-${l + 1}.png` });
@@ -520,6 +529,12 @@ test('a scene passes every value through the engine’s checks: an error names t
     [{ mode: 'lattice', seed: 7, lattice: { size: 64 }, picture: 'cat' }, /^picture: /],
     [{ mode: 'lattice', seed: 7, lattice: { model: 'spin-ice' } }, /model/],
     [{ mode: 'lattice', seed: -3, lattice: { size: 64 } }, /seed/],
+    // An MNIST scene's names and numbers are checked before its data is fetched.
+    [{ mode: 'restricted', seed: 1, rbm: { dataset: 'mnist', hidden: 0 } }, /^hidden: /],
+    [{ mode: 'restricted', seed: 1, rbm: { dataset: 'mnist', colour: 'red' } }, /no parameter colour/],
+    [{ mode: 'restricted', seed: 1.5, rbm: { dataset: 'mnist', hidden: 100 } }, /^seed: /],
+    [{ mode: 'restricted', seed: 1, every: 0, rbm: { dataset: 'mnist', hidden: 100 } }, /^every: /],
+    [{ mode: 'restricted', seed: 1, gallery: { count: 31, steps: 1 }, rbm: { dataset: 'mnist' } }, /gallery count/],
   ]) {
     expect(await applyInPage(page, scene)).toMatch(reason);
     await unchanged();
@@ -570,4 +585,46 @@ test('a scene passes every value through the engine’s checks: an error names t
   await expect(page.locator('#rbm-dataset')).toHaveValue('bars-4x4');
   await expect(page.locator('#rbm-hidden')).toHaveValue('8');
   await expect(page.locator('#rbm-seed')).toHaveValue('2');
+});
+
+// Lesson 14 on MNIST: the prediction step makes a fresh 784-100 machine, paused at update 0
+// with its first log-likelihood point (AIS, with an error bar); committing runs it until the
+// point of update 300 or later is in, and the measurement shown is that point. About 25 s
+// (load 10 on 2 cores): the data load, 300 CD-1 updates and two AIS points.
+test('lesson 14: the MNIST prediction runs until the point of update 300 and shows it with its AIS error', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openStep(page, 'lesson=14&step=4');
+  await expect(page.locator('#rbm-run')).toBeDisabled();
+  await expect.poll(async () => (await sceneReadouts(page)).likelihoodUpdate?.value, { timeout: 60_000 }).toBe(0);
+  const start = (await sceneReadouts(page)).testLogLikelihood;
+  expect(start.stderr).toBeGreaterThan(0); // ln Z of 784-100 by AIS
+  expect((await sceneReadouts(page)).updates.value).toBe(0); // locked until the commit
+  await page.getByLabel(/between/).check();
+  await page.getByRole('button', { name: 'Commit and run' }).click();
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 90_000 });
+  const after = await sceneReadouts(page);
+  expect(after.likelihoodUpdate.value).toBeGreaterThanOrEqual(300);
+  const result = page.locator('#lesson-result');
+  await expect(result).toContainText('(an estimate)');
+  const measured = Number(await result.locator('.measured').textContent());
+  // The measurement is the first point from update 300 on: a point of the curve the scorer
+  // sent, to the three digits shown.
+  const curve = await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.curve);
+  const points = Object.keys(curve.updates).map((k) => ({ update: curve.updates[k], test: curve.test[k] }));
+  const first = points.find((p) => p.update >= 300);
+  expect(measured).toBeCloseTo(first.test, 2);
+  // Learning raised ln p(v) by far more than the two points' errors (each under 2 nats).
+  expect(first.test - start.mean).toBeGreaterThan(20);
+  await expect(page.locator('#rbm-run')).toBeEnabled();
+});
+
+test('lesson 14’s challenge: test ln p(v) above the goal by two standard errors, and not an unknown', () => {
+  const check = COURSE[13].steps.at(-1).challenge.check;
+  const reading = (testLogLikelihood) => [{ testLogLikelihood }];
+  expect(check(reading({ mean: -MNIST_GOAL + 1, stderr: 0.4 }))).toBe(true);
+  expect(check(reading({ mean: -MNIST_GOAL + 0.5, stderr: 0.3 }))).toBe(false);
+  expect(check(reading({ value: -MNIST_GOAL + 0.1, stderr: 0 }))).toBe(true);
+  expect(check(reading({ value: NaN, stderr: NaN }))).toBe(false);
 });

@@ -204,3 +204,68 @@ test.describe('a pattern-memory worker that dies', () => {
     await expect(page.locator('#fault-message')).toContainText("The pattern memory's worker stopped");
   });
 });
+
+test('a link reopens exactly this memory; a damaged or edited link is refused and the memory stays', async ({
+  page,
+  context,
+}) => {
+  await openMemory(page);
+  // A memory unlike the mode's first: 6 × 5 pixels, seed 9, Hebb's rule, three random
+  // pictures, T = 0.3, picture 1 cued with a fifth flipped, three ticks of recall.
+  await page.locator('#memory-width').fill('6');
+  await page.locator('#memory-height').fill('5');
+  await page.locator('#memory-seed').fill('9');
+  await page.locator('#memory-rule').selectOption('hebb');
+  await page.getByRole('button', { name: 'New empty memory' }).click();
+  await page.locator('#memory-random-count').fill('3');
+  await page.getByRole('button', { name: 'Store', exact: true }).click();
+  await page.locator('#memory-temperature').fill('0.3');
+  await page.locator('#memory-temperature').dispatchEvent('change');
+  await page.locator('#memory-cue-pattern').fill('1');
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  for (let k = 0; k < 3; k++) await page.getByRole('button', { name: 'One tick' }).click();
+  await expect.poll(async () => (await view(page)).stats.ticks).toBe(3);
+  const made = await saved(page);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.locator('#memory-copy-done')).toContainText('6 × 5 memory: its 3 stored patterns (hebb)');
+  const link = await page.locator('#memory-share-link').inputValue();
+  expect(link).toContain('#state=');
+
+  // A new tab opens the link: the same memory, to the session text (patterns, rule, size,
+  // seed, temperature, state and random streams), and its controls say so.
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(other.locator('#memory')).toBeVisible();
+  await expect.poll(() => saved(other)).toBe(made);
+  await expect(other.locator('#memory-width')).toHaveValue('6');
+  await expect(other.locator('#memory-seed')).toHaveValue('9');
+  await expect(other.locator('#memory-rule')).toHaveValue('hebb');
+  await expect(other.locator('#memory-temperature')).toHaveValue('0.3');
+  await expect(other.locator('#link-error')).toBeHidden();
+
+  // Refused links, opened in the first tab: each explained in the banner, the memory as it was.
+  const edited = (change) => {
+    const session = JSON.parse(made);
+    change(session);
+    return JSON.stringify(session);
+  };
+  const pack = (session) =>
+    page.evaluate(async (session) => (await import('/www/link.js')).encodeState({ mode: 'memory', session }), session);
+  const bad = [
+    [await pack(edited((s) => (s.temperature = -1))), /temperature/i],
+    [await pack(edited((s) => (s.patterns[0] = '+-'))), /pattern/i],
+    [await pack(edited((s) => (s.width = 0))), /width/i],
+    [await pack('not a session'), /session/i],
+    [link.split('#')[1].slice(0, 40), /damaged|base64url/i],
+  ];
+  for (const [fragment, reason] of bad) {
+    await page.evaluate(() => (document.getElementById('link-error').hidden = true));
+    await page.evaluate((fragment) => (window.location.hash = fragment), fragment);
+    await expect(page.locator('#link-error')).toBeVisible();
+    await expect(page.locator('#link-error')).toContainText('nothing was changed');
+    await expect(page.locator('#link-error')).toContainText(reason);
+    expect(await saved(page)).toBe(made);
+  }
+  await other.close();
+});

@@ -175,7 +175,7 @@ test('bad state links are explained and the page keeps its state', async ({ page
     ['bad deflate', 'state=AAAA', 'compressed data is damaged'],
     ['wrong format', await pack(page, '{"format":"boltzlab-session","version":2}'), 'does not hold a boltzlab state'],
     ['not JSON', await pack(page, 'hello'), 'does not hold a boltzlab state'],
-    ['unknown mode', await pack(page, stateLink(session, { mode: 'sea' })), 'neither lattice nor machine'],
+    ['unknown mode', await pack(page, stateLink(session, { mode: 'sea' })), 'none of lattice, machine and memory'],
     ['a machine session as a lattice', await pack(page, stateLink(machineSession)), 'could not be used'],
     [
       'NaN inside the lattice',

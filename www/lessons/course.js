@@ -16,7 +16,11 @@
 // a count of random ones, state: {cue, flip, hide} | 'random', temperature}, speed: ticks per
 // frame or 'max', capacity: {units, runs, starts} } (its interface: memory/scene.js); a
 // prediction on it waits for `after: {recall: true}` (recall ran to a fixed point) or
-// `after: {capacity: true}` (the capacity curve is complete).
+// `after: {capacity: true}` (the capacity curve is complete). An MNIST scene: { mode:
+// 'restricted', rbm: {dataset: 'mnist', hidden, statistics, steps, batch, rate, momentum}, seed,
+// run, every: updates between log-likelihood points, gallery: {count, steps}, continue: go on
+// with the MNIST run shown when it has the same options } (machine/scene.js applyMnist); a
+// prediction on it waits for `after: {updates: n}` (the log-likelihood point of update n is in).
 //
 // What a step shows, declared beside its text (one line each, for every step):
 //   views: ['spins', 'trace']  the views its text talks about, by the names in lecture.js's
@@ -133,6 +137,25 @@ const machine = ({ machine: parameters, ...options } = {}) => ({
   seed: 1,
   ...options,
   machine: { dataset: 'pixels-10', method: 'stochastic', ...parameters },
+});
+
+// Lesson 14's prediction bands for the test ln p(v) at update 300 (seed 1 gives −145.4 ± 0.3
+// there and −139.4 ± 0.9 at update 450, from −200.3 at update 0), and its challenge: the test ln p(v) above −MNIST_GOAL nats per
+// image by two standard errors. Seed 1's points rise above it near update 2000 and fall below
+// it again after about 3500 (CD-1 at ε = 0.1 does not climb the likelihood for long).
+const MNIST_BANDS = [150, 190];
+export const MNIST_GOAL = 125;
+
+// An MNIST scene: a 784-100 machine (small enough to learn visibly in a minute on a 2-core
+// laptop, large enough that ln Z needs AIS), CD-1 as the page's default trains it, seed 1,
+// a log-likelihood point every 150 updates; later steps continue the run the first made.
+/** @param {{[key: string]: any}} [scene] */
+const mnist = (scene = {}) => ({
+  mode: 'restricted',
+  seed: 1,
+  every: 150,
+  ...scene,
+  rbm: { dataset: 'mnist', hidden: 100, statistics: 'cd', steps: 1, batch: 100, rate: 0.1, momentum: 0.5 },
 });
 
 export const COURSE = [
@@ -1610,6 +1633,111 @@ export const COURSE = [
         notes: {
           ask: 'Why does the Boltzmann rule, which never saw a cue, recall better?',
           limits: 'The Boltzmann rule here has no hidden units: it can only match pairwise correlations.',
+        },
+      },
+    ],
+  },
+  {
+    title: 'Handwriting: a machine learns MNIST',
+    goals: [
+      'see what a restricted machine of 784 visible and 100 hidden units is, on 28 × 28 digits',
+      'watch its filters turn into pen strokes and its free chains into digits',
+      'read the test log-likelihood by AIS with its error bar, against the published −86.34 nats',
+    ],
+    steps: [
+      {
+        title: 'Twenty-eight by twenty-eight',
+        text: `MNIST: 60 000 training and 10 000 test digits, handwritten, 28 × 28 pixels, each pixel made 0 or 1 (on with probability grey/255, as Salakhutdinov &amp; Murray did). A restricted machine sees an image on its 784 visible units v and explains it with 100 hidden units h:${m('<mi>E</mi><mo>(</mo><mi>v</mi><mo>,</mo><mi>h</mi><mo>)</mo><mo>=</mo><mo>−</mo><msup><mi>a</mi><mo>⊤</mo></msup><mi>v</mi><mo>−</mo><msup><mi>b</mi><mo>⊤</mo></msup><mi>h</mi><mo>−</mo><msup><mi>v</mi><mo>⊤</mo></msup><mi>W</mi><mi>h</mi>')}W has 784 × 100 = 78 400 weights. The top row shows ten test images, the row below what the untrained machine makes of them; the filters (each hidden unit’s 784 weights as a picture) are still small random noise.`,
+        views: ['mnist-reconstructions', 'mnist-filters'],
+        scene: mnist({ controls: ['rbm-learning'] }),
+        notes: {
+          ask: 'How many numbers does the machine learn, and how many images does it see per update (batch 100)?',
+          limits:
+            'The page loads the 6.9 MB MNIST file once (then from the browser’s cache); a classroom without network needs it loaded once beforehand.',
+        },
+      },
+      {
+        title: 'Run: the filters become pen strokes',
+        text: `Press Run learning. Each update takes 100 training images, one step of contrastive divergence (CD-1), and moves W by ε = 0.1 with momentum 0.5. Within a few hundred updates the filters stop being noise and become strokes and blobs: pieces of digits, each hidden unit a detector for one of them. Updates: ${live('updates', 0)}.`,
+        views: ['mnist-filters', 'mnist-reconstructions'],
+        scene: mnist({ continue: true, controls: ['rbm-learning'], highlight: 'rbm-learning' }),
+        notes: {
+          ask: 'Why does a filter look like a stroke, and why does each have a positive and a negative part?',
+          limits: 'Each filter is drawn at its own contrast, so a small filter looks as strong as a large one.',
+        },
+      },
+      {
+        title: 'Free chains',
+        text: `The learning rule compares the data with the machine’s own samples: Δw<sub>ij</sub> = ε(⟨v<sub>i</sub>h<sub>j</sub>⟩<sub>data</sub> − ⟨v<sub>i</sub>h<sub>j</sub>⟩<sub>model</sub>). With CD-1 the model’s side comes from chains that start at the batch’s images and take one block Gibbs step, so they still look like the data. Choose persistent chains in the options and apply them: the chains then run on from update to update, fantasy particles as in lesson 11, and wander to whatever the machine believes digits look like. Updates: ${live('updates', 0)}.`,
+        views: ['mnist-chains', 'mnist-filters'],
+        scene: mnist({
+          continue: true,
+          run: true,
+          controls: ['rbm-learning', 'rbm-options'],
+          highlight: 'rbm-options',
+        }),
+        notes: {
+          ask: 'Why do CD-1’s chains look like the training digits even when the machine is poor?',
+          limits:
+            'Persistent chains need a small learning rate to keep up with the weights (lesson 11); at ε = 0.1 they may lag.',
+        },
+      },
+      {
+        title: 'Predict: the test log-likelihood',
+        text: `How good is the machine? Its mean ln p(v) on test images, where p(v) = Σ<sub>h</sub>e<sup>−E(v,h)</sup>/Z. The sum over h is easy, but Z sums over 2<sup>100</sup> hidden states: it is estimated by annealed importance sampling (AIS), 32 runs from the base-rate machine (whose Z is exact) to this one through a ladder of intermediate machines. The error bar is one standard error of ln Z over those runs. A fresh 784-100 machine, points every 150 updates on 1000 test images, in a second worker: now ${live('testLogLikelihood', 2)} nats.`,
+        views: ['mnist-likelihood', 'mnist-filters'],
+        scene: mnist({ controls: ['rbm-learning'] }),
+        predict: {
+          question: 'After 300 updates (half an epoch), the test ln p(v) per image will be…',
+          choices: [
+            { label: `above −${MNIST_BANDS[0]} nats`, range: [-MNIST_BANDS[0], 0] },
+            { label: `between −${MNIST_BANDS[1]} and −${MNIST_BANDS[0]}`, range: [-MNIST_BANDS[1], -MNIST_BANDS[0]] },
+            { label: `below −${MNIST_BANDS[1]}: hardly better than the start`, range: [-Infinity, -MNIST_BANDS[1]] },
+          ],
+          measure: {
+            label: 'test ln p(v), the first point from update 300',
+            read: (r) => r.testLogLikelihood,
+            after: { updates: 300 },
+          },
+          explain: 'EXPLAIN',
+        },
+        notes: {
+          ask: 'Why is ln Z the hard part, and why is the error bar so small next to the change?',
+          limits:
+            'AIS tends to underestimate ln Z when too few intermediate machines are used, which makes ln p(v) look better than it is; the bar measures spread, not that bias.',
+        },
+      },
+      {
+        title: 'Generating digits',
+        text: 'Twenty chains start from random images and take 200 block Gibbs steps in the machine as it is then; each picture is p(v | h) of its chain’s last step. An untrained machine gives faint blurs; a trained one, strokes that join into digit-like shapes. The machine goes on learning here: press Generate again every half minute and watch the digits sharpen.',
+        views: ['mnist-gallery', 'mnist-filters'],
+        scene: mnist({
+          continue: true,
+          run: true,
+          gallery: { count: 20, steps: 200 },
+          controls: ['rbm-learning', 'mnist-generate'],
+          highlight: 'mnist-generate',
+        }),
+        notes: {
+          ask: 'Which digits does it generate most, and why might some never appear?',
+          limits:
+            '200 steps from random images may not reach the machine’s equilibrium: mixing between digits is slow.',
+        },
+      },
+      {
+        title: `Challenge: above −${MNIST_GOAL} nats`,
+        text: `A fresh machine learns; a point every 150 updates. Get the test ln p(v) above −${MNIST_GOAL} nats per image by two standard errors: now ${live('testLogLikelihood', 2)} (the point of update ${live('likelihoodUpdate', 0)}; ${live('updates', 0)} updates learned). Watch the curve after it: with CD-1 at ε = 0.1 it climbs for a few thousand updates and then sinks again, since CD-1 is not the gradient of ln p(v). For scale: Salakhutdinov &amp; Murray’s machine of 500 hidden units, trained long by CD-25, reached −86.34 nats (docs/salakhutdinov2008.md).`,
+        views: ['mnist-likelihood', 'mnist-filters'],
+        scene: mnist({ run: true, controls: ['rbm-learning', 'rbm-options'], highlight: 'rbm-learning' }),
+        challenge: {
+          goal: `test ln p(v) above −${MNIST_GOAL} nats per image (by two standard errors)`,
+          check: (history) => above(history.at(-1).testLogLikelihood, -MNIST_GOAL),
+          judges: { label: 'test ln p(v)', read: (r) => r.testLogLikelihood },
+        },
+        notes: {
+          ask: 'Why can ln p(v) fall while CD-1 keeps learning? What might hold it up: a smaller rate, more Gibbs steps, persistent chains?',
+          limits:
+            'Each point is the machine at its update, scored on the first 1000 test images, not all 10 000; a slow machine scores fewer of the points, since only the newest snapshot waits.',
         },
       },
     ],

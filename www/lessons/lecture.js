@@ -55,6 +55,16 @@ export const VIEWS = {
   fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
   likelihood: { id: 'rbm-likelihood', title: 'Log-likelihood per image', fit: 'fill' },
   completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
+  // the restricted machine on MNIST
+  'mnist-reconstructions': {
+    id: 'mnist-reconstructions',
+    title: 'Ten test images (top) and their reconstructions',
+    fit: 'natural',
+  },
+  'mnist-filters': { id: 'mnist-filters', title: 'Filters: each hidden unit’s weights at 28×28', fit: 'square' },
+  'mnist-chains': { id: 'mnist-chains', title: 'Free chains', fit: 'square' },
+  'mnist-likelihood': { id: 'mnist-likelihood', title: 'Test and training ln p(v) per image', fit: 'fill' },
+  'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'natural' },
   // the pattern memory
   'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
   'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'natural' },

@@ -33,6 +33,7 @@ const RUN_CONTROLS = [
   'bm-run',
   'bm-step',
   'bm-step-sweep',
+  'rbm-run',
   'memory-run',
   'memory-step',
 ];
@@ -262,6 +263,7 @@ export class LessonPanel {
     if (after.logZ) computeLogZ();
     if (after.recall) setRunning('memory', true);
     if (after.capacity) computeCapacity();
+    if (after.updates) setRunning('restricted', true);
     this.poll();
   }
 
@@ -276,6 +278,9 @@ export class LessonPanel {
     if (after.recall)
       return !r.memoryRecalling && r.memoryStable === true && centre(r.memoryTicks) > centre(from.memoryTicks);
     if (after.capacity) return r.capacityDone === true;
+    // The restricted machine learned until a log-likelihood point of update `updates` or
+    // later is in (the point is of the machine as it was at its update).
+    if (after.updates) return centre(r.likelihoodUpdate) >= after.updates;
     return true;
   }
 
@@ -284,6 +289,7 @@ export class LessonPanel {
     this.pending = null;
     if (measure.after.sweeps && r.running) setRunning('lattice', false);
     if (measure.after.cycles && r.learning) setRunning('machine', false);
+    if (measure.after.updates && r.learningImages) setRunning('restricted', false);
     // The measurement (a quantity, or a plain number): its value, or an estimate's mean,
     // decides inside or outside the range; an estimate's standard error is shown beside it.
     const quantity = measure.read(r);

@@ -74,6 +74,8 @@ export const PARTS = {
   'rbm-options': () => $('rbm-statistics').closest('fieldset'),
   likelihood: () => $('rbm-likelihood').closest('figure'),
   completion: () => $('rbm-complete-title').closest('section'),
+  // the restricted machine on MNIST
+  'mnist-generate': () => $('mnist-gallery-run').closest('.row'),
   // the pattern memory
   'memory-state': () => $('memory-state').closest('section'),
   'memory-patterns': () => $('memory-add-digits').closest('fieldset'),

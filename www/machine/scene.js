@@ -8,6 +8,7 @@
 
 import { $, clearError, readNumber } from '../ui.js';
 import { showControls } from './rbm.js';
+import { MnistRun } from './mnist.js';
 
 // The general machine's parameters a scene may set.
 const MACHINE_KEYS = ['dataset', 'method', 'rule', 'rate', 'statistics'];
@@ -25,6 +26,11 @@ const RBM_KEYS = [
   'momentum',
   'decay',
 ];
+// An MNIST scene's run (hidden units) and training; training options left out are the MNIST
+// run's defaults (MnistLab.default_training: CD-1, batch 100, ε = 0.1, μ = 0.5).
+const MNIST_KEYS = ['dataset', 'hidden', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum', 'decay'];
+// A log-likelihood point every this many updates unless the scene says otherwise.
+const MNIST_EVERY = 300;
 // What the engine's training leaves unset (null) for statistics that do not use it, when a
 // scene sets statistics that do: the panel's own defaults.
 const RBM_UNSET = { particles: 100, replicas: 4 };
@@ -61,6 +67,8 @@ export class MachineScene {
   constructor(mode) {
     this.mode = mode;
     this.engine = mode.engine;
+    /** @type {{run?: boolean, done?: boolean} | null} the MNIST scene whose run is being made */
+    this.mnistScene = null;
   }
 
   // Applies a scene of the general machine ({mode: 'machine', machine: {dataset, method,
@@ -69,10 +77,15 @@ export class MachineScene {
   // 'max', run}) or of the restricted one ({mode: 'restricted', rbm: {…}, seed, run,
   // complete: start a completion run on the first test image, for the completion view}).
   apply(scene) {
+    if (scene.mode === 'restricted' && scene.rbm?.dataset === 'mnist') {
+      this.applyMnist(scene);
+      return;
+    }
     if (scene.mode === 'restricted') {
       this.applyRestricted({ ...scene.rbm, seed: scene.seed }, Boolean(scene.run));
       if (scene.complete) this.mode.rbm.startCompletion();
     } else this.applyFull(scene);
+    this.mnistScene = null; // an MNIST run still being made is no longer the scene's
   }
 
   applyFull(scene) {
@@ -139,6 +152,7 @@ export class MachineScene {
       },
     );
     rbm.setRunning(false);
+    if (rbm.mnist.active) rbm.mnist.show(false);
     showControls(next);
     rbm.adopt(next, origin);
     clearError('rbm-setup-error');
@@ -147,16 +161,100 @@ export class MachineScene {
     rbm.setRunning(run);
   }
 
+  // Applies an MNIST scene ({mode: 'restricted', rbm: {dataset: 'mnist', hidden, statistics,
+  // steps, particles, batch, rate, momentum, decay}, seed, run, every: updates between
+  // log-likelihood points, gallery: {count, steps} to generate once the run is there,
+  // continue: keep the MNIST run shown when it has this scene's hidden units, seed and
+  // training, so that a lesson's later steps go on with the machine its earlier steps
+  // trained}). The names and numbers are checked here at once (an error names the field);
+  // a new run's data and options are then checked by the engine in the learning worker,
+  // which refuses with the reason beside the setup controls and leaves the machine shown.
+  // The data is fetched (or read from the cache) and the run made asynchronously: `run` and
+  // `gallery` take effect once it is there, unless another scene came in between.
+  applyMnist(scene, token = {}) {
+    const values = scene.rbm;
+    checkKeys('MNIST machine', values, MNIST_KEYS);
+    const rbm = this.mode.rbm;
+    const hidden = values.hidden ?? 500;
+    const seed = scene.seed ?? 1;
+    const every = scene.every ?? MNIST_EVERY;
+    const whole = (field, x, lo, hi) => {
+      if (!(Number.isInteger(x) && x >= lo && x <= hi))
+        throw new Error(`${field}: a whole number from ${lo} to ${hi}, got ${String(x).slice(0, 20)}`);
+    };
+    whole('hidden', hidden, 1, 500);
+    whole('seed', seed, 0, 2 ** 53);
+    whole('every', every, 1, 1e6);
+    if (scene.gallery) {
+      whole('gallery count', scene.gallery.count, 1, 30);
+      whole('gallery steps', scene.gallery.steps, 1, 10_000);
+    }
+    const training = { ...this.engine.MnistLab.default_training() };
+    for (const key of Object.keys(training)) if (values[key] !== undefined) training[key] = values[key];
+    if (training.statistics === 'cd') training.particles = null;
+    const options = { hidden, seed, training, every };
+    this.mnistScene = token; // {run?: the learning wished for meanwhile, done?: made or refused}
+    const go = () => {
+      token.done = true;
+      if (this.mnistScene !== token || !rbm.mnist.active) return;
+      if (scene.gallery) {
+        $('mnist-gallery-count').value = String(scene.gallery.count);
+        $('mnist-gallery-steps').value = String(scene.gallery.steps);
+        rbm.mnist.startGallery();
+      }
+      rbm.setRunning(token.run ?? Boolean(scene.run));
+    };
+    this.mode.setRunning(false);
+    rbm.setRunning(false);
+    $('rbm-dataset').value = 'mnist';
+    rbm.showMnistControls(options);
+    $('mnist-every').value = String(every);
+    // A run still loading (an earlier step's, or the one kept from the last visit): this
+    // scene is applied again once it is there.
+    if (rbm.mnist.loading) {
+      this.mode.setKind('restricted');
+      const wait = () => {
+        if (this.mnistScene !== token) return;
+        if (rbm.mnist.loading) setTimeout(wait, 50);
+        else this.applyMnist(scene, token);
+      };
+      setTimeout(wait, 50);
+      return;
+    }
+    const kept = rbm.mnist.active ? MnistRun.remembered() : null;
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    if (scene.continue && kept && same([kept.hidden, kept.seed, kept.training], [hidden, seed, training])) {
+      if (kept.every !== every) rbm.mnist.setEvery();
+      this.mode.setKind('restricted');
+      go();
+      return;
+    }
+    // The run is made first (its loading flag set at once), so that showing the restricted
+    // machine does not also resume a run kept from an earlier visit.
+    const made = rbm.mnist.create(options, false);
+    this.mode.setKind('restricted');
+    made.then((ok) => (ok ? go() : (token.done = true)));
+  }
+
   // Runs or pauses the learning of the machine shown (general or restricted).
+  // While an MNIST scene's run is still being made, the wish is kept for it (the machine
+  // shown until then is not the scene's).
   run(on) {
-    if (this.mode.kind === 'restricted') this.mode.rbm.setRunning(on);
+    if (this.mnistPending()) this.mnistScene.run = on;
+    else if (this.mode.kind === 'restricted') this.mode.rbm.setRunning(on);
     else this.mode.setRunning(on);
   }
 
   // Pauses both machines' learning.
   pause() {
+    if (this.mnistPending()) this.mnistScene.run = false;
     this.mode.setRunning(false);
     this.mode.rbm.setRunning(false);
+  }
+
+  // Whether an MNIST scene's run is being made (its data loading, the worker making it).
+  mnistPending() {
+    return Boolean(this.mnistScene && !this.mnistScene.done);
   }
 
   // ln Z of the general machine by the four methods, as the ln Z panel's button does.
@@ -216,9 +314,11 @@ export class MachineScene {
     };
   }
 
-  // The restricted machine's numbers as its worker last sent them (its frames).
+  // The restricted machine's numbers as its worker last sent them (its frames); while an
+  // MNIST run is shown, that run's (mnistReadouts).
   restrictedReadouts() {
     const rbm = this.mode.rbm;
+    if (rbm.mnist.active || rbm.mnist.loading) return this.mnistReadouts();
     const n = rbm.latestNumbers();
     if (!rbm.lab || !Number.isFinite(n.updates))
       return {
@@ -238,6 +338,32 @@ export class MachineScene {
       testLogLikelihood: quantity(n.test),
       trainLogLikelihood: quantity(n.train),
       learningImages: rbm.running,
+    };
+  }
+
+  // The MNIST run's numbers: updates learned (its learning worker's last frame), the latest
+  // log-likelihood point (test and training ln p(v) per image: exact while ln Z is summed
+  // exactly, else {mean, stderr} with AIS's standard error of ln Z) and the update it is of
+  // (likelihoodUpdate), the hidden units (mnistHidden), whether it learns, and the gallery's steps done
+  // of those asked (galleryDone is true once it is complete). NaN before the run is there.
+  mnistReadouts() {
+    const mnist = this.mode.rbm.mnist;
+    // While a new run is made, the run still shown is not the one asked for: nothing is read.
+    const ready = mnist.active && !mnist.loading && !this.mnistPending();
+    const s = ready ? mnist.shown?.stats : null;
+    const c = ready ? mnist.curve : null;
+    const n = c ? c.updates.length : 0;
+    const quantity = (value, error) =>
+      !Number.isFinite(value) ? unknownValue() : error > 0 ? { mean: value, stderr: error } : exact(value);
+    return {
+      mnistLoaded: Boolean(s),
+      updates: s ? exact(s.updates) : unknownValue(),
+      mnistHidden: s ? exact(s.hidden) : unknownValue(),
+      testLogLikelihood: n ? quantity(c.test[n - 1], c.stderr[n - 1]) : unknownValue(),
+      trainLogLikelihood: n ? quantity(c.train[n - 1], c.stderr[n - 1]) : unknownValue(),
+      likelihoodUpdate: n ? exact(c.updates[n - 1]) : unknownValue(),
+      learningImages: mnist.running,
+      galleryDone: Boolean(s && s.galleryTarget > 0 && s.gallerySteps >= s.galleryTarget),
     };
   }
 }

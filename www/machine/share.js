@@ -6,7 +6,7 @@
 // dataset, sizes, options and seed only, and says so.
 
 import { $ } from '../ui.js';
-import { MAX_LINK_CHARS, addressWith, encodeState, offerLink } from '../link.js';
+import { offerStateLink } from '../link.js';
 import { controlValues } from '../lessons/scene.js';
 
 // The payload of the machine shown: {mode, kind, session, options?} and a note on what it
@@ -38,21 +38,13 @@ export class MachineSharing {
     $('bm-copy-link').addEventListener('click', () => this.copyLink());
   }
 
-  async copyLink() {
-    $('bm-copy-done').textContent = 'Making the link…';
-    let link = '';
-    let note;
-    try {
-      const { payload, note: carried } = machinePayload(this.machine);
-      link = addressWith(await encodeState(payload), '');
-      note = `${carried} (${link.length} characters)`;
-      if (link.length > MAX_LINK_CHARS) {
-        note = `This machine’s state would need a link of ${link.length} characters (more than ${MAX_LINK_CHARS}); use Export network (JSON) instead.`;
-        link = '';
-      }
-    } catch (err) {
-      note = `No link was made: ${err.message}`;
-    }
-    await offerLink($('bm-share-link'), $('bm-copy-done'), link, note);
+  copyLink() {
+    return offerStateLink(
+      () => machinePayload(this.machine),
+      $('bm-share-link'),
+      $('bm-copy-done'),
+      'This machine’s state',
+      '; use Export network (JSON) instead',
+    );
   }
 }

@@ -237,6 +237,7 @@ export class MemoryMode {
     const m = this.mirror;
     $('memory-width').value = String(m.width());
     $('memory-height').value = String(m.height());
+    $('memory-seed').value = String(m.seed());
     $('memory-rule').value = m.rule();
     $('memory-temperature').value = String(m.temperature());
     $('memory-cue-pattern').max = String(Math.max(0, m.pattern_count() - 1));
