@@ -136,10 +136,13 @@ fn an_abandoned_shared_update_leaves_the_bits_one_trainer_would_have() {
         // goes on alone.
         let mut left = replicas.remove(0);
         let peer = &mut replicas[0];
+        let before = left.state();
         left.shard_chains(Shard::new(0, 2).unwrap()).unwrap();
         peer.shard_chains(Shard::new(1, 2).unwrap()).unwrap();
         left.receive_rows(1, &peer.shard_rows().unwrap()).unwrap();
         assert!(left.sharing());
+        // Its state (what a save holds) meanwhile is the state before the update.
+        assert!(left.state() == before);
         left.abandon_shared_update();
         assert!(!left.sharing());
         left.update().unwrap();

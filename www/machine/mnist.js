@@ -17,6 +17,7 @@
 // resumes the run at the update it was saved at.
 
 import { WorkerLink } from '../worker_link.js';
+import { coresToUse } from './mnist_team.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
@@ -205,7 +206,7 @@ export class MnistRun {
     // workers their ends of one channel.
     const channel = first ? new MessageChannel() : null;
     if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
-    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume };
+    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume, cores: coresToUse() };
     if (channel) message.port = channel.port1;
     this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
     this.setRunning(false);
@@ -332,6 +333,7 @@ export class MnistRun {
     const width = s.width;
     const height = s.visible / width;
     $('mnist-updates').textContent = String(s.updates);
+    $('mnist-cores').textContent = String(s.cores);
     $('mnist-epochs').textContent = format(s.updates / s.updatesPerEpoch, 3);
     this.views.chains.draw({
       values: frame.chains,

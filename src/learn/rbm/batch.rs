@@ -594,7 +594,10 @@ impl BatchTrainer {
     /// What the trainer needs to go on exactly where it is ([`BatchState`]): a run saved
     /// and restored into a trainer built with the same machine shape, data and options
     /// continues with the same bits as the one never stopped (same build).
+    /// During a shared update ([`BatchTrainer::sharing`]) it is the state before it, to which
+    /// [`BatchTrainer::abandon_shared_update`] returns.
     pub fn state(&self) -> BatchState {
+        let (rng, chains) = self.shared.before().unwrap_or((&self.rng, &self.chains));
         BatchState {
             weights: self.weights.clone(),
             visible_biases: self.visible_biases.clone(),
@@ -602,10 +605,10 @@ impl BatchTrainer {
             velocity_weights: self.velocity_weights.clone(),
             velocity_visible: self.velocity_visible.clone(),
             velocity_hidden: self.velocity_hidden.clone(),
-            chains: self.chains.clone(),
+            chains: chains.to_vec(),
             order: self.order.iter().map(|&k| k as u32).collect(),
             cursor: self.cursor,
-            rng: crate::rng::random_words(&self.rng),
+            rng: crate::rng::random_words(rng),
             updates: self.updates,
         }
     }

@@ -130,6 +130,11 @@ impl SharedUpdate {
         }
     }
 
+    /// The generator and chains before the update under way, if one is.
+    pub(super) fn before(&self) -> Option<(&SpinRng, &[f32])> {
+        (self.stage != Stage::Idle).then_some((&self.rng_before, &self.chains_before[..]))
+    }
+
     /// Whether every shard's message of this stage is in.
     fn heard_all(&self) -> bool {
         self.heard.count_ones() as usize == self.shard.count
