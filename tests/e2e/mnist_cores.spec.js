@@ -1,4 +1,4 @@
-// MNIST learning on two cores (www/machine/mnist_team.js): a 784-32 machine learns with two
+// MNIST learning on two cores (www/machine/mnist_team.js): a 784-250 machine learns with two
 // learning workers sharing each update, and its run is, bit for bit, the run the engine makes
 // alone in one worker from the same start (the `advance` command); a reload resumes it and the
 // two workers learn on from there. One page load for all of it, on a small machine.
@@ -32,16 +32,16 @@ test('two learning workers give the bits of one, and the run resumes after a rel
   await page.locator('#bm-kind-restricted').check();
   await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
   await page.locator('#rbm-dataset').selectOption('mnist');
-  await page.locator('#rbm-hidden').fill('32');
+  await page.locator('#rbm-hidden').fill('250');
   await page.locator('#rbm-create').click();
   await showMnist(page);
-  const start = { command: 'new-run', hidden: 32, seed: 7 };
+  const start = { command: 'new-run', hidden: 250, seed: 7 };
   await send(page, start);
   await expect(page.locator('#mnist-cores')).toHaveText('2');
 
   // Two workers learn; paused, the run stops at an update both reached.
   await page.getByRole('button', { name: 'Run learning' }).click();
-  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(40);
+  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(20);
   await page.getByRole('button', { name: 'Pause learning' }).click();
   await expect.poll(() => read(page, 'busy')).toBe(false);
   const shared = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
@@ -64,7 +64,7 @@ test('two learning workers give the bits of one, and the run resumes after a rel
   expect(await read(page, 'fingerprint')).toBe(shared.fingerprint);
   await expect(page.locator('#mnist-cores')).toHaveText('2');
   await page.getByRole('button', { name: 'Run learning' }).click();
-  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(shared.updates + 20);
+  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(shared.updates + 10);
   await page.getByRole('button', { name: 'Pause learning' }).click();
   console.log(`two learning workers, one page load and a reload: ${Date.now() - t0} ms (under load)`);
 });

@@ -92,7 +92,7 @@ function stats() {
     galleryTarget: lab.gallery_target(),
     running,
     run,
-    cores: team?.count ?? 1,
+    cores: sharesUpdates() ? wantCores : 1,
   };
 }
 
@@ -171,7 +171,7 @@ function slice() {
   scheduled = false;
   if (served.dead() || !lab) return;
   const start = performance.now();
-  if (running && team) learnShared();
+  if (running && sharesUpdates()) learnShared();
   else if (running) attempt('learning', () => learn(start + SLICE_MS));
   if (galleryActive) {
     const ok = attempt('gallery', () => {
@@ -292,7 +292,7 @@ async function load({ bytes, hidden, seed, training, resume, every: e, port: p, 
   lab?.free();
   lab = next;
   file = bytes;
-  if (!team && Number.isInteger(cores) && cores >= 2 && cores <= 64) team = new Team(cores, init, teamFault);
+  if (!team && Number.isInteger(cores) && cores >= 1 && cores <= 64) wantCores = cores;
   if (team) team.stale = true;
   if (Number.isInteger(e) && e >= 1) every = e;
   run += 1;
@@ -418,6 +418,20 @@ const waitingCommands = [];
 // The updates the helpers were let make (one ahead of this replica, so none waits for 'go').
 let committed = 0;
 
+// The team learns machines of at least TEAM_HIDDEN hidden units; smaller ones on this worker
+// alone, whose update is too short to pay for two exchanges between workers (784-32 made 23.5
+// updates/s on two workers where one makes 139–160, both under load; the threshold is an
+// estimate between that and the 784-500 machine the team is for).
+const TEAM_HIDDEN = 250;
+
+// The learning workers the page asked for (the load message's `cores`).
+let wantCores = 1;
+
+/** Whether this run learns with a team (started on its first update). */
+function sharesUpdates() {
+  return wantCores >= 2 && lab !== null && lab.hidden() >= TEAM_HIDDEN;
+}
+
 function teamFault(message) {
   running = false;
   postMessage({ type: 'panic', message });
@@ -428,6 +442,7 @@ function teamFault(message) {
 // the updates the helpers were let make, then makes the waiting commands.
 function learnShared() {
   if (sharing || !lab) return;
+  team ??= new Team(wantCores, init, teamFault);
   sharing = (async () => {
     await team.sync(lab, file);
     committed = lab.updates();
