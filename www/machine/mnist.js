@@ -233,8 +233,12 @@ export class MnistRun {
     const s = frame.stats;
     if (s.updates >= this.rate.at) this.rate.updates += s.updates - this.rate.at;
     this.rate.at = s.updates;
-    // A page that does not show the run acknowledges at once (it draws on its return).
+    // A page that does not show the run acknowledges at once (it draws on its return); one
+    // that shows it acknowledges every frame received when it draws the last (the worker may
+    // have two in flight: a command's frame beside the run's).
+    if (frame.loaded) this.unacked = 0;
     if ($('mnist').hidden || $('rbm').hidden) this.link.post({ type: 'ack' });
+    else this.unacked = (this.unacked ?? 0) + 1;
   }
 
   scored(frame) {
@@ -363,7 +367,8 @@ export class MnistRun {
       this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
       $('mnist-gallery-progress').textContent = `${s.gallerySteps} of ${s.galleryTarget} steps`;
     }
-    this.link.post({ type: 'ack' });
+    if ((this.unacked ?? 0) > 0) this.link.post({ type: 'ack', frames: this.unacked });
+    this.unacked = 0;
   }
 
   drawPoint() {

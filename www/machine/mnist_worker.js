@@ -18,7 +18,7 @@
 //     {type: 'command', id, command, seq}       an MnistCommand for MnistLab.dispatch
 //     {type: 'read', id, name}                  'updates', 'busy', 'engine_time', 'saved',
 //                                               'fingerprint' (a hash of the saved bytes)
-//     {type: 'run', on} · {type: 'ack'} · {type: 'hide'} (save now) · {type: 'every', every}
+//     {type: 'run', on} · {type: 'ack', frames} · {type: 'hide'} (save now) · {type: 'every', every}
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, loaded?}
@@ -395,7 +395,8 @@ function handle(data) {
       save();
       break;
     case 'ack':
-      inFlight = Math.max(0, inFlight - 1);
+      // `frames`: the frames the page received since its last acknowledgement.
+      inFlight = Math.max(0, inFlight - (Number.isInteger(data.frames) && data.frames > 0 ? data.frames : 1));
       frame();
       break;
     default:
