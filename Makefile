@@ -98,7 +98,7 @@ e2e-webkit:
 # Native figures first (they write target/bench.json), then the benchmark page (bench.html,
 # built by Trunk into dist-bench/) in headless Chromium, merged into the same table and file;
 # last the page as a user meets it (dist/): ticks/s, fps and input delay at maximum speed,
-# beside the kernel figures.
+# beside the kernel figures; then MNIST learning on one learning worker and on K.
 bench: setup
 	cargo bench --bench ticks
 	cargo bench --bench rbm_products
@@ -106,6 +106,7 @@ bench: setup
 	node benches/browser.mjs dist-bench
 	trunk build --release --offline
 	node benches/page.mjs dist
+	node benches/mnist_cores.mjs dist
 
 # The peer comparison (not part of make test): scikit-learn's BernoulliRBM and boltzlab on the
 # same work, in a venv built from PyPI; OpenBLAS's core-type overrides are unset for this

@@ -3,7 +3,10 @@
 //! on a CPU, which other processes' load inflates far less than wall time). Printed, never
 //! asserted: the whole update through the trainer beside its parts (the five products by
 //! kernel, σ, sampling, the draws, V₀'s conversion, the column sums, the update rule), each
-//! part timed interleaved with the others in every rep.
+//! part timed interleaved with the others in every rep. Then the same update shared by two
+//! replicas (the page's two learning workers, src/learn/rbm/batch/shard.rs): each replica's
+//! CPU time in its engine calls, step by step, beside one trainer's whole update, so the
+//! share of the update that two workers split is known without the machine's load.
 //!
 //!   cargo test --release --target wasm32-unknown-unknown --no-default-features \
 //!     --test linalg_wasm_cpu -- --nocapture
@@ -14,6 +17,7 @@
 mod linalg_checks;
 
 use boltzlab::learn::rbm::BatchTrainer;
+use boltzlab::learn::rbm::batch::Shard;
 use boltzlab::linalg::elementwise::{
     add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
 };
@@ -211,6 +215,89 @@ fn cpu_time_of_a_784_500_cd_1_update_in_wasm_and_of_its_parts() {
     }
     web_sys::console::log_1(&report.into());
     assert!(parts.trainer.rbm().weights().iter().all(|w| w.is_finite()));
+}
+
+#[wasm_bindgen_test]
+fn cpu_time_of_a_784_500_cd_1_update_shared_by_two_replicas() {
+    const REPS: usize = 15;
+    let mut one = mnist_sized_trainer(1);
+    let mut replicas = [mnist_sized_trainer(1), mnist_sized_trainer(1)];
+    let shards = [Shard::new(0, 2).unwrap(), Shard::new(1, 2).unwrap()];
+    // Each replica's steps: 1 (chains, and its rows copied out), the other's rows in, 2 (g_W
+    // rows, biases, its block of W's step, copied out), the other's block in, 3 (W ← W + u).
+    const STEPS: [&str; 5] = [
+        "1 chains + rows out",
+        "rows in",
+        "2 step + block out",
+        "block in",
+        "3 finish",
+    ];
+    let mut times = vec![vec![Vec::new(); STEPS.len()]; 2];
+    let mut whole = Vec::new();
+    for rep in 0..REPS + 2 {
+        let start = cpu_ms();
+        one.update().unwrap();
+        let alone = cpu_ms() - start;
+        let mut t = [[0.0; 5]; 2];
+        let mut rows = Vec::new();
+        for (r, replica) in replicas.iter_mut().enumerate() {
+            let start = cpu_ms();
+            replica.shard_chains(shards[r]).unwrap();
+            rows.push(replica.shard_rows().unwrap());
+            t[r][0] = cpu_ms() - start;
+        }
+        let mut blocks = Vec::new();
+        for (r, replica) in replicas.iter_mut().enumerate() {
+            let start = cpu_ms();
+            replica.receive_rows(1 - r, &rows[1 - r]).unwrap();
+            t[r][1] = cpu_ms() - start;
+            let start = cpu_ms();
+            replica.shard_step().unwrap();
+            let (block, within) = replica.step_block().unwrap();
+            blocks.push((block.to_vec(), within));
+            t[r][2] = cpu_ms() - start;
+        }
+        for (r, replica) in replicas.iter_mut().enumerate() {
+            let start = cpu_ms();
+            let (block, within) = &blocks[1 - r];
+            replica.receive_step(1 - r, block, *within).unwrap();
+            t[r][3] = cpu_ms() - start;
+            let start = cpu_ms();
+            replica.finish_shared_update().unwrap();
+            t[r][4] = cpu_ms() - start;
+        }
+        // The first two reps warm the code up.
+        if rep >= 2 {
+            whole.push(alone);
+            for r in 0..2 {
+                for q in 0..STEPS.len() {
+                    times[r][q].push(t[r][q]);
+                }
+            }
+        }
+    }
+    let (alone, min, max) = summary(&mut whole);
+    let mut report = format!(
+        "wasm (node {}), an update shared by two replicas, CPU ms, median (min–max) of {REPS}:\n  one trainer's whole update {alone:7.3} ({min:.3}–{max:.3})",
+        node_version()
+    );
+    let mut replica_total = [0.0; 2];
+    for (r, steps) in times.iter_mut().enumerate() {
+        for (name, t) in STEPS.iter().zip(steps.iter_mut()) {
+            let (median, min, max) = summary(t);
+            replica_total[r] += median;
+            report += &format!("\n  replica {r}: {name:<24} {median:7.3} ({min:.3}–{max:.3})");
+        }
+    }
+    let slower = replica_total[0].max(replica_total[1]);
+    report += &format!(
+        "\n  per replica (sum of medians): {:.3}, {:.3}; one trainer / the slower replica = {:.2}× (the bound of two workers, before the exchange between them)",
+        replica_total[0],
+        replica_total[1],
+        alone / slower
+    );
+    web_sys::console::log_1(&report.into());
+    assert!(replicas[0].state() == one.state());
 }
 
 fn node_version() -> String {

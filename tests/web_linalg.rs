@@ -10,6 +10,7 @@
 #![allow(clippy::disallowed_methods)]
 
 mod linalg_checks;
+mod shard_checks;
 
 use boltzlab::learn::rbm::{BatchTrainer, Rbm, Statistics};
 use boltzlab::linalg::elementwise::{exp, sigmoid};
@@ -238,4 +239,31 @@ fn time_of_one_784_500_cd_1_update_batch_100_in_wasm_and_of_gemm_beside_simd128(
         web_sys::console::log_1(&line.into());
     }
     assert!(trainer.rbm().weights().iter().all(|w| w.is_finite()));
+}
+
+/// An update shared by K replicas (src/learn/rbm/batch/shard.rs; the page's learning
+/// workers) has one trainer's bits in wasm for any parts, however few rows each holds: the
+/// row sums and the SIMD128 kernel compute each row of a product alone. Exact: never fails by
+/// chance.
+#[wasm_bindgen_test]
+fn an_update_shared_by_k_replicas_has_one_trainers_bits_in_wasm() {
+    shard_checks::assert_shared_like_one(&|| mnist_sized_trainer(1), 2, 2);
+    // 30 images, batch 8 (parts of 1 to 3 rows, a short last batch of 6), CD-2 and
+    // persistent chains.
+    for statistics in [
+        Statistics::ContrastiveDivergence { steps: 2 },
+        Statistics::Persistent {
+            particles: 5,
+            steps: 1,
+        },
+    ] {
+        let make = || {
+            let start = Rbm::random(40, 20, 0.1, 51).unwrap();
+            let patterns = random_patterns(30, 40, 0.2, 52);
+            BatchTrainer::new(&start, &patterns, options(statistics, 8, 53), 1).unwrap()
+        };
+        for count in [3, 4] {
+            shard_checks::assert_shared_like_one(&make, count, 6);
+        }
+    }
 }

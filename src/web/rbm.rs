@@ -19,6 +19,9 @@ use crate::app::rbm::{HIDDEN, SEED};
 use crate::app::{RbmCommand, RbmLab, RbmReply};
 use wasm_bindgen::prelude::*;
 
+/// The MNIST run's update shared by several learning workers.
+mod shared;
+
 /// The restricted machine's protocol for TypeScript (`RbmLab.dispatch`), written beside the
 /// Rust enums it mirrors (`app::rbm::command`); `tests/protocol_rbm.rs` checks that every
 /// command and reply tag appears here.
@@ -475,6 +478,8 @@ export type MnistReply =
 #[wasm_bindgen(js_name = MnistLab)]
 pub struct WebMnistLab {
     lab: MnistLab,
+    /// Whether the last shared step's block is within the divergence limit ([`shared`]).
+    step_within: bool,
 }
 
 /// Public methods, exported to JavaScript.
@@ -488,7 +493,10 @@ impl WebMnistLab {
         let hidden = HIDDEN.read(hidden).map_err(js_error)?;
         let seed = SEED.read(seed).map_err(js_error)?;
         let lab = MnistLab::from_file(bytes, hidden, seed, None).map_err(js_error)?;
-        Ok(WebMnistLab { lab })
+        Ok(WebMnistLab {
+            lab,
+            step_within: true,
+        })
     }
 
     /// The one door for changes: an `MnistCommand` object, answered by an `MnistReply`; a

@@ -17,6 +17,7 @@
 // resumes the run at the update it was saved at.
 
 import { WorkerLink } from '../worker_link.js';
+import { coresToUse } from './mnist_team.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
@@ -205,7 +206,7 @@ export class MnistRun {
     // workers their ends of one channel.
     const channel = first ? new MessageChannel() : null;
     if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
-    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume };
+    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume, cores: coresToUse() };
     if (channel) message.port = channel.port1;
     this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
     this.setRunning(false);
@@ -232,8 +233,12 @@ export class MnistRun {
     const s = frame.stats;
     if (s.updates >= this.rate.at) this.rate.updates += s.updates - this.rate.at;
     this.rate.at = s.updates;
-    // A page that does not show the run acknowledges at once (it draws on its return).
+    // A page that does not show the run acknowledges at once (it draws on its return); one
+    // that shows it acknowledges every frame received when it draws the last (the worker may
+    // have two in flight: a command's frame beside the run's).
+    if (frame.loaded) this.unacked = 0;
     if ($('mnist').hidden || $('rbm').hidden) this.link.post({ type: 'ack' });
+    else this.unacked = (this.unacked ?? 0) + 1;
   }
 
   scored(frame) {
@@ -332,6 +337,7 @@ export class MnistRun {
     const width = s.width;
     const height = s.visible / width;
     $('mnist-updates').textContent = String(s.updates);
+    $('mnist-cores').textContent = String(s.cores);
     $('mnist-epochs').textContent = format(s.updates / s.updatesPerEpoch, 3);
     this.views.chains.draw({
       values: frame.chains,
@@ -361,7 +367,8 @@ export class MnistRun {
       this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
       $('mnist-gallery-progress').textContent = `${s.gallerySteps} of ${s.galleryTarget} steps`;
     }
-    this.link.post({ type: 'ack' });
+    if ((this.unacked ?? 0) > 0) this.link.post({ type: 'ack', frames: this.unacked });
+    this.unacked = 0;
   }
 
   drawPoint() {

@@ -9,15 +9,16 @@
 //
 //   page → worker
 //     {type: 'init', js, wasm}                  load the engine
-//     {type: 'load', bytes, hidden, seed, training, every, resume, port}
+//     {type: 'load', bytes, hidden, seed, training, every, resume, port, cores}
 //                                               the packed file (transferred; parsed by the
 //                                               engine's validating reader), the run's
 //                                               options, whether to restore the saved run,
-//                                               the port to the likelihood worker
+//                                               the port to the likelihood worker, the
+//                                               learning workers to use (mnist_team.js)
 //     {type: 'command', id, command, seq}       an MnistCommand for MnistLab.dispatch
 //     {type: 'read', id, name}                  'updates', 'busy', 'engine_time', 'saved',
 //                                               'fingerprint' (a hash of the saved bytes)
-//     {type: 'run', on} · {type: 'ack'} · {type: 'hide'} (save now) · {type: 'every', every}
+//     {type: 'run', on} · {type: 'ack', frames} · {type: 'hide'} (save now) · {type: 'every', every}
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, loaded?}
@@ -27,6 +28,7 @@
 //     {type: 'panic', message}
 
 import { serveEngine } from '../worker_host.js';
+import { Team, sharedUpdate } from './mnist_team.js';
 
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
 // gallery's steps per slice, how often the run is saved while it learns, and how often the
@@ -54,10 +56,14 @@ let every = 300;
 let lastSnapshot = -1;
 let run = 0;
 const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity };
-const engineTime = { ms: 0, updates: 0 };
+// Time in learning: ms of whole updates, and of it inside engine calls (with one worker, all
+// of it; shared, the rest waits for the other workers' messages).
+const engineTime = { ms: 0, compute: 0, updates: 0 };
 // What the last save held (updates, run, changes: see `changes`) and, once the store committed
 // it, `stored`: the update count of the run a reload would find.
 const saved = { at: -Infinity, updates: -1, run: -1, changes: -1, stored: -1, ms: 0, busyMs: 0, bytes: 0 };
+// Commands that change only what is shown (the trainer stays as it is).
+const VIEW_COMMANDS = new Set(['show-filters', 'refresh', 'start-gallery', 'advance-gallery']);
 // Changes to the run that are not updates (the gallery draws from the run's view stream).
 let changes = 0;
 
@@ -86,6 +92,7 @@ function stats() {
     galleryTarget: lab.gallery_target(),
     running,
     run,
+    cores: sharesUpdates() ? wantCores : 1,
   };
 }
 
@@ -141,6 +148,7 @@ function learn(untilMs) {
     const t0 = performance.now();
     lab.dispatch({ command: 'advance', updates: 1 });
     engineTime.ms += performance.now() - t0;
+    engineTime.compute += performance.now() - t0;
     engineTime.updates += 1;
     dirty = true;
     snapshot();
@@ -163,7 +171,8 @@ function slice() {
   scheduled = false;
   if (served.dead() || !lab) return;
   const start = performance.now();
-  if (running) attempt('learning', () => learn(start + SLICE_MS));
+  if (running && sharesUpdates()) learnShared();
+  else if (running) attempt('learning', () => learn(start + SLICE_MS));
   if (galleryActive) {
     const ok = attempt('gallery', () => {
       const reply = lab.dispatch({ command: 'advance-gallery', steps: GALLERY_STEPS });
@@ -176,7 +185,11 @@ function slice() {
   }
   frame();
   if (running && performance.now() - saved.at >= SAVE_MS) save();
-  if (busy()) schedule();
+  // Shared learning draws and saves between its updates (learnShared); a gallery beside it
+  // steps on a timer rather than a busy loop that would take the updates' thread.
+  if (sharing) {
+    if (galleryActive) setTimeout(schedule, 16);
+  } else if (busy()) schedule();
 }
 
 // --- Keeping the run (IndexedDB) -------------------------------------------------------------
@@ -247,8 +260,10 @@ async function savedRecord() {
 
 // --- Messages --------------------------------------------------------------------------------
 
-async function load({ bytes, hidden, seed, training, resume, every: e, port: p }) {
+async function load({ bytes, hidden, seed, training, resume, every: e, port: p, cores }) {
   if (p) port = p;
+  running = false;
+  await sharing;
   let next = null;
   try {
     next = new engine.MnistLab(new Uint8Array(bytes), hidden, seed);
@@ -276,6 +291,9 @@ async function load({ bytes, hidden, seed, training, resume, every: e, port: p }
   }
   lab?.free();
   lab = next;
+  file = bytes;
+  if (!team && Number.isInteger(cores) && cores >= 1 && cores <= 64) wantCores = cores;
+  if (team) team.stale = true;
   if (Number.isInteger(e) && e >= 1) every = e;
   run += 1;
   lastSnapshot = -1;
@@ -312,6 +330,8 @@ function make(command) {
       break;
     default:
   }
+  // The helpers' replicas take the run again before the next shared update.
+  if (team && !VIEW_COMMANDS.has(command.command)) team.stale = true;
   return reply;
 }
 
@@ -340,6 +360,12 @@ function handle(data) {
       load(data);
       break;
     case 'command':
+      if (sharing) {
+        // Between two shared updates, once every replica has stopped (learnShared).
+        waitingCommands.push(data);
+        break;
+      }
+    // falls through
     case 'read':
       try {
         const value = data.type === 'read' ? read(data.name) : make(data.command);
@@ -369,7 +395,8 @@ function handle(data) {
       save();
       break;
     case 'ack':
-      inFlight = Math.max(0, inFlight - 1);
+      // `frames`: the frames the page received since its last acknowledgement.
+      inFlight = Math.max(0, inFlight - (Number.isInteger(data.frames) && data.frames > 0 ? data.frames : 1));
       frame();
       break;
     default:
@@ -377,6 +404,85 @@ function handle(data) {
   }
 }
 
-const served = serveEngine((loaded) => (engine = loaded), handle);
+// --- Learning on several cores (mnist_team.js) ------------------------------------------------
+
+/** @type {{js: string, wasm: string}} */
+let init = null;
+/** @type {Team | null} */
+let team = null;
+/** @type {ArrayBuffer | null} the packed file of the run (the helpers' copies come from it) */
+let file = null;
+/** @type {Promise<void> | null} the shared learning under way */
+let sharing = null;
+// The commands that came while sharing, made once every replica has stopped.
+const waitingCommands = [];
+// The updates the helpers were let make (one ahead of this replica, so none waits for 'go').
+let committed = 0;
+
+// The team learns machines of at least TEAM_HIDDEN hidden units; smaller ones on this worker
+// alone, whose update is too short to pay for two exchanges between workers (784-32 made 23.5
+// updates/s on two workers where one makes 139–160, both under load; the threshold is an
+// estimate between that and the 784-500 machine the team is for).
+const TEAM_HIDDEN = 250;
+
+// The learning workers the page asked for (the load message's `cores`).
+let wantCores = 1;
+
+/** Whether this run learns with a team (started on its first update). */
+function sharesUpdates() {
+  return wantCores >= 2 && lab !== null && lab.hidden() >= TEAM_HIDDEN;
+}
+
+function teamFault(message) {
+  running = false;
+  postMessage({ type: 'panic', message });
+}
+
+// Learns with the team while running: shared updates one after another, each answered by
+// this worker's frames, snapshots and saves between them; on stop (or a command) it ends at
+// the updates the helpers were let make, then makes the waiting commands.
+function learnShared() {
+  if (sharing || !lab) return;
+  team ??= new Team(wantCores, init, teamFault);
+  sharing = (async () => {
+    await team.sync(lab, file);
+    committed = lab.updates();
+    while (lab.updates() < committed || (running && waitingCommands.length === 0)) {
+      if (running && waitingCommands.length === 0 && committed < lab.updates() + 2) {
+        committed = lab.updates() + 2;
+        team.go(committed);
+      }
+      const t0 = performance.now();
+      const { compute } = await sharedUpdate(lab, team);
+      engineTime.ms += performance.now() - t0;
+      engineTime.compute += compute;
+      engineTime.updates += 1;
+      dirty = true;
+      snapshot();
+      frame();
+      if (performance.now() - saved.at >= SAVE_MS) save();
+    }
+  })()
+    .catch((err) => {
+      if (served.dead()) return;
+      lab?.abandon_shared_update();
+      running = false;
+      if (team.mailbox.failure) return; // a helper died: teamFault reported it
+      postMessage({ type: 'error', part: 'learning', message: String(err?.message ?? err) });
+    })
+    .finally(() => {
+      sharing = null;
+      for (const data of waitingCommands.splice(0)) handle(data);
+      dirty = true;
+      frame();
+      save();
+      if (busy()) schedule();
+    });
+}
+
+const served = serveEngine((loaded, data) => {
+  engine = loaded;
+  init = { js: data.js, wasm: data.wasm };
+}, handle);
 
 export {};

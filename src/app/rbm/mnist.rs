@@ -35,6 +35,9 @@ use crate::model::rbm::sigmoid;
 use crate::rng::{SpinRng, seeded_rng, uniform};
 use serde::{Deserialize, Serialize};
 
+/// The update shared by several learning workers (one replica of the run each).
+mod shared;
+
 /// Filters shown at once: a page of 100.
 pub const FILTER_PAGE: usize = 100;
 /// Free chains shown: at most 100.

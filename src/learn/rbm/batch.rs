@@ -50,6 +50,9 @@ use rand::Rng;
 use std::ops::Range;
 use std::sync::Mutex;
 
+mod shard;
+pub use shard::{MAX_SHARDS, Shard};
+
 /// A restricted machine trained in f32 on fixed data, one dense mini-batch update at a
 /// time (CD-k or persistent chains; see the module's formulas). Nothing is allocated per
 /// update.
@@ -101,6 +104,8 @@ pub struct BatchTrainer {
     /// K > 0: the last K visible units are a one-of-K label group
     /// ([`BatchTrainer::with_label_group`]); 0: every visible unit is a bit.
     labels: usize,
+    /// An update shared with other replicas, when one is under way ([`shard`]).
+    shared: shard::SharedUpdate,
 }
 
 impl BatchTrainer {
@@ -168,6 +173,7 @@ impl BatchTrainer {
             draws: vec![0; chains * (nv + nh)],
             sums: vec![0.0; nv + nh],
             step: vec![0.0; nv * nh + nv + nh],
+            shared: shard::SharedUpdate::idle(&rng),
             rng,
             threads,
             pair: ThreadPair::new(),
@@ -323,36 +329,17 @@ impl BatchTrainer {
     pub fn estimate_gradient(&mut self) {
         let (nv, nh) = (self.visible, self.hidden);
         let start = self.cursor;
-        let rows = self.batch_rows(start);
-        // V₀ as f32.
-        for (r, &k) in self.order[start..start + rows].iter().enumerate() {
-            let src = &self.data[k * nv..(k + 1) * nv];
-            for (x, &v) in self.batch_visible[r * nv..(r + 1) * nv].iter_mut().zip(src) {
-                *x = f32::from(v);
-            }
-        }
-        // The free chains start at V₀ (CD-k) or at the particles.
-        let chains = if self.persistent {
-            self.chains.len() / nv
-        } else {
-            rows
-        };
+        let (rows, chains) = self.load_batch();
         let split = self.split(rows, chains);
         self.split_update = split;
-        let model = Model {
-            weights: &self.weights,
-            visible_biases: &self.visible_biases,
-            hidden_biases: &self.hidden_biases,
-            backward: kernel_for(&Product::new(
-                chains,
-                nh,
-                nv,
-                Layout::AsStored,
-                Layout::Transposed,
-            )),
-            persistent: self.persistent,
-            labels: self.labels,
-        };
+        let model = Model::new(
+            &self.weights,
+            &self.visible_biases,
+            &self.hidden_biases,
+            chains,
+            self.persistent,
+            self.labels,
+        );
         let steps = self.options.statistics.steps();
         for step in 0..steps {
             let first_step = step == 0;
@@ -415,35 +402,19 @@ impl BatchTrainer {
         }
 
         // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P.
-        let v0 = &self.batch_visible[..rows * nv];
-        let p0 = &self.batch_hidden[..rows * nh];
-        let x = &self.chains[..chains * nv];
-        let p = &self.chain_hidden_probabilities[..chains * nh];
-        let (inv_b, inv_c) = (1.0 / rows as f64, 1.0 / chains as f64);
-        let clamped = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored)
-            .scaled(inv_b as f32, 0.0);
-        let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
-            .scaled(-inv_c as f32, 1.0);
-        let weights_part = |g: &mut [f32], units: Range<usize>| {
-            if ROW_SUMS {
-                multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
-                multiply_indicator_rows(g, x, p, &free, units);
-            } else {
-                multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
-                multiply_rows(g, x, p, &free, units, 1);
-            }
+        let phases = Phases {
+            v0: &self.batch_visible[..rows * nv],
+            p0: &self.batch_hidden[..rows * nh],
+            x: &self.chains[..chains * nv],
+            p: &self.chain_hidden_probabilities[..chains * nh],
+            hidden: nh,
         };
+        let weights_part = |g: &mut [f32], units: Range<usize>| phases.weight_rows(g, units);
         let (sums_visible, sums_hidden) = self.sums.split_at_mut(nv);
         let gradient_visible = &mut self.gradient_visible;
         let gradient_hidden = &mut self.gradient_hidden;
-        let mut visible_means = move || {
-            add_column_sums(v0, sums_visible, inv_b, 0.0, gradient_visible);
-            add_column_sums(x, sums_visible, -inv_c, 1.0, gradient_visible);
-        };
-        let mut hidden_means = move || {
-            add_column_sums(p0, sums_hidden, inv_b, 0.0, gradient_hidden);
-            add_column_sums(p, sums_hidden, -inv_c, 1.0, gradient_hidden);
-        };
+        let mut visible_means = move || phases.visible_means(sums_visible, gradient_visible);
+        let mut hidden_means = move || phases.hidden_means(sums_hidden, gradient_hidden);
         if split {
             let half = nv / 2;
             let (first, second) = self.gradient_weights.split_at_mut(half * nh);
@@ -463,7 +434,32 @@ impl BatchTrainer {
             hidden_means();
         }
 
-        self.cursor = start + rows;
+        self.advance_cursor(start + rows);
+    }
+
+    /// Loads the next batch V₀ (as f32) at the batch position: (rows of the batch, free
+    /// chains). The free chains start at V₀ (CD-k: as many as rows) or at the particles.
+    fn load_batch(&mut self) -> (usize, usize) {
+        let nv = self.visible;
+        let start = self.cursor;
+        let rows = self.batch_rows(start);
+        for (r, &k) in self.order[start..start + rows].iter().enumerate() {
+            let src = &self.data[k * nv..(k + 1) * nv];
+            for (x, &v) in self.batch_visible[r * nv..(r + 1) * nv].iter_mut().zip(src) {
+                *x = f32::from(v);
+            }
+        }
+        let chains = if self.persistent {
+            self.chains.len() / nv
+        } else {
+            rows
+        };
+        (rows, chains)
+    }
+
+    /// Moves the batch position to `next`, starting a new epoch (and order) at the end.
+    fn advance_cursor(&mut self, next: usize) {
+        self.cursor = next;
         if self.cursor == self.order.len() {
             self.cursor = 0;
             self.shuffle();
@@ -476,6 +472,7 @@ impl BatchTrainer {
     /// and velocities stay as they were, the error names the update and the parameter,
     /// and every later call returns it.
     pub fn update(&mut self) -> Result<(), ParamError> {
+        self.abandon_shared_update();
         if let Some(e) = &self.diverged {
             return Err(e.clone());
         }
@@ -494,15 +491,9 @@ impl BatchTrainer {
     /// Applies the last gradient (momentum, rate, decay), all or nothing: the new
     /// velocities of all three parts are computed and checked first, then written.
     fn apply(&mut self) -> Result<(), ParamError> {
-        let TrainingOptions {
-            momentum,
-            weight_decay,
-            ..
-        } = self.options;
-        let rate = self.options.schedule.rate(self.options.rate, self.updates) as f32;
+        let [momentum, rate, weight_decay, limit] = self.rule_scalars();
         let number = self.updates + 1;
         let (nv, nh) = (self.visible, self.hidden);
-        let limit = DIVERGENCE_LIMIT as f32;
         let (step_w, rest) = self.step.split_at_mut(nv * nh);
         let (step_a, step_b) = rest.split_at_mut(nv);
         let parts: [Part<'_>; 3] = [
@@ -512,7 +503,7 @@ impl BatchTrainer {
                 &self.gradient_weights,
                 &self.velocity_weights,
                 step_w,
-                weight_decay as f32,
+                weight_decay,
             ),
             (
                 "visible bias a",
@@ -536,7 +527,7 @@ impl BatchTrainer {
         let split = self.split_update;
         let pair = &mut self.pair;
         for (name, params, grads, velocities, step, decay) in parts {
-            let scalars = [momentum as f32, rate, decay, limit];
+            let scalars = [momentum, rate, decay, limit];
             let ok = if split && name == "weight" {
                 // Each half of W on its own thread: elementwise, so the same bits.
                 let half = params.len() / 2;
@@ -559,15 +550,7 @@ impl BatchTrainer {
                 ok[0]
             };
             if !ok {
-                let k = (0..params.len())
-                    .find(|&k| !within(params[k] + step[k], limit))
-                    .expect("some value is out of range");
-                let which = if name == "weight" {
-                    format!("weight W[{}][{}]", k / nh, k % nh)
-                } else {
-                    format!("{name}[{k}]")
-                };
-                let e = diverged(number, which, f64::from(params[k] + step[k]));
+                let e = divergence(number, name, params, step, nh);
                 self.diverged = Some(e.clone());
                 return Err(e);
             }
@@ -590,11 +573,31 @@ impl BatchTrainer {
         Ok(())
     }
 
+    /// The update rule's scalars for the next update, in f32: [μ, ε_t, λ (the weights'
+    /// decay), the divergence limit].
+    fn rule_scalars(&self) -> [f32; 4] {
+        let TrainingOptions {
+            momentum,
+            weight_decay,
+            ..
+        } = self.options;
+        let rate = self.options.schedule.rate(self.options.rate, self.updates) as f32;
+        [
+            momentum as f32,
+            rate,
+            weight_decay as f32,
+            DIVERGENCE_LIMIT as f32,
+        ]
+    }
+
     /// A new epoch order (Fisher–Yates with the run's generator); none at full batch.
     /// What the trainer needs to go on exactly where it is ([`BatchState`]): a run saved
     /// and restored into a trainer built with the same machine shape, data and options
     /// continues with the same bits as the one never stopped (same build).
+    /// During a shared update ([`BatchTrainer::sharing`]) it is the state before it, to which
+    /// [`BatchTrainer::abandon_shared_update`] returns.
     pub fn state(&self) -> BatchState {
+        let (rng, chains) = self.shared.before().unwrap_or((&self.rng, &self.chains));
         BatchState {
             weights: self.weights.clone(),
             visible_biases: self.visible_biases.clone(),
@@ -602,10 +605,10 @@ impl BatchTrainer {
             velocity_weights: self.velocity_weights.clone(),
             velocity_visible: self.velocity_visible.clone(),
             velocity_hidden: self.velocity_hidden.clone(),
-            chains: self.chains.clone(),
+            chains: chains.to_vec(),
             order: self.order.iter().map(|&k| k as u32).collect(),
             cursor: self.cursor,
-            rng: crate::rng::random_words(&self.rng),
+            rng: crate::rng::random_words(rng),
             updates: self.updates,
         }
     }
@@ -684,6 +687,7 @@ impl BatchTrainer {
         self.chains = state.chains;
         self.order = state.order.iter().map(|&k| k as usize).collect();
         self.cursor = state.cursor;
+        self.shared = shard::SharedUpdate::idle(&rng);
         self.rng = rng;
         self.updates = state.updates;
         self.diverged = None;
@@ -750,6 +754,90 @@ struct Model<'a> {
     persistent: bool,
     /// K > 0: the last K visible units are a one-of-K label group.
     labels: usize,
+}
+
+impl<'a> Model<'a> {
+    /// The parameters, with the kernel of the whole backward product of `chains` chains.
+    fn new(
+        weights: &'a [f32],
+        visible_biases: &'a [f32],
+        hidden_biases: &'a [f32],
+        chains: usize,
+        persistent: bool,
+        labels: usize,
+    ) -> Model<'a> {
+        let (nv, nh) = (visible_biases.len(), hidden_biases.len());
+        Model {
+            weights,
+            visible_biases,
+            hidden_biases,
+            backward: kernel_for(&Product::new(
+                chains,
+                nh,
+                nv,
+                Layout::AsStored,
+                Layout::Transposed,
+            )),
+            persistent,
+            labels,
+        }
+    }
+}
+
+/// What the gradient reads once the chains have run: the batch V₀ and P₀, the chains' X
+/// and P (whole rows of `hidden` hidden units).
+#[derive(Clone, Copy)]
+struct Phases<'a> {
+    v0: &'a [f32],
+    p0: &'a [f32],
+    x: &'a [f32],
+    p: &'a [f32],
+    hidden: usize,
+}
+
+impl Phases<'_> {
+    /// (B, C, V, H) and (1/B, 1/C).
+    fn shape(&self) -> ([usize; 4], [f64; 2]) {
+        let nh = self.hidden;
+        let (rows, chains) = (self.p0.len() / nh, self.p.len() / nh);
+        let nv = self.x.len() / chains;
+        (
+            [rows, chains, nv, nh],
+            [1.0 / rows as f64, 1.0 / chains as f64],
+        )
+    }
+
+    /// Rows `units` (visible units) of g_W = V₀ᵀ P₀ / B − Xᵀ P / C, written to `g` (those
+    /// rows only): each entry summed over the whole batch and all chains, whatever the rows.
+    fn weight_rows(&self, g: &mut [f32], units: Range<usize>) {
+        let ([rows, chains, nv, nh], [inv_b, inv_c]) = self.shape();
+        let clamped = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored)
+            .scaled(inv_b as f32, 0.0);
+        let free = Product::new(nv, chains, nh, Layout::Transposed, Layout::AsStored)
+            .scaled(-inv_c as f32, 1.0);
+        let (v0, p0, x, p) = (self.v0, self.p0, self.x, self.p);
+        if ROW_SUMS {
+            multiply_indicator_rows(g, v0, p0, &clamped, units.clone());
+            multiply_indicator_rows(g, x, p, &free, units);
+        } else {
+            multiply_rows(g, v0, p0, &clamped, units.clone(), 1);
+            multiply_rows(g, x, p, &free, units, 1);
+        }
+    }
+
+    /// g_a = mean V₀ − mean X (column sums in f64 in `sums`).
+    fn visible_means(&self, sums: &mut [f64], g: &mut [f32]) {
+        let (_, [inv_b, inv_c]) = self.shape();
+        add_column_sums(self.v0, sums, inv_b, 0.0, g);
+        add_column_sums(self.x, sums, -inv_c, 1.0, g);
+    }
+
+    /// g_b = mean P₀ − mean P (column sums in f64 in `sums`).
+    fn hidden_means(&self, sums: &mut [f64], g: &mut [f32]) {
+        let (_, [inv_b, inv_c]) = self.shape();
+        add_column_sums(self.p0, sums, inv_b, 0.0, g);
+        add_column_sums(self.p, sums, -inv_c, 1.0, g);
+    }
 }
 
 /// Some rows of the batch and of the chains, with their draws for one Gibbs step: the
@@ -868,6 +956,22 @@ fn draw(rng: &mut SpinRng, slices: &mut [&mut [u32]]) {
 /// One parameter array's share of an update: its name, values, gradient, velocity, the
 /// next velocity (scratch) and its decay λ.
 type Part<'a> = (&'a str, &'a [f32], &'a [f32], &'a [f32], &'a mut [f32], f32);
+
+/// The error of update `number` whose new values `params + step` of the part `name` left
+/// the divergence limit: names the first such parameter (a weight by its row and column of
+/// `hidden` columns).
+fn divergence(number: u64, name: &str, params: &[f32], step: &[f32], hidden: usize) -> ParamError {
+    let limit = DIVERGENCE_LIMIT as f32;
+    let k = (0..params.len())
+        .find(|&k| !within(params[k] + step[k], limit))
+        .expect("some value is out of range");
+    let which = if name == "weight" {
+        format!("weight W[{}][{}]", k / hidden, k % hidden)
+    } else {
+        format!("{name}[{k}]")
+    };
+    diverged(number, which, f64::from(params[k] + step[k]))
+}
 
 /// Whether x is finite with |x| ≤ limit.
 fn within(x: f32, limit: f32) -> bool {

@@ -1,0 +1,146 @@
+// `make bench`, last part: MNIST learning in the page on one learning worker and on K
+// (www/machine/mnist_team.js: K replicas sharing each update). Serves the built page (dist/)
+// on 127.0.0.1, opens it in headless Chromium and, for the page's default MNIST machine
+// (784-500, CD-1, batch 100, ε = 0.1, μ = 0.5, seed 7; the likelihood worker scoring a point
+// every 300 updates, as the page does), with 1 and with K learning workers in turn
+// (1, K, 1, K: the machine's load changes, so the two are compared side by side), reads over
+// timed windows:
+//   ms per update     wall time per update (the worker's update counter), median of windows,
+//                     and an epoch (600 updates) at that pace;
+//   in the engine     learning worker 0's own account ('engine_time'): ms per update of the
+//                     whole shared update (compute and the waits for the other workers) and,
+//                     of it, the ms inside engine calls (compute; the rest is the exchange);
+//   fps               the page's animation frames over the same windows.
+// K = min(navigator.hardwareConcurrency, 4). Prints a table and merges mnist_cores_* keys
+// into target/bench.json.
+//   node benches/mnist_cores.mjs [DIST] [PORT]
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+const WARM_MS = 4000;
+const WINDOW_MS = 4000;
+const WINDOWS = 3;
+const ROUNDS = 2;
+const CORES_KEY = 'boltzlab-mnist-cores';
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(String(port)));
+    });
+  });
+const [dist = 'dist', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
+const jsonPath = 'target/bench.json';
+
+const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve, reject) => {
+  server.stdout.once('data', resolve);
+  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
+});
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const summary = (v) => ({ median: median(v), min: Math.min(...v), max: Math.max(...v) });
+
+// One timed window of the learning run.
+function mnistWindow(page, ms) {
+  return page.evaluate(async (ms) => {
+    const mnist = window.boltzlabApp.machine.rbm.mnist;
+    let frames = 0;
+    let on = true;
+    const count = () => {
+      frames += 1;
+      if (on) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const t0 = performance.now();
+    const updates0 = await mnist.read('updates');
+    const engine0 = await mnist.read('engine_time');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const engine1 = await mnist.read('engine_time');
+    const updates1 = await mnist.read('updates');
+    const t1 = performance.now();
+    on = false;
+    const updates = engine1.updates - engine0.updates;
+    return {
+      msPerUpdate: (t1 - t0) / (updates1 - updates0),
+      engineMs: (engine1.ms - engine0.ms) / updates,
+      computeMs: (engine1.compute - engine0.compute) / updates,
+      fps: (frames * 1000) / (t1 - t0),
+    };
+  }, ms);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+const runs = { 1: [], K: [] };
+let cores = 1;
+let userAgent = '';
+try {
+  const probe = await browser.newPage();
+  await probe.goto(`http://127.0.0.1:${port}/`);
+  cores = Math.min(await probe.evaluate(() => navigator.hardwareConcurrency || 1), 4);
+  userAgent = await probe.evaluate(() => navigator.userAgent);
+  await probe.close();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const k of cores > 1 ? [1, cores] : [1]) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [CORES_KEY, String(k)]);
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
+      await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+      await page.locator('#bm-kind-restricted').check();
+      await page.waitForFunction(() => Boolean(window.boltzlabApp.machine.rbm.shown), null, { timeout: 60_000 });
+      await page.locator('#rbm-dataset').selectOption('mnist');
+      await page.locator('#rbm-hidden').fill('500');
+      await page.locator('#rbm-create').click();
+      await page.locator('#mnist').waitFor({ state: 'visible', timeout: 120_000 });
+      await page.evaluate(() =>
+        window.boltzlabApp.machine.rbm.mnist.send({ command: 'new-run', hidden: 500, seed: 7 }),
+      );
+      const shown = await page.locator('#mnist-cores').textContent();
+      if (shown !== String(k)) throw new Error(`the page shows ${shown} cores where ${k} were asked`);
+      await page.getByRole('button', { name: 'Run learning' }).click();
+      await page.waitForTimeout(WARM_MS);
+      for (let w = 0; w < WINDOWS; w++) runs[k === 1 ? 1 : 'K'].push(await mnistWindow(page, WINDOW_MS));
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}
+
+const figures = {};
+for (const [name, windows] of Object.entries(runs)) {
+  if (windows.length === 0) continue;
+  figures[name] = {
+    msPerUpdate: summary(windows.map((w) => w.msPerUpdate)),
+    engineMs: summary(windows.map((w) => w.engineMs)),
+    computeMs: summary(windows.map((w) => w.computeMs)),
+    fps: summary(windows.map((w) => w.fps)),
+  };
+}
+const f = (s, digits = 2) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+console.log(`\nMNIST 784-500 CD-1 batch 100 learning in the page, ${userAgent}`);
+console.log('workers | ms per update | epoch (600) s | in worker 0: ms per update | of it in the engine | fps');
+for (const [name, s] of Object.entries(figures)) {
+  const label = name === '1' ? '1' : String(cores);
+  const computed = name === '1' ? '—' : f(s.computeMs);
+  console.log(
+    `${label} | ${f(s.msPerUpdate)} | ${((600 * s.msPerUpdate.median) / 1000).toFixed(1)} | ${f(s.engineMs)} | ${computed} | ${f(s.fps, 1)}`,
+  );
+}
+if (figures.K)
+  console.log(
+    `speed-up with ${cores} workers: ${(figures[1].msPerUpdate.median / figures.K.msPerUpdate.median).toFixed(2)}×`,
+  );
+const bench = JSON.parse(await readFile(jsonPath, 'utf8').catch(() => '{}'));
+bench.mnist_cores = { cores, ...figures };
+await writeFile(jsonPath, `${JSON.stringify(bench, null, 2)}\n`);
+console.log(`figures written to ${jsonPath} (mnist_cores)`);
