@@ -339,6 +339,7 @@ export class MnistRun {
   // --- The drawing pad ---------------------------------------------------------------------
 
   // The pad's pixel under a pointer event (fractional, in pad pixels).
+  /** @returns {[number, number]} */
   padPoint(event) {
     const r = $('mnist-pad').getBoundingClientRect();
     return [((event.clientX - r.left) / r.width) * 28, ((event.clientY - r.top) / r.height) * 28];
@@ -432,7 +433,7 @@ export class MnistRun {
   }
 
   drawPad() {
-    const canvas = /** @type {HTMLCanvasElement} */ ($('mnist-pad'));
+    const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('mnist-pad'));
     const c = canvas.getContext('2d');
     const image = c.createImageData(28, 28);
     const ink = rgba(cssColour('--ink', '#222222'));
