@@ -4,15 +4,7 @@
 // more often than chance; a digit drawn with the mouse is classified (ten bars summing to 1);
 // its completion keeps the drawn pixels and fills the free ones; bad input is refused beside
 // its control with the run unchanged; a reload brings the drawing back.
-import { test, expect, openApp } from './fixtures.js';
-
-async function openRestricted(page) {
-  await openApp(page);
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await page.locator('#bm-kind-restricted').check();
-  await expect(page.locator('#rbm')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
-}
+import { test, expect, openRestricted, reopenRestricted } from './fixtures.js';
 
 // A reading of the MNIST learning worker.
 function read(page, name) {
@@ -131,13 +123,7 @@ test('a labelled MNIST run classifies a drawing, generates a chosen digit and co
   const changes = await read(page, 'changes');
   await expect.poll(async () => (await read(page, 'saved')).storedChanges, { timeout: 10_000 }).toBe(changes);
   await page.reload();
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  const restore = page.getByRole('button', { name: 'Restore', exact: true });
-  if (await restore.isVisible()) await restore.click();
-  if (!(await page.locator('#rbm').isVisible())) {
-    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-    await page.locator('#bm-kind-restricted').check();
-  }
+  await reopenRestricted(page);
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
   expect((await read(page, 'pad')).join('')).toBe(drawn.join(''));
   await expect(page.locator('#mnist-bars-text')).toContainText('most probable');

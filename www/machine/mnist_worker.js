@@ -201,30 +201,29 @@ function attempt(part, action) {
   }
 }
 
+// One step of a chain drawn only to be shown (the gallery, the pad's completion) by `command`;
+// whether it goes on (not done, not refused).
+function advanceView(part, command) {
+  let going = true;
+  const ok = attempt(part, () => {
+    const reply = lab.dispatch(command);
+    changes += 1;
+    if ('done' in reply && reply.done) going = false;
+  });
+  dirty = true;
+  return ok && going;
+}
+
 function slice() {
   scheduled = false;
   if (served.dead() || !lab) return;
   const start = performance.now();
   if (running) attempt('learning', () => learn(start + SLICE_MS));
   if (galleryActive) {
-    const ok = attempt('gallery', () => {
-      const reply = lab.dispatch({ command: 'advance-gallery', steps: GALLERY_STEPS });
-      changes += 1;
-      if (reply.reply === 'gallery-advanced' && reply.done) galleryActive = false;
-    });
-    if (!ok) galleryActive = false;
-    dirty = true;
+    galleryActive = advanceView('gallery', { command: 'advance-gallery', steps: GALLERY_STEPS });
     if (!galleryActive) save();
   }
-  if (completionActive) {
-    const ok = attempt('pad', () => {
-      const reply = lab.dispatch({ command: 'advance-pad', steps: GALLERY_STEPS });
-      changes += 1;
-      if (reply.reply === 'completion-advanced' && reply.done) completionActive = false;
-    });
-    if (!ok) completionActive = false;
-    dirty = true;
-  }
+  if (completionActive) completionActive = advanceView('pad', { command: 'advance-pad', steps: GALLERY_STEPS });
   frame();
   if (running && performance.now() - saved.at >= SAVE_MS) save();
   if (busy()) schedule();
