@@ -523,6 +523,12 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
             r#"{"command":"start-gallery","count":31,"steps":1}"#,
             "gallery images",
         ),
+        (r#"{"command":"pad-from-test","image":10000}"#, "test image"),
+        (
+            r#"{"command":"complete-pad","mask":"middle","steps":1}"#,
+            "mask",
+        ),
+        (r#"{"command":"set-pad","image":[0,1,256]}"#, "256"),
     ] {
         let error = serde_json::from_str::<MnistCommand>(json)
             .unwrap_err()

@@ -127,5 +127,9 @@ test('a labelled MNIST run classifies a drawing, generates a chosen digit and co
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
   expect((await read(page, 'pad')).join('')).toBe(drawn.join(''));
   await expect(page.locator('#mnist-bars-text')).toContainText('most probable');
+  // The keyboard erases: Delete on the focused pad.
+  await page.locator('#mnist-pad').focus();
+  await page.keyboard.press('Delete');
+  await expect.poll(async () => (await read(page, 'pad')).reduce((a, b) => a + b, 0)).toBe(0);
   console.log(`spec: ${Date.now() - t0} ms in all, ${Date.now() - learned} ms after learning (under load)`);
 });
