@@ -251,6 +251,9 @@ export class MnistRun {
       this.padDrawn = false;
     }
     if (frame.classification) this.classification = frame.classification;
+    // A frame not drawn yet is replaced (its parts carry over above): acknowledged now, so the
+    // worker's count of frames in flight does not stay up (which would stop its frames).
+    if (this.fresh) this.link.post({ type: 'ack' });
     this.shown = frame;
     this.fresh = true;
     const s = frame.stats;

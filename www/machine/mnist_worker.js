@@ -223,7 +223,10 @@ function slice() {
     galleryActive = advanceView('gallery', { command: 'advance-gallery', steps: GALLERY_STEPS });
     if (!galleryActive) save();
   }
-  if (completionActive) completionActive = advanceView('pad', { command: 'advance-pad', steps: GALLERY_STEPS });
+  if (completionActive) {
+    completionActive = advanceView('pad', { command: 'advance-pad', steps: GALLERY_STEPS });
+    if (!completionActive) save();
+  }
   frame();
   if (running && performance.now() - saved.at >= SAVE_MS) save();
   if (busy()) schedule();
