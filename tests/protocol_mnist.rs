@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)]
 //! The MNIST run's protocol (src/app/rbm/mnist.rs): every `MnistCommand` reaches the engine's
 //! state and does what it says, a refused command changes nothing (the saved bytes and the
 //! views are the same before and after), the wire form round-trips, and the TypeScript types
@@ -5,21 +6,28 @@
 //! stopped; a truncated or damaged data file is refused; a likelihood point of a small
 //! machine equals the exact mean ln p(v).
 //!
+//! With labels: the pad's classification is p(y | v) of the labelled machine built from the
+//! run's parameters ([`LabelledRbm::classify`], tested against enumeration in
+//! tests/labels.rs), a labelled run restores bit for bit, a format-1 save still restores,
+//! and the test error point equals [`classify_set`]'s on the 10 000 test images.
+//!
 //! Completeness: `index` matches every variant without a wildcard.
 //! Deterministic: every run is seeded, so no test here can fail by chance.
 
+use boltzlab::app::rbm::completion::Mask;
 use boltzlab::app::rbm::mnist::{
-    FilterOrder, LIKELIHOOD_IMAGES, MnistCommand, MnistLab, MnistLikelihood, MnistReply,
+    FilterOrder, LABELS, LIKELIHOOD_IMAGES, MnistCommand, MnistLab, MnistLikelihood, MnistReply,
 };
 use boltzlab::app::rbm::{StatisticsKind, Training};
 use boltzlab::estimate::rbm_exact;
 use boltzlab::learn::mnist;
+use boltzlab::learn::rbm::{LabelledRbm, Rbm, classify_set};
 use protocol_laws::{Case, Engine, refusal};
 use std::sync::OnceLock;
 
 mod protocol_laws;
 
-const VARIANTS: usize = 8;
+const VARIANTS: usize = 13;
 
 fn index(command: &MnistCommand) -> usize {
     use MnistCommand as C;
@@ -32,6 +40,11 @@ fn index(command: &MnistCommand) -> usize {
         C::StartGallery { .. } => 5,
         C::AdvanceGallery { .. } => 6,
         C::RestoreRun { .. } => 7,
+        C::SetPad { .. } => 8,
+        C::PadFromTest { .. } => 9,
+        C::CompletePad { .. } => 10,
+        C::ClampPad { .. } => 11,
+        C::AdvancePad { .. } => 12,
     }
 }
 
@@ -47,7 +60,7 @@ fn file() -> &'static [u8] {
 fn lab() -> MnistLab {
     static LAB: OnceLock<MnistLab> = OnceLock::new();
     LAB.get_or_init(|| {
-        let mut lab = MnistLab::from_file(file(), 12, 3, None).unwrap();
+        let mut lab = MnistLab::from_file(file(), 12, 3, None, false).unwrap();
         lab.apply(MnistCommand::Advance { updates: 2 }).unwrap();
         lab
     })
@@ -70,18 +83,49 @@ fn state(lab: &MnistLab) -> String {
     let (filters, units) = lab.filters();
     let (originals, recon) = lab.reconstructions();
     let (gallery, done, target) = lab.gallery();
+    let (completion, steps, to_do, clamped) = lab.completion();
     format!(
-        "{} {} {} {:?} {} {} {} {} {done} {target} {:?}",
+        "{} {} {} {:?} {} {} {} {} {done} {target} {:?} {:?} {:?} {} {steps} {to_do} {clamped}",
         bytes.len(),
         bytes.iter().map(|&b| u64::from(b)).fold(0, mix),
         bits(filters),
         units,
-        bits(lab.chains()),
+        bits(&lab.chains()),
         bits(originals),
         bits(recon),
         bits(gallery),
         lab.filter_view().0,
+        lab.pad(),
+        lab.classification(),
+        bits(completion),
     )
+}
+
+/// The labelled machine of a run, built from its parameters (W;U, a;c, b in f32), not
+/// through the run's own conversion.
+fn machine_of(lab: &MnistLab) -> LabelledRbm {
+    let p = lab.parameters();
+    let (nv, nh) = (784 + LABELS, lab.hidden());
+    let f = |x: &[f32]| x.iter().map(|&w| f64::from(w)).collect::<Vec<f64>>();
+    let rbm = Rbm::new(
+        nv,
+        nh,
+        f(&p[..nv * nh]),
+        f(&p[nv * nh..nv * nh + nv]),
+        f(&p[nv * nh + nv..]),
+    )
+    .unwrap();
+    LabelledRbm::new(rbm, LABELS).unwrap()
+}
+
+/// A new run that learns the labels: 784-12, seed 3.
+fn labelled() -> MnistCommand {
+    MnistCommand::NewRun {
+        hidden: 12,
+        seed: 3,
+        training: None,
+        labels: true,
+    }
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -113,7 +157,7 @@ fn cases() -> Vec<Case<MnistLab>> {
     use MnistCommand as C;
     let changed = |r: &MnistReply| *r == MnistReply::Changed;
     let saved = {
-        let mut other = MnistLab::from_file(file(), 20, 9, Some(persistent())).unwrap();
+        let mut other = MnistLab::from_file(file(), 20, 9, Some(persistent()), false).unwrap();
         other.apply(C::Advance { updates: 3 }).unwrap();
         other.save()
     };
@@ -124,6 +168,7 @@ fn cases() -> Vec<Case<MnistLab>> {
                 hidden: 20,
                 seed: 4,
                 training: Some(persistent()),
+                labels: false,
             },
             |_, a, r| {
                 a.hidden() == 20
@@ -183,11 +228,38 @@ fn cases() -> Vec<Case<MnistLab>> {
         }),
         case(
             vec![],
-            C::StartGallery { count: 3, steps: 2 },
+            C::StartGallery {
+                count: 3,
+                steps: 2,
+                label: None,
+            },
             move |_, a, r| changed(r) && a.gallery().0.len() == 3 * 784 && a.gallery().2 == 2,
         ),
+        // With labels: the gallery's label clamped to 7 (its chains' images are drawn from
+        // p(v | h), h ~ p(h | v, y = 7)).
         case(
-            vec![C::StartGallery { count: 3, steps: 2 }],
+            vec![
+                labelled(),
+                C::StartGallery {
+                    count: 3,
+                    steps: 2,
+                    label: Some(7),
+                },
+            ],
+            C::AdvanceGallery { steps: 1 },
+            |b, a, r| {
+                *r == MnistReply::GalleryAdvanced { done: false }
+                    && a.gallery().1 == 1
+                    && b.gallery().1 == 0
+                    && a.gallery_classes().len() == 3
+            },
+        ),
+        case(
+            vec![C::StartGallery {
+                count: 3,
+                steps: 2,
+                label: None,
+            }],
             C::AdvanceGallery { steps: 5 },
             |_, a, r| {
                 *r == MnistReply::GalleryAdvanced { done: true }
@@ -202,7 +274,73 @@ fn cases() -> Vec<Case<MnistLab>> {
             },
             move |_, a, _| a.hidden() == 20 && a.updates() == 3 && a.save() == saved,
         ),
+        case(
+            vec![labelled(), C::Advance { updates: 2 }],
+            C::SetPad {
+                image: test_image(3),
+            },
+            move |_, a, r| {
+                let p = machine_of(a).classify(&test_image(3)).unwrap();
+                changed(r)
+                    && a.pad() == test_image(3).as_slice()
+                    && a.classification() == p.as_slice()
+                    && (p.iter().sum::<f64>() - 1.0).abs() < 1e-12
+            },
+        ),
+        // Without labels the pad is kept but not classified.
+        case(vec![], C::PadFromTest { image: 5 }, move |_, a, r| {
+            changed(r) && a.pad() == test_image(5).as_slice() && a.classification().is_empty()
+        }),
+        case(
+            vec![C::PadFromTest { image: 0 }],
+            C::CompletePad {
+                mask: Mask::Painted,
+                steps: 3,
+            },
+            move |_, a, r| {
+                let (mean, steps, target, clamped) = a.completion();
+                changed(r) && mean.len() == 784 && steps == 0 && target == 3 && clamped
+            },
+        ),
+        case(
+            vec![
+                C::PadFromTest { image: 0 },
+                C::CompletePad {
+                    mask: Mask::Top,
+                    steps: 3,
+                },
+                C::AdvancePad { steps: 3 },
+            ],
+            C::ClampPad { clamped: false },
+            move |_, a, r| changed(r) && a.completion().1 == 0 && !a.completion().3,
+        ),
+        // With labels, the top half clamped: those pixels hold the pad, the others are
+        // p(v | h) of the last step.
+        case(
+            vec![
+                labelled(),
+                C::PadFromTest { image: 1 },
+                C::CompletePad {
+                    mask: Mask::Top,
+                    steps: 3,
+                },
+            ],
+            C::AdvancePad { steps: 5 },
+            |_, a, r| {
+                let (mean, steps, _, _) = a.completion();
+                let pad = test_image(1);
+                *r == MnistReply::CompletionAdvanced { done: true }
+                    && steps == 3
+                    && (0..14 * 28).all(|i| mean[i] == f32::from(pad[i]))
+                    && mean[14 * 28..].iter().all(|p| (0.0..=1.0).contains(p))
+            },
+        ),
     ]
+}
+
+/// Test image `k` of the shipped file.
+fn test_image(k: usize) -> Vec<u8> {
+    mnist::parse(file()).unwrap().test.image(k)
 }
 
 #[test]
@@ -217,6 +355,11 @@ fn a_refused_command_leaves_the_state_unchanged() {
     let mut damaged = good.clone();
     damaged[100] ^= 1;
     let truncated = good[..good.len() - 9].to_vec();
+    // A save of a newer format (3), its checksum made good.
+    let mut newer = good[..good.len() - 4].to_vec();
+    newer[7] = 3;
+    let crc = mnist::crc32(&newer);
+    newer.extend_from_slice(&crc.to_le_bytes());
     let training = |batch, statistics| Training {
         batch,
         statistics,
@@ -231,6 +374,7 @@ fn a_refused_command_leaves_the_state_unchanged() {
                 hidden: 0,
                 seed: 1,
                 training: None,
+                labels: true,
             },
             "hidden units",
         ),
@@ -240,6 +384,7 @@ fn a_refused_command_leaves_the_state_unchanged() {
                 hidden: 501,
                 seed: 1,
                 training: None,
+                labels: false,
             },
             "hidden units",
         ),
@@ -250,6 +395,7 @@ fn a_refused_command_leaves_the_state_unchanged() {
                 hidden: 10,
                 seed: 1,
                 training: Some(training(60_001, StatisticsKind::ContrastiveDivergence)),
+                labels: false,
             },
             "batch",
         ),
@@ -283,14 +429,66 @@ fn a_refused_command_leaves_the_state_unchanged() {
             C::StartGallery {
                 count: 31,
                 steps: 1,
+                label: None,
             },
             "gallery images",
         ),
         refusal(
             vec![],
-            C::StartGallery { count: 1, steps: 0 },
+            C::StartGallery {
+                count: 1,
+                steps: 0,
+                label: None,
+            },
             "gallery steps",
         ),
+        // A label on a run without labels, and one beyond 9.
+        refusal(
+            vec![],
+            C::StartGallery {
+                count: 1,
+                steps: 1,
+                label: Some(3),
+            },
+            "label",
+        ),
+        refusal(
+            vec![labelled()],
+            C::StartGallery {
+                count: 1,
+                steps: 1,
+                label: Some(10),
+            },
+            "label",
+        ),
+        // A pad of the wrong size or with a value that is not 0 or 1.
+        refusal(
+            vec![labelled()],
+            C::SetPad {
+                image: vec![0; 783],
+            },
+            "pad image",
+        ),
+        refusal(
+            vec![],
+            C::SetPad {
+                image: [vec![2], vec![0; 783]].concat(),
+            },
+            "pad image",
+        ),
+        refusal(vec![], C::PadFromTest { image: 10_000 }, "test image"),
+        // Nothing drawn: nothing to clamp.
+        refusal(
+            vec![],
+            C::CompletePad {
+                mask: Mask::Painted,
+                steps: 1,
+            },
+            "pad image",
+        ),
+        refusal(vec![], C::ClampPad { clamped: false }, "completion"),
+        refusal(vec![], C::AdvancePad { steps: 1 }, "completion"),
+        refusal(vec![], C::RestoreRun { bytes: newer }, "saved run"),
         refusal(vec![], C::RestoreRun { bytes: damaged }, "saved run"),
         refusal(vec![], C::RestoreRun { bytes: truncated }, "saved run"),
         refusal(
@@ -325,6 +523,12 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
             r#"{"command":"start-gallery","count":31,"steps":1}"#,
             "gallery images",
         ),
+        (r#"{"command":"pad-from-test","image":10000}"#, "test image"),
+        (
+            r#"{"command":"complete-pad","mask":"middle","steps":1}"#,
+            "mask",
+        ),
+        (r#"{"command":"set-pad","image":[0,1,256]}"#, "256"),
     ] {
         let error = serde_json::from_str::<MnistCommand>(json)
             .unwrap_err()
@@ -349,22 +553,33 @@ fn the_typescript_types_name_every_command_and_reply() {
             },
             MnistReply::Learned { updates: 1 },
             MnistReply::GalleryAdvanced { done: true },
+            MnistReply::CompletionAdvanced { done: true },
         ],
     );
 }
 
-/// A run saved at update 5 and restored learns the same bits as the run never stopped.
+/// A run saved at update 5 and restored learns the same bits as the run never stopped, with
+/// and without labels.
 #[test]
 fn a_restored_run_continues_bit_for_bit() {
-    for training in [MnistLab::default_training(), persistent()] {
-        let mut never = MnistLab::from_file(file(), 16, 7, Some(training)).unwrap();
+    for (training, labels) in [
+        (MnistLab::default_training(), false),
+        (persistent(), false),
+        (MnistLab::default_training(), true),
+        (persistent(), true),
+    ] {
+        let mut never = MnistLab::from_file(file(), 16, 7, Some(training), labels).unwrap();
         never.apply(MnistCommand::Advance { updates: 5 }).unwrap();
+        never.apply(MnistCommand::PadFromTest { image: 2 }).unwrap();
         let saved = never.save();
         let mut restored = lab();
         restored
             .apply(MnistCommand::RestoreRun { bytes: saved })
             .unwrap();
         assert_eq!(restored.updates(), 5);
+        assert_eq!(restored.labelled(), labels);
+        assert_eq!(restored.pad(), never.pad());
+        assert_eq!(restored.classification(), never.classification());
         for lab in [&mut never, &mut restored] {
             lab.apply(MnistCommand::Advance { updates: 7 }).unwrap();
         }
@@ -407,7 +622,7 @@ fn a_truncated_or_damaged_file_is_refused() {
     let mut damaged = file().to_vec();
     damaged[5000] ^= 0x10;
     for bytes in [truncated, &damaged[..], &[][..]] {
-        let error = MnistLab::from_file(bytes, 10, 1, None).unwrap_err();
+        let error = MnistLab::from_file(bytes, 10, 1, None, false).unwrap_err();
         assert_eq!(error.field(), "mnist file", "{error}");
         let error = MnistLikelihood::from_file(bytes, 1).unwrap_err();
         assert_eq!(error.field(), "mnist file", "{error}");
@@ -419,10 +634,10 @@ fn a_truncated_or_damaged_file_is_refused() {
 /// engine's exact ln Z and free energy: the same sums, so equal to rounding.
 #[test]
 fn a_point_of_a_small_machine_is_the_exact_mean_log_likelihood() {
-    let mut lab = MnistLab::from_file(file(), 10, 2, None).unwrap();
+    let mut lab = MnistLab::from_file(file(), 10, 2, None, false).unwrap();
     lab.apply(MnistCommand::Advance { updates: 30 }).unwrap();
     let mut scorer = MnistLikelihood::from_file(file(), 2).unwrap();
-    scorer.start(10, &lab.parameters(), 30).unwrap();
+    scorer.start(10, false, &lab.parameters(), 30).unwrap();
     let point = loop {
         if let Some(point) = scorer.step(1 << 12).unwrap() {
             break point;
@@ -466,7 +681,7 @@ fn a_point_of_a_small_machine_is_the_exact_mean_log_likelihood() {
     );
     assert_eq!(scorer.curve(0), &[30.0]);
     // A snapshot of the wrong length is refused, naming it, and changes nothing.
-    let error = scorer.start(10, &[0.0; 5], 31).unwrap_err();
+    let error = scorer.start(10, false, &[0.0; 5], 31).unwrap_err();
     assert_eq!(error.field(), "snapshot");
     assert_eq!(scorer.progress(), None);
 }
@@ -474,9 +689,9 @@ fn a_point_of_a_small_machine_is_the_exact_mean_log_likelihood() {
 /// Beyond 25 units in each layer the point is AIS: it carries a standard error.
 #[test]
 fn a_point_of_a_larger_machine_has_an_error_bar() {
-    let lab = MnistLab::from_file(file(), 30, 2, None).unwrap();
+    let lab = MnistLab::from_file(file(), 30, 2, None, false).unwrap();
     let mut scorer = MnistLikelihood::from_file(file(), 2).unwrap();
-    scorer.start(30, &lab.parameters(), 0).unwrap();
+    scorer.start(30, false, &lab.parameters(), 0).unwrap();
     assert_eq!(scorer.exact(), Some(false));
     let point = loop {
         if let Some(point) = scorer.step(1 << 16).unwrap() {
@@ -485,4 +700,68 @@ fn a_point_of_a_larger_machine_has_an_error_bar() {
     };
     assert!(point.stderr > 0.0 && point.stderr.is_finite(), "{point:?}");
     assert!(point.train.is_finite() && point.test.is_finite());
+}
+
+/// A run saved in format 1 (before labels and the pad: magic byte 1, a header without
+/// `labels` and `pad`) restores as the same run, with a blank pad.
+#[test]
+fn a_format_1_save_still_restores() {
+    let lab = lab();
+    let v2 = lab.save();
+    let length = u32::from_le_bytes(v2[8..12].try_into().unwrap()) as usize;
+    let mut header: serde_json::Value = serde_json::from_slice(&v2[12..12 + length]).unwrap();
+    let object = header.as_object_mut().unwrap();
+    assert_eq!(
+        object.remove("labels"),
+        Some(serde_json::Value::Bool(false))
+    );
+    assert!(object.remove("pad").is_some());
+    let json = serde_json::to_vec(&header).unwrap();
+    let mut v1 = b"BZMNRUN\x01".to_vec();
+    v1.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    v1.extend_from_slice(&json);
+    v1.extend_from_slice(&v2[12 + length..v2.len() - 4]);
+    let crc = mnist::crc32(&v1);
+    v1.extend_from_slice(&crc.to_le_bytes());
+    let mut restored = MnistLab::from_file(file(), 5, 1, None, true).unwrap();
+    restored
+        .apply(MnistCommand::RestoreRun { bytes: v1 })
+        .unwrap();
+    assert!(!restored.labelled());
+    assert!(
+        restored.save() == v2,
+        "the format-1 save restored as another run"
+    );
+}
+
+/// The test error point of a labelled run is classify_set's error on the 10 000 test images
+/// (the same argmax, counted independently), with the binomial standard error
+/// √(e(1 − e)/n); its ln p(v) columns are NaN.
+#[test]
+fn a_labelled_point_is_the_test_error_of_the_whole_test_set() {
+    let mut lab = MnistLab::from_file(file(), 16, 5, None, true).unwrap();
+    lab.apply(MnistCommand::Advance { updates: 40 }).unwrap();
+    let mut scorer = MnistLikelihood::from_file(file(), 5).unwrap();
+    // The unlabelled length is refused for a labelled snapshot, naming it.
+    let short = &lab.parameters()[..784 * 16 + 784 + 16];
+    assert_eq!(
+        scorer.start(16, true, short, 40).unwrap_err().field(),
+        "snapshot"
+    );
+    scorer.start(16, true, &lab.parameters(), 40).unwrap();
+    assert_eq!(scorer.exact(), Some(true));
+    let point = loop {
+        if let Some(point) = scorer.step(777).unwrap() {
+            break point;
+        }
+    };
+    assert!(point.train.is_nan() && point.test.is_nan());
+    let data = mnist::parse(file()).unwrap();
+    let images = data.test.vectors(data.test.len());
+    let expected =
+        classify_set(&machine_of(&lab), &images, data.test.labels().unwrap(), 2).unwrap();
+    let e = expected.error_rate();
+    assert_eq!(scorer.curve(4), &[e]);
+    assert_eq!(scorer.curve(5), &[(e * (1.0 - e) / 10_000.0).sqrt()]);
+    assert!(e < 0.9, "40 updates learned nothing: {e}");
 }

@@ -86,6 +86,12 @@ impl LabelledChain {
         &self.hidden
     }
 
+    /// p(v | h) at the last step's h (zeros before the first step that drew v): the mean
+    /// image a generating chain shows.
+    pub fn image_probabilities(&self) -> &[f64] {
+        &self.image_probabilities
+    }
+
     /// p(y | h) at the last step's h (zeros before the first step that drew y).
     pub fn label_probabilities(&self) -> &[f64] {
         &self.label_probabilities

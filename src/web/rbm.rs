@@ -458,20 +458,26 @@ impl WebRbmLab {
 const MNIST_PROTOCOL: &'static str = r#"
 /** Every change the page can make to the MNIST run (Rust: app::rbm::mnist::MnistCommand). */
 export type MnistCommand =
-  | { command: 'new-run'; hidden: number; seed: number; training?: RbmTraining | null }
+  | { command: 'new-run'; hidden: number; seed: number; training?: RbmTraining | null; labels?: boolean }
   | { command: 'set-training'; training: RbmTraining }
   | { command: 'advance'; updates: number }
   | { command: 'show-filters'; page: number; order: 'unit' | 'norm' }
   | { command: 'refresh' }
-  | { command: 'start-gallery'; count: number; steps: number }
+  | { command: 'start-gallery'; count: number; steps: number; label?: number }
   | { command: 'advance-gallery'; steps: number }
+  | { command: 'set-pad'; image: Uint8Array | number[] }
+  | { command: 'pad-from-test'; image: number }
+  | { command: 'complete-pad'; mask: 'paint' | 'top' | 'left'; steps: number }
+  | { command: 'clamp-pad'; clamped: boolean }
+  | { command: 'advance-pad'; steps: number }
   | { command: 'restore-run'; bytes: Uint8Array | number[] };
 /** What the MNIST run answers (Rust: app::rbm::mnist::MnistReply). */
 export type MnistReply =
   | { reply: 'changed' }
   | { reply: 'restarted'; visible: number; hidden: number; width: number; updates: number; updates_per_epoch: number }
   | { reply: 'learned'; updates: number }
-  | { reply: 'gallery-advanced'; done: boolean };
+  | { reply: 'gallery-advanced'; done: boolean }
+  | { reply: 'completion-advanced'; done: boolean };
 "#;
 
 /// A restricted machine learning MNIST with the f32 batch trainer (`app::rbm::mnist`).
@@ -492,7 +498,7 @@ impl WebMnistLab {
     pub fn new(bytes: &[u8], hidden: f64, seed: f64) -> Result<WebMnistLab, JsError> {
         let hidden = HIDDEN.read(hidden).map_err(js_error)?;
         let seed = SEED.read(seed).map_err(js_error)?;
-        let lab = MnistLab::from_file(bytes, hidden, seed, None).map_err(js_error)?;
+        let lab = MnistLab::from_file(bytes, hidden, seed, None, false).map_err(js_error)?;
         Ok(WebMnistLab {
             lab,
             step_within: true,
@@ -603,6 +609,46 @@ impl WebMnistLab {
     pub fn parameters(&self) -> Vec<f32> {
         self.lab.parameters()
     }
+
+    /// Whether the run learns the labels.
+    pub fn labelled(&self) -> bool {
+        self.lab.labelled()
+    }
+
+    /// The drawing pad (784 values 0/1), a copy.
+    pub fn pad(&self) -> Vec<u8> {
+        self.lab.pad().to_vec()
+    }
+
+    /// p(y | pad) for y = 0..9, exactly (empty without labels).
+    pub fn classification(&self) -> Vec<f64> {
+        self.lab.classification().to_vec()
+    }
+
+    /// The pad's completion: p(v | h) of its last step (empty before one starts).
+    pub fn completion(&self) -> Vec<f32> {
+        self.lab.completion().0.to_vec()
+    }
+
+    /// The completion's steps done.
+    pub fn completion_steps(&self) -> f64 {
+        self.lab.completion().1 as f64
+    }
+
+    /// The completion's steps to run.
+    pub fn completion_target(&self) -> f64 {
+        self.lab.completion().2 as f64
+    }
+
+    /// Whether the completion is in its clamped phase.
+    pub fn completion_clamped(&self) -> bool {
+        self.lab.completion().3
+    }
+
+    /// argmax_y p(y | v) of each gallery chain's image (empty without labels).
+    pub fn gallery_classes(&self) -> Vec<u8> {
+        self.lab.gallery_classes()
+    }
 }
 
 /// The log-likelihood points of MNIST runs, for the page's second worker
@@ -629,13 +675,20 @@ impl WebMnistLikelihood {
         self.scorer.reset(seed).map_err(js_error)
     }
 
-    /// Starts the point of the snapshot `parameters` (W, a, b) of a 784-`hidden` machine at
-    /// `update`, replacing any under way.
-    pub fn start(&mut self, hidden: f64, parameters: &[f32], update: f64) -> Result<(), JsError> {
+    /// Starts the point of the snapshot `parameters` (W, a, b) of a 784-`hidden` machine
+    /// (with `labels`, the joint 794-`hidden` one: its test error) at `update`, replacing
+    /// any under way.
+    pub fn start(
+        &mut self,
+        hidden: f64,
+        labels: bool,
+        parameters: &[f32],
+        update: f64,
+    ) -> Result<(), JsError> {
         let hidden = HIDDEN.read(hidden).map_err(js_error)?;
         let update = UPDATES_SO_FAR.read(update).map_err(js_error)?;
         self.scorer
-            .start(hidden as usize, parameters, update)
+            .start(hidden as usize, labels, parameters, update)
             .map_err(js_error)
     }
 
@@ -660,9 +713,10 @@ impl WebMnistLikelihood {
         self.scorer.job_update().map_or(-1.0, |u| u as f64)
     }
 
-    /// Column `k` of the curve (0 updates, 1 train, 2 test, 3 stderr), a copy.
+    /// Column `k` of the curve (0 updates, 1 train, 2 test, 3 stderr, 4 test error, 5 its
+    /// standard error), a copy.
     pub fn curve(&self, k: usize) -> Vec<f64> {
-        self.scorer.curve(k.min(3)).to_vec()
+        self.scorer.curve(k.min(5)).to_vec()
     }
 }
 

@@ -42,6 +42,27 @@ export async function openApp(page, path = '/') {
   await expect(page.locator('#alert')).toBeHidden();
 }
 
+// Opens the page on the restricted machine and waits for its first run to be shown.
+export async function openRestricted(page) {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.locator('#bm-kind-restricted').check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+}
+
+// After a reload: waits for the page, takes the offered restore, and comes back to the
+// restricted machine if the page did not open on it.
+export async function reopenRestricted(page) {
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const restore = page.getByRole('button', { name: 'Restore', exact: true });
+  if (await restore.isVisible()) await restore.click();
+  if (!(await page.locator('#rbm').isVisible())) {
+    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+    await page.locator('#bm-kind-restricted').check();
+  }
+}
+
 // The number shown in an <output> of the status line.
 export async function shown(page, id) {
   return Number(await page.locator(`#${id}`).textContent());

@@ -5,15 +5,7 @@
 // printed), a log-likelihood point with an AIS error bar comes from the second worker, and a
 // reload resumes the run kept in IndexedDB at the same update, bit for bit.
 import { readFile } from 'node:fs/promises';
-import { test, expect, openApp } from './fixtures.js';
-
-async function openRestricted(page) {
-  await openApp(page);
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await page.locator('#bm-kind-restricted').check();
-  await expect(page.locator('#rbm')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
-}
+import { test, expect, openRestricted, reopenRestricted } from './fixtures.js';
 
 // A reading of the MNIST learning worker ('updates', 'fingerprint', 'saved', …).
 function read(page, name) {
@@ -171,13 +163,7 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await expect.poll(async () => (await read(page, 'saved')).stored).toBe(await read(page, 'updates'));
   const paused = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
   await page.reload();
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  const restore = page.getByRole('button', { name: 'Restore', exact: true });
-  if (await restore.isVisible()) await restore.click();
-  if (!(await page.locator('#rbm').isVisible())) {
-    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-    await page.locator('#bm-kind-restricted').check();
-  }
+  await reopenRestricted(page);
   await expect(page.locator('#mnist')).toBeVisible();
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
   expect(await read(page, 'updates')).toBe(paused.updates);
@@ -201,12 +187,7 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
     ),
   );
   await page.reload();
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  if (await restore.isVisible()) await restore.click();
-  if (!(await page.locator('#rbm').isVisible())) {
-    await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-    await page.locator('#bm-kind-restricted').check();
-  }
+  await reopenRestricted(page);
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
   const restored = await read(page, 'updates');
   const leftAt = Number(await page.evaluate(() => localStorage.getItem('test-left-at')));

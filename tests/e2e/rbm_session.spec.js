@@ -2,15 +2,7 @@
 // updates, reload, restore, and the run is back at the same update count with the same
 // weights (read through the app's test hook), and learning continues. A malformed stored
 // restricted part is reported, and the rest of the session still restores.
-import { test, expect, openApp } from './fixtures.js';
-
-async function openRestricted(page) {
-  await openApp(page);
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await page.locator('#bm-kind-restricted').check();
-  await expect(page.locator('#rbm')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
-}
+import { test, expect, openRestricted } from './fixtures.js';
 
 // A reading of the page's restricted machine, from its worker (an RbmLab getter).
 function rbm(page, method, ...args) {

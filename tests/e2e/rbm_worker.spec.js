@@ -6,15 +6,7 @@
 // points under way (its longest task printed); and a worker that dies shows the fault overlay
 // with the last good session kept.
 import { readFile } from 'node:fs/promises';
-import { test, expect, openApp } from './fixtures.js';
-
-async function openRestricted(page) {
-  await openApp(page);
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await page.locator('#bm-kind-restricted').check();
-  await expect(page.locator('#rbm')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
-}
+import { test, expect, openRestricted } from './fixtures.js';
 
 // A reading of the worker's live run (an RbmLab getter, or 'weights', 'curve', 'session').
 function read(page, name, ...args) {

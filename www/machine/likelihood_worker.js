@@ -5,13 +5,15 @@
 // reader), and for each snapshot of the machine the learning worker sends over its port, one
 // point: ln Z (exact over the smaller layer up to 25 units, else the engine's AIS driver, 32
 // runs, with its standard error), then the free energies. A snapshot that comes while a point
-// is under way waits (only the latest is kept).
+// is under way waits (only the latest is kept). A machine that learned the labels is scored by
+// its test error on all 10 000 test images instead (argmax p(y | v), with its binomial
+// standard error; its ln p(v) columns are NaN).
 //
 //   page → worker
 //     {type: 'init', js, wasm} · {type: 'load', bytes, seed, port}
 //     {type: 'read', id, name}                   'busy', 'curve'
 //   learning worker → this worker (port)
-//     {type: 'snapshot', run, hidden, update, parameters} · {type: 'reset', run, seed}
+//     {type: 'snapshot', run, hidden, labels, update, parameters} · {type: 'reset', run, seed}
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', progress, update, exact, pending, curve?}
@@ -51,6 +53,8 @@ function curve() {
     train: scorer.curve(1),
     test: scorer.curve(2),
     stderr: scorer.curve(3),
+    error: scorer.curve(4),
+    errorStderr: scorer.curve(5),
   };
 }
 
@@ -71,7 +75,14 @@ function post(force = false) {
   const c = curve();
   if (c.updates.length !== curveSent || force) {
     message.curve = c;
-    transfer.push(c.updates.buffer, c.train.buffer, c.test.buffer, c.stderr.buffer);
+    transfer.push(
+      c.updates.buffer,
+      c.train.buffer,
+      c.test.buffer,
+      c.stderr.buffer,
+      c.error.buffer,
+      c.errorStderr.buffer,
+    );
     curveSent = c.updates.length;
   }
   postMessage(message, transfer);
@@ -82,9 +93,9 @@ function slice() {
   if (served.dead() || !scorer) return;
   try {
     if (scorer.progress() < 0 && pending) {
-      const { hidden, parameters, update } = pending;
+      const { hidden, labels, parameters, update } = pending;
       pending = null;
-      scorer.start(hidden, parameters, update);
+      scorer.start(hidden, Boolean(labels), parameters, update);
     }
     const until = performance.now() + SLICE_MS;
     let added = false;

@@ -15,11 +15,19 @@
 // every 2 s while learning, when it stops and when the page is hidden; the options and the
 // seed are kept in localStorage (STATE_KEY) so that the next visit loads the data and
 // resumes the run at the update it was saved at.
+//
+// Labels ("learn the labels too"): the learning worker's machine is the joint one over the
+// image and a one-of-10 label. The drawing pad (28×28, pointer events) is sent to the worker
+// as you draw (set-pad, at most one in flight, the latest drawing sent when it answers) and
+// comes back classified, p(y | pad) exactly, drawn as ten bars with their values as text; the
+// worker keeps the pad with the run, so a reload shows it again. The gallery generates a
+// chosen digit (its label clamped), and the pad's completion settles in the worker.
 
 import { WorkerLink } from '../worker_link.js';
 import { coresToUse } from './mnist_team.js';
 import { onEngineStop, reportPanic } from '../fault.js';
 import { $, clearError, format, readNumber, showError } from '../ui.js';
+import { cssColour, rgba } from '../views/colour.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
 
@@ -102,7 +110,17 @@ export class MnistRun {
       reconstructions: new ImageGridView($('mnist-reconstructions')),
       gallery: new ImageGridView($('mnist-gallery')),
       likelihood: new LikelihoodView($('mnist-likelihood')),
+      completion: new ImageGridView($('mnist-completion')),
     };
+    // The pad as drawn here (28×28, 0/1), whether a stroke is under way, and the set-pad
+    // command in flight (at most one; `padPending`: a newer drawing waits for it).
+    this.pad = new Uint8Array(28 * 28);
+    this.drawing = null;
+    this.padInFlight = false;
+    this.padPending = false;
+    this.padDrawn = true;
+    this.classification = null;
+    this.buildBars();
     this.wire();
   }
 
@@ -168,7 +186,7 @@ export class MnistRun {
   // Starts the two workers on first use and hands them the file (a copy to the likelihood
   // worker, the original transferred to the learning worker) and the run's options;
   // resolves once the learning worker made (or restored) the run, rejects with its reason.
-  async start(bytes, { hidden, seed, training, every }, resume) {
+  async start(bytes, { hidden, seed, training, labels, every }, resume) {
     const first = !this.link;
     if (first) {
       this.link = new WorkerLink(
@@ -206,7 +224,7 @@ export class MnistRun {
     // workers their ends of one channel.
     const channel = first ? new MessageChannel() : null;
     if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
-    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, every, resume, cores: coresToUse() };
+    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, labels, every, resume, cores: coresToUse() };
     if (channel) message.port = channel.port1;
     this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
     this.setRunning(false);
@@ -226,8 +244,16 @@ export class MnistRun {
         : '; a new run';
     }
     const shown = this.shown ?? {};
-    for (const part of ['filters', 'units', 'reconstructions', 'gallery'])
+    for (const part of ['filters', 'units', 'reconstructions', 'gallery', 'completion'])
       if (frame[part] === undefined) frame[part] = shown[part] ?? null;
+    // The worker's pad (a restored run's, a test digit copied) unless a newer drawing is here.
+    if (frame.pad && (frame.loaded || (!this.drawing && !this.padInFlight && !this.padPending))) {
+      this.pad = new Uint8Array(frame.pad);
+      this.padDrawn = false;
+    }
+    if (frame.classification) this.classification = frame.classification;
+    // A frame not drawn yet is replaced (its parts carry over above); the acknowledgement at
+    // the next draw counts it (`unacked`), so the worker's frames in flight come back to 0.
     this.shown = frame;
     this.fresh = true;
     const s = frame.stats;
@@ -261,7 +287,8 @@ export class MnistRun {
       return;
     }
     if (part === 'learning') this.setRunning(false);
-    showError(part === 'gallery' ? 'mnist-gallery-error' : 'mnist-error', message);
+    const box = { gallery: 'mnist-gallery-error', pad: 'mnist-pad-error' }[part] ?? 'mnist-error';
+    showError(box, message);
   }
 
   setRunning(on) {
@@ -307,10 +334,171 @@ export class MnistRun {
   startGallery() {
     const count = readNumber($('mnist-gallery-count').value);
     const steps = readNumber($('mnist-gallery-steps').value);
-    return this.send({ command: 'start-gallery', count, steps }, 'mnist-gallery-error');
+    const text = $('mnist-gallery-label').value.trim();
+    /** @type {any} */
+    const command = { command: 'start-gallery', count, steps };
+    // A digit to generate (the engine checks 0–9 and that the run learned the labels).
+    if (text !== '') command.label = readNumber(text);
+    $('mnist-gallery-classes').textContent = '';
+    return this.send(command, 'mnist-gallery-error');
+  }
+
+  // --- The drawing pad ---------------------------------------------------------------------
+
+  // The pad's pixel under a pointer event (fractional, in pad pixels).
+  /** @returns {[number, number]} */
+  padPoint(event) {
+    const r = $('mnist-pad').getBoundingClientRect();
+    return [((event.clientX - r.left) / r.width) * 28, ((event.clientY - r.top) / r.height) * 28];
+  }
+
+  // Inks the pixels within 1.3 pad pixels of the segment from a to b (a stroke about as
+  // thick as MNIST's).
+  ink([x0, y0], [x1, y1]) {
+    const steps = Math.max(1, Math.ceil(2 * Math.hypot(x1 - x0, y1 - y0)));
+    for (let k = 0; k <= steps; k++) {
+      const x = x0 + ((x1 - x0) * k) / steps;
+      const y = y0 + ((y1 - y0) * k) / steps;
+      for (let py = Math.floor(y) - 2; py <= Math.floor(y) + 2; py++)
+        for (let px = Math.floor(x) - 2; px <= Math.floor(x) + 2; px++)
+          if (px >= 0 && px < 28 && py >= 0 && py < 28 && Math.hypot(px + 0.5 - x, py + 0.5 - y) <= 1.3)
+            this.pad[py * 28 + px] = 1;
+    }
+    this.padDrawn = false;
+  }
+
+  // Sends the pad to the worker to be kept and classified: at most one in flight, the latest
+  // drawing sent when it answers.
+  sendPad() {
+    if (!this.link || !this.shown) {
+      showError('mnist-pad-error', 'MNIST: no run yet; start a run first');
+      return;
+    }
+    if (this.padInFlight) {
+      this.padPending = true;
+      return;
+    }
+    this.padInFlight = true;
+    const done = () => {
+      this.padInFlight = false;
+      if (this.padPending) {
+        this.padPending = false;
+        this.sendPad();
+      }
+    };
+    this.send({ command: 'set-pad', image: this.pad.slice() }, 'mnist-pad-error').then(done, done);
+  }
+
+  erasePad() {
+    this.pad.fill(0);
+    this.padDrawn = false;
+    this.sendPad();
+  }
+
+  // The bars' DOM, once: a digit, a bar and its value per label.
+  buildBars() {
+    const box = $('mnist-bars');
+    this.bars = [];
+    for (let y = 0; y < 10; y++) {
+      const digit = document.createElement('span');
+      digit.textContent = String(y);
+      const track = document.createElement('span');
+      const bar = document.createElement('span');
+      bar.className = 'bar';
+      bar.style.display = 'block';
+      bar.style.width = '0%';
+      track.append(bar);
+      const value = document.createElement('span');
+      value.textContent = '–';
+      box.append(digit, track, value);
+      this.bars.push({ digit, bar, value });
+    }
+  }
+
+  drawBars() {
+    const p = this.classification;
+    const labelled = Boolean(this.shown?.stats.labelled);
+    if (!labelled || !p || p.length !== 10) {
+      for (const b of this.bars) {
+        b.bar.style.width = '0%';
+        b.value.textContent = '–';
+      }
+      $('mnist-bars-text').textContent = labelled
+        ? 'p(label | pad): –'
+        : 'This run does not learn the labels: start one with “Learn the labels too” to classify.';
+      return;
+    }
+    let best = 0;
+    for (let y = 1; y < 10; y++) if (p[y] > p[best]) best = y;
+    this.bars.forEach((b, y) => {
+      b.bar.style.width = `${(100 * p[y]).toFixed(1)}%`;
+      b.value.textContent = p[y].toFixed(3);
+      b.digit.className = y === best ? 'best' : '';
+    });
+    $('mnist-bars-text').textContent =
+      `p(label | pad), most probable ${best}: ` + Array.from(p, (q, y) => `${y}: ${q.toFixed(3)}`).join(', ');
+  }
+
+  drawPad() {
+    const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('mnist-pad'));
+    const c = canvas.getContext('2d');
+    const image = c.createImageData(28, 28);
+    const ink = rgba(cssColour('--ink', '#222222'));
+    const paper = rgba(cssColour('--card', '#ffffff'));
+    for (let i = 0; i < 784; i++) image.data.set([...(this.pad[i] ? ink : paper).slice(0, 3), 255], 4 * i);
+    c.putImageData(image, 0, 0);
+    this.padDrawn = true;
+  }
+
+  complete() {
+    const steps = readNumber($('mnist-pad-steps').value);
+    return this.send({ command: 'complete-pad', mask: $('mnist-pad-mask').value, steps }, 'mnist-pad-error');
+  }
+
+  toggleClamps() {
+    const clamped = !(this.shown?.stats.completionClamped ?? true);
+    return this.send({ command: 'clamp-pad', clamped }, 'mnist-pad-error');
   }
 
   wire() {
+    const pad = $('mnist-pad');
+    pad.addEventListener('pointerdown', (event) => {
+      event.preventDefault();
+      pad.setPointerCapture?.(event.pointerId);
+      pad.focus();
+      const p = this.padPoint(event);
+      this.drawing = p;
+      this.ink(p, p);
+      this.sendPad();
+    });
+    pad.addEventListener('pointermove', (event) => {
+      if (!this.drawing) return;
+      const p = this.padPoint(event);
+      this.ink(this.drawing, p);
+      this.drawing = p;
+      this.sendPad();
+    });
+    const lift = () => {
+      if (!this.drawing) return;
+      this.drawing = null;
+      this.sendPad();
+    };
+    pad.addEventListener('pointerup', lift);
+    pad.addEventListener('pointercancel', lift);
+    pad.addEventListener('keydown', (event) => {
+      if (event.key === 'Delete' || event.key === 'Backspace') {
+        event.preventDefault();
+        this.erasePad();
+      }
+    });
+    $('mnist-pad-erase').addEventListener('click', () => this.erasePad());
+    $('mnist-pad-from-test').addEventListener('click', () => {
+      if (!this.link) return showError('mnist-pad-error', 'MNIST: no run yet; start a run first');
+      const image = readNumber($('mnist-pad-test').value);
+      return this.send({ command: 'pad-from-test', image }, 'mnist-pad-error');
+    });
+    $('mnist-pad-complete').addEventListener('click', () => this.link && this.complete());
+    $('mnist-pad-toggle').addEventListener('click', () => this.link && this.toggleClamps());
     $('mnist-filter-page').addEventListener('change', () => this.link && this.showFilters());
     $('mnist-filter-order').addEventListener('change', () => this.link && this.showFilters());
     $('mnist-every').addEventListener('change', () => this.setEvery());
@@ -330,9 +518,13 @@ export class MnistRun {
       this.pointFresh = false;
       this.drawPoint();
     }
+    if (!this.padDrawn) this.drawPad();
     const frame = this.shown;
     if (!this.fresh || !frame) return;
     this.fresh = false;
+    $('mnist-pad-box').hidden = false;
+    $('mnist-error-rate').hidden = !frame.stats.labelled;
+    this.drawBars();
     const s = frame.stats;
     const width = s.width;
     const height = s.visible / width;
@@ -366,6 +558,21 @@ export class MnistRun {
       this.drawnGallery = frame.gallery;
       this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
       $('mnist-gallery-progress').textContent = `${s.gallerySteps} of ${s.galleryTarget} steps`;
+      // A finished gallery of a labelled run: what the machine reads in its own images.
+      if (s.labelled && s.gallerySteps === s.galleryTarget)
+        this.read('gallery-classes').then((classes) => {
+          $('mnist-gallery-classes').textContent =
+            `The machine classifies these images (argmax p(y | v)) as: ${Array.from(classes).join(' ')}`;
+        });
+    }
+    if (frame.completion && frame.completion !== this.drawnCompletion && s.completionTarget > 0) {
+      this.drawnCompletion = frame.completion;
+      this.views.completion.draw({ values: frame.completion, count: 1, width, height, columns: 1 });
+      $('mnist-pad-steps-done').textContent = `${s.completionSteps} of ${s.completionTarget}`;
+      $('mnist-pad-phase').textContent = s.completionClamped ? 'clamped (pad held)' : 'free (nothing held)';
+      $('mnist-pad-toggle').textContent = s.completionClamped
+        ? 'Release the clamps (free phase)'
+        : 'Clamp again (clamped phase)';
     }
     if ((this.unacked ?? 0) > 0) this.link.post({ type: 'ack', frames: this.unacked });
     this.unacked = 0;
@@ -381,6 +588,12 @@ export class MnistRun {
     const pm = (x, e) => (e > 0 ? `${format(x, 4)} ± ${format(e, 2)}` : format(x, 4));
     $('mnist-train-ll').textContent = n ? pm(c.train[n - 1], c.stderr[n - 1]) : '–';
     $('mnist-test-ll').textContent = n ? pm(c.test[n - 1], c.stderr[n - 1]) : '–';
+    // A labelled run's points: the test error on the 10 000 test images, ± its binomial
+    // standard error.
+    const e = n && c.error ? c.error[n - 1] : NaN;
+    $('mnist-test-error').textContent = Number.isFinite(e)
+      ? `${format(100 * e, 3)} % ± ${format(100 * c.errorStderr[n - 1], 2)} % (update ${c.updates[n - 1]})`
+      : '–';
     if (c && c !== this.drawnCurve) {
       this.drawnCurve = c;
       this.views.likelihood.draw(c);

@@ -9,22 +9,30 @@
 //
 //   page → worker
 //     {type: 'init', js, wasm}                  load the engine
-//     {type: 'load', bytes, hidden, seed, training, every, resume, port, cores}
+//     {type: 'load', bytes, hidden, seed, training, labels, every, resume, port, cores}
 //                                               the packed file (transferred; parsed by the
 //                                               engine's validating reader), the run's
-//                                               options, whether to restore the saved run,
-//                                               the port to the likelihood worker, the
-//                                               learning workers to use (mnist_team.js)
+//                                               options (labels: learn the labels too),
+//                                               whether to restore the saved run, the port
+//                                               to the likelihood worker, the learning
+//                                               workers to use (mnist_team.js)
 //     {type: 'command', id, command, seq}       an MnistCommand for MnistLab.dispatch
 //     {type: 'read', id, name}                  'updates', 'busy', 'engine_time', 'saved',
-//                                               'fingerprint' (a hash of the saved bytes)
+//                                               'fingerprint' (a hash of the saved bytes),
+//                                               'pad', 'classification', 'completion',
+//                                               'gallery-classes' (argmax p(y | v) of each
+//                                               gallery image)
 //     {type: 'run', on} · {type: 'ack', frames} · {type: 'hide'} (save now) · {type: 'every', every}
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
-//     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, loaded?}
+//     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, pad?,
+//      classification?, completion?, loaded?}
 //     {type: 'session', updates, ms, busyMs, bytes}   the run was saved: ms until stored,
 //                                               busyMs of this thread's time
-//     {type: 'error', part, message}            part: data, learning, gallery, save
+//     {type: 'error', part, message}            part: data, learning, gallery, pad, save
+//
+// The pad: each drawing the page sends (set-pad, at most one in flight) is classified at once
+// (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
 import { serveEngine } from '../worker_host.js';
@@ -37,6 +45,7 @@ const SLICE_MS = 12;
 const GALLERY_STEPS = 1;
 const SAVE_MS = 2000;
 const VIEW_MS = 200;
+const PAD_SAVE_MS = 1000;
 const DB = 'boltzlab-mnist';
 const STORE = 'runs';
 const KEY = 'current';
@@ -50,18 +59,32 @@ let port = null;
 let running = false;
 let scheduled = false;
 let galleryActive = false;
+let completionActive = false;
+let padChanges = 0;
+let padSave = 0;
 let inFlight = 0;
 let dirty = false;
 let every = 300;
 let lastSnapshot = -1;
 let run = 0;
-const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity };
+const sent = { version: -1, run: -1, gallery: -1, viewsAt: -Infinity, pad: -1, completion: -1 };
 // Time in learning: ms of whole updates, and of it inside engine calls (with one worker, all
 // of it; shared, the rest waits for the other workers' messages).
 const engineTime = { ms: 0, compute: 0, updates: 0 };
 // What the last save held (updates, run, changes: see `changes`) and, once the store committed
 // it, `stored`: the update count of the run a reload would find.
-const saved = { at: -Infinity, updates: -1, run: -1, changes: -1, stored: -1, ms: 0, busyMs: 0, bytes: 0 };
+// `storedChanges`: the changes count of the save the store committed.
+const saved = {
+  at: -Infinity,
+  updates: -1,
+  run: -1,
+  changes: -1,
+  stored: -1,
+  storedChanges: -1,
+  ms: 0,
+  busyMs: 0,
+  bytes: 0,
+};
 // Commands that change only what is shown (the trainer stays as it is).
 const VIEW_COMMANDS = new Set(['show-filters', 'refresh', 'start-gallery', 'advance-gallery']);
 // Changes to the run that are not updates (the gallery draws from the run's view stream).
@@ -75,7 +98,7 @@ function schedule() {
   tick.port2.postMessage(null);
 }
 
-const busy = () => lab !== null && (running || galleryActive);
+const busy = () => lab !== null && (running || galleryActive || completionActive);
 
 function stats() {
   return {
@@ -90,6 +113,10 @@ function stats() {
     galleryCount: lab.gallery().length / lab.visible(),
     gallerySteps: lab.gallery_steps(),
     galleryTarget: lab.gallery_target(),
+    labelled: lab.labelled(),
+    completionSteps: lab.completion_steps(),
+    completionTarget: lab.completion_target(),
+    completionClamped: lab.completion_clamped(),
     running,
     run,
     cores: sharesUpdates() ? wantCores : 1,
@@ -127,6 +154,18 @@ function frame(urgent = false, extra = {}) {
     message.gallery = take(lab.gallery());
     sent.gallery = s.gallerySteps;
   }
+  // The pad when it changed (or the run did), its classification with it and whenever the
+  // views were redrawn (the machine changed), the completion when it moved.
+  if (padChanges !== sent.pad || sent.run !== run) {
+    message.pad = take(lab.pad());
+    sent.pad = padChanges;
+  }
+  if (message.pad || views) message.classification = take(lab.classification());
+  const completionAt = s.completionSteps + (s.completionClamped ? 0 : 0.5);
+  if (s.completionTarget > 0 && (completionAt !== sent.completion || sent.run !== run)) {
+    message.completion = take(lab.completion());
+    sent.completion = completionAt;
+  }
   sent.run = run;
   inFlight += 1;
   dirty = false;
@@ -140,7 +179,10 @@ function snapshot() {
   if (lastSnapshot >= 0 && updates < lastSnapshot + every) return;
   lastSnapshot = updates;
   const parameters = lab.parameters();
-  port.postMessage({ type: 'snapshot', run, hidden: lab.hidden(), update: updates, parameters }, [parameters.buffer]);
+  port.postMessage(
+    { type: 'snapshot', run, hidden: lab.hidden(), labels: lab.labelled(), update: updates, parameters },
+    [parameters.buffer],
+  );
 }
 
 function learn(untilMs) {
@@ -167,6 +209,19 @@ function attempt(part, action) {
   }
 }
 
+// One step of a chain drawn only to be shown (the gallery, the pad's completion) by `command`;
+// whether it goes on (not done, not refused).
+function advanceView(part, command) {
+  let going = true;
+  const ok = attempt(part, () => {
+    const reply = lab.dispatch(command);
+    changes += 1;
+    if ('done' in reply && reply.done) going = false;
+  });
+  dirty = true;
+  return ok && going;
+}
+
 function slice() {
   scheduled = false;
   if (served.dead() || !lab) return;
@@ -174,14 +229,12 @@ function slice() {
   if (running && sharesUpdates()) learnShared();
   else if (running) attempt('learning', () => learn(start + SLICE_MS));
   if (galleryActive) {
-    const ok = attempt('gallery', () => {
-      const reply = lab.dispatch({ command: 'advance-gallery', steps: GALLERY_STEPS });
-      changes += 1;
-      if (reply.reply === 'gallery-advanced' && reply.done) galleryActive = false;
-    });
-    if (!ok) galleryActive = false;
-    dirty = true;
+    galleryActive = advanceView('gallery', { command: 'advance-gallery', steps: GALLERY_STEPS });
     if (!galleryActive) save();
+  }
+  if (completionActive) {
+    completionActive = advanceView('pad', { command: 'advance-pad', steps: GALLERY_STEPS });
+    if (!completionActive) save();
   }
   frame();
   if (running && performance.now() - saved.at >= SAVE_MS) save();
@@ -222,6 +275,7 @@ function save() {
   saved.updates = updates;
   saved.run = run;
   saved.changes = changes;
+  const changed = changes;
   db()
     .then(
       (database) =>
@@ -237,6 +291,7 @@ function save() {
     )
     .then(() => {
       saved.stored = updates;
+      saved.storedChanges = changed;
       saved.ms = performance.now() - t0;
       saved.busyMs = busyMs;
       saved.bytes = bytes.length;
@@ -260,14 +315,23 @@ async function savedRecord() {
 
 // --- Messages --------------------------------------------------------------------------------
 
-async function load({ bytes, hidden, seed, training, resume, every: e, port: p, cores }) {
+// Saves the run within PAD_SAVE_MS of a change of the pad (a stroke sends many).
+function savePadSoon() {
+  if (padSave) return;
+  padSave = setTimeout(() => {
+    padSave = 0;
+    save();
+  }, PAD_SAVE_MS);
+}
+
+async function load({ bytes, hidden, seed, training, labels, resume, every: e, port: p, cores }) {
   if (p) port = p;
   running = false;
   await sharing;
   let next = null;
   try {
     next = new engine.MnistLab(new Uint8Array(bytes), hidden, seed);
-    if (training) next.dispatch({ command: 'new-run', hidden, seed, training });
+    if (training || labels) next.dispatch({ command: 'new-run', hidden, seed, training, labels: Boolean(labels) });
   } catch (err) {
     next?.free();
     postMessage({ type: 'error', part: 'data', message: String(err?.message ?? err) });
@@ -298,6 +362,7 @@ async function load({ bytes, hidden, seed, training, resume, every: e, port: p, 
   run += 1;
   lastSnapshot = -1;
   galleryActive = false;
+  completionActive = false;
   port?.postMessage({ type: 'reset', run, seed: lab.seed() });
   snapshot();
   dirty = true;
@@ -315,6 +380,7 @@ function make(command) {
       run += 1;
       lastSnapshot = -1;
       galleryActive = false;
+      completionActive = false;
       port?.postMessage({ type: 'reset', run, seed: lab.seed() });
       snapshot();
       saved.at = -Infinity;
@@ -328,6 +394,17 @@ function make(command) {
       changes += 1;
       galleryActive = true;
       break;
+    case 'set-pad':
+    case 'pad-from-test':
+      changes += 1;
+      padChanges += 1;
+      savePadSoon();
+      break;
+    case 'complete-pad':
+    case 'clamp-pad':
+      changes += 1;
+      completionActive = true;
+      break;
     default:
   }
   // The helpers' replicas take the run again before the next shared update.
@@ -339,6 +416,7 @@ function read(name) {
   if (name === 'engine_time') return { ...engineTime };
   if (name === 'busy') return busy();
   if (name === 'saved') return { ...saved, at: undefined };
+  if (name === 'changes') return changes;
   if (!lab) throw new Error('MNIST: no run yet');
   if (name === 'updates') return lab.updates();
   if (name === 'fingerprint') {
@@ -349,6 +427,10 @@ function read(name) {
   }
   if (name === 'hidden') return lab.hidden();
   if (name === 'chains') return lab.chains();
+  if (name === 'pad') return lab.pad();
+  if (name === 'classification') return lab.classification();
+  if (name === 'completion') return lab.completion();
+  if (name === 'gallery-classes') return lab.gallery_classes();
   if (name === 'filters') return lab.filters();
   throw new Error(`MNIST has no reading ${name}`);
 }

@@ -20,17 +20,29 @@
 //!   trainer's whole state ([`BatchState`]) and a CRC-32, so a reload continues with the
 //!   same bits (same build; the f32 trainer's promise, `learn::rbm::batch`).
 //!
+//! - With the labels ([`MnistCommand::NewRun`]'s `labels`), the machine is the joint one of
+//!   [`crate::model::rbm_labels`]: 784 pixels and a one-of-10 label group (794 visible
+//!   units) learned by the same trainer with its label group; a drawing pad is classified
+//!   by p(y | v) exactly, a chosen digit is generated with its label clamped, and the pad is
+//!   completed by block Gibbs with its pixels clamped ([`pad`]).
+//!
 //! Every change is one [`MnistCommand`] through [`MnistLab::apply`]; a refused command
 //! changes nothing.
 
+mod pad;
+
+pub use pad::LABELS;
+
+use super::completion::Mask;
 use super::likelihood::{Point, PointJob};
 use super::training::Training;
 use super::{CURVE_CAPACITY, Count, HIDDEN, SEED, StatisticsKind};
 use crate::app::lattice::wire::{Named, by_name};
+use crate::dynamics::rbm_labels::LabelledChain;
 use crate::error::ParamError;
 use crate::estimate::trace::{Eviction, History};
 use crate::learn::mnist::{self, Mnist};
-use crate::learn::rbm::{BatchState, BatchTrainer, Rbm};
+use crate::learn::rbm::{BatchState, BatchTrainer, LabelledRbm, Rbm};
 use crate::model::rbm::sigmoid;
 use crate::rng::{SpinRng, seeded_rng, uniform};
 use serde::{Deserialize, Serialize};
@@ -119,6 +131,9 @@ pub enum MnistCommand {
         seed: u64,
         #[serde(default)]
         training: Option<Training>,
+        /// Learn the labels too: the joint machine over the image and a one-of-10 label.
+        #[serde(default)]
+        labels: bool,
     },
     /// The learning options from the next update on (the machine, velocities and batch
     /// position are kept; other statistics start new chains). Tempering is refused.
@@ -137,15 +152,47 @@ pub enum MnistCommand {
     },
     /// Brings the filters and reconstructions up to date (the view stream draws).
     Refresh,
-    /// Starts `count` gallery chains (1 to 30) from random images, to run `steps` steps.
+    /// Starts `count` gallery chains (1 to 30) from random images, to run `steps` steps;
+    /// with `label` (0 to 9, a run with labels only) the label is clamped to it, so the
+    /// chains generate that digit.
     StartGallery {
         #[serde(deserialize_with = "wire::gallery_images")]
         count: u64,
         #[serde(deserialize_with = "wire::gallery_steps")]
         steps: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<u64>,
     },
     /// Advances the gallery by up to `steps` block Gibbs steps.
     AdvanceGallery {
+        #[serde(deserialize_with = "wire::gallery_steps")]
+        steps: u64,
+    },
+    /// The drawing pad's image: 784 values 0 or 1 (error names `pad image`); a run with
+    /// labels classifies it at once.
+    SetPad {
+        #[serde(deserialize_with = "super::command::wire::bytes")]
+        image: Vec<u8>,
+    },
+    /// Copies test image `image` (0 to 9 999) onto the pad.
+    PadFromTest {
+        #[serde(deserialize_with = "wire::test_image")]
+        image: u64,
+    },
+    /// Starts completing the pad: the pixels of `mask` (`paint`: the pixels drawn on; `top`
+    /// or `left`: that half) are clamped to the pad, the rest (and the label) settle by
+    /// block Gibbs for `steps` steps (1 to 10 000).
+    CompletePad {
+        #[serde(with = "by_name")]
+        mask: Mask,
+        #[serde(deserialize_with = "wire::gallery_steps")]
+        steps: u64,
+    },
+    /// The completion's phase: clamped (the mask's pixels hold the pad) or free (every
+    /// pixel sampled); a switch runs the completion's steps again.
+    ClampPad { clamped: bool },
+    /// Advances the completion by up to `steps` block Gibbs steps.
+    AdvancePad {
         #[serde(deserialize_with = "wire::gallery_steps")]
         steps: u64,
     },
@@ -175,6 +222,9 @@ pub enum MnistReply {
     GalleryAdvanced {
         done: bool,
     },
+    CompletionAdvanced {
+        done: bool,
+    },
 }
 
 /// How a command's counts are read on the wire: each through its [`Count`].
@@ -197,16 +247,27 @@ mod wire {
         filter_page: super::FILTER_PAGES;
         gallery_images: super::MNIST_GALLERY;
         gallery_steps: super::MNIST_GALLERY_STEPS;
+        test_image: super::PAD_TEST_IMAGE;
     }
 }
 
-/// The generation gallery: chains' visible states and the mean images p(v | h) last drawn.
+/// A test image copied onto the pad: 0 to 9 999.
+pub const PAD_TEST_IMAGE: Count = Count {
+    field: "test image",
+    min: 0,
+    max: 9_999,
+};
+
+/// The generation gallery: chains' visible states and the mean images p(v | h) last drawn;
+/// in a run with labels, the joint chains (image, label, hidden) and the clamped label.
 #[derive(Debug, Clone, Default)]
 struct Gallery {
     states: Vec<u8>,
     means: Vec<f32>,
     steps: u64,
     target: u64,
+    chains: Vec<LabelledChain>,
+    label: Option<usize>,
 }
 
 /// The MNIST run the page drives.
@@ -227,6 +288,12 @@ pub struct MnistLab {
     originals: Vec<f32>,
     reconstructions: Vec<f32>,
     gallery: Gallery,
+    /// Whether the machine learns the labels (794 visible units: the image, then 10).
+    labels: bool,
+    /// The drawing pad (784 values 0/1), p(y | pad) (empty without labels), the completion.
+    pad: Vec<u8>,
+    classified: Vec<f64>,
+    completion: Option<pad::PadCompletion>,
     /// Changes whenever the weights change.
     version: u64,
 }
@@ -255,6 +322,7 @@ impl MnistLab {
         hidden: u64,
         seed: u64,
         training: Option<Training>,
+        labels: bool,
     ) -> Result<MnistLab, ParamError> {
         let data = mnist::parse(bytes)?;
         if (data.rows, data.cols) != (28, 28) || data.test.len() < RECONSTRUCTED {
@@ -268,7 +336,7 @@ impl MnistLab {
                 ),
             });
         }
-        MnistLab::build(data, hidden, seed, training)
+        MnistLab::build(data, hidden, seed, training, labels)
     }
 
     fn build(
@@ -276,16 +344,17 @@ impl MnistLab {
         hidden: u64,
         seed: u64,
         training: Option<Training>,
+        labels: bool,
     ) -> Result<MnistLab, ParamError> {
         let hidden = HIDDEN.check(hidden)? as usize;
         let seed = SEED.check(seed)?;
         let training = training.unwrap_or_else(MnistLab::default_training);
-        let train = data.train.vectors(data.train.len());
-        let visible = data.train.pixels();
+        let train = pad::training_vectors(&data, labels)?;
+        let visible = data.train.pixels() + if labels { LABELS } else { 0 };
         let options = training.options(seed, train.len(), visible, hidden)?;
         let mut start = Rbm::random(visible, hidden, 0.01, seed)?;
         start.set_base_rate_biases(&train)?;
-        let trainer = BatchTrainer::new(&start, &train, options, 1)?;
+        let trainer = pad::trainer(&start, &train, options, labels)?;
         drop(train);
         let originals = data
             .test
@@ -307,6 +376,10 @@ impl MnistLab {
             originals,
             reconstructions: vec![0.0; RECONSTRUCTED * visible],
             gallery: Gallery::default(),
+            labels,
+            pad: vec![0; data.train.pixels()],
+            classified: Vec::new(),
+            completion: None,
             version: 0,
             data,
         };
@@ -322,8 +395,9 @@ impl MnistLab {
                 hidden,
                 seed,
                 training,
+                labels,
             } => {
-                let next = MnistLab::build(self.data.clone(), hidden, seed, training)?;
+                let next = MnistLab::build(self.data.clone(), hidden, seed, training, labels)?;
                 *self = next;
                 return Ok(self.restarted());
             }
@@ -349,9 +423,17 @@ impl MnistLab {
                 self.refresh_filters();
             }
             C::Refresh => self.refresh(),
-            C::StartGallery { count, steps } => {
+            C::StartGallery {
+                count,
+                steps,
+                label,
+            } => {
                 let count = MNIST_GALLERY.check(count)? as usize;
                 let steps = MNIST_GALLERY_STEPS.check(steps)?;
+                if label.is_some() || self.labels {
+                    self.start_labelled_gallery(count, steps, label)?;
+                    return Ok(MnistReply::Changed);
+                }
                 let nv = self.visible();
                 let states = (0..count * nv)
                     .map(|_| u8::from(uniform(&mut self.view_rng) < 0.5))
@@ -361,12 +443,30 @@ impl MnistLab {
                     means: vec![0.0; count * nv],
                     steps: 0,
                     target: steps,
+                    ..Gallery::default()
                 };
             }
             C::AdvanceGallery { steps } => {
                 let steps = MNIST_GALLERY_STEPS.check(steps)?;
-                return Ok(MnistReply::GalleryAdvanced {
-                    done: self.advance_gallery(steps),
+                let done = if self.labels {
+                    self.advance_labelled_gallery(steps)
+                } else {
+                    self.advance_gallery(steps)
+                };
+                return Ok(MnistReply::GalleryAdvanced { done });
+            }
+            C::SetPad { image } => self.set_pad(image)?,
+            C::PadFromTest { image } => {
+                let k = PAD_TEST_IMAGE
+                    .up_to(self.data.test.len() as u64 - 1)
+                    .check(image)?;
+                self.set_pad(self.data.test.image(k as usize))?;
+            }
+            C::CompletePad { mask, steps } => self.complete_pad(mask, steps)?,
+            C::ClampPad { clamped } => self.clamp_pad(clamped)?,
+            C::AdvancePad { steps } => {
+                return Ok(MnistReply::CompletionAdvanced {
+                    done: self.advance_pad(steps)?,
                 });
             }
         }
@@ -393,9 +493,10 @@ impl MnistLab {
     /// A trainer with `training` that goes on from `lab`'s machine, velocities and batch
     /// position (new chains when the statistics or their count change).
     fn build_trainer_like(lab: &MnistLab, training: Training) -> Result<BatchTrainer, ParamError> {
-        let train = lab.data.train.vectors(lab.data.train.len());
-        let options = training.options(lab.seed, train.len(), lab.visible(), lab.hidden)?;
-        let mut trainer = BatchTrainer::new(&lab.trainer.rbm(), &train, options, 1)?;
+        let train = pad::training_vectors(&lab.data, lab.labels)?;
+        let visible = lab.trainer.rbm().visible();
+        let options = training.options(lab.seed, train.len(), visible, lab.hidden)?;
+        let mut trainer = pad::trainer(&lab.trainer.rbm(), &train, options, lab.labels)?;
         let mut state = lab.trainer.state();
         let fresh = trainer.state();
         if state.chains.len() != fresh.chains.len()
@@ -413,6 +514,7 @@ impl MnistLab {
     fn refresh(&mut self) {
         self.refresh_filters();
         self.reconstruct();
+        self.classify_pad();
     }
 
     /// The shown page of filters, each scaled to its own largest |W_ij|.
@@ -422,7 +524,7 @@ impl MnistLab {
         let mut units: Vec<u32> = (0..nh as u32).collect();
         if self.filter_order == FilterOrder::Norm {
             let mut norms = vec![0.0f64; nh];
-            for row in w.chunks_exact(nh) {
+            for row in w[..nv * nh].chunks_exact(nh) {
                 for (n, &x) in norms.iter_mut().zip(row) {
                     *n += f64::from(x) * f64::from(x);
                 }
@@ -532,10 +634,12 @@ impl MnistLab {
 
     // --- Saving ------------------------------------------------------------------------------
 
-    /// The run as bytes: `BZMNRUN` and version 1, the length of a JSON header (u32 LE), the
+    /// The run as bytes: `BZMNRUN` and format 2, the length of a JSON header (u32 LE), the
     /// header (hidden, seed, training, batch position, generator words, updates, the view
-    /// stream's words), then W, a, b, their velocities and the chains as f32 LE, the order as
-    /// u32 LE, and the CRC-32 of everything before it.
+    /// stream's words, whether it learns the labels, the pad), then W, a, b, their
+    /// velocities and the chains as f32 LE (with labels, W's and a's rows run over the 794
+    /// joint units), the order as u32 LE, and the CRC-32 of everything before it. Format 1
+    /// (no labels, no pad) is still read.
     pub fn save(&self) -> Vec<u8> {
         let state = self.trainer.state();
         let header = SavedHeader {
@@ -547,6 +651,8 @@ impl MnistLab {
             updates: state.updates,
             view_rng: crate::rng::random_words(&self.view_rng),
             chains: state.chains.len() as u64,
+            labels: self.labels,
+            pad: self.pad.iter().map(|&b| char::from(b'0' + b)).collect(),
         };
         let json = serde_json::to_vec(&header).expect("the header serializes");
         let mut out = Vec::with_capacity(16 + json.len() + 4 * (2 * state.weights.len() + 4096));
@@ -581,8 +687,15 @@ impl MnistLab {
             field: "saved run",
             reason: reason.into(),
         };
-        if bytes.len() < SAVE_MAGIC.len() + 8 || &bytes[..SAVE_MAGIC.len()] != SAVE_MAGIC {
+        let stem = &SAVE_MAGIC[..SAVE_MAGIC.len() - 1];
+        if bytes.len() < SAVE_MAGIC.len() + 8 || &bytes[..stem.len()] != stem {
             return Err(bad("not a saved MNIST run (no BZMNRUN header)"));
+        }
+        let format = bytes[stem.len()];
+        if !(1..=SAVE_MAGIC[stem.len()]).contains(&format) {
+            return Err(bad(&format!(
+                "saved in format {format} by a newer page; this page reads formats 1 and 2"
+            )));
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         if mnist::crc32(body) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
@@ -597,13 +710,21 @@ impl MnistLab {
         at += length;
         let header: SavedHeader =
             serde_json::from_slice(json).map_err(|e| bad(&format!("header: {e}")))?;
+        if format == 1 && (header.labels || !header.pad.is_empty()) {
+            return Err(bad("a format-1 header with format-2 fields"));
+        }
         let mut lab = MnistLab::build(
             self.data.clone(),
             header.hidden,
             header.seed,
             Some(header.training),
+            header.labels,
         )?;
-        let (nv, nh) = (lab.visible(), lab.hidden);
+        if !header.pad.is_empty() {
+            let pad: Vec<u8> = header.pad.bytes().map(|c| c.wrapping_sub(b'0')).collect();
+            lab.pad = pad::check_pad(&pad, lab.visible()).map_err(|e| bad(&e.to_string()))?;
+        }
+        let (nv, nh) = (lab.trainer.rbm().visible(), lab.hidden);
         let mut take = |count: usize| -> Result<Vec<f32>, ParamError> {
             let part = body
                 .get(at..at + 4 * count)
@@ -698,11 +819,18 @@ impl MnistLab {
         (self.filter_page, self.filter_order)
     }
 
-    /// The first (up to) 100 free chains' visible states, 0/1 as f32.
-    pub fn chains(&self) -> &[f32] {
+    /// The first (up to) 100 free chains' images, 0/1 as f32 (with labels, each chain's
+    /// label units left out).
+    pub fn chains(&self) -> Vec<f32> {
         let nv = self.visible();
-        let all = self.trainer.chain_visible();
-        &all[..all.len().min(SHOWN_CHAINS * nv)]
+        let width = nv + if self.labels { LABELS } else { 0 };
+        self.trainer
+            .chain_visible()
+            .chunks_exact(width)
+            .take(SHOWN_CHAINS)
+            .flat_map(|row| &row[..nv])
+            .copied()
+            .collect()
     }
 
     /// The reconstructed test images (0/1) and their reconstructions p(v | h).
@@ -715,7 +843,8 @@ impl MnistLab {
         (&self.gallery.means, self.gallery.steps, self.gallery.target)
     }
 
-    /// W, a and b in f32 one after the other (V·H + V + H): a snapshot for the likelihood.
+    /// W, a and b in f32 one after the other (V·H + V + H, V = 794 with labels): a snapshot
+    /// for the likelihood worker.
     pub fn parameters(&self) -> Vec<f32> {
         let (a, b) = self.trainer.biases();
         [self.trainer.weights(), a, b].concat()
@@ -727,7 +856,8 @@ impl MnistLab {
     }
 }
 
-const SAVE_MAGIC: &[u8; 8] = b"BZMNRUN\x01";
+/// The save's magic and its newest format (the last byte).
+const SAVE_MAGIC: &[u8; 8] = b"BZMNRUN\x02";
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -740,21 +870,75 @@ struct SavedHeader {
     updates: u64,
     view_rng: [u32; 4],
     chains: u64,
+    /// Format 2: whether the run learns the labels, and the pad as 784 characters 0/1.
+    #[serde(default)]
+    labels: bool,
+    #[serde(default)]
+    pad: String,
 }
 
 /// The log-likelihood points of an MNIST run, computed apart from learning (the page's
 /// second worker): each for a snapshot of the machine ([`MnistLab::parameters`]) at an
 /// update, on the first [`LIKELIHOOD_IMAGES`] training and test images; AIS from the base
-/// rates of those training images.
+/// rates of those training images. A machine with labels is scored instead by its test
+/// error on all 10 000 test images, argmax_y p(y | v) against the label
+/// ([`TestErrorJob`]), with its binomial standard error √(e(1 − e)/n); its ln p(v) columns
+/// are NaN (the label group's softmax is not a layer the engine's ln Z estimators know).
 #[derive(Debug, Clone)]
 pub struct MnistLikelihood {
     train: Vec<Vec<u8>>,
     test: Vec<Vec<u8>>,
+    /// All test images and their labels (empty when the file has none).
+    test_all: Vec<Vec<u8>>,
+    test_labels: Vec<u8>,
     base: Vec<f64>,
     seed: u64,
-    job: Option<PointJob>,
-    /// (update, train, test, stderr) of each finished point.
-    curve: History<4>,
+    job: Option<ScoreJob>,
+    /// (update, train, test, stderr, test error, its standard error) of each point.
+    curve: History<6>,
+}
+
+/// The work under way in the scorer: a likelihood point, or a test error.
+#[derive(Debug, Clone)]
+enum ScoreJob {
+    Point(PointJob),
+    Errors(TestErrorJob),
+}
+
+/// The test error of a machine with labels, a few images per call: errors / n over the n
+/// test images, each classified by argmax_y p(y | v) ([`LabelledRbm::classify_with`]).
+#[derive(Debug, Clone)]
+pub struct TestErrorJob {
+    machine: LabelledRbm,
+    update: u64,
+    next: usize,
+    errors: u64,
+    scratch: Vec<f64>,
+    p: Vec<f64>,
+}
+
+impl TestErrorJob {
+    /// Classifies up to `work` more images (one unit each); (error, its standard error)
+    /// once all `images` are done.
+    fn advance(&mut self, work: u64, images: &[Vec<u8>], labels: &[u8]) -> Option<(f64, f64)> {
+        let end = (self.next + work as usize).min(images.len());
+        for (v, &y) in images[self.next..end].iter().zip(&labels[self.next..end]) {
+            self.machine
+                .classify_with(v, &mut self.scratch, &mut self.p);
+            if crate::learn::rbm::labels::most_probable(&self.p) != usize::from(y) {
+                self.errors += 1;
+            }
+        }
+        self.next = end;
+        (end == images.len()).then(|| binomial_error(self.errors, images.len() as u64))
+    }
+}
+
+/// The error rate e = errors / n and its binomial standard error √(e(1 − e)/n).
+pub fn binomial_error(errors: u64, n: u64) -> (f64, f64) {
+    let n = n.max(1) as f64;
+    let e = errors as f64 / n;
+    (e, libm::sqrt(e * (1.0 - e) / n))
 }
 
 impl MnistLikelihood {
@@ -764,9 +948,17 @@ impl MnistLikelihood {
         let train = data.train.vectors(LIKELIHOOD_IMAGES);
         let test = data.test.vectors(LIKELIHOOD_IMAGES);
         let base = crate::model::rbm::base_rate_biases(&train, data.train.pixels())?;
+        let test_labels = data.test.labels().map(<[u8]>::to_vec).unwrap_or_default();
+        let test_all = if test_labels.is_empty() {
+            Vec::new()
+        } else {
+            data.test.vectors(data.test.len())
+        };
         Ok(MnistLikelihood {
             train,
             test,
+            test_all,
+            test_labels,
             base,
             seed: SEED.check(seed)?,
             job: None,
@@ -783,71 +975,121 @@ impl MnistLikelihood {
     }
 
     /// Starts the point of the machine `parameters` (W, a, b as [`MnistLab::parameters`]
-    /// gives them) with `hidden` units at `update`, replacing any under way. Error names
-    /// `snapshot` when the lengths do not fit.
+    /// gives them) with `hidden` units at `update`, replacing any under way; with `labels`
+    /// the machine is the joint one (794 visible units) and the point is its test error.
+    /// Error names `snapshot` when the lengths do not fit, `labels` when the file has none.
     pub fn start(
         &mut self,
         hidden: usize,
+        labels: bool,
         parameters: &[f32],
         update: u64,
     ) -> Result<(), ParamError> {
-        let nv = self.base.len();
+        let nv = self.base.len() + if labels { LABELS } else { 0 };
         let hidden = HIDDEN.check(hidden as u64)? as usize;
         if parameters.len() != nv * hidden + nv + hidden {
             return Err(ParamError::Invalid {
                 field: "snapshot",
                 reason: format!(
-                    "a 784-{hidden} machine has {} parameters, got {}",
+                    "a {nv}-{hidden} machine has {} parameters, got {}",
                     nv * hidden + nv + hidden,
                     parameters.len()
                 ),
+            });
+        }
+        if labels && self.test_labels.is_empty() {
+            return Err(ParamError::Invalid {
+                field: "labels",
+                reason: "this MNIST file has no test labels to score".into(),
             });
         }
         let to_f64 = |x: &[f32]| x.iter().map(|&w| f64::from(w)).collect::<Vec<f64>>();
         let (w, rest) = parameters.split_at(nv * hidden);
         let (a, b) = rest.split_at(nv);
         let rbm = Rbm::new(nv, hidden, to_f64(w), to_f64(a), to_f64(b))?;
-        self.job = Some(PointJob::new(rbm, update, &self.base, self.seed)?);
+        self.job = Some(if labels {
+            ScoreJob::Errors(TestErrorJob {
+                machine: LabelledRbm::new(rbm, LABELS)?,
+                update,
+                next: 0,
+                errors: 0,
+                scratch: vec![0.0; hidden],
+                p: vec![0.0; LABELS],
+            })
+        } else {
+            ScoreJob::Point(PointJob::new(rbm, update, &self.base, self.seed)?)
+        });
         Ok(())
     }
 
-    /// Does at most `work` units of the point under way; the point once it joined the curve.
+    /// Does at most `work` units of the point under way (an image classified is one unit
+    /// of a test error); the point once it joined the curve (a test error's ln p(v) NaN).
     /// A point whose work fails is dropped and the error returned.
     pub fn step(&mut self, work: u64) -> Result<Option<Point>, ParamError> {
-        let Some(job) = self.job.as_mut() else {
-            return Ok(None);
+        let (point, error) = match self.job.as_mut() {
+            None => return Ok(None),
+            Some(ScoreJob::Point(job)) => match job.advance(work, &self.train, &self.test) {
+                Ok(None) => return Ok(None),
+                Ok(Some(point)) => (point, (f64::NAN, f64::NAN)),
+                Err(e) => {
+                    self.job = None;
+                    return Err(e);
+                }
+            },
+            Some(ScoreJob::Errors(job)) => {
+                match job.advance(work, &self.test_all, &self.test_labels) {
+                    None => return Ok(None),
+                    Some(error) => {
+                        let point = Point {
+                            update: job.update,
+                            train: f64::NAN,
+                            test: f64::NAN,
+                            stderr: f64::NAN,
+                        };
+                        (point, error)
+                    }
+                }
+            }
         };
-        match job.advance(work, &self.train, &self.test) {
-            Ok(None) => Ok(None),
-            Ok(Some(point)) => {
-                self.job = None;
-                self.curve
-                    .push_point([point.update as f64, point.train, point.test, point.stderr]);
-                Ok(Some(point))
-            }
-            Err(e) => {
-                self.job = None;
-                Err(e)
-            }
-        }
+        self.job = None;
+        self.curve.push_point([
+            point.update as f64,
+            point.train,
+            point.test,
+            point.stderr,
+            error.0,
+            error.1,
+        ]);
+        Ok(Some(point))
     }
 
     /// The fraction of the point under way that is done, `None` when none is.
     pub fn progress(&self) -> Option<f64> {
-        self.job.as_ref().map(PointJob::progress)
+        self.job.as_ref().map(|job| match job {
+            ScoreJob::Point(p) => p.progress(),
+            ScoreJob::Errors(e) => e.next as f64 / self.test_all.len().max(1) as f64,
+        })
     }
 
-    /// Whether the point under way is exact (else AIS); `None` when none is.
+    /// Whether the point under way is exact (else AIS; a test error is exact); `None` when
+    /// none is.
     pub fn exact(&self) -> Option<bool> {
-        self.job.as_ref().map(PointJob::exact)
+        self.job.as_ref().map(|job| match job {
+            ScoreJob::Point(p) => p.exact(),
+            ScoreJob::Errors(_) => true,
+        })
     }
 
     /// The update of the point under way.
     pub fn job_update(&self) -> Option<u64> {
-        self.job.as_ref().map(PointJob::update)
+        self.job.as_ref().map(|job| match job {
+            ScoreJob::Point(p) => p.update(),
+            ScoreJob::Errors(e) => e.update,
+        })
     }
 
-    /// Column `k` of the curve: 0 updates, 1 train, 2 test, 3 stderr.
+    /// Column `k` of the curve: 0 updates, 1 train, 2 test, 3 stderr, 4 test error (a
+    /// fraction; NaN without labels), 5 its standard error.
     pub fn curve(&self, k: usize) -> &[f64] {
         self.curve.column(k)
     }
