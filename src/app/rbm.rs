@@ -33,6 +33,7 @@ pub mod dataset;
 pub mod gallery;
 pub mod likelihood;
 pub mod mnist;
+pub mod points;
 pub mod samples;
 pub mod session;
 pub mod training;
@@ -132,6 +133,13 @@ pub const LIKELIHOOD_WORK: Count = Count {
     field: "likelihood work",
     min: 1,
     max: 1 << 24,
+};
+/// The update a log-likelihood point was frozen at, as a front end hands it back
+/// ([`RbmCommand::FinishPoint`]): 0 to 2^53.
+pub const POINT_UPDATE: Count = Count {
+    field: "update",
+    min: 0,
+    max: 1 << 53,
 };
 /// Images of the generation gallery: 1 to [`MAX_GALLERY`].
 pub const GALLERY_IMAGES: Count = Count {
