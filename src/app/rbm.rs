@@ -12,7 +12,8 @@
 //!   [`crate::estimate::rbm_exact::LogZSum`], spread over calls) while the smaller layer has
 //!   at most 25 units, else by the engine's AIS driver (32 runs spread over calls), with its
 //!   standard error; every point is computed for a frozen copy of the machine at one update,
-//!   so learning goes on while it is under way;
+//!   so learning goes on while it is under way; a front end may compute it apart from
+//!   learning ([`points`]: `start-point`, a [`points::PointScorer`], `finish-point`);
 //! - [`gallery`]: a generation gallery, fresh chains from random images advanced in slices;
 //! - [`completion`]: a test image with the units of a mask clamped, the others (and the
 //!   hidden layer) sampled by block Gibbs; the clamps can be released (free phase) and

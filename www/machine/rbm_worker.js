@@ -19,7 +19,9 @@
 //                                              slices, as the chain settles on screen
 //     {type: 'read', id, name, args}           a value: an RbmLab getter, or 'session' ({text,
 //                                              ms, seq}), 'weights', 'curve', 'completion',
-//                                              'engine_time' ({ms, updates} inside learning)
+//                                              'engine_time' ({ms, updates} inside learning,
+//                                              sliceMs: inside the slices, frames and sessions
+//                                              included)
 //     {type: 'run', on}                        learn continuously (or stop)
 //     {type: 'ack', frames}                    the page drew (or passed over) `frames` frames
 //     {type: 'fault'}                          test only: a deliberate panic
@@ -82,7 +84,7 @@ const sent = { run: -1, version: -1, curve: -1, gallery: -1, completion: '' };
 let run = 0; // counts the runs made (a new run sends everything again)
 let refreshed = -1; // the weights' version the particle grid was last refreshed at
 let completionKey = 0; // counts the completions started and phases switched
-const engineTime = { ms: 0, updates: 0 };
+const engineTime = { ms: 0, updates: 0, sliceMs: 0 };
 const kept = { at: -Infinity, key: '' };
 
 const tick = new MessageChannel();
@@ -326,6 +328,7 @@ function attempt(part, action) {
 function slice() {
   scheduled = false;
   if (host.dead() || !hasRun) return;
+  const start = performance.now();
   if (running) attempt('learning', () => learn(performance.now() + SLICE_MS));
   if (checkLikelihood) {
     checkLikelihood = false;
@@ -347,6 +350,7 @@ function slice() {
   }
   frame();
   keepSession(!running && !hasWork());
+  engineTime.sliceMs += performance.now() - start;
   schedule();
 }
 
