@@ -13,7 +13,9 @@ use boltzlab::app::{RbmCommand, RbmLab, RbmReply};
 fn in_place(mut lab: RbmLab, rounds: usize) -> RbmLab {
     let step = |lab: &mut RbmLab| {
         while lab.point_machine().is_some()
-            && lab.apply(RbmCommand::LikelihoodStep { work: 1 << 12 }).unwrap()
+            && lab
+                .apply(RbmCommand::LikelihoodStep { work: 1 << 12 })
+                .unwrap()
                 == (RbmReply::LikelihoodWorked { added: false })
         {}
     };
@@ -141,7 +143,9 @@ fn a_scorer_refuses_what_does_not_fit_and_keeps_its_point() {
     let mut scorer = PointScorer::from_pixels(64, &train, &test, lab.seed()).unwrap();
     let (rbm, update) = lab.point_machine().unwrap();
     let parameters = [rbm.weights(), rbm.visible_biases(), rbm.hidden_biases()].concat();
-    scorer.start_from_parameters(16, &parameters, update).unwrap();
+    scorer
+        .start_from_parameters(16, &parameters, update)
+        .unwrap();
     scorer.step(100).unwrap();
     let progress = scorer.progress();
     let mut nan = parameters.clone();
@@ -152,7 +156,11 @@ fn a_scorer_refuses_what_does_not_fit_and_keeps_its_point() {
         (0, &parameters[..], "hidden units"),
         (16, &nan[..], "weights"),
     ] {
-        let e = field(scorer.start_from_parameters(hidden, parameters, 9).unwrap_err());
+        let e = field(
+            scorer
+                .start_from_parameters(hidden, parameters, 9)
+                .unwrap_err(),
+        );
         assert!(e.starts_with(name), "{e}");
         assert_eq!(scorer.progress(), progress, "the point under way is kept");
         assert_eq!(scorer.job_update(), Some(0));

@@ -82,7 +82,7 @@ impl PointScorer {
             });
         }
         let split = |field, pixels: &[u8]| {
-            if pixels.is_empty() || pixels.len() % visible != 0 {
+            if pixels.is_empty() || !pixels.len().is_multiple_of(visible) {
                 return Err(ParamError::Invalid {
                     field,
                     reason: format!(
