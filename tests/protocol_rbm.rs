@@ -368,6 +368,12 @@ fn refused() -> Vec<(Vec<RbmCommand>, RbmCommand, &'static str)> {
     };
     let persistent = training(StatisticsKind::Persistent, 10);
     let set = |training| C::SetTraining { training };
+    let finish = |update, train, test, stderr| C::FinishPoint {
+        update,
+        train,
+        test,
+        stderr,
+    };
     vec![
         (vec![], new_run(0, 1, None), "hidden units"),
         (vec![], new_run(501, 1, None), "hidden units"),
@@ -480,64 +486,14 @@ fn refused() -> Vec<(Vec<RbmCommand>, RbmCommand, &'static str)> {
         // recorded.
         (
             vec![C::DropPoint { update: 0 }],
-            C::FinishPoint {
-                update: 0,
-                train: -9.0,
-                test: -10.0,
-                stderr: 0.0,
-            },
+            finish(0, -9.0, -10.0, 0.0),
             "point",
         ),
-        (
-            vec![],
-            C::FinishPoint {
-                update: 4,
-                train: -9.0,
-                test: -10.0,
-                stderr: 0.0,
-            },
-            "point",
-        ),
-        (
-            vec![],
-            C::FinishPoint {
-                update: 0,
-                train: f64::NAN,
-                test: -10.0,
-                stderr: 0.0,
-            },
-            "train",
-        ),
-        (
-            vec![],
-            C::FinishPoint {
-                update: 0,
-                train: -9.0,
-                test: f64::INFINITY,
-                stderr: 0.0,
-            },
-            "test",
-        ),
-        (
-            vec![],
-            C::FinishPoint {
-                update: 0,
-                train: -9.0,
-                test: -10.0,
-                stderr: -1.0,
-            },
-            "stderr",
-        ),
-        (
-            vec![],
-            C::FinishPoint {
-                update: (1 << 53) + 1,
-                train: -9.0,
-                test: -10.0,
-                stderr: 0.0,
-            },
-            "update",
-        ),
+        (vec![], finish(4, -9.0, -10.0, 0.0), "point"),
+        (vec![], finish(0, f64::NAN, -10.0, 0.0), "train"),
+        (vec![], finish(0, -9.0, f64::INFINITY, 0.0), "test"),
+        (vec![], finish(0, -9.0, -10.0, -1.0), "stderr"),
+        (vec![], finish((1 << 53) + 1, -9.0, -10.0, 0.0), "update"),
         (
             vec![C::DropPoint { update: 0 }],
             C::DropPoint { update: 0 },
