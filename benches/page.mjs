@@ -17,8 +17,11 @@
 // worker's update counter over a timed window), frames per second, the longest main-thread
 // task (PerformanceObserver 'longtask', which sees only tasks over 50 ms: 0 means none), and
 // the worker's own account: ms per update inside its learning calls and the share of the
-// window spent there (the rest goes to the log-likelihood points, frames and sessions),
-// beside the bench page's engine figure for one 64-16 update (wasm_rbm_64_16_update_ms).
+// window spent there (the rest goes to frames and sessions; the log-likelihood points have a
+// worker of their own), beside the bench page's engine figure for one update of the same
+// machine (wasm_rbm_64_H_update_ms, benches/browser.mjs); and the key-to-screen delay: from
+// the Space key (pause, then run again) to the update counter on screen showing its effect
+// (paused: the worker's final count; running: the first new count), in the page's own clock.
 //   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
 //   PAGE_BENCH_PARTS=lattice,rbm          the parts to run (default: both)
 import { spawn } from 'node:child_process';
@@ -151,6 +154,62 @@ function rbmWindow(page, ms) {
   }, ms);
 }
 
+// The delay from the Space key (which pauses or runs learning) to the machine's update counter
+// showing its effect, in ms: paused, the count the worker stopped at (its first showing after
+// the press; 0 when it was already shown); running again, the first new count. The watch is
+// set up before the key is pressed; NaN when no effect is seen within 10 s.
+async function rbmKeyDelay(page, pausing) {
+  await page.evaluate(() => {
+    const box = document.getElementById('rbm-updates');
+    const seen = [];
+    const watch = { pressed: null, before: box.textContent, seen };
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        watch.pressed = event.timeStamp;
+        watch.before = box.textContent;
+      },
+      { capture: true, once: true },
+    );
+    watch.observer = new MutationObserver(() => {
+      if (watch.pressed !== null) seen.push({ at: performance.now(), text: box.textContent });
+    });
+    watch.observer.observe(box, { childList: true, characterData: true, subtree: true });
+    window.benchWatch = watch;
+  });
+  await page.keyboard.press(' ');
+  return page.evaluate(async (pausing) => {
+    const watch = window.benchWatch;
+    const rbm = window.boltzlabApp.machine.rbm;
+    const until = performance.now() + 10_000;
+    for (;;) {
+      if (pausing) {
+        // The worker has stopped once its count stays put; the delay is to its first showing.
+        const final = String(await rbm.read('updates'));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (String(await rbm.read('updates')) === final) {
+          const shown = watch.seen.find((m) => m.text === final);
+          if (shown || watch.before === final) {
+            watch.observer.disconnect();
+            return shown ? shown.at - watch.pressed : 0;
+          }
+        }
+      } else {
+        const changed = watch.seen.find((m) => m.text !== watch.before);
+        if (changed) {
+          watch.observer.disconnect();
+          return changed.at - watch.pressed;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (performance.now() > until) {
+        watch.observer.disconnect();
+        return NaN;
+      }
+    }
+  }, pausing);
+}
+
 const results = {};
 const rbmResults = {};
 const browser = await chromium.launch({
@@ -203,12 +262,23 @@ try {
     await page.waitForTimeout(WARM_MS);
     const windows = [];
     for (let k = 0; k < WINDOWS; k++) windows.push(await rbmWindow(page, WINDOW_MS));
+    // Space pauses and runs learning (the page's shortcut); the focus leaves the run button.
+    await page.evaluate(() => document.activeElement?.blur());
+    const pauses = [];
+    const runs = [];
+    for (let k = 0; k < PRESSES; k++) {
+      pauses.push(await rbmKeyDelay(page, true));
+      runs.push(await rbmKeyDelay(page, false));
+      await page.waitForTimeout(300);
+    }
     rbmResults[`64_${hidden}`] = {
       updatesPerSecond: summary(windows.map((w) => w.updatesPerSecond)),
       fps: summary(windows.map((w) => w.fps)),
       longestTask: summary(windows.map((w) => w.longestTask)),
       insideMs: summary(windows.map((w) => w.insideMs)),
       busy: summary(windows.map((w) => w.busy)),
+      pause: summary(pauses),
+      run: summary(runs),
     };
     await page.close();
   }
@@ -269,10 +339,11 @@ if (Object.keys(rbmResults).length) {
   console.log(
     `median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; longest task: main thread, 0 = none over 50 ms; ` +
       "in worker: ms per update inside the worker's learning calls and the share of the window spent there; " +
-      'engine: updates/s of the bench page (1 / wasm_rbm_64_16_update_ms)',
+      'engine: updates/s of the bench page (1 / wasm_rbm_64_H_update_ms); key → screen: median (max) ms of ' +
+      `${PRESSES} Space presses each, pause → final count shown, run → first new count shown`,
   );
   console.log(
-    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)}`,
+    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)} ${'pause ms'.padStart(10)} ${'run ms'.padStart(10)}`,
   );
   for (const [key, r] of Object.entries(rbmResults)) {
     const u = r.updatesPerSecond;
@@ -280,12 +351,14 @@ if (Object.keys(rbmResults).length) {
     const engine = Number.isFinite(engineMs) ? 1000 / engineMs : undefined;
     const inside = `${r.insideMs.median.toFixed(3)} ms ${(100 * r.busy.median).toFixed(0)} %`;
     console.log(
-      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)}`,
+      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)} ${`${r.pause.median.toFixed(0)} (${r.pause.max.toFixed(0)})`.padStart(10)} ${`${r.run.median.toFixed(0)} (${r.run.max.toFixed(0)})`.padStart(10)}`,
     );
     merged[`page_rbm_${key}_updates_per_s`] = u.median;
     merged[`page_rbm_${key}_fps`] = r.fps.median;
     merged[`page_rbm_${key}_longest_task_ms`] = r.longestTask.median;
     merged[`page_rbm_${key}_in_worker_ms_per_update`] = r.insideMs.median;
+    merged[`page_rbm_${key}_pause_key_to_screen_ms`] = r.pause.median;
+    merged[`page_rbm_${key}_run_key_to_screen_ms`] = r.run.median;
   }
 }
 await writeFile(jsonPath, JSON.stringify(merged, null, 2));

@@ -23,7 +23,7 @@ use protocol_laws::{Case, Engine, refusal};
 mod protocol_laws;
 
 /// Number of `RbmCommand` variants.
-const VARIANTS: usize = 14;
+const VARIANTS: usize = 17;
 
 /// Each variant's place in `0..VARIANTS`: exhaustive, so adding a variant breaks the build here.
 fn index(command: &RbmCommand) -> usize {
@@ -43,6 +43,9 @@ fn index(command: &RbmCommand) -> usize {
         C::StartCompletion { .. } => 11,
         C::AdvanceCompletion { .. } => 12,
         C::SetCompletionClamped { .. } => 13,
+        C::StartPoint => 14,
+        C::FinishPoint { .. } => 15,
+        C::DropPoint { .. } => 16,
     }
 }
 
@@ -250,6 +253,51 @@ fn cases() -> Vec<Case<RbmLab>> {
                     && *r == RbmReply::LikelihoodWorked { added: true }
             },
         ),
+        // A run starts with its first point (update 0) under way; once it is finished, the
+        // next is due `every` updates later: here at update 3, frozen, not yet worked on.
+        case(
+            vec![
+                C::FinishPoint {
+                    update: 0,
+                    train: -9.5,
+                    test: -10.25,
+                    stderr: 0.0,
+                },
+                C::SetLikelihoodEvery { every: 2 },
+            ],
+            C::StartPoint,
+            |b, a, r| {
+                b.point_machine().is_none()
+                    && a.point_machine() == Some((b.rbm(), 3))
+                    && a.point_progress() == Some(0.0)
+                    && a.curve_updates() == [0.0]
+                    && *r == RbmReply::PointUnderWay { update: Some(3) }
+            },
+        ),
+        // The values computed elsewhere join the curves; the job is done.
+        case(
+            vec![],
+            C::FinishPoint {
+                update: 0,
+                train: -9.5,
+                test: -10.25,
+                stderr: 0.0,
+            },
+            |b, a, r| {
+                b.point_machine().is_some()
+                    && a.point_machine().is_none()
+                    && a.curve_updates() == [0.0]
+                    && a.curve_train() == [-9.5]
+                    && a.curve_test() == [-10.25]
+                    && *r == RbmReply::LikelihoodWorked { added: true }
+            },
+        ),
+        case(vec![], C::DropPoint { update: 0 }, move |b, a, r| {
+            b.point_machine().is_some()
+                && a.point_machine().is_none()
+                && a.curve_updates().is_empty()
+                && changed(r)
+        }),
         case(vec![], start_gallery(), move |b, a, r| {
             b.gallery_states().is_empty()
                 && a.gallery_states().len() == 5 * 16
@@ -320,6 +368,12 @@ fn refused() -> Vec<(Vec<RbmCommand>, RbmCommand, &'static str)> {
     };
     let persistent = training(StatisticsKind::Persistent, 10);
     let set = |training| C::SetTraining { training };
+    let finish = |update, train, test, stderr| C::FinishPoint {
+        update,
+        train,
+        test,
+        stderr,
+    };
     vec![
         (vec![], new_run(0, 1, None), "hidden units"),
         (vec![], new_run(501, 1, None), "hidden units"),
@@ -428,6 +482,24 @@ fn refused() -> Vec<(Vec<RbmCommand>, RbmCommand, &'static str)> {
             },
             "likelihood work",
         ),
+        // No point under way, or another update's (the run's first is at 0): nothing is
+        // recorded.
+        (
+            vec![C::DropPoint { update: 0 }],
+            finish(0, -9.0, -10.0, 0.0),
+            "point",
+        ),
+        (vec![], finish(4, -9.0, -10.0, 0.0), "point"),
+        (vec![], finish(0, f64::NAN, -10.0, 0.0), "train"),
+        (vec![], finish(0, -9.0, f64::INFINITY, 0.0), "test"),
+        (vec![], finish(0, -9.0, -10.0, -1.0), "stderr"),
+        (vec![], finish((1 << 53) + 1, -9.0, -10.0, 0.0), "update"),
+        (
+            vec![C::DropPoint { update: 0 }],
+            C::DropPoint { update: 0 },
+            "point",
+        ),
+        (vec![], C::DropPoint { update: 2 }, "point"),
         (
             vec![],
             C::StartGallery {
@@ -762,6 +834,7 @@ fn the_typescript_types_name_every_command_and_reply() {
             RbmReply::Learned { updates: 1 },
             RbmReply::LikelihoodWorked { added: true },
             RbmReply::GalleryAdvanced { done: true },
+            RbmReply::PointUnderWay { update: Some(1) },
         ],
     );
 }

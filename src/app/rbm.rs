@@ -12,7 +12,8 @@
 //!   [`crate::estimate::rbm_exact::LogZSum`], spread over calls) while the smaller layer has
 //!   at most 25 units, else by the engine's AIS driver (32 runs spread over calls), with its
 //!   standard error; every point is computed for a frozen copy of the machine at one update,
-//!   so learning goes on while it is under way;
+//!   so learning goes on while it is under way; a front end may compute it apart from
+//!   learning ([`points`]: `start-point`, a [`points::PointScorer`], `finish-point`);
 //! - [`gallery`]: a generation gallery, fresh chains from random images advanced in slices;
 //! - [`completion`]: a test image with the units of a mask clamped, the others (and the
 //!   hidden layer) sampled by block Gibbs; the clamps can be released (free phase) and
@@ -33,6 +34,7 @@ pub mod dataset;
 pub mod gallery;
 pub mod likelihood;
 pub mod mnist;
+pub mod points;
 pub mod samples;
 pub mod session;
 pub mod training;
@@ -132,6 +134,13 @@ pub const LIKELIHOOD_WORK: Count = Count {
     field: "likelihood work",
     min: 1,
     max: 1 << 24,
+};
+/// The update a log-likelihood point was frozen at, as a front end hands it back
+/// ([`RbmCommand::FinishPoint`]): 0 to 2^53.
+pub const POINT_UPDATE: Count = Count {
+    field: "update",
+    min: 0,
+    max: 1 << 53,
 };
 /// Images of the generation gallery: 1 to [`MAX_GALLERY`].
 pub const GALLERY_IMAGES: Count = Count {

@@ -145,11 +145,11 @@ pub struct BenchRbm {
 
 #[wasm_bindgen]
 impl BenchRbm {
-    /// The page's default digits machine, seed 1.
+    /// The page's default digits machine with `hidden` units (16 when not given), seed 1.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Result<BenchRbm, JsError> {
+    pub fn new(hidden: Option<f64>) -> Result<BenchRbm, JsError> {
         Ok(BenchRbm {
-            lab: RbmLab::new("digits8", 16.0, 1.0).map_err(thrown)?,
+            lab: RbmLab::new("digits8", hidden.unwrap_or(16.0), 1.0).map_err(thrown)?,
         })
     }
 

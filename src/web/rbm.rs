@@ -11,6 +11,7 @@
 
 use super::{decoding_error, js_error};
 use crate::app::rbm::mnist::{MnistCommand, MnistLab, MnistLikelihood};
+use crate::app::rbm::points::PointScorer;
 use crate::app::rbm::{
     CHAIN_STEPS, GALLERY_IMAGES, GALLERY_STEPS, LEARNING_WORK, LIKELIHOOD_EVERY, LIKELIHOOD_WORK,
     Mask, RbmTraining, TEST_IMAGE, UPDATES,
@@ -49,6 +50,9 @@ export type RbmCommand =
   | { command: 'learn'; work: number }
   | { command: 'refresh' }
   | { command: 'likelihood-step'; work: number }
+  | { command: 'start-point' }
+  | { command: 'finish-point'; update: number; train: number; test: number; stderr: number }
+  | { command: 'drop-point'; update: number }
   | { command: 'start-gallery'; count: number; steps: number }
   | { command: 'advance-gallery'; steps: number }
   | { command: 'start-completion'; image: number; mask: 'top' | 'left' | 'paint'; painted?: Uint8Array | number[] }
@@ -60,7 +64,8 @@ export type RbmReply =
   | { reply: 'restarted'; visible: number; hidden: number; width: number; test_images: number }
   | { reply: 'learned'; updates: number }
   | { reply: 'likelihood-worked'; added: boolean }
-  | { reply: 'gallery-advanced'; done: boolean };
+  | { reply: 'gallery-advanced'; done: boolean }
+  | { reply: 'point-under-way'; update?: number | null };
 "#;
 
 /// One restricted-machine learning run.
@@ -312,6 +317,31 @@ impl WebRbmLab {
 
     pub fn curve_len(&self) -> usize {
         self.lab.curve_updates().len()
+    }
+
+    /// The machine of the log-likelihood point under way, frozen at its update: W (V × H
+    /// row-major), a and b one after the other; empty when no point is under way.
+    pub fn point_parameters(&self) -> Vec<f64> {
+        self.lab.point_machine().map_or_else(Vec::new, |(rbm, _)| {
+            [rbm.weights(), rbm.visible_biases(), rbm.hidden_biases()].concat()
+        })
+    }
+
+    /// The update of the point under way, or −1.
+    pub fn point_update(&self) -> f64 {
+        self.lab
+            .point_machine()
+            .map_or(-1.0, |(_, update)| update as f64)
+    }
+
+    /// The training images one after the other (N × V), as a points worker takes them.
+    pub fn training_pixels(&self) -> Vec<u8> {
+        self.lab.training_images().concat()
+    }
+
+    /// The test images one after the other.
+    pub fn test_pixels(&self) -> Vec<u8> {
+        self.lab.test_images().concat()
     }
 
     pub fn curve_updates_ptr(&self) -> *const f64 {
@@ -719,6 +749,77 @@ impl WebMnistLikelihood {
         self.scorer.curve(k.min(5)).to_vec()
     }
 }
+
+/// The log-likelihood points of a restricted-machine run, apart from learning, for the
+/// page's second worker (`app::rbm::points::PointScorer`).
+#[wasm_bindgen(js_name = RbmPoints)]
+pub struct WebRbmPoints {
+    scorer: PointScorer,
+}
+
+/// Public methods, exported to JavaScript.
+#[wasm_bindgen(js_class = RbmPoints)]
+impl WebRbmPoints {
+    /// The scorer of a run of `seed` on its images (`visible` pixels each, one after the
+    /// other: `RbmLab.training_pixels` and `test_pixels`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        visible: f64,
+        train: &[u8],
+        test: &[u8],
+        seed: f64,
+    ) -> Result<WebRbmPoints, JsError> {
+        let visible = VISIBLE.read(visible).map_err(js_error)? as usize;
+        let seed = SEED.read(seed).map_err(js_error)?;
+        let scorer = PointScorer::from_pixels(visible, train, test, seed).map_err(js_error)?;
+        Ok(WebRbmPoints { scorer })
+    }
+
+    /// Starts the point of the frozen machine `parameters` (`RbmLab.point_parameters`) with
+    /// `hidden` units at `update`, replacing any under way.
+    pub fn start(&mut self, hidden: f64, parameters: &[f64], update: f64) -> Result<(), JsError> {
+        let hidden = HIDDEN.read(hidden).map_err(js_error)?;
+        let update = UPDATES_SO_FAR.read(update).map_err(js_error)?;
+        self.scorer
+            .start_from_parameters(hidden, parameters, update)
+            .map_err(js_error)
+    }
+
+    /// Does at most `work` units of the point under way; the finished point as [update,
+    /// train, test, stderr], or undefined while it is under way (or none is).
+    pub fn step(&mut self, work: f64) -> Result<Option<Vec<f64>>, JsError> {
+        let work = LIKELIHOOD_WORK.read(work).map_err(js_error)?;
+        let point = self.scorer.step(work).map_err(js_error)?;
+        Ok(point.map(|p| vec![p.update as f64, p.train, p.test, p.stderr]))
+    }
+
+    /// Drops the point under way, if any.
+    pub fn stop(&mut self) {
+        self.scorer.stop();
+    }
+
+    /// The fraction of the point under way that is done, or −1 when none is.
+    pub fn progress(&self) -> f64 {
+        self.scorer.progress().unwrap_or(-1.0)
+    }
+
+    /// The update of the point under way, or −1.
+    pub fn job_update(&self) -> f64 {
+        self.scorer.job_update().map_or(-1.0, |u| u as f64)
+    }
+
+    /// Whether the point under way is exact (false for AIS or none).
+    pub fn exact(&self) -> bool {
+        self.scorer.exact().unwrap_or(false)
+    }
+}
+
+/// Pixels per image of a points worker's run: 1 to 1024.
+const VISIBLE: crate::app::rbm::Count = crate::app::rbm::Count {
+    field: "visible",
+    min: 1,
+    max: crate::app::rbm::MAX_VISIBLE as u64,
+};
 
 /// The update a snapshot was taken at: 0 to 2^53.
 const UPDATES_SO_FAR: crate::app::rbm::Count = crate::app::rbm::Count {

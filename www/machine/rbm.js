@@ -2,8 +2,9 @@
 // RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live.
 //
 // The live run is in a module worker (rbm_worker.js, which documents the protocol, through
-// www/worker_link.js): it learns, works on the log-likelihood points, runs the gallery and
-// the completion chain, and posts frames (particles, reconstructions, filters, the curve,
+// www/worker_link.js): it learns, starts and records the log-likelihood points (computed from
+// frozen machines in a second worker, rbm_points_worker.js, so learning has all of its own
+// worker), runs the gallery and the completion chain, and posts frames (particles, reconstructions, filters, the curve,
 // the gallery, the completion, counters) in transferred buffers, which this page only draws.
 // Every change is an RbmCommand object (defined once in Rust: src/app/rbm/command.rs). The
 // page keeps a second RbmLab, the mirror, which never learns: it holds the run's shape and
@@ -49,6 +50,7 @@ export class RbmMode {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
     this.link = null; // the worker, started with the first run
+    this.points = null; // the points worker, started with it
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
     // The page's commands sent to the worker, numbered, the worker's latest session and the
@@ -171,7 +173,25 @@ export class RbmMode {
         onFault: (message) => reportPanic(`The restricted machine's worker stopped: ${message}`),
       },
     );
-    onEngineStop(() => this.link.stop());
+    // The second worker computes the log-likelihood points from the frozen machines the
+    // learning worker sends it over their channel (rbm_points_worker.js).
+    this.points = new WorkerLink(
+      new URL('./rbm_points_worker.js', import.meta.url),
+      {},
+      {
+        onFrame: () => {},
+        onSession: () => {},
+        onError: (message) => this.failed(message, 'likelihood'),
+        onFault: (message) => reportPanic(`The restricted machine's likelihood worker stopped: ${message}`),
+      },
+    );
+    const channel = new MessageChannel();
+    this.link.post({ type: 'port', port: channel.port1 }, [channel.port1]);
+    this.points.post({ type: 'port', port: channel.port2 }, [channel.port2]);
+    onEngineStop(() => {
+      this.link.stop();
+      this.points.stop();
+    });
     return this.link;
   }
 

@@ -2,19 +2,26 @@
 // The restricted machine's engine in a module worker: it owns the live RbmLab (the same wasm
 // engine, loaded from the same wasm-bindgen module and .wasm file as the page) and does all
 // its work here, so that the page's main thread only draws and handles input: learning
-// (continuously while running, in slices), the log-likelihood points (exact ln Z a slice of
-// hidden states at a time, or AIS chunks), the generation gallery and the completion chain.
-// Protocol (the page's side is www/worker_link.js, driven by rbm.js):
+// (continuously while running, in slices, with all of this worker's time), the generation
+// gallery and the completion chain. The log-likelihood points are the run's (it starts each
+// when due, keeps it in its session and records its values), but are computed in a second
+// worker, rbm_points_worker.js, from the frozen machine sent over a port: learning never waits
+// for a point. Protocol (the page's side is www/worker_link.js, driven by rbm.js; the shared
+// messages are www/worker_host.js's):
 //
 //   page → worker
 //     {type: 'init', js, wasm}                 load the engine (no run until a command makes one)
+//     {type: 'port', port}                     this worker's end of the channel to the points
+//                                              worker (see rbm_points_worker.js)
 //     {type: 'command', id, command, seq}      an RbmCommand object for RbmLab.dispatch (decoded
 //                                              and checked by the engine), numbered; an
 //                                              'advance-completion' of many steps is run here in
 //                                              slices, as the chain settles on screen
 //     {type: 'read', id, name, args}           a value: an RbmLab getter, or 'session' ({text,
 //                                              ms, seq}), 'weights', 'curve', 'completion',
-//                                              'engine_time' ({ms, updates} inside learning)
+//                                              'engine_time' ({ms, updates} inside learning,
+//                                              sliceMs: inside the slices, frames and sessions
+//                                              included)
 //     {type: 'run', on}                        learn continuously (or stop)
 //     {type: 'ack', frames}                    the page drew (or passed over) `frames` frames
 //     {type: 'fault'}                          test only: a deliberate panic
@@ -28,6 +35,8 @@
 //                                              change to what a session keeps
 //     {type: 'error', message, part}           a slice of `part` (learning, likelihood,
 //                                              gallery, completion) failed; learning stops
+//                                              (not for a point: it is dropped, and the next
+//                                              starts after more learning)
 //     {type: 'panic', message}
 //
 // Frames never queue up: at most one is in flight, and the next is posted once the page has
@@ -35,11 +44,12 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (RbmLab's other exports are readings).
 
+import { hostWorker, readGetter } from '../worker_host.js';
+
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
-// share of it learning may take while a log-likelihood point is under way, the block Gibbs
-// steps of the gallery and the completion per slice, and how often the session is sent.
+// block Gibbs steps of the gallery and the completion per slice, and how often the session is
+// sent.
 const SLICE_MS = 4;
-const LEARN_SHARE = 0.6;
 const CHAIN_STEPS = 10;
 const SESSION_MS = 500;
 // Commands that change what the session keeps (the gallery and the completion it does not).
@@ -58,45 +68,46 @@ let engine = null;
 /** @type {import('boltzlab-bindings').RbmLab} */
 let lab = null;
 let hasRun = false; // a command made the run (the first lab is a placeholder)
-let dead = false;
-const early = []; // messages that came before the engine was loaded
 let running = false;
 let scheduled = false;
 let checkLikelihood = false; // a point may be due: the next slice starts it
+// The points worker: its port, the point last sent (`${run} ${update}`) and its progress.
+const points = { port: null, sent: '', progress: { run: -1, update: -1, progress: 0 } };
 let galleryActive = false;
 let settling = 0; // completion steps still to run
 let inFlight = 0;
 let dirty = false;
-let seq = 0;
-// Measured speeds, to size the resumable calls: multiply-adds of learning, states of the exact
-// ln Z, AIS steps of one run, per ms.
-const speed = { work: 1e5, states: 200, aisSteps: 5 };
+// Measured speed of learning, multiply-adds per ms, to size the resumable calls.
+const speed = { work: 1e5 };
 // What the last frame carried, so that the big parts go only when they changed.
 const sent = { run: -1, version: -1, curve: -1, gallery: -1, completion: '' };
 let run = 0; // counts the runs made (a new run sends everything again)
 let refreshed = -1; // the weights' version the particle grid was last refreshed at
 let completionKey = 0; // counts the completions started and phases switched
-const engineTime = { ms: 0, updates: 0 };
+const engineTime = { ms: 0, updates: 0, sliceMs: 0 };
 const kept = { at: -Infinity, key: '' };
-
-// The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
-globalThis.boltzlabReportPanic = (message) => {
-  dead = true;
-  postMessage({ type: 'panic', message: String(message) });
-};
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
 
 function schedule() {
-  if (scheduled || dead) return;
+  if (scheduled || host.dead() || !hasWork()) return;
   scheduled = true;
   tick.port2.postMessage(null); // the next slice, after any message waiting
 }
 
-// Whether there is work for another slice.
-const busy = () =>
-  hasRun && (running || checkLikelihood || lab.likelihood_progress() >= 0 || galleryActive || settling > 0);
+// Whether there is work for another slice here, and whether anything is under way at all (a
+// point in the points worker too).
+const hasWork = () => hasRun && (running || checkLikelihood || galleryActive || settling > 0);
+const busy = () => hasWork() || (hasRun && lab.point_update() >= 0);
+
+// The fraction of the point under way that is done (as the points worker last said), or −1.
+function pointProgress() {
+  const update = lab.point_update();
+  if (update < 0) return -1;
+  const p = points.progress;
+  return p.run === run && p.update === update ? p.progress : 0;
+}
 
 /** @template T @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type */
 function copyOut(Type, ptr, length) {
@@ -111,7 +122,7 @@ function stats() {
     updates: lab.updates(),
     updatesPerEpoch: lab.updates_per_epoch(),
     version: lab.version(),
-    progress: lab.likelihood_progress(),
+    progress: pointProgress(),
     exact: lab.likelihood_exact(),
     curveLen: lab.curve_len(),
     shown: lab.shown(),
@@ -169,7 +180,7 @@ function completion(nv) {
 
 // Posts a frame when none is in flight, or, for a command (`urgent`), when at most one is.
 function frame(urgent = false) {
-  if (!hasRun || dead || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  if (!hasRun || host.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
   const version = lab.version();
   // The particles move with every update: refreshed for each frame while learning.
   if (running || version !== refreshed) {
@@ -186,7 +197,7 @@ function frame(urgent = false) {
   /** @type {any} */
   const message = {
     type: 'frame',
-    seq,
+    seq: host.seq(),
     stats: s,
     fantasy: take(copyOut(Uint8Array, lab.fantasy_ptr(), s.shown * nv)),
     fantasyMean: take(copyOut(Float64Array, lab.fantasy_mean_ptr(), s.shown * nv)),
@@ -242,32 +253,62 @@ function learn(untilMs) {
   }
 }
 
-// Works on the log-likelihood point (starting it when one is due) until `untilMs`, at least
-// one call; both kinds of work are resumable, sized by the measured speed.
-function likelihood(untilMs) {
-  let first = true;
-  while (first || performance.now() < untilMs) {
-    first = false;
-    const exact = lab.likelihood_exact();
-    const perMs = exact ? speed.states : speed.aisSteps;
-    const floor = exact ? 256 : 1;
-    const left = Math.max(untilMs - performance.now(), 0.5);
-    const work = Math.max(floor, Math.min(1 << 20, Math.floor(left * perMs)));
-    const t0 = performance.now();
-    const reply = lab.dispatch({ command: 'likelihood-step', work });
-    const ms = performance.now() - t0;
-    const underWay = lab.likelihood_progress() >= 0;
-    if (ms > 0.2 && underWay) {
-      if (exact) speed.states = 0.7 * speed.states + 0.3 * (work / ms);
-      else speed.aisSteps = 0.7 * speed.aisSteps + 0.3 * (work / ms);
+// Starts the log-likelihood point when one is due and sends its frozen machine to the points
+// worker (once per point: a point restored with a session is sent again).
+function startPoint() {
+  const under = lab.point_update();
+  if (under >= 0 && points.sent === `${run} ${under}`) return; // under way there
+  const reply = lab.dispatch({ command: 'start-point' });
+  const update = reply.reply === 'point-under-way' ? (reply.update ?? -1) : -1;
+  const key = `${run} ${update}`;
+  if (update < 0 || key === points.sent || !points.port) return;
+  const parameters = lab.point_parameters();
+  points.port.postMessage({ type: 'point', run, update, hidden: lab.hidden(), parameters }, [parameters.buffer]);
+  points.sent = key;
+  points.progress = { run, update, progress: 0 };
+  dirty = true;
+}
+
+// A new run: the points worker gets its images and seed (and drops any point under way).
+function sendRun() {
+  points.sent = '';
+  points.port?.postMessage({
+    type: 'run',
+    run,
+    visible: lab.visible(),
+    train: lab.training_pixels(),
+    test: lab.test_pixels(),
+    seed: lab.seed(),
+  });
+}
+
+// A message from the points worker: progress, a finished point (recorded in the run, which
+// its session then keeps) or a failed one (dropped; the next starts after more learning).
+function fromPoints({ data }) {
+  if (host.dead() || !hasRun || data.run !== run) return;
+  switch (data.type) {
+    case 'progress':
+      points.progress = data;
+      break;
+    case 'point': {
+      const [update, train, test, stderr] = data.values;
+      // Refused only if the run moved on (a stale point): then nothing changes.
+      if (update !== lab.point_update()) return;
+      attempt('likelihood', () => lab.dispatch({ command: 'finish-point', update, train, test, stderr }));
+      checkLikelihood = true; // the next may be due already
+      keepSession(true);
+      break;
     }
-    const added = reply.reply === 'likelihood-worked' && reply.added;
-    if (underWay || added) dirty = true;
-    // A point just added: the next may be due already (learning went on while it was made),
-    // so the next slice looks again, paused or not.
-    checkLikelihood = added;
-    if (added || !underWay) break;
+    case 'failed':
+      if (data.update === lab.point_update()) lab.dispatch({ command: 'drop-point', update: data.update });
+      postMessage({ type: 'error', part: 'likelihood', message: data.message });
+      break;
+    default:
+      return;
   }
+  dirty = true;
+  frame();
+  schedule();
 }
 
 // Runs `part` (learning, likelihood, gallery, completion); a failure is reported with its
@@ -277,8 +318,8 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (dead) return false;
-    running = false;
+    if (host.dead()) return false;
+    if (part !== 'likelihood') running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
@@ -286,12 +327,12 @@ function attempt(part, action) {
 
 function slice() {
   scheduled = false;
-  if (dead || !hasRun) return;
+  if (host.dead() || !hasRun) return;
   const start = performance.now();
-  const due = lab.likelihood_progress() >= 0 || checkLikelihood;
-  if (running) attempt('learning', () => learn(start + (due ? SLICE_MS * LEARN_SHARE : SLICE_MS)));
-  if (due || checkLikelihood) {
-    if (!attempt('likelihood', () => likelihood(start + SLICE_MS))) checkLikelihood = false;
+  if (running) attempt('learning', () => learn(performance.now() + SLICE_MS));
+  if (checkLikelihood) {
+    checkLikelihood = false;
+    attempt('likelihood', startPoint);
   }
   if (galleryActive) {
     const ok = attempt('gallery', () => {
@@ -308,8 +349,9 @@ function slice() {
     dirty = true;
   }
   frame();
-  keepSession(!running && !busy());
-  if (busy()) schedule();
+  keepSession(!running && !hasWork());
+  engineTime.sliceMs += performance.now() - start;
+  schedule();
 }
 
 // Sends the run's session text when what it keeps moved on and the last is SESSION_MS old
@@ -317,15 +359,15 @@ function slice() {
 // the last text sent plus the commands since, so a longer wait would lose more learning (a
 // 64-500 machine's text, 1.4 MB, takes the worker some tens of ms, under 10 % of its time).
 function keepSession(now = false) {
-  if (!hasRun || dead) return;
+  if (!hasRun || host.dead()) return;
   const at = performance.now();
   if (!now && at - kept.at < SESSION_MS) return;
-  const key = `${run} ${lab.updates()} ${lab.version()} ${lab.curve_len()} ${lab.likelihood_progress()} ${seq}`;
+  const key = `${run} ${lab.updates()} ${lab.version()} ${lab.curve_len()} ${lab.point_update()} ${host.seq()}`;
   if (key === kept.key) return;
   const text = lab.session();
   const ms = performance.now() - at;
   Object.assign(kept, { at, key });
-  postMessage({ type: 'session', text, seq, updates: lab.updates(), ms });
+  postMessage({ type: 'session', text, seq: host.seq(), updates: lab.updates(), ms });
 }
 
 function read(name, args) {
@@ -336,7 +378,7 @@ function read(name, args) {
   if (name === 'session') {
     const t0 = performance.now();
     const text = lab.session();
-    return { text, ms: performance.now() - t0, seq };
+    return { text, ms: performance.now() - t0, seq: host.seq() };
   }
   if (name === 'weights') return new Float64Array(memory, lab.weights_ptr(), nv * lab.hidden()).slice();
   if (name === 'curve') {
@@ -357,16 +399,10 @@ function read(name, args) {
       mean: new Float64Array(memory, lab.completion_mean_ptr(), nv).slice(),
     };
   if (name === 'busy') return busy();
+  // The point is worked on in the points worker: its progress as last reported.
+  if (name === 'likelihood_progress') return pointProgress();
   // Any getter; changes come only as commands.
-  if (
-    typeof (/** @type {any} */ (lab)[name]) !== 'function' ||
-    name.startsWith('__') ||
-    name.endsWith('_ptr') ||
-    name === 'free' ||
-    name === 'dispatch'
-  )
-    throw new Error(`the restricted machine has no reading ${name}`);
-  return /** @type {any} */ (lab)[name](...args);
+  return readGetter(lab, name, args, 'the restricted machine');
 }
 
 // A command: made at once (an 'advance-completion' of more than a slice's steps: its first
@@ -396,6 +432,7 @@ function make(command) {
       settling = 0;
       refreshed = -1;
       checkLikelihood = true;
+      sendRun();
       break;
     case 'set-training':
     case 'set-likelihood-every':
@@ -418,70 +455,55 @@ function make(command) {
   return reply;
 }
 
-function handle(data) {
-  if (dead) return;
-  if (Number.isInteger(data.seq)) seq = data.seq;
+// After a command was made and answered: a frame with it, and the session when it changed
+// what a session keeps.
+function made(command) {
+  dirty = true;
+  frame(true);
+  if (KEPT.has(command.command)) keepSession(true);
+  schedule();
+}
+
+// This worker's own messages.
+function other(data) {
   switch (data.type) {
-    case 'command':
-    case 'read':
-      try {
-        const value = data.type === 'read' ? read(data.name, data.args) : make(data.command);
-        postMessage({ type: 'result', id: data.id, value });
-        if (data.type === 'command') {
-          dirty = true;
-          frame(true);
-          if (KEPT.has(data.command.command)) keepSession(true);
-        }
-      } catch (err) {
-        if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
-      }
-      if (busy()) schedule();
-      break;
     case 'run':
       running = Boolean(data.on) && hasRun;
-      if (running) schedule();
-      else {
+      if (!running) {
         dirty = true;
         frame();
         keepSession(true);
-        if (busy()) schedule();
       }
+      schedule();
       break;
     case 'ack':
       inFlight = Math.max(0, inFlight - (Number.isInteger(data.frames) ? data.frames : 1));
       frame();
       break;
-    case 'fault':
-      engine.fault_for_tests();
+    case 'port':
+      points.port = data.port;
+      points.port.onmessage = fromPoints;
+      if (hasRun) {
+        sendRun();
+        checkLikelihood = true;
+        schedule();
+      }
       break;
     default:
       postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
   }
 }
 
-async function init({ js, wasm }) {
-  engine = await import(js);
-  await engine.default({ module_or_path: wasm });
-  lab = new engine.RbmLab('bars-4x4', 1, 1); // a placeholder until a command makes the run
-  postMessage({ type: 'ready' });
-  for (const data of early.splice(0)) handle(data);
-}
-
-onmessage = ({ data }) => {
-  if (data.type === 'init') {
-    init(data).catch((err) => {
-      dead = true;
-      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-    });
-  } else if (lab === null) early.push(data);
-  else {
-    try {
-      handle(data);
-    } catch (err) {
-      if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
-    }
-  }
-};
+const host = hostWorker({
+  start(loaded) {
+    engine = loaded;
+    lab = new engine.RbmLab('bars-4x4', 1, 1); // a placeholder until a command makes the run
+  },
+  make,
+  read,
+  made,
+  other,
+});
 
 // A module (for the type checker too: its names are its own, not the lattice worker's).
 export {};

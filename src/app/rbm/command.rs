@@ -15,8 +15,9 @@
 
 use super::completion::Mask;
 use super::dataset::{DatasetChoice, Images};
+use super::likelihood::Point;
 use super::training::Training;
-use super::{LIKELIHOOD_EVERY, RbmLab};
+use super::{LIKELIHOOD_EVERY, POINT_UPDATE, RbmLab};
 use crate::app::lattice::wire::by_name;
 use crate::error::ParamError;
 use serde::{Deserialize, Serialize};
@@ -87,6 +88,27 @@ pub enum RbmCommand {
         #[serde(deserialize_with = "wire::likelihood_work")]
         work: u64,
     },
+    /// Starts the log-likelihood point when one is due, without working on it: for a front
+    /// end that computes points apart from learning, from the frozen machine
+    /// ([`RbmLab::point_machine`]), and hands the values back with
+    /// [`RbmCommand::FinishPoint`]. Answers the update of the point under way.
+    StartPoint,
+    /// The values of the point under way at `update` (0 to 2^53), computed elsewhere by the
+    /// same job ([`PointScorer`](super::points::PointScorer)): mean ln p(v) of the training
+    /// and the test images, finite, and the standard error of ln Z (0 when exact, ≥ 0).
+    FinishPoint {
+        #[serde(deserialize_with = "wire::point_update")]
+        update: u64,
+        train: f64,
+        test: f64,
+        stderr: f64,
+    },
+    /// Drops the point under way at `update` (its work failed elsewhere), so that a fresh
+    /// one starts when [`RbmCommand::StartPoint`] comes next.
+    DropPoint {
+        #[serde(deserialize_with = "wire::point_update")]
+        update: u64,
+    },
     /// Starts `count` fresh gallery chains (1 to 100) from random images, to run `steps`
     /// block Gibbs steps (1 to 100 000).
     StartGallery {
@@ -139,6 +161,8 @@ pub enum RbmReply {
     LikelihoodWorked { added: bool },
     /// The gallery's chains moved; `done`: they have run all their steps.
     GalleryAdvanced { done: bool },
+    /// The update of the log-likelihood point under way, `None` when none is (none due).
+    PointUnderWay { update: Option<u64> },
 }
 
 /// How a command's counts are read on the wire: each through its [`Count`](super::Count).
@@ -157,6 +181,7 @@ pub(super) mod wire {
         gallery_steps: GALLERY_STEPS;
         chain_steps: CHAIN_STEPS;
         test_image: TEST_IMAGE;
+        point_update: POINT_UPDATE;
     }
 
     /// Bytes written as a `Uint8Array` (which serde-wasm-bindgen hands over as a byte
@@ -248,6 +273,26 @@ impl RbmLab {
                 let added = self.work_on_likelihood(work)?;
                 return Ok(RbmReply::LikelihoodWorked { added });
             }
+            C::StartPoint => {
+                let update = self.start_point()?;
+                return Ok(RbmReply::PointUnderWay { update });
+            }
+            C::FinishPoint {
+                update,
+                train,
+                test,
+                stderr,
+            } => {
+                let update = POINT_UPDATE.check(update)?;
+                self.finish_point(Point {
+                    update,
+                    train,
+                    test,
+                    stderr,
+                })?;
+                return Ok(RbmReply::LikelihoodWorked { added: true });
+            }
+            C::DropPoint { update } => self.drop_point(POINT_UPDATE.check(update)?)?,
             C::StartGallery { count, steps } => self.start_gallery(count, steps)?,
             C::AdvanceGallery { steps } => {
                 let done = self.advance_gallery(steps)?;

@@ -190,15 +190,8 @@ impl RbmLab {
     /// fails is dropped (so that a later call starts a fresh one) and the error returned.
     pub(super) fn work_on_likelihood(&mut self, work: u64) -> Result<bool, ParamError> {
         let work = LIKELIHOOD_WORK.check(work)?;
-        if self.likelihood.job.is_none() {
-            let due = self
-                .likelihood
-                .last_point
-                .is_none_or(|last| self.updates() >= last + self.likelihood.every);
-            if !due {
-                return Ok(false);
-            }
-            self.likelihood.job = Some(self.new_job()?);
+        if self.start_point()?.is_none() {
+            return Ok(false);
         }
         let job = self.likelihood.job.as_mut().expect("a job is under way");
         let point = match job.advance(work, [&self.images.train, &self.images.test]) {
@@ -209,14 +202,94 @@ impl RbmLab {
                 return Err(e);
             }
         };
-        let job = self.likelihood.job.take().expect("a job is under way");
-        let train = -point.train_free_energy - point.log_z;
-        let test = -point.test_free_energy - point.log_z;
-        self.likelihood
-            .curve
-            .push_point([job.update as f64, train, test, point.stderr]);
-        self.likelihood.last_point = Some(job.update);
+        let update = self.likelihood.job.as_ref().expect("a job").update;
+        self.record_point(Point {
+            update,
+            train: -point.train_free_energy - point.log_z,
+            test: -point.test_free_energy - point.log_z,
+            stderr: point.stderr,
+        });
         Ok(true)
+    }
+
+    /// Starts the log-likelihood point when one is due (`every` updates after the last, and
+    /// at update 0), without working on it; the update of the point under way (`None` when
+    /// none is). A front end that computes points apart from learning takes the frozen
+    /// machine ([`RbmLab::point_machine`]) to a [`PointScorer`](super::points::PointScorer)
+    /// and hands the values back with [`RbmLab::finish_point`].
+    pub(super) fn start_point(&mut self) -> Result<Option<u64>, ParamError> {
+        if self.likelihood.job.is_none() {
+            let due = self
+                .likelihood
+                .last_point
+                .is_none_or(|last| self.updates() >= last + self.likelihood.every);
+            if !due {
+                return Ok(None);
+            }
+            self.likelihood.job = Some(self.new_job()?);
+        }
+        Ok(self.likelihood.job.as_ref().map(|job| job.update))
+    }
+
+    /// Records `point`, computed elsewhere for the point under way (the same job, so the
+    /// same values as [`RbmLab::work_on_likelihood`] gives). Refused, nothing changed, when
+    /// no point is under way at `point.update` (error names `point`), or a value is not
+    /// finite or the standard error is negative (names `train`, `test` or `stderr`).
+    pub(super) fn finish_point(&mut self, point: Point) -> Result<(), ParamError> {
+        self.check_point_update(point.update)?;
+        for (field, x) in [("train", point.train), ("test", point.test)] {
+            if !x.is_finite() {
+                return Err(ParamError::Invalid {
+                    field,
+                    reason: format!("{x} is not a finite number"),
+                });
+            }
+        }
+        if !(point.stderr.is_finite() && point.stderr >= 0.0) {
+            return Err(ParamError::Invalid {
+                field: "stderr",
+                reason: format!("{}; a finite number ≥ 0", point.stderr),
+            });
+        }
+        self.record_point(point);
+        Ok(())
+    }
+
+    /// Drops the point under way at `update` (its work failed elsewhere), so that the next
+    /// [`RbmLab::start_point`] starts a fresh one. Refused (names `point`) when none is.
+    pub(super) fn drop_point(&mut self, update: u64) -> Result<(), ParamError> {
+        self.check_point_update(update)?;
+        self.likelihood.job = None;
+        Ok(())
+    }
+
+    fn check_point_update(&self, update: u64) -> Result<(), ParamError> {
+        match &self.likelihood.job {
+            Some(job) if job.update == update => Ok(()),
+            Some(job) => Err(ParamError::Invalid {
+                field: "point",
+                reason: format!(
+                    "the point under way is at update {}, not {update}",
+                    job.update
+                ),
+            }),
+            None => Err(ParamError::Invalid {
+                field: "point",
+                reason: format!("no point is under way (asked for update {update})"),
+            }),
+        }
+    }
+
+    /// The finished point joins the curves; the job is done.
+    fn record_point(&mut self, point: Point) {
+        self.likelihood.curve.push_point([
+            point.update as f64,
+            point.train,
+            point.test,
+            point.stderr,
+        ]);
+        self.likelihood.last_point = Some(point.update);
+        self.likelihood.job = None;
     }
 
     pub(super) fn new_job(&self) -> Result<LikelihoodJob, ParamError> {
@@ -262,6 +335,14 @@ impl RbmLab {
     /// of [`RbmLab::point_progress`]).
     pub fn likelihood_progress(&self) -> f64 {
         self.point_progress().unwrap_or(-1.0)
+    }
+
+    /// The machine of the point under way, frozen at its update, and that update.
+    pub fn point_machine(&self) -> Option<(&Rbm, u64)> {
+        self.likelihood
+            .job
+            .as_ref()
+            .map(|job| (&job.rbm, job.update))
     }
 
     /// Updates between points.

@@ -1,0 +1,120 @@
+// @ts-check
+// The second worker of the restricted machine (digits, bars, the user's images): it computes
+// the run's log-likelihood points apart from learning, so that learning has all of its own
+// worker. It owns an RbmPoints scorer (the same wasm engine): the run's training and test
+// images and seed, and for each frozen machine the learning worker (rbm_worker.js) sends over
+// its port, the same job the run would do itself (ln Z exact over the smaller layer up to 25
+// units, else the engine's AIS driver seeded by the run's seed and the update; then the free
+// energies), in slices. The point's values go back to the learning worker, which records them
+// in the run (and so in its session).
+//
+//   page → worker
+//     {type: 'init', js, wasm} · {type: 'port', port}   this worker's end of the channel
+//   learning worker → this worker (port)
+//     {type: 'run', run, visible, train, test, seed}     a new run's images (pixels one after
+//                                                        the other) and seed; drops any point
+//     {type: 'point', run, update, hidden, parameters}   a point to compute (replaces any)
+//   this worker → learning worker (port)
+//     {type: 'progress', run, update, progress}          at most every PROGRESS_MS
+//     {type: 'point', run, values: [update, train, test, stderr]}
+//     {type: 'failed', run, update, message}             the point could not be made
+//   worker → page
+//     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
+
+import { serveEngine } from '../worker_host.js';
+
+// Wall time of one slice (a new run or point waits at most about this long to be read), and
+// the least time between two progress messages.
+const SLICE_MS = 20;
+const PROGRESS_MS = 100;
+
+/** @type {typeof import('boltzlab-bindings')} */
+let engine = null;
+/** @type {import('boltzlab-bindings').RbmPoints | null} */
+let scorer = null;
+/** @type {MessagePort | null} */
+let port = null;
+let run = -1;
+let scheduled = false;
+let lastProgress = -Infinity;
+// Units per ms (exact: states of the smaller layer; AIS: steps of one run), measured, to size
+// each call.
+const speed = { exact: 200, ais: 5 };
+
+const tick = new MessageChannel();
+tick.port1.onmessage = () => slice();
+function schedule() {
+  if (scheduled || served.dead() || !scorer || scorer.progress() < 0) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
+}
+
+function fail(update, err) {
+  if (served.dead()) return;
+  port?.postMessage({ type: 'failed', run, update, message: String(err?.message ?? err) });
+}
+
+function slice() {
+  scheduled = false;
+  if (served.dead() || !scorer) return;
+  const update = scorer.job_update();
+  try {
+    const exact = scorer.exact();
+    const until = performance.now() + SLICE_MS;
+    let point;
+    while (!point && scorer.progress() >= 0 && performance.now() < until) {
+      const perMs = exact ? speed.exact : speed.ais;
+      const left = Math.max(until - performance.now(), 1);
+      const work = Math.max(exact ? 256 : 1, Math.min(1 << 20, Math.floor(left * perMs)));
+      const t0 = performance.now();
+      point = scorer.step(work);
+      const ms = performance.now() - t0;
+      if (ms > 0.5 && !point) {
+        if (exact) speed.exact = 0.7 * speed.exact + 0.3 * (work / ms);
+        else speed.ais = 0.7 * speed.ais + 0.3 * (work / ms);
+      }
+    }
+    if (point) port?.postMessage({ type: 'point', run, values: Array.from(point) });
+    else if (performance.now() - lastProgress >= PROGRESS_MS) {
+      lastProgress = performance.now();
+      port?.postMessage({ type: 'progress', run, update, progress: scorer.progress() });
+    }
+  } catch (err) {
+    fail(update, err);
+  }
+  schedule();
+}
+
+// A message from the learning worker.
+function fromLearning({ data }) {
+  if (served.dead()) return;
+  if (data.type === 'run') {
+    run = data.run;
+    scorer?.free();
+    scorer = null;
+    try {
+      scorer = new engine.RbmPoints(data.visible, data.train, data.test, data.seed);
+    } catch (err) {
+      fail(-1, err);
+    }
+  } else if (data.type === 'point' && data.run === run && scorer) {
+    try {
+      scorer.start(data.hidden, data.parameters, data.update);
+      lastProgress = -Infinity;
+      schedule();
+    } catch (err) {
+      fail(data.update, err);
+    }
+  }
+}
+
+function handle(data) {
+  if (data.type === 'port') {
+    port = data.port;
+    port.onmessage = fromLearning;
+  } else postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+}
+
+const served = serveEngine((loaded) => (engine = loaded), handle);
+
+export {};
