@@ -28,7 +28,10 @@ export const CORES_KEY = 'boltzlab-mnist-cores';
 
 /**
  * The learning workers to use: the whole number 1 to MAX_CORES kept under CORES_KEY, else
- * min(navigator.hardwareConcurrency, MAX_CORES), at least 1.
+ * min(navigator.hardwareConcurrency − 1, MAX_CORES), at least 1: one core is left to the page and
+ * the likelihood worker. On a 2-core machine two learning workers beside the likelihood worker
+ * made 0.72× the rate of one (`node benches/mnist_cores.mjs dist`, docs/measured.md), so such a
+ * machine learns on one.
  * @returns {number}
  */
 export function coresToUse() {
@@ -39,7 +42,7 @@ export function coresToUse() {
     // No storage (a worker, or storage refused): the machine decides.
   }
   if (Number.isInteger(asked) && asked >= 1 && asked <= MAX_CORES) return asked;
-  return Math.max(1, Math.min(Math.floor(navigator.hardwareConcurrency || 1), MAX_CORES));
+  return Math.max(1, Math.min(Math.floor(navigator.hardwareConcurrency || 1) - 1, MAX_CORES));
 }
 
 /** Messages from the other replicas, waited for by (stage, update, sender). */
