@@ -10,7 +10,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time: most of a spec's time is the page waiting for its workers, so
+  // two share the 2 cores of the machine make test aims at (E2E_WORKERS=1: one at a time).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   outputDir: 'target/playwright',
