@@ -224,7 +224,17 @@ export class MnistRun {
     // workers their ends of one channel.
     const channel = first ? new MessageChannel() : null;
     if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
-    const message = { type: 'load', bytes: bytes.buffer, hidden, seed, training, labels, every, resume, cores: coresToUse() };
+    const message = {
+      type: 'load',
+      bytes: bytes.buffer,
+      hidden,
+      seed,
+      training,
+      labels,
+      every,
+      resume,
+      cores: coresToUse(),
+    };
     if (channel) message.port = channel.port1;
     this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
     this.setRunning(false);
