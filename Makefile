@@ -49,9 +49,11 @@ typecheck:
 	tsc -p tsconfig.json
 	tsc -p tsconfig.worker.json
 
-# Statistical tests need release-mode speed.
+# Statistical tests need release-mode speed (the release-tests profile of Cargo.toml: release
+# without whole-program LTO, so ~50 test binaries link in minutes, not ten).
+TEST_PROFILE := --profile release-tests
 test-native:
-	cargo test --release
+	cargo test $(TEST_PROFILE)
 
 # wasm-bindgen-test in a real browser (the runner is set in .cargo/config.toml): the facades'
 # own tests (--lib: the restricted and general machines' and the memory's dispatch from JS
@@ -65,13 +67,13 @@ WASM_TESTS := --lib --test web --test web_rbm --test web_wavefront --test web_li
 export WASM_BINDGEN_TEST_TIMEOUT ?= 600
 
 test-wasm:
-	$(ONLY_DRIVER) CHROMEDRIVER=$(CHROMEDRIVER) cargo test --release $(WASM) $(WASM_TESTS)
+	$(ONLY_DRIVER) CHROMEDRIVER=$(CHROMEDRIVER) cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
 
 test-wasm-firefox:
-	$(ONLY_DRIVER) GECKODRIVER=$(GECKODRIVER) cargo test --release $(WASM) $(WASM_TESTS)
+	$(ONLY_DRIVER) GECKODRIVER=$(GECKODRIVER) cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
 
 test-wasm-webkit:
-	$(XVFB) $(ONLY_DRIVER) SAFARIDRIVER=$(SAFARIDRIVER) cargo test --release $(WASM) $(WASM_TESTS)
+	$(XVFB) $(ONLY_DRIVER) SAFARIDRIVER=$(SAFARIDRIVER) cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
 
 # The page for any static host (GitHub Pages, a school's web server, a folder below another
 # site): the release build with relative addresses, in dist/. Copy the folder's contents as

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test, expect, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
+import { cli } from './cli.js';
 
 // Records, over `frames` animation frames, the shown phase, pattern and visible units (the
 // frame the worker sent, as the page draws it).
@@ -148,8 +149,7 @@ test('the learning view as a teacher would project it (the README screenshot)', 
 
 test('the Z panel’s exact ln Z equals `boltzlab logz --method exact` on the exported network', async ({ page }) => {
   test.setTimeout(900_000);
-  // The CLI of this checkout (a no-op when it is up to date).
-  execFileSync('cargo', ['build', '--release', '--quiet'], { stdio: 'inherit' });
+  const boltzlab = cli();
   await openMachine(page);
   await choose(page, 'Dataset', '4-2-4');
   await page.getByRole('slider', { name: 'Learning speed' }).fill('6');
@@ -174,11 +174,9 @@ test('the Z panel’s exact ln Z equals `boltzlab logz --method exact` on the ex
   const file = path.resolve('target/playwright/exported-4-2-4.json');
   await (await downloadPromise).saveAs(file);
   const cli = JSON.parse(
-    execFileSync(
-      'target/release/boltzlab',
-      ['logz', '--network', file, '--temperature', '7.5', '--method', 'exact', '--json'],
-      { encoding: 'utf8' },
-    ),
+    execFileSync(boltzlab, ['logz', '--network', file, '--temperature', '7.5', '--method', 'exact', '--json'], {
+      encoding: 'utf8',
+    }),
   );
   expect(Math.abs(cli.log_z - shownLogZ)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(shownLogZ)));
 

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { test, expect, openApp, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
+import { cli } from './cli.js';
 
 test('40-10-40 shows an AIS estimate of KL with its error bar and the protocol stage under way', async ({ page }) => {
   await openMachine(page);
@@ -40,7 +41,7 @@ test('the lattice’s ln Z panel: exact enumeration of a 4×4 periodic lattice a
   page,
 }) => {
   const kaufman = JSON.parse(
-    execFileSync('target/release/boltzlab', ['exact', '--size', '4', '--temperature', '2', '--kaufman', '--json'], {
+    execFileSync(cli(), ['exact', '--size', '4', '--temperature', '2', '--kaufman', '--json'], {
       encoding: 'utf8',
     }),
   ).log_z;
