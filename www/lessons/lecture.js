@@ -71,7 +71,7 @@ export const VIEWS = {
     fit: 'natural',
   },
   'mnist-pad': { id: 'mnist-pad', title: 'The drawing pad', fit: 'square' },
-  'mnist-bars': { id: 'mnist-bars-box', title: 'p(label | pad), exactly', fit: 'natural' },
+  'mnist-bars': { id: 'mnist-bars', title: 'p(label | pad), exactly', fit: 'natural' },
   'mnist-completion': { id: 'mnist-completion', title: 'The pad completed', fit: 'square' },
   // the pattern memory
   'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
