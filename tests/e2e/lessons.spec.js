@@ -629,3 +629,55 @@ test('lesson 14’s challenge: test ln p(v) above the goal by two standard error
   expect(check(reading({ value: -MNIST_GOAL + 0.1, stderr: 0 }))).toBe(true);
   expect(check(reading({ value: NaN, stderr: NaN }))).toBe(false);
 });
+
+// One page load for both labelled steps: the chosen digit generated and read back by the
+// machine, then the same run's pad (a test image) classified and its top half completed,
+// clamped and then free; and the labelled scene options refused by name, the scene unchanged.
+test('lesson 14’s labelled steps: a chosen digit generated and read back, a test digit classified and completed', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const l14 = COURSE[13].steps;
+  const ask = l14.findIndex((step) => step.title === 'Ask for a digit');
+  expect(l14[ask + 1].title).toBe('Draw, classify, complete');
+  await openStep(page, `lesson=14&step=${ask + 1}`);
+  await expect(page.locator('#mnist-labels')).toBeChecked();
+  await expect(page.locator('#mnist-gallery-label')).toHaveValue('3');
+  // The gallery of 20 finished, the machine names a digit 0–9 for each of its own images.
+  await expect(page.locator('#mnist-gallery-classes')).toHaveText(
+    /^The machine classifies these images \(argmax p\(y \| v\)\) as: [0-9]( [0-9]){19}$/,
+    { timeout: 60_000 },
+  );
+  // Refused by name, with the labelled run left shown and the Digit box as it was.
+  const base = l14[ask].scene;
+  const refusals = [
+    [{ ...base, rbm: { ...base.rbm, labels: 'yes' } }, /^labels: true or false/],
+    [{ ...base, gallery: { count: 20, steps: 200, label: 10 } }, /^gallery label: a whole number from 0 to 9/],
+    [{ ...base, gallery: { count: 20, steps: 200, label: 2.5 } }, /^gallery label: a whole number from 0 to 9/],
+    [{ ...base, rbm: { ...base.rbm, labels: false } }, /^gallery label: only a run that learns the labels/],
+    [{ ...base, gallery: { count: 20, steps: 200, digit: 3 } }, /^MNIST gallery: there is no parameter digit/],
+    [{ ...base, pad: { test: 0, mask: 'bottom', steps: 100 } }, /^pad mask: one of paint, top, left/],
+    [{ ...base, pad: { test: 10_000, mask: 'top', steps: 100 } }, /^pad test: a whole number from 0 to 9999/],
+    [{ ...base, pad: { test: 0, mask: 'top', steps: Infinity } }, /^pad steps: a whole number/],
+  ];
+  for (const [scene, message] of refusals) expect(await applyInPage(page, scene)).toMatch(message);
+  await expect(page.locator('#mnist-labels')).toBeChecked();
+  await expect(page.locator('#mnist-gallery-label')).toHaveValue('3');
+
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.locator('#lesson-step-title')).toHaveText('Draw, classify, complete');
+  // The same run goes on (continue), the pad holds test image 0, classified exactly (the
+  // ten probabilities shown sum to 1 to their three decimals), its top half completed.
+  await expect(page.locator('#mnist-bars-text')).toHaveText(/^p\(label \| pad\), most probable [0-9]: /, {
+    timeout: 60_000,
+  });
+  const text = await page.locator('#mnist-bars-text').textContent();
+  const p = [...text.matchAll(/[0-9]: ([0-9.]+)/g)].map((match) => Number(match[1]));
+  expect(p).toHaveLength(10);
+  expect(Math.abs(p.reduce((a, b) => a + b, 0) - 1)).toBeLessThanOrEqual(0.006);
+  await expect(page.locator('#mnist-pad-mask')).toHaveValue('top');
+  await expect(page.locator('#mnist-pad-steps-done')).toHaveText('100 of 100', { timeout: 60_000 });
+  await expect(page.locator('#mnist-pad-phase')).toHaveText('clamped (pad held)');
+  await page.locator('#mnist-pad-toggle').click();
+  await expect(page.locator('#mnist-pad-phase')).toHaveText('free (nothing held)', { timeout: 30_000 });
+});

@@ -65,6 +65,14 @@ export const VIEWS = {
   'mnist-chains': { id: 'mnist-chains', title: 'Free chains', fit: 'square' },
   'mnist-likelihood': { id: 'mnist-likelihood', title: 'Test and training ln p(v) per image', fit: 'fill' },
   'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'natural' },
+  'mnist-gallery-read': {
+    id: 'mnist-gallery-box',
+    title: 'Generated digits, and what the machine reads in them',
+    fit: 'natural',
+  },
+  'mnist-pad': { id: 'mnist-pad', title: 'The drawing pad', fit: 'square' },
+  'mnist-bars': { id: 'mnist-bars', title: 'p(label | pad), exactly', fit: 'natural' },
+  'mnist-completion': { id: 'mnist-completion', title: 'The pad completed', fit: 'square' },
   // the pattern memory
   'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
   'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'natural' },

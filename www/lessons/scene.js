@@ -76,6 +76,8 @@ export const PARTS = {
   completion: () => $('rbm-complete-title').closest('section'),
   // the restricted machine on MNIST
   'mnist-generate': () => $('mnist-gallery-run').closest('.row'),
+  'mnist-pad-test': () => $('mnist-pad-from-test').closest('.row'),
+  'mnist-pad-complete': () => $('mnist-pad-complete').closest('.row'),
   // the pattern memory
   'memory-state': () => $('memory-state').closest('section'),
   'memory-patterns': () => $('memory-add-digits').closest('fieldset'),

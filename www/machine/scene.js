@@ -28,7 +28,21 @@ const RBM_KEYS = [
 ];
 // An MNIST scene's run (hidden units) and training; training options left out are the MNIST
 // run's defaults (MnistLab.default_training: CD-1, batch 100, ε = 0.1, μ = 0.5).
-const MNIST_KEYS = ['dataset', 'hidden', 'statistics', 'steps', 'particles', 'batch', 'rate', 'momentum', 'decay'];
+const MNIST_KEYS = [
+  'dataset',
+  'hidden',
+  'labels',
+  'statistics',
+  'steps',
+  'particles',
+  'batch',
+  'rate',
+  'momentum',
+  'decay',
+];
+// A scene's pad: a test image drawn on it, the part clamped and the settling steps of its completion.
+const PAD_KEYS = ['test', 'mask', 'steps'];
+const PAD_MASKS = ['paint', 'top', 'left'];
 // A log-likelihood point every this many updates unless the scene says otherwise.
 const MNIST_EVERY = 300;
 // What the engine's training leaves unset (null) for statistics that do not use it, when a
@@ -161,9 +175,12 @@ export class MachineScene {
     rbm.setRunning(run);
   }
 
-  // Applies an MNIST scene ({mode: 'restricted', rbm: {dataset: 'mnist', hidden, statistics,
-  // steps, particles, batch, rate, momentum, decay}, seed, run, every: updates between
-  // log-likelihood points, gallery: {count, steps} to generate once the run is there,
+  // Applies an MNIST scene ({mode: 'restricted', rbm: {dataset: 'mnist', hidden, labels,
+  // statistics, steps, particles, batch, rate, momentum, decay}, seed, run, every: updates
+  // between log-likelihood points, gallery: {count, steps, label?: the digit to generate,
+  // clamped (a labelled run only)} to generate once the run is there, pad: {test: a test
+  // image drawn on the pad, mask: the part clamped ('paint', 'top' or 'left'), steps} whose
+  // completion starts once the run is there (a labelled run classifies it),
   // continue: keep the MNIST run shown when it has this scene's hidden units, seed and
   // training, so that a lesson's later steps go on with the machine its earlier steps
   // trained}). The names and numbers are checked here at once (an error names the field);
@@ -185,14 +202,28 @@ export class MachineScene {
     whole('hidden', hidden, 1, 500);
     whole('seed', seed, 0, 2 ** 53);
     whole('every', every, 1, 1e6);
+    const labels = values.labels ?? false;
+    if (typeof labels !== 'boolean') throw new Error(`labels: true or false, got ${String(labels).slice(0, 20)}`);
     if (scene.gallery) {
+      checkKeys('MNIST gallery', scene.gallery, ['count', 'steps', 'label']);
       whole('gallery count', scene.gallery.count, 1, 30);
       whole('gallery steps', scene.gallery.steps, 1, 10_000);
+      if (scene.gallery.label !== undefined) {
+        whole('gallery label', scene.gallery.label, 0, 9);
+        if (!labels) throw new Error('gallery label: only a run that learns the labels (labels: true) can clamp one');
+      }
+    }
+    if (scene.pad) {
+      checkKeys('MNIST pad', scene.pad, PAD_KEYS);
+      whole('pad test', scene.pad.test, 0, 9999);
+      whole('pad steps', scene.pad.steps, 1, 10_000);
+      if (!PAD_MASKS.includes(scene.pad.mask))
+        throw new Error(`pad mask: one of ${PAD_MASKS.join(', ')}, got ${String(scene.pad.mask).slice(0, 20)}`);
     }
     const training = { ...this.engine.MnistLab.default_training() };
     for (const key of Object.keys(training)) if (values[key] !== undefined) training[key] = values[key];
     if (training.statistics === 'cd') training.particles = null;
-    const options = { hidden, seed, training, every };
+    const options = { hidden, seed, training, labels, every };
     this.mnistScene = token; // {run?: the learning wished for meanwhile, done?: made or refused}
     const go = () => {
       token.done = true;
@@ -200,7 +231,16 @@ export class MachineScene {
       if (scene.gallery) {
         $('mnist-gallery-count').value = String(scene.gallery.count);
         $('mnist-gallery-steps').value = String(scene.gallery.steps);
+        $('mnist-gallery-label').value = scene.gallery.label === undefined ? '' : String(scene.gallery.label);
         rbm.mnist.startGallery();
+      }
+      if (scene.pad) {
+        // The test image first, then its completion (the worker takes commands in order).
+        $('mnist-pad-test').value = String(scene.pad.test);
+        $('mnist-pad-mask').value = scene.pad.mask;
+        $('mnist-pad-steps').value = String(scene.pad.steps);
+        rbm.mnist.send({ command: 'pad-from-test', image: scene.pad.test }, 'mnist-pad-error');
+        rbm.mnist.complete();
       }
       rbm.setRunning(token.run ?? Boolean(scene.run));
     };
@@ -223,7 +263,11 @@ export class MachineScene {
     }
     const kept = rbm.mnist.active ? MnistRun.remembered() : null;
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    if (scene.continue && kept && same([kept.hidden, kept.seed, kept.training], [hidden, seed, training])) {
+    if (
+      scene.continue &&
+      kept &&
+      same([kept.hidden, kept.seed, kept.training, kept.labels ?? false], [hidden, seed, training, labels])
+    ) {
       if (kept.every !== every) rbm.mnist.setEvery();
       this.mode.setKind('restricted');
       go();
