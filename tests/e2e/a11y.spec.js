@@ -117,6 +117,9 @@ test('the lattice, the full and the restricted machine, MNIST and the pattern me
   await page.locator('#mnist-gallery-steps').focus();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.type('5');
+  // Past the digit box (left empty: any digit) to Generate.
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#mnist-gallery-label')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.locator('#mnist-gallery-run')).toBeFocused();
   await page.keyboard.press('Enter');
