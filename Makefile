@@ -84,7 +84,10 @@ build:
 
 dist: setup build
 
+# The CLI the page is compared with (tests/e2e/cli.js) is built first, so no spec waits on a
+# compile.
 e2e:
+	cargo build $(TEST_PROFILE) --bin boltzlab
 	playwright test
 
 # The smoke suite (tests/smoke/smoke.mjs) against the same build in headless Firefox ESR and in

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test, expect, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
-import { cli } from './cli.js';
+import { cliPath } from './cli.js';
 
 // Records, over `frames` animation frames, the shown phase, pattern and visible units (the
 // frame the worker sent, as the page draws it).
@@ -149,7 +149,7 @@ test('the learning view as a teacher would project it (the README screenshot)', 
 
 test('the Z panel’s exact ln Z equals `boltzlab logz --method exact` on the exported network', async ({ page }) => {
   test.setTimeout(900_000);
-  const boltzlab = cli();
+  const boltzlab = cliPath();
   await openMachine(page);
   await choose(page, 'Dataset', '4-2-4');
   await page.getByRole('slider', { name: 'Learning speed' }).fill('6');

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { test, expect, openApp, choose } from './fixtures.js';
 import { openMachine, machine } from './machine_helpers.js';
-import { cli } from './cli.js';
+import { cliPath } from './cli.js';
 
 test('40-10-40 shows an AIS estimate of KL with its error bar and the protocol stage under way', async ({ page }) => {
   await openMachine(page);
@@ -41,7 +41,7 @@ test('the lattice’s ln Z panel: exact enumeration of a 4×4 periodic lattice a
   page,
 }) => {
   const kaufman = JSON.parse(
-    execFileSync(cli(), ['exact', '--size', '4', '--temperature', '2', '--kaufman', '--json'], {
+    execFileSync(cliPath(), ['exact', '--size', '4', '--temperature', '2', '--kaufman', '--json'], {
       encoding: 'utf8',
     }),
   ).log_z;
@@ -87,8 +87,8 @@ test('patterns drawn by clicking pixels are added to the editor; a wrong length 
   // The editor holds 4-pixel patterns: a 10-pixel one is refused and the text kept.
   await expect(page.locator('#bm-editor-error')).toContainText('line 5 has 10 values');
   expect(await page.getByLabel('My patterns').inputValue()).toBe(text);
-  await page.getByLabel('Pixels').fill('4');
-  await page.getByLabel('Pixels').press('Enter');
+  await page.getByLabel('Pixels', { exact: true }).fill('4');
+  await page.getByLabel('Pixels', { exact: true }).press('Enter');
   await expect(grid.getByRole('button')).toHaveCount(4);
   await grid.getByRole('button', { name: 'pixel 2', exact: true }).click();
   await grid.getByRole('button', { name: 'pixel 4', exact: true }).click();
@@ -104,8 +104,8 @@ test('patterns drawn by clicking pixels are added to the editor; a wrong length 
       .slice(16)
       .join(''),
   ).toBe('0110');
-  await page.getByLabel('Pixels').fill('0');
-  await page.getByLabel('Pixels').press('Enter');
+  await page.getByLabel('Pixels', { exact: true }).fill('0');
+  await page.getByLabel('Pixels', { exact: true }).press('Enter');
   await expect(page.locator('#bm-draw-error')).toContainText('Pattern length must be');
   await expect(grid.getByRole('button')).toHaveCount(4);
 });
