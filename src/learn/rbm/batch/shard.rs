@@ -136,8 +136,17 @@ impl SharedUpdate {
     }
 
     /// Whether every shard's message of this stage is in.
-    fn heard_all(&self) -> bool {
-        self.heard.count_ones() as usize == self.shard.count
+    /// Refuses unless the update stands at `stage` with every shard's `part` in.
+    fn expect_all(&self, stage: Stage, what: &str, part: &str) -> Result<(), ParamError> {
+        self.expect(stage, what)?;
+        if self.heard.count_ones() as usize == self.shard.count {
+            return Ok(());
+        }
+        Err(out_of_order(format!(
+            "{what} needs every shard's {part}; {} of {} are in",
+            self.heard.count_ones(),
+            self.shard.count
+        )))
     }
 
     /// Refuses unless the update stands at `stage`.
@@ -282,14 +291,7 @@ impl BatchTrainer {
     /// next velocities of its rows of W and of both biases, each checked against the
     /// divergence limit. Refused (nothing changes) before every shard's rows are in.
     pub fn shard_step(&mut self) -> Result<(), ParamError> {
-        self.shared.expect(Stage::Chains, "the step")?;
-        if !self.shared.heard_all() {
-            return Err(out_of_order(format!(
-                "the step needs every shard's rows; {} of {} are in",
-                self.shared.heard.count_ones(),
-                self.shared.shard.count
-            )));
-        }
+        self.shared.expect_all(Stage::Chains, "the step", "rows")?;
         let (nv, nh) = (self.visible, self.hidden);
         let SharedUpdate {
             rows,
@@ -394,14 +396,7 @@ impl BatchTrainer {
     /// W ← W + u′, u ← u′ (and the biases). The batch position moves on either way. Refused
     /// (nothing changes) before every shard's block is in.
     pub fn finish_shared_update(&mut self) -> Result<(), ParamError> {
-        self.shared.expect(Stage::Steps, "the end")?;
-        if !self.shared.heard_all() {
-            return Err(out_of_order(format!(
-                "the end needs every shard's step; {} of {} are in",
-                self.shared.heard.count_ones(),
-                self.shared.shard.count
-            )));
-        }
+        self.shared.expect_all(Stage::Steps, "the end", "step")?;
         let (nv, nh) = (self.visible, self.hidden);
         self.shared.stage = Stage::Idle;
         let start = self.cursor;
