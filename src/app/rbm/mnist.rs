@@ -34,7 +34,8 @@ mod pad;
 pub use pad::LABELS;
 
 use super::completion::Mask;
-use super::likelihood::{Point, PointJob};
+use super::likelihood::Point;
+use super::points::PointScorer;
 use super::training::Training;
 use super::{CURVE_CAPACITY, Count, HIDDEN, SEED, StatisticsKind};
 use crate::app::lattice::wire::{Named, by_name};
@@ -886,23 +887,16 @@ struct SavedHeader {
 /// are NaN (the label group's softmax is not a layer the engine's ln Z estimators know).
 #[derive(Debug, Clone)]
 pub struct MnistLikelihood {
-    train: Vec<Vec<u8>>,
-    test: Vec<Vec<u8>>,
+    /// The ln p(v) points: the images they are scored on, the AIS base rates, the run's seed
+    /// and the point under way (the digits' scorer, the same job).
+    points: PointScorer,
     /// All test images and their labels (empty when the file has none).
     test_all: Vec<Vec<u8>>,
     test_labels: Vec<u8>,
-    base: Vec<f64>,
-    seed: u64,
-    job: Option<ScoreJob>,
+    /// The test error under way (a run with labels), instead of a point.
+    errors: Option<TestErrorJob>,
     /// (update, train, test, stderr, test error, its standard error) of each point.
     curve: History<6>,
-}
-
-/// The work under way in the scorer: a likelihood point, or a test error.
-#[derive(Debug, Clone)]
-enum ScoreJob {
-    Point(PointJob),
-    Errors(TestErrorJob),
 }
 
 /// The test error of a machine with labels, a few images per call: errors / n over the n
@@ -945,9 +939,11 @@ impl MnistLikelihood {
     /// The scorer of the packed file `bytes` (the validating reader) for runs of `seed`.
     pub fn from_file(bytes: &[u8], seed: u64) -> Result<MnistLikelihood, ParamError> {
         let data = mnist::parse(bytes)?;
-        let train = data.train.vectors(LIKELIHOOD_IMAGES);
-        let test = data.test.vectors(LIKELIHOOD_IMAGES);
-        let base = crate::model::rbm::base_rate_biases(&train, data.train.pixels())?;
+        let points = PointScorer::new(
+            data.train.vectors(LIKELIHOOD_IMAGES),
+            data.test.vectors(LIKELIHOOD_IMAGES),
+            seed,
+        )?;
         let test_labels = data.test.labels().map(<[u8]>::to_vec).unwrap_or_default();
         let test_all = if test_labels.is_empty() {
             Vec::new()
@@ -955,21 +951,18 @@ impl MnistLikelihood {
             data.test.vectors(data.test.len())
         };
         Ok(MnistLikelihood {
-            train,
-            test,
+            points,
             test_all,
             test_labels,
-            base,
-            seed: SEED.check(seed)?,
-            job: None,
+            errors: None,
             curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
         })
     }
 
     /// A new run's points: the curve starts again, for runs of `seed`.
     pub fn reset(&mut self, seed: u64) -> Result<(), ParamError> {
-        self.seed = SEED.check(seed)?;
-        self.job = None;
+        self.points.reset(seed)?;
+        self.errors = None;
         self.curve = History::with_eviction(CURVE_CAPACITY, Eviction::Oldest);
         Ok(())
     }
@@ -985,7 +978,7 @@ impl MnistLikelihood {
         parameters: &[f32],
         update: u64,
     ) -> Result<(), ParamError> {
-        let nv = self.base.len() + if labels { LABELS } else { 0 };
+        let nv = self.points.visible() + if labels { LABELS } else { 0 };
         let hidden = HIDDEN.check(hidden as u64)? as usize;
         if parameters.len() != nv * hidden + nv + hidden {
             return Err(ParamError::Invalid {
@@ -1007,18 +1000,20 @@ impl MnistLikelihood {
         let (w, rest) = parameters.split_at(nv * hidden);
         let (a, b) = rest.split_at(nv);
         let rbm = Rbm::new(nv, hidden, to_f64(w), to_f64(a), to_f64(b))?;
-        self.job = Some(if labels {
-            ScoreJob::Errors(TestErrorJob {
+        if labels {
+            self.errors = Some(TestErrorJob {
                 machine: LabelledRbm::new(rbm, LABELS)?,
                 update,
                 next: 0,
                 errors: 0,
                 scratch: vec![0.0; hidden],
                 p: vec![0.0; LABELS],
-            })
+            });
+            self.points.stop();
         } else {
-            ScoreJob::Point(PointJob::new(rbm, update, &self.base, self.seed)?)
-        });
+            self.points.start(rbm, update)?;
+            self.errors = None;
+        }
         Ok(())
     }
 
@@ -1026,32 +1021,25 @@ impl MnistLikelihood {
     /// of a test error); the point once it joined the curve (a test error's ln p(v) NaN).
     /// A point whose work fails is dropped and the error returned.
     pub fn step(&mut self, work: u64) -> Result<Option<Point>, ParamError> {
-        let (point, error) = match self.job.as_mut() {
-            None => return Ok(None),
-            Some(ScoreJob::Point(job)) => match job.advance(work, &self.train, &self.test) {
-                Ok(None) => return Ok(None),
-                Ok(Some(point)) => (point, (f64::NAN, f64::NAN)),
-                Err(e) => {
-                    self.job = None;
-                    return Err(e);
+        let (point, error) = match self.errors.as_mut() {
+            None => match self.points.step(work)? {
+                None => return Ok(None),
+                Some(point) => (point, (f64::NAN, f64::NAN)),
+            },
+            Some(job) => match job.advance(work, &self.test_all, &self.test_labels) {
+                None => return Ok(None),
+                Some(error) => {
+                    let point = Point {
+                        update: job.update,
+                        train: f64::NAN,
+                        test: f64::NAN,
+                        stderr: f64::NAN,
+                    };
+                    self.errors = None;
+                    (point, error)
                 }
             },
-            Some(ScoreJob::Errors(job)) => {
-                match job.advance(work, &self.test_all, &self.test_labels) {
-                    None => return Ok(None),
-                    Some(error) => {
-                        let point = Point {
-                            update: job.update,
-                            train: f64::NAN,
-                            test: f64::NAN,
-                            stderr: f64::NAN,
-                        };
-                        (point, error)
-                    }
-                }
-            }
         };
-        self.job = None;
         self.curve.push_point([
             point.update as f64,
             point.train,
@@ -1065,27 +1053,27 @@ impl MnistLikelihood {
 
     /// The fraction of the point under way that is done, `None` when none is.
     pub fn progress(&self) -> Option<f64> {
-        self.job.as_ref().map(|job| match job {
-            ScoreJob::Point(p) => p.progress(),
-            ScoreJob::Errors(e) => e.next as f64 / self.test_all.len().max(1) as f64,
-        })
+        match &self.errors {
+            Some(e) => Some(e.next as f64 / self.test_all.len().max(1) as f64),
+            None => self.points.progress(),
+        }
     }
 
     /// Whether the point under way is exact (else AIS; a test error is exact); `None` when
     /// none is.
     pub fn exact(&self) -> Option<bool> {
-        self.job.as_ref().map(|job| match job {
-            ScoreJob::Point(p) => p.exact(),
-            ScoreJob::Errors(_) => true,
-        })
+        match &self.errors {
+            Some(_) => Some(true),
+            None => self.points.exact(),
+        }
     }
 
     /// The update of the point under way.
     pub fn job_update(&self) -> Option<u64> {
-        self.job.as_ref().map(|job| match job {
-            ScoreJob::Point(p) => p.update(),
-            ScoreJob::Errors(e) => e.update,
-        })
+        match &self.errors {
+            Some(e) => Some(e.update),
+            None => self.points.job_update(),
+        }
     }
 
     /// Column `k` of the curve: 0 updates, 1 train, 2 test, 3 stderr, 4 test error (a

@@ -100,6 +100,13 @@ impl PointScorer {
         )
     }
 
+    /// A new run's points, for runs of `seed` (0 to 2^53): the point under way is dropped.
+    pub fn reset(&mut self, seed: u64) -> Result<(), ParamError> {
+        self.seed = SEED.check(seed)?;
+        self.job = None;
+        Ok(())
+    }
+
     /// Pixels per image.
     pub fn visible(&self) -> usize {
         self.base.len()
