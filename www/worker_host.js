@@ -111,3 +111,22 @@ export function readGetter(lab, name, args, what) {
     throw new Error(`${what} has no reading ${name}`);
   return lab[name](...args);
 }
+
+// A job done in calls sized to the time left (the likelihood workers' points): calls
+// `step(work)` until it returns a result, `active()` is false or `ms` have passed. Each call
+// gets the time left at `rate.perMs` units per ms, at least `min` and at most 2^20 units;
+// `rate.perMs` follows the calls that took over 0.5 ms and made no result. Returns the result,
+// if any.
+export function workSliced(ms, rate, active, step, min = 1) {
+  const until = performance.now() + ms;
+  let result;
+  while (!result && active() && performance.now() < until) {
+    const left = Math.max(until - performance.now(), 1);
+    const work = Math.max(min, Math.min(1 << 20, Math.floor(left * rate.perMs)));
+    const t0 = performance.now();
+    result = step(work);
+    const took = performance.now() - t0;
+    if (took > 0.5 && !result) rate.perMs = 0.7 * rate.perMs + 0.3 * (work / took);
+  }
+  return result;
+}

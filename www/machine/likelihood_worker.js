@@ -19,7 +19,7 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { serveEngine } from '../worker_host.js';
+import { serveEngine, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -35,7 +35,7 @@ let run = 0;
 let lastFrame = -Infinity;
 let curveSent = -1;
 // AIS steps (or exact states) per ms, measured, to size each call.
-let speed = 2;
+const speed = { perMs: 2 };
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
@@ -97,17 +97,13 @@ function slice() {
       pending = null;
       scorer.start(hidden, Boolean(labels), parameters, update);
     }
-    const until = performance.now() + SLICE_MS;
-    let added = false;
-    while (!added && scorer.progress() >= 0 && performance.now() < until) {
-      const left = Math.max(until - performance.now(), 1);
-      const work = Math.max(1, Math.min(1 << 20, Math.floor(left * speed)));
-      const t0 = performance.now();
-      added = scorer.step(work);
-      const ms = performance.now() - t0;
-      if (ms > 0.5 && !added) speed = 0.7 * speed + 0.3 * (work / ms);
-    }
-    post(added);
+    const added = workSliced(
+      SLICE_MS,
+      speed,
+      () => scorer.progress() >= 0,
+      (work) => scorer.step(work),
+    );
+    post(Boolean(added));
   } catch (err) {
     if (served.dead()) return;
     postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });

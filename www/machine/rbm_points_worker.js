@@ -21,7 +21,7 @@
 //   worker → page
 //     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 
-import { serveEngine } from '../worker_host.js';
+import { serveEngine, workSliced } from '../worker_host.js';
 
 // Wall time of one slice (a new run or point waits at most about this long to be read), and
 // the least time between two progress messages.
@@ -39,7 +39,7 @@ let scheduled = false;
 let lastProgress = -Infinity;
 // Units per ms (exact: states of the smaller layer; AIS: steps of one run), measured, to size
 // each call.
-const speed = { exact: 200, ais: 5 };
+const speed = { exact: { perMs: 200 }, ais: { perMs: 5 } };
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
@@ -60,20 +60,13 @@ function slice() {
   const update = scorer.job_update();
   try {
     const exact = scorer.exact();
-    const until = performance.now() + SLICE_MS;
-    let point;
-    while (!point && scorer.progress() >= 0 && performance.now() < until) {
-      const perMs = exact ? speed.exact : speed.ais;
-      const left = Math.max(until - performance.now(), 1);
-      const work = Math.max(exact ? 256 : 1, Math.min(1 << 20, Math.floor(left * perMs)));
-      const t0 = performance.now();
-      point = scorer.step(work);
-      const ms = performance.now() - t0;
-      if (ms > 0.5 && !point) {
-        if (exact) speed.exact = 0.7 * speed.exact + 0.3 * (work / ms);
-        else speed.ais = 0.7 * speed.ais + 0.3 * (work / ms);
-      }
-    }
+    const point = workSliced(
+      SLICE_MS,
+      exact ? speed.exact : speed.ais,
+      () => scorer.progress() >= 0,
+      (work) => scorer.step(work),
+      exact ? 256 : 1,
+    );
     if (point) port?.postMessage({ type: 'point', run, values: Array.from(point) });
     else if (performance.now() - lastProgress >= PROGRESS_MS) {
       lastProgress = performance.now();
