@@ -112,11 +112,9 @@ impl LabelledRbm {
     /// The joint visible vector [v, e_y]: the image, then K label units with only unit y
     /// on. Panics if y ≥ K.
     pub fn joint(&self, v: &[u8], y: usize) -> Vec<u8> {
-        assert!(y < self.labels);
-        let mut joint = Vec::with_capacity(self.rbm.visible());
-        joint.extend_from_slice(v);
-        joint.extend((0..self.labels).map(|k| u8::from(k == y)));
-        joint
+        let mut image = Vec::with_capacity(self.rbm.visible());
+        image.extend_from_slice(v);
+        joint_vector(image, y, self.labels)
     }
 
     /// E(v, y, h) = −vᵀW h − U_y·h − aᵀv − c_y − bᵀh. Panics on wrong lengths or y ≥ K.
@@ -234,6 +232,14 @@ fn row_field(row: &[f64], h: &[u8]) -> f64 {
         .filter(|&(_, &hj)| hj == 1)
         .map(|(&w, _)| w)
         .sum()
+}
+
+/// The joint visible vector [v, e_y] of an image `image` and its label y among `labels`: the
+/// image, then K label units with only unit y on. Panics if y ≥ K.
+pub fn joint_vector(mut image: Vec<u8>, y: usize, labels: usize) -> Vec<u8> {
+    assert!(y < labels);
+    image.extend((0..labels).map(|k| u8::from(k == y)));
+    image
 }
 
 /// x_k ← e^{−x_k} / Σ_l e^{−x_l} in place: the Boltzmann weights of the energies x, the

@@ -18,6 +18,7 @@ use crate::learn::mnist::Mnist;
 use crate::learn::rbm::labels::most_probable;
 use crate::learn::rbm::{BatchTrainer, LabelledRbm, Rbm, TrainingOptions};
 use crate::model::rbm::check_bits;
+use crate::model::rbm_labels::joint_vector;
 use crate::rng::uniform;
 
 /// Labels of a run that learns them: the digits 0 to 9.
@@ -46,11 +47,7 @@ pub(super) fn training_vectors(data: &Mnist, labels: bool) -> Result<Vec<Vec<u8>
     Ok(ys
         .iter()
         .enumerate()
-        .map(|(k, &y)| {
-            let mut joint = data.train.image(k);
-            joint.extend((0..LABELS).map(|l| u8::from(l == usize::from(y))));
-            joint
-        })
+        .map(|(k, &y)| joint_vector(data.train.image(k), usize::from(y), LABELS))
         .collect())
 }
 
