@@ -2,27 +2,14 @@
 // runs it in headless Chromium, prints the browser figures beside the native ones that
 // `cargo bench --bench ticks` wrote to target/bench.json, and merges the medians into it.
 //   node benches/browser.mjs [DIST] [PORT]   (default: BENCH_PORT, else a free port)
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
+import { serveDist } from './serve.mjs';
 
 // A free port unless BENCH_PORT names one (other checkouts may be serving their tests).
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(String(port)));
-    });
-  });
-const [dist = 'dist-bench', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
 const jsonPath = 'target/bench.json';
 
-const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((resolve, reject) => {
-  server.stdout.once('data', resolve);
-  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
-});
+const { port, server } = await serveDist('dist-bench');
 
 let results;
 const browser = await chromium.launch({

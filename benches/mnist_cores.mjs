@@ -14,10 +14,9 @@
 // K = min(navigator.hardwareConcurrency, 4). Prints a table and merges mnist_cores_* keys
 // into target/bench.json.
 //   node benches/mnist_cores.mjs [DIST] [PORT]
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
+import { serveDist, median, summary } from './serve.mjs';
 
 const WARM_MS = 4000;
 const WINDOW_MS = 4000;
@@ -25,24 +24,9 @@ const WINDOWS = 3;
 const ROUNDS = 2;
 const CORES_KEY = 'boltzlab-mnist-cores';
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(String(port)));
-    });
-  });
-const [dist = 'dist', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
 const jsonPath = 'target/bench.json';
 
-const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((resolve, reject) => {
-  server.stdout.once('data', resolve);
-  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
-});
-
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-const summary = (v) => ({ median: median(v), min: Math.min(...v), max: Math.max(...v) });
+const { port, server } = await serveDist('dist');
 
 // One timed window of the learning run.
 function mnistWindow(page, ms) {

@@ -24,39 +24,22 @@
 // (paused: the worker's final count; running: the first new count), in the page's own clock.
 //   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
 //   PAGE_BENCH_PARTS=lattice,rbm          the parts to run (default: both)
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
+import { serveDist, median, summary } from './serve.mjs';
 
 const WARM_MS = Number(process.env.PAGE_BENCH_WARM_MS ?? 2000); // before timing: the kernel is optimised, the frame budget settled
 const WINDOW_MS = 3000; // one timed window
 const WINDOWS = 3; // windows per configuration (median, min–max)
 const PRESSES = 6; // key presses per configuration for the input delay
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(String(port)));
-    });
-  });
-const [dist = 'dist', port = process.env.BENCH_PORT ?? (await freePort())] = process.argv.slice(2);
 const jsonPath = 'target/bench.json';
 // ising.js, the JavaScript simulator a user would otherwise meet, measured in its own page by
 // a maintainer on 2026-11-23: 230–310 ns per update. Quoted, not measured here (it is not ours
 // to ship); the page's speed-up against it is page ticks/s × that time.
 const ISING_JS_NS = [230, 310];
 
-const server = spawn(process.execPath, ['tests/e2e/serve.js', dist, port], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((resolve, reject) => {
-  server.stdout.once('data', resolve);
-  server.once('exit', (code) => reject(new Error(`the server stopped (${code})`)));
-});
-
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-// NaN (no effect seen) sorts last and counts in the maximum.
-const summary = (v) => ({ median: median(v), min: Math.min(...v), max: Math.max(...v) });
+const { port, server } = await serveDist('dist');
 
 // One timed window: ticks per second (engine counter) and frames per second (rAF).
 function timedWindow(page, ms) {
