@@ -297,6 +297,8 @@ pub struct MnistLab {
     completion: Option<pad::PadCompletion>,
     /// Changes whenever the weights change.
     version: u64,
+    /// The labelled machine in f64 and the version it is of ([`MnistLab::labelled_machine`]).
+    labelled_cache: Option<(u64, std::sync::Arc<LabelledRbm>)>,
 }
 
 impl MnistLab {
@@ -382,6 +384,7 @@ impl MnistLab {
             classified: Vec::new(),
             completion: None,
             version: 0,
+            labelled_cache: Default::default(),
             data,
         };
         lab.refresh();

@@ -20,6 +20,7 @@ use crate::learn::rbm::{BatchTrainer, LabelledRbm, Rbm, TrainingOptions};
 use crate::model::rbm::check_bits;
 use crate::model::rbm_labels::joint_vector;
 use crate::rng::uniform;
+use std::sync::Arc;
 
 /// Labels of a run that learns them: the digits 0 to 9.
 pub const LABELS: usize = 10;
@@ -100,11 +101,30 @@ impl MnistLab {
         self.labels
     }
 
-    /// The labelled machine in f64 (each f32 parameter exactly), for a run with labels.
-    pub fn labelled_machine(&self) -> Option<LabelledRbm> {
-        self.labels.then(|| {
-            LabelledRbm::new(self.trainer.rbm(), LABELS).expect("the joint machine has 10 labels")
-        })
+    /// The labelled machine in f64 (each f32 parameter exactly), for a run with labels: made
+    /// once per version of the weights, since a pad stroke, each gallery or completion step
+    /// and the gallery's classes read it, and converting the 794 × H weights cost about as
+    /// much as a completion step.
+    pub(super) fn labelled_machine(&mut self) -> Option<Arc<LabelledRbm>> {
+        let machine = self.current_labelled_machine()?;
+        self.labelled_cache = Some((self.version, Arc::clone(&machine)));
+        Some(machine)
+    }
+
+    /// The labelled machine of these weights: the one kept if it is of this version, else
+    /// made now (and not kept).
+    fn current_labelled_machine(&self) -> Option<Arc<LabelledRbm>> {
+        if !self.labels {
+            return None;
+        }
+        if let Some((version, machine)) = &self.labelled_cache
+            && *version == self.version
+        {
+            return Some(Arc::clone(machine));
+        }
+        Some(Arc::new(
+            LabelledRbm::new(self.trainer.rbm(), LABELS).expect("the joint machine has 10 labels"),
+        ))
     }
 
     /// The pad (784 values 0/1).
@@ -128,7 +148,7 @@ impl MnistLab {
     /// The most probable label argmax_y p(y | v) of each gallery chain's image (empty
     /// without labels): what the machine itself reads in what it generated.
     pub fn gallery_classes(&self) -> Vec<u8> {
-        let Some(machine) = self.labelled_machine() else {
+        let Some(machine) = self.current_labelled_machine() else {
             return Vec::new();
         };
         let mut scratch = vec![0.0; self.hidden];
