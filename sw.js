@@ -64,19 +64,30 @@ self.addEventListener('message', (event) => {
   if (event.data === 'boltzlab-take-over') self.skipWaiting();
 });
 
+// The hand-over page's one script: it loads the page again. location.reload() keeps the
+// address's fragment (the state link); a Refresh header or a meta refresh to the same address
+// would be a jump within this empty page instead, and the page would stay blank.
+const RELOAD = 'location.reload();';
+
 // A reload of the only open page hands over to a waiting new version: it takes over, and the
 // page loads again, wholly from the new version.
 async function handOver() {
   const waiting = self.registration.waiting;
   if (!waiting || (await self.clients.matchAll()).length > 1) return null;
   waiting.postMessage('boltzlab-take-over');
-  // A page that only reloads itself (www/handover.js), once this answer has ended: the new
-  // version activates when the old one has no request in flight.
-  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>boltzlab</title><script type="module" src="${at('www/handover.js')}"></script></html>`;
+  // A page that only reloads itself, once this answer has ended: the new version activates
+  // when the old one has no request in flight. Its script is inline (allowed by its hash), so
+  // the page asks for nothing while the versions change over: a script file it fetched could
+  // land in the new version's activation and wait on it, and the page never finished loading
+  // (seen under load).
+  const hash = btoa(
+    String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(RELOAD)))),
+  );
+  const page = `<!doctype html><html lang="en"><meta charset="utf-8"><title>boltzlab</title><script>${RELOAD}</script></html>`;
   return new Response(page, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'; script-src 'self'",
+      'Content-Security-Policy': `default-src 'none'; script-src 'sha256-${hash}'`,
     },
   });
 }
