@@ -40,24 +40,27 @@ function canvasPixels(page, id) {
   }, id);
 }
 
-// The fantasy canvas in `frames` successive frames (as strings, to compare).
-function fantasyFrames(page, frames) {
+// The fantasy canvas (a hash of its pixels) and the update counter in successive frames, until
+// `moved` frames have shown a new update count (or 600 frames have passed).
+function fantasyFrames(page, moved) {
   return page.evaluate(
-    (count) =>
+    (wanted) =>
       new Promise((resolve) => {
         const seen = [];
+        let advanced = 0;
         const step = () => {
           const canvas = document.getElementById('rbm-fantasy');
           const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
           let hash = 0;
           for (let i = 0; i < data.length; i++) hash = (hash * 31 + data[i]) | 0;
           seen.push({ hash, updates: Number(document.getElementById('rbm-updates').textContent) });
-          if (seen.length < count) requestAnimationFrame(step);
+          if (seen.length > 1 && seen.at(-1).updates !== seen.at(-2).updates) advanced += 1;
+          if (advanced < wanted && seen.length < 600) requestAnimationFrame(step);
           else resolve(seen);
         };
         requestAnimationFrame(step);
       }),
-    frames,
+    moved,
   );
 }
 
@@ -69,11 +72,15 @@ test('digits learning draws moving fantasy particles, filters, and a rising test
   expect(await rbm(page, 'likelihood_exact')).toBe(true);
   await page.getByRole('button', { name: 'Run learning' }).click();
   await expect(page.getByRole('button', { name: 'Pause learning' })).toBeVisible();
-  // The fantasy particles change from frame to frame while learning.
-  const frames = await fantasyFrames(page, 30);
-  const changes = frames.filter((f, k) => k > 0 && f.hash !== frames[k - 1].hash).length;
-  expect(changes, JSON.stringify(frames)).toBeGreaterThanOrEqual(20);
-  expect(frames[frames.length - 1].updates).toBeGreaterThan(frames[0].updates);
+  // The fantasy particles move with every update: each frame that shows a new update count
+  // shows other particles (the persistent chains take a Gibbs step per update). Counted over
+  // frames with a new count, not over all frames: under load a frame often shows no update
+  // (20 frames of 30 with new particles was asked before, and failed at 15 under load).
+  const frames = await fantasyFrames(page, 20);
+  const moved = frames.filter((f, k) => k > 0 && f.updates !== frames[k - 1].updates);
+  expect(moved.length, JSON.stringify(frames)).toBe(20);
+  const still = frames.filter((f, k) => k > 0 && f.updates !== frames[k - 1].updates && f.hash === frames[k - 1].hash);
+  expect(still, JSON.stringify(frames)).toEqual([]);
   // The test log-likelihood: exact points every two epochs; it rises.
   await expect.poll(() => rbm(page, 'curve_len'), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
   const curve = await rbm(page, 'curve');
