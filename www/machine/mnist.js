@@ -92,6 +92,25 @@ export async function fetchMnist(progress) {
   return { bytes: file, cached };
 }
 
+// Test images per row of the reconstructions view, each above its reconstruction: ten in
+// two pairs of rows fill a column or a lecture tile (ten in one row were 25 px each).
+const RECONSTRUCTIONS_PER_ROW = 5;
+
+// The worker's `n` images followed by their `n` reconstructions (each `size` values), laid out
+// as rows of `per` images, each row followed by the row of their reconstructions.
+export function besideEachOther(values, n, size, per) {
+  const out = new Float32Array(values.length);
+  let at = 0;
+  for (let first = 0; first < n; first += per) {
+    const row = Math.min(per, n - first);
+    for (const offset of [0, n]) {
+      out.set(values.subarray((offset + first) * size, (offset + first + row) * size), at);
+      at += row * size;
+    }
+  }
+  return out;
+}
+
 export class MnistRun {
   constructor(engine) {
     this.engine = engine;
@@ -616,13 +635,13 @@ export class MnistRun {
       $('mnist-filter-range').textContent = count
         ? `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
         : '';
-      const r = frame.reconstructions;
+      const count2 = frame.reconstructions.length / s.visible;
       this.views.reconstructions.draw({
-        values: r,
-        count: r.length / s.visible,
+        values: besideEachOther(frame.reconstructions, count2 / 2, s.visible, RECONSTRUCTIONS_PER_ROW),
+        count: count2,
         width,
         height,
-        columns: r.length / s.visible / 2,
+        columns: RECONSTRUCTIONS_PER_ROW,
       });
     }
     if (frame.gallery && frame.gallery !== this.drawnGallery && s.galleryCount > 0) {
