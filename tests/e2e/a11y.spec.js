@@ -102,7 +102,7 @@ test('the lattice, the full and the restricted machine, MNIST and the pattern me
   const label = (id) => page.locator(`#${id}`).getAttribute('aria-label');
   await expect.poll(() => label('mnist-chains')).toMatch(/\. Now: \d+ images of 28 × 28 pixels, 10 to a row$/);
   await expect.poll(() => label('mnist-filters')).toMatch(/\. Now: 16 images of 28 × 28 pixels, 10 to a row$/);
-  await expect.poll(() => label('mnist-reconstructions')).toMatch(/\. Now: 20 images of 28 × 28 pixels, 10 to a row$/);
+  await expect.poll(() => label('mnist-reconstructions')).toMatch(/\. Now: 20 images of 28 × 28 pixels, 5 to a row$/);
   expect(await violations(page), 'MNIST').toEqual([]);
   const mnistControls = await keyboardControls(page, '#mnist');
   expect(mnistControls).toEqual(

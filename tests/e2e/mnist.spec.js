@@ -202,3 +202,76 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   // At most one save period (2 s) of learning lost, with a margin for the estimate.
   expect(lost / rate).toBeLessThan(2.5);
 });
+
+// FNV-1a over bytes: the worker's 'fingerprint' reading of the run's saved bytes.
+function fnv1a(bytes) {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+// A run saved to a file is the kept run's bytes; opened in place of another run it comes back
+// bit for bit with its own options (hidden units, seed, labels) shown in the panel, and is
+// kept as the live run over a reload. Files that are not a saved run, or damaged by one
+// flipped bit, are refused by name beside the control and the run shown stays.
+test('an MNIST run saved to a file opens again in place of another, bit for bit; bad files change nothing', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openRestricted(page);
+  await page.locator('#mnist-labels').check();
+  await chooseMnist(page, 16);
+  await expect(page.locator('#mnist')).toBeVisible();
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  const saved = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#mnist-save-file').click()]);
+  expect(download.suggestedFilename()).toBe(`boltzlab-mnist-784-16-labels-update-${saved.updates}.bzmn`);
+  const file = await readFile(await download.path());
+  expect(fnv1a(file)).toBe(saved.fingerprint);
+  await expect(page.locator('#mnist-file-done')).toContainText('Saved boltzlab-mnist-784-16-labels');
+
+  // Another run: 784-24, no labels, another seed.
+  await page.locator('#mnist-labels').uncheck();
+  await page.locator('#rbm-hidden').fill('24');
+  await page.locator('#rbm-seed').fill('7');
+  await page.locator('#rbm-create').click();
+  await expect.poll(() => page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.shown?.stats.hidden)).toBe(24);
+  const other = await read(page, 'fingerprint');
+  expect(other).not.toBe(saved.fingerprint);
+
+  // Not a saved run, one flipped bit, cut short: refused by name; the run shown is unchanged.
+  const open = (name, buffer) =>
+    page.locator('#mnist-open-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
+  const flipped = Buffer.from(file);
+  flipped[Math.floor(flipped.length / 2)] ^= 0x04;
+  for (const [name, buffer, why] of [
+    ['notes.txt', Buffer.from('not a run'), /Not opened: notes\.txt — .*not a saved MNIST run/],
+    ['flipped.bzmn', flipped, /Not opened: flipped\.bzmn — .*checksum/],
+    ['short.bzmn', file.subarray(0, file.length - 1000), /Not opened: short\.bzmn — .*(checksum|cut short)/],
+  ]) {
+    await open(name, buffer);
+    await expect(page.locator('#mnist-file-error')).toContainText(why);
+    await expect(page.locator('#mnist-file-error')).toContainText('unchanged');
+    expect(await read(page, 'fingerprint')).toBe(other);
+  }
+  await expect(page.locator('#rbm-hidden')).toHaveValue('24');
+
+  // The saved file: the run comes back bit for bit, with its options in the panel.
+  await open('run.bzmn', file);
+  await expect(page.locator('#mnist-file-done')).toContainText(`784-16 machine with labels at update ${saved.updates}`);
+  await expect(page.locator('#mnist-file-error')).toBeHidden();
+  expect(await read(page, 'fingerprint')).toBe(saved.fingerprint);
+  await expect(page.locator('#mnist-updates')).toHaveText(String(saved.updates));
+  await expect(page.locator('#rbm-hidden')).toHaveValue('16');
+  await expect(page.locator('#rbm-seed')).not.toHaveValue('7');
+  await expect(page.locator('#mnist-labels')).toBeChecked();
+  await expect(page.locator('#mnist-pad-box')).toBeVisible();
+  // It is the kept run: a reload resumes it.
+  await expect.poll(async () => (await read(page, 'saved')).stored).toBe(saved.updates);
+  await page.reload();
+  await reopenRestricted(page);
+  await expect(page.locator('#mnist-load-state')).toContainText(`restored at update ${saved.updates}`);
+  expect(await read(page, 'fingerprint')).toBe(saved.fingerprint);
+});

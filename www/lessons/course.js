@@ -1651,7 +1651,7 @@ export const COURSE = [
     steps: [
       {
         title: 'Twenty-eight by twenty-eight',
-        text: `MNIST: 60 000 training and 10 000 test digits, handwritten, 28 × 28 pixels, each pixel made 0 or 1 (on with probability grey/255, as Salakhutdinov &amp; Murray did). A restricted machine sees an image on its 784 visible units v and explains it with 100 hidden units h:${m('<mi>E</mi><mo>(</mo><mi>v</mi><mo>,</mo><mi>h</mi><mo>)</mo><mo>=</mo><mo>−</mo><msup><mi>a</mi><mo>⊤</mo></msup><mi>v</mi><mo>−</mo><msup><mi>b</mi><mo>⊤</mo></msup><mi>h</mi><mo>−</mo><msup><mi>v</mi><mo>⊤</mo></msup><mi>W</mi><mi>h</mi>')}W has 784 × 100 = 78 400 weights. The top row shows ten test images, the row below what the untrained machine makes of them; the filters (each hidden unit’s 784 weights as a picture) are still small random noise.`,
+        text: `MNIST: 60 000 training and 10 000 test digits, handwritten, 28 × 28 pixels, each pixel made 0 or 1 (on with probability grey/255, as Salakhutdinov &amp; Murray did). A restricted machine sees an image on its 784 visible units v and explains it with 100 hidden units h:${m('<mi>E</mi><mo>(</mo><mi>v</mi><mo>,</mo><mi>h</mi><mo>)</mo><mo>=</mo><mo>−</mo><msup><mi>a</mi><mo>⊤</mo></msup><mi>v</mi><mo>−</mo><msup><mi>b</mi><mo>⊤</mo></msup><mi>h</mi><mo>−</mo><msup><mi>v</mi><mo>⊤</mo></msup><mi>W</mi><mi>h</mi>')}W has 784 × 100 = 78 400 weights. Rows 1 and 3 show ten test images, the row below each what the untrained machine makes of them; the filters (each hidden unit’s 784 weights as a picture) are still small random noise.`,
         views: ['mnist-reconstructions', 'mnist-filters'],
         scene: mnist({ controls: ['rbm-learning'] }),
         notes: {

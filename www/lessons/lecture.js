@@ -58,7 +58,7 @@ export const VIEWS = {
   // the restricted machine on MNIST
   'mnist-reconstructions': {
     id: 'mnist-reconstructions',
-    title: 'Ten test images (top) and their reconstructions',
+    title: 'Ten test images, each above its reconstruction',
     fit: 'natural',
   },
   'mnist-filters': { id: 'mnist-filters', title: 'Filters: each hidden unit’s weights at 28×28', fit: 'square' },

@@ -26,7 +26,7 @@
 import { WorkerLink } from '../worker_link.js';
 import { coresToUse } from './mnist_team.js';
 import { onEngineStop, reportPanic } from '../fault.js';
-import { $, clearError, format, readNumber, showError } from '../ui.js';
+import { $, clearError, download, format, readNumber, showError } from '../ui.js';
 import { cssColour, rgba } from '../views/colour.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
@@ -40,6 +40,9 @@ export const MNIST_SHA256 = '837217d9ce53dc976958dd40789ce17f5df4018b5170151fbc8
 const CACHE = 'mnist-data-v1';
 // The live MNIST run's options and seed (the data is the shipped file): its state link.
 export const STATE_KEY = 'boltzlab.mnist';
+// The largest file taken as a saved run: the largest run the engine makes (794 × 500 weights
+// and their velocities, 10 000 persistent chains, as f32) is under 60 MB.
+const MAX_RUN_FILE = 64e6;
 
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -89,6 +92,25 @@ export async function fetchMnist(progress) {
   return { bytes: file, cached };
 }
 
+// Test images per row of the reconstructions view, each above its reconstruction: ten in
+// two pairs of rows fill a column or a lecture tile (ten in one row were 25 px each).
+const RECONSTRUCTIONS_PER_ROW = 5;
+
+// The worker's `n` images followed by their `n` reconstructions (each `size` values), laid out
+// as rows of `per` images, each row followed by the row of their reconstructions.
+export function besideEachOther(values, n, size, per) {
+  const out = new Float32Array(values.length);
+  let at = 0;
+  for (let first = 0; first < n; first += per) {
+    const row = Math.min(per, n - first);
+    for (const offset of [0, n]) {
+      out.set(values.subarray((offset + first) * size, (offset + first + row) * size), at);
+      at += row * size;
+    }
+  }
+  return out;
+}
+
 export class MnistRun {
   constructor(engine) {
     this.engine = engine;
@@ -103,6 +125,8 @@ export class MnistRun {
     this.point = null;
     this.kept = null;
     this.loads = 0; // runs loaded (for tests)
+    /** @type {((options: any) => void) | null} the panel's view of a run's options (rbm.js) */
+    this.onOptions = null;
     this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     this.views = {
       chains: new ImageGridView($('mnist-chains')),
@@ -323,6 +347,55 @@ export class MnistRun {
     return this.link.read(name);
   }
 
+  // The run as a file to keep or to open in another browser: the bytes the worker keeps in
+  // IndexedDB (MnistLab.save: BZMNRUN format 2 with a CRC-32), named by its shape and update.
+  async saveFile() {
+    clearError('mnist-file-error');
+    try {
+      const bytes = await this.read('saved-bytes');
+      const s = this.shown?.stats;
+      const name = `boltzlab-mnist-784-${s?.hidden}${s?.labelled ? '-labels' : ''}-update-${s?.updates}.bzmn`;
+      download(name, new Blob([bytes], { type: 'application/octet-stream' }));
+      $('mnist-file-done').textContent = `Saved ${name} (${format(bytes.length / 1e6, 3)} MB).`;
+    } catch (err) {
+      showError('mnist-file-error', `The run could not be saved: ${err.message ?? err}`);
+    }
+  }
+
+  // Opens a saved run (saveFile's file) in place of this one: the engine checks it whole
+  // (header, format, shape, CRC-32) before anything changes, so a file that is not a saved
+  // run, damaged or cut short is refused by name and the run shown stays. The run opened
+  // brings its own options (hidden units, seed, training, labels), shown in the panel by
+  // `onOptions`, and is kept (IndexedDB) as the live run.
+  async openFile(file) {
+    clearError('mnist-file-error');
+    $('mnist-file-done').textContent = '';
+    const refuse = (why) =>
+      showError('mnist-file-error', `Not opened: ${file.name} — ${why}. The run shown is unchanged.`);
+    if (file.size > MAX_RUN_FILE)
+      return refuse(`${format(file.size / 1e6, 3)} MB is larger than any saved run (at most ${MAX_RUN_FILE / 1e6} MB)`);
+    let bytes;
+    try {
+      bytes = new Uint8Array(await file.arrayBuffer());
+    } catch (err) {
+      return refuse(`could not be read (${err.message ?? err})`);
+    }
+    let reply;
+    try {
+      reply = await this.link.command({ command: 'restore-run', bytes }, 0);
+    } catch (err) {
+      return refuse(err.message ?? String(err));
+    }
+    this.curve = null;
+    this.point = null;
+    this.pointFresh = true;
+    const options = await this.read('options');
+    localStorage.setItem(STATE_KEY, JSON.stringify(options));
+    this.onOptions?.(options);
+    $('mnist-file-done').textContent =
+      `Opened ${file.name}: a 784-${reply.hidden} machine${options.labels ? ' with labels' : ''} at update ${reply.updates}.`;
+  }
+
   showFilters() {
     const page = readNumber($('mnist-filter-page').value) - 1;
     return this.send({ command: 'show-filters', page, order: $('mnist-filter-order').value }, 'mnist-view-error');
@@ -513,6 +586,13 @@ export class MnistRun {
     $('mnist-filter-order').addEventListener('change', () => this.link && this.showFilters());
     $('mnist-every').addEventListener('change', () => this.setEvery());
     $('mnist-gallery-run').addEventListener('click', () => this.link && this.startGallery());
+    $('mnist-save-file').addEventListener('click', () => this.link && this.saveFile());
+    $('mnist-open-file').addEventListener('change', async (event) => {
+      const input = /** @type {HTMLInputElement} */ (event.target);
+      const file = input.files?.[0];
+      if (file && this.link) await this.openFile(file);
+      input.value = '';
+    });
   }
 
   // Draws the learning worker's last frame once, and acknowledges it.
@@ -555,13 +635,13 @@ export class MnistRun {
       $('mnist-filter-range').textContent = count
         ? `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
         : '';
-      const r = frame.reconstructions;
+      const count2 = frame.reconstructions.length / s.visible;
       this.views.reconstructions.draw({
-        values: r,
-        count: r.length / s.visible,
+        values: besideEachOther(frame.reconstructions, count2 / 2, s.visible, RECONSTRUCTIONS_PER_ROW),
+        count: count2,
         width,
         height,
-        columns: r.length / s.visible / 2,
+        columns: RECONSTRUCTIONS_PER_ROW,
       });
     }
     if (frame.gallery && frame.gallery !== this.drawnGallery && s.galleryCount > 0) {

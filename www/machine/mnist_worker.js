@@ -21,7 +21,9 @@
 //                                               'fingerprint' (a hash of the saved bytes),
 //                                               'pad', 'classification', 'completion',
 //                                               'gallery-classes' (argmax p(y | v) of each
-//                                               gallery image)
+//                                               gallery image), 'saved-bytes' (the run as
+//                                               a file), 'options' (hidden, seed, training,
+//                                               labels, every)
 //     {type: 'run', on} · {type: 'ack', frames} · {type: 'hide'} (save now) · {type: 'every', every}
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
@@ -425,6 +427,11 @@ function read(name) {
     for (const byte of lab.save()) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
     return hash;
   }
+  // The run as a file (Save the run to a file): the same bytes as the kept run.
+  if (name === 'saved-bytes') return lab.save();
+  // The run's own options (a run opened from a file brings its own).
+  if (name === 'options')
+    return { hidden: lab.hidden(), seed: lab.seed(), training: lab.training(), labels: lab.labelled(), every };
   if (name === 'hidden') return lab.hidden();
   if (name === 'chains') return lab.chains();
   if (name === 'pad') return lab.pad();

@@ -75,6 +75,8 @@ export class RbmMode {
     };
     // MNIST (28×28): its own run, workers and views (mnist.js); the small images' run stays.
     this.mnist = new MnistRun(engine);
+    // A run opened from a file brings its own options: the panel shows them.
+    this.mnist.onOptions = (options) => this.showMnistControls(options);
     this.wire();
     this.shortcuts = {
       ' ': () => this.setRunning(!(this.mnist.active ? this.mnist.running : this.running)),
