@@ -1,6 +1,6 @@
 // A measurement, not a check (run only with MEASURE=1; docs/labels.md quotes it): the page's
 // default MNIST machine (784-500, CD-1, batch 100, ε = 0.1, μ = 0.5) learning the labels too
-// for MEASURE_MINUTES (default 10) minutes, with the test error on the 10 000 test images of
+// for MEASURE_MINUTES (default 10) minutes (MEASURE_DECAY: with that weight decay), with the test error on the 10 000 test images of
 // the snapshot at each epoch (600 updates), from the likelihood worker; a screenshot of the
 // pad and its bars in target/measure/.
 import { test, expect, openApp } from './fixtures.js';
@@ -15,6 +15,8 @@ test('measure the test error of the default 784-500 MNIST machine with labels', 
   await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
   await page.locator('#rbm-dataset').selectOption('mnist');
   await page.locator('#mnist-labels').check();
+  // MEASURE_DECAY: the panel's weight decay λ for this run (the default is 0).
+  if (process.env.MEASURE_DECAY) await page.locator('#rbm-decay').fill(process.env.MEASURE_DECAY);
   await page.locator('#rbm-create').click();
   await expect(page.locator('#mnist-pad-box')).toBeVisible({ timeout: 60_000 });
   await page.locator('#mnist-every').fill('600');
