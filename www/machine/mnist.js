@@ -98,7 +98,7 @@ const RECONSTRUCTIONS_PER_ROW = 5;
 
 // The worker's `n` images followed by their `n` reconstructions (each `size` values), laid out
 // as rows of `per` images, each row followed by the row of their reconstructions.
-export function besideEachOther(values, n, size, per) {
+function besideEachOther(values, n, size, per) {
   const out = new Float32Array(values.length);
   let at = 0;
   for (let first = 0; first < n; first += per) {
@@ -355,7 +355,7 @@ export class MnistRun {
       const bytes = await this.read('saved-bytes');
       const s = this.shown?.stats;
       const name = `boltzlab-mnist-784-${s?.hidden}${s?.labelled ? '-labels' : ''}-update-${s?.updates}.bzmn`;
-      download(name, new Blob([bytes], { type: 'application/octet-stream' }));
+      download(name, bytes, 'application/octet-stream');
       $('mnist-file-done').textContent = `Saved ${name} (${format(bytes.length / 1e6, 3)} MB).`;
     } catch (err) {
       showError('mnist-file-error', `The run could not be saved: ${err.message ?? err}`);
@@ -386,9 +386,10 @@ export class MnistRun {
     } catch (err) {
       return refuse(err.message ?? String(err));
     }
+    // The old run's curve goes at once (the likelihood worker's next frame brings the new
+    // one); the last point's read-outs are drawn again without it.
     this.curve = null;
-    this.point = null;
-    this.pointFresh = true;
+    this.pointFresh = this.point !== null;
     const options = await this.read('options');
     localStorage.setItem(STATE_KEY, JSON.stringify(options));
     this.onOptions?.(options);
