@@ -298,17 +298,18 @@ const STEPS = [
       const read = (what) => page.run(`return window.boltzlabApp.machine.rbm.read(arguments[0]);`, what);
       check((await read('dataset')) === 'digits8', 'the restricted machine does not start on the digits');
       await page.click('#rbm-run');
-      await poll(
-        'test log-likelihood points',
-        () => read('curve_len'),
-        (n) => n >= 4,
+      // Learning raises the exact test ln p(v) by more than a nat within STEP_MS. Waited for,
+      // not read at the 4th point: the points are scored in a second worker on snapshots
+      // taken as it frees up, so how far learning got by the 4th point depends on the load
+      // (it rose 0.57 nats by then once, and 2–3 nats in other runs).
+      const curve = () =>
+        page.run(`return window.boltzlabApp.machine.rbm.read('curve').then((c) => Array.from(c.test));`);
+      const test = await poll(
+        'a test log-likelihood a nat above its start, after at least 4 points',
+        curve,
+        (t) => t.length >= 4 && t[t.length - 1] > t[0] + 1,
       );
       await page.click('#rbm-run');
-      const test = await page.run(
-        `return window.boltzlabApp.machine.rbm.read('curve').then((c) => Array.from(c.test));`,
-      );
-      const last = test[test.length - 1];
-      check(last > test[0] + 1, `ln p(v) did not rise by a nat: ${test.join(' ')}`);
       console.log(`  test ln p(v) ${test.map((x) => x.toFixed(2)).join(' ')}`);
     },
   ],
