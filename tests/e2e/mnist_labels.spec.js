@@ -105,8 +105,12 @@ test('a labelled MNIST run classifies a drawing, generates a chosen digit and co
   expect(free.some((q) => q > 0.01)).toBe(true);
   await page.locator('#mnist-pad-toggle').click();
   await expect(page.locator('#mnist-pad-phase')).toContainText('free');
+  // The switch starts the completion again (30 steps, drawn from the run's view stream, which is
+  // saved with the run): the run is at rest only once they are done.
+  await expect(page.locator('#mnist-pad-steps-done')).toHaveText('30 of 30');
+  await expect.poll(() => read(page, 'busy')).toBe(false);
 
-  // Bad input, refused by the engine beside its control; the run is unchanged.
+  // Bad input, refused by the engine beside its control; the run (at rest) is unchanged.
   const before = await read(page, 'fingerprint');
   await page.locator('#mnist-gallery-label').fill('12');
   await page.locator('#mnist-gallery-run').click();
