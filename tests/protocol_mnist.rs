@@ -71,7 +71,7 @@ fn persistent() -> Training {
     Training {
         statistics: StatisticsKind::Persistent,
         particles: Some(20),
-        ..MnistLab::default_training()
+        ..MnistLab::default_training(false)
     }
 }
 
@@ -365,7 +365,7 @@ fn a_refused_command_leaves_the_state_unchanged() {
         statistics,
         particles: Some(10),
         replicas: Some(4),
-        ..MnistLab::default_training()
+        ..MnistLab::default_training(false)
     };
     let refused = vec![
         refusal(
@@ -563,9 +563,9 @@ fn the_typescript_types_name_every_command_and_reply() {
 #[test]
 fn a_restored_run_continues_bit_for_bit() {
     for (training, labels) in [
-        (MnistLab::default_training(), false),
+        (MnistLab::default_training(false), false),
         (persistent(), false),
-        (MnistLab::default_training(), true),
+        (MnistLab::default_training(true), true),
         (persistent(), true),
     ] {
         let mut never = MnistLab::from_file(file(), 16, 7, Some(training), labels).unwrap();
@@ -764,4 +764,22 @@ fn a_labelled_point_is_the_test_error_of_the_whole_test_set() {
     assert_eq!(scorer.curve(4), &[e]);
     assert_eq!(scorer.curve(5), &[(e * (1.0 - e) / 10_000.0).sqrt()]);
     assert!(e < 0.9, "40 updates learned nothing: {e}");
+}
+
+/// A run made without options learns by the page's defaults for its kind: a weight cost
+/// λ = LABELLED_DECAY when it learns the labels, none when it does not; the rest the same.
+#[test]
+fn the_default_learning_has_a_weight_cost_only_with_labels() {
+    use boltzlab::app::rbm::mnist::LABELLED_DECAY;
+    let plain = MnistLab::from_file(file(), 8, 1, None, false).unwrap();
+    let labelled = MnistLab::from_file(file(), 8, 1, None, true).unwrap();
+    assert_eq!(plain.training().decay, 0.0);
+    assert_eq!(labelled.training().decay, LABELLED_DECAY);
+    assert_eq!(
+        Training {
+            decay: 0.0,
+            ..labelled.training()
+        },
+        plain.training()
+    );
 }

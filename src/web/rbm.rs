@@ -548,10 +548,10 @@ impl WebMnistLab {
         serde_wasm_bindgen::to_value(&reply).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    /// The default learning options of an MNIST run.
+    /// The default learning options of an MNIST run, with or without the labels.
     #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
-    pub fn default_training() -> Result<JsValue, JsError> {
-        serde_wasm_bindgen::to_value(&MnistLab::default_training())
+    pub fn default_training(labels: bool) -> Result<JsValue, JsError> {
+        serde_wasm_bindgen::to_value(&MnistLab::default_training(labels))
             .map_err(|e| JsError::new(&e.to_string()))
     }
 

@@ -31,9 +31,13 @@ test('a labelled MNIST run classifies a drawing, generates a chosen digit and co
   await openRestricted(page);
   await page.locator('#rbm-dataset').selectOption('mnist');
   await page.locator('#rbm-hidden').fill('32');
+  // Learning the labels brings its own default weight decay, and the run learns with it.
+  await expect(page.locator('#rbm-decay')).toHaveValue('0');
   await page.locator('#mnist-labels').check();
+  await expect(page.locator('#rbm-decay')).toHaveValue('0.0002');
   await page.locator('#rbm-create').click();
   await expect(page.locator('#mnist-pad-box')).toBeVisible();
+  expect((await read(page, 'options')).training.decay).toBe(0.0002);
   await expect(page.locator('#mnist-error-rate')).toBeVisible();
   await page.locator('#mnist-every').fill('300');
   await page.locator('#mnist-every').dispatchEvent('change');

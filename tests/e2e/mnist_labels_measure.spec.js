@@ -1,5 +1,5 @@
 // A measurement, not a check (run only with MEASURE=1; docs/labels.md quotes it): the page's
-// default MNIST machine (784-500, CD-1, batch 100, ε = 0.1, μ = 0.5) learning the labels too
+// default MNIST machine (784-500, CD-1, batch 100, ε = 0.1, μ = 0.5, λ = 0.0002) learning the labels too
 // for MEASURE_MINUTES (default 10) minutes (MEASURE_DECAY: with that weight decay), with the test error on the 10 000 test images of
 // the snapshot at each epoch (600 updates), from the likelihood worker; a screenshot of the
 // pad and its bars in target/measure/.
@@ -15,10 +15,12 @@ test('measure the test error of the default 784-500 MNIST machine with labels', 
   await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
   await page.locator('#rbm-dataset').selectOption('mnist');
   await page.locator('#mnist-labels').check();
-  // MEASURE_DECAY: the panel's weight decay λ for this run (the default is 0).
+  // MEASURE_DECAY: the panel's weight decay λ for this run (the default with labels is 0.0002).
   if (process.env.MEASURE_DECAY) await page.locator('#rbm-decay').fill(process.env.MEASURE_DECAY);
   await page.locator('#rbm-create').click();
   await expect(page.locator('#mnist-pad-box')).toBeVisible({ timeout: 60_000 });
+  const options = await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.read('options'));
+  console.log(`the run's options: ${JSON.stringify(options)}`);
   await page.locator('#mnist-every').fill('600');
   await page.locator('#mnist-every').dispatchEvent('change');
   await page.getByRole('button', { name: 'Run learning' }).click();

@@ -1742,7 +1742,7 @@ export const COURSE = [
         notes: {
           ask: 'Before reading the line under the pictures: how many of the twenty will the machine itself call a 3? Which digits does it confuse a 3 with, and do its own pictures show why?',
           limits:
-            'Reading its own images back tests only that the machine agrees with itself. Measured 2026-11-28 (this step in Chromium, seed 1, load 5 on two cores): with 3 clamped it read its twenty images as 0s near update 600 and mostly as 8s near update 9400, while it gave the pad’s test 7 a probability of 0.999.',
+            'Reading its own images back tests only that the machine agrees with itself. Measured 2026-11-28 (this step in Chromium, seed 1, weight decay 0.0002, load 3 on two cores): with 3 clamped it read its twenty images as 0s near update 1400 and as 8s and 6s (9 and 7 of the 20) near update 10 300, while it gave the pad’s test 7 a probability of 0.999.',
         },
       },
       {

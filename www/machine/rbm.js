@@ -556,14 +556,22 @@ export class RbmMode {
       chosen = menu.value;
       const batch = { digits8: '100', 'bars-4x4': '30', mnist: '100' }[menu.value];
       if (batch) $('rbm-batch').value = batch;
-      // MNIST's defaults: a 784-500 machine, CD-1, ε = 0.1, μ = 0.5.
+      // MNIST's defaults: a 784-500 machine, CD-1, ε = 0.1, μ = 0.5 (with labels, λ = 0.0002).
       if (menu.value === 'mnist')
         this.showMnistControls({
           hidden: 500,
           seed: readNumber($('rbm-seed').value) || 1,
-          training: this.engine.MnistLab.default_training(),
+          training: this.engine.MnistLab.default_training($('mnist-labels').checked),
           labels: $('mnist-labels').checked,
         });
+    });
+    // Learning the labels has its own default weight decay: ticking the box brings it, and
+    // clearing it takes it back, unless the field holds a decay of the user's own.
+    $('mnist-labels').addEventListener('change', () => {
+      if ($('rbm-dataset').value !== 'mnist') return;
+      const labels = $('mnist-labels').checked;
+      const [now, other] = [labels, !labels].map((l) => this.engine.MnistLab.default_training(l).decay);
+      if (readNumber($('rbm-decay').value) === other) $('rbm-decay').value = String(now);
     });
     $('rbm-file').addEventListener('change', async () => {
       const file = $('rbm-file').files[0];

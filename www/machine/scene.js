@@ -27,7 +27,8 @@ const RBM_KEYS = [
   'decay',
 ];
 // An MNIST scene's run (hidden units) and training; training options left out are the MNIST
-// run's defaults (MnistLab.default_training: CD-1, batch 100, ε = 0.1, μ = 0.5).
+// run's defaults (MnistLab.default_training: CD-1, batch 100, ε = 0.1, μ = 0.5; with labels a
+// weight decay λ = 0.0002).
 const MNIST_KEYS = [
   'dataset',
   'hidden',
@@ -220,7 +221,7 @@ export class MachineScene {
       if (!PAD_MASKS.includes(scene.pad.mask))
         throw new Error(`pad mask: one of ${PAD_MASKS.join(', ')}, got ${String(scene.pad.mask).slice(0, 20)}`);
     }
-    const training = { ...this.engine.MnistLab.default_training() };
+    const training = { ...this.engine.MnistLab.default_training(labels) };
     for (const key of Object.keys(training)) if (values[key] !== undefined) training[key] = values[key];
     if (training.statistics === 'cd') training.particles = null;
     const options = { hidden, seed, training, labels, every };
