@@ -79,7 +79,7 @@ fn threads(args: &Args) -> Result<usize, String> {
 }
 
 /// A classification as JSON fields: error, errors, images, cross-entropy, confusion rows.
-fn classification_json(c: &Classification) -> Value {
+pub(crate) fn classification_json(c: &Classification) -> Value {
     let k = (c.confusion.len() as f64).sqrt() as usize;
     json!({
         "error": c.error_rate(),
@@ -255,7 +255,7 @@ fn print_epoch(row: &Value) {
 }
 
 /// The test error and the confusion matrix, rows the true label, columns the classified.
-fn print_confusion(c: &Classification) {
+pub(crate) fn print_confusion(c: &Classification) {
     println!(
         "test error {:.2} % ({} of {}), cross-entropy {:.4} nats",
         100.0 * c.error_rate(),

@@ -14,6 +14,7 @@ mod logz;
 mod memory;
 mod reproduce;
 mod reproduce_sm2008;
+mod score;
 
 use std::process::ExitCode;
 
@@ -143,6 +144,18 @@ USAGE:
                  [--test-subset N] [--threads K] [--json]
       The test error and confusion matrix (rows the true label) of a machine saved by
       learn --labels --save, on the data's test set.
+  boltzlab score --run FILE [--data FILE] [--ais-schedule paper|page] [--ais-runs M]
+                 [--seed S] [--threads K] [--json]
+      A run the page saved (MNIST, \"Save the run to a file\": a .bzmn file) scored
+      natively on the packed file it learned from (default data/mnist/mnist.bin). First
+      the page's own point for it, by the page's code, so the same numbers: without
+      labels, mean ln p(v) of the first 1000 training and test images (ln Z exact up to
+      25 hidden units, else the page's AIS); with labels, the test error on every test
+      image and its binomial standard error. Then, without labels, the mean ln p(v) of
+      all the test images, ln Z exact up to 25 hidden units, else by AIS from the
+      training images' base rates on the paper's schedule (14500 steps; page: 1450) with
+      M runs (default 100) seeded by S (default 1); with labels, the test confusion
+      matrix. JSON: run, hidden, labels, seed, updates, training, page_point, test.
   boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]
       Packs the four MNIST IDX files in DIR (train-images-idx3-ubyte,
       train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte) into FILE
@@ -219,6 +232,7 @@ fn main() -> ExitCode {
         Some("learn") if raw.iter().any(|a| a == "--labels") => learn_labels::learn(&raw[1..]),
         Some("learn") if raw.iter().any(|a| a == "--machine") => learn_rbm::learn(&raw[1..]),
         Some("classify") => learn_labels::classify(&raw[1..]),
+        Some("score") => score::score(&raw[1..]),
         Some("learn") => learn::learn(&raw[1..]),
         Some("reproduce") if raw.get(1).is_some_and(|c| c == "statistics") => {
             learn_rbm::reproduce(&raw[2..])

@@ -141,7 +141,7 @@ struct Setup {
 /// The base-rate model of the authors' base_rate.m: p_i = (n_i + 5·batches) /
 /// (100·batches + 5·batches) with batches = N/100, i.e. p_i = (n_i + 0.05 N)/(1.05 N)
 /// ((n_i + 3000)/63000 on the 60 000 images); returns p.
-fn base_rate(train: &[Vec<u8>]) -> Vec<f64> {
+pub(crate) fn base_rate(train: &[Vec<u8>]) -> Vec<f64> {
     let n = train.len() as f64;
     (0..train[0].len())
         .map(|i| {
