@@ -285,6 +285,8 @@ test('a running lattice keeps running through bad values', async ({ page }) => {
 });
 
 test('the sweep form refuses each bad field, names it and starts nothing', async ({ page }) => {
+  // Hundreds of values, each tried through the form: about 30 s here, 90 s under heavy load.
+  test.setTimeout(240_000);
   await openApp(page);
   await choose(page, 'Size', '16');
   await pause(page);
@@ -544,6 +546,8 @@ function badLinks() {
 }
 
 test('bad share links are refused with a message and leave the run as it was', async ({ page }) => {
+  // About 150 links, each through the address bar: 70 s here, more under load.
+  test.setTimeout(300_000);
   page.on('dialog', (dialog) => {
     throw new Error(`a dialog opened: ${dialog.message()}`);
   });
