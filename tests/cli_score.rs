@@ -2,8 +2,12 @@
 //! `.bzmn` file of "Save the run to a file") is scored natively. Its page point is checked
 //! against an independent computation (ln Z by the engine's threaded exact sum over the
 //! hidden states, the free energies summed here), the full test set likewise, and a
-//! labelled run's test error against the labelled machine classifying every test image
-//! here; damaged and missing files are refused by name.
+//! labelled run's test error and ln p(v) against the labelled machine classifying every
+//! test image here and its ln Z enumerated here; damaged and missing files are refused by
+//! name.
+
+// Reference values in std's maths: no engine number depends on them (clippy.toml).
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 
@@ -72,6 +76,11 @@ fn mean_log_likelihood(rbm: &Rbm, log_z: f64, images: &[Vec<u8>]) -> f64 {
     total / images.len() as f64
 }
 
+fn log_sum_exp(x: &[f64]) -> f64 {
+    let top = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    top + x.iter().map(|t| (t - top).exp()).sum::<f64>().ln()
+}
+
 fn close(a: &serde_json::Value, b: f64, what: &str) {
     let a = a.as_f64().unwrap_or_else(|| panic!("{what}: {a}"));
     assert!(
@@ -123,7 +132,8 @@ fn a_saved_run_scores_as_the_page_and_over_the_whole_test_set() {
 
 /// A labelled run: the page point's test error and the full classification are the
 /// labelled machine's errors on all 10 000 test images, counted here; the confusion matrix
-/// holds every image once.
+/// holds every image once; its ln p(v) (the label summed out) equals the mean computed here
+/// from ln Z enumerated over hidden states and labels.
 #[test]
 fn a_saved_labelled_run_scores_its_test_error() {
     let lab = run(16, 2, true, 60);
@@ -145,6 +155,43 @@ fn a_saved_labelled_run_scores_its_test_error() {
         (e * (1.0 - e) / 10_000.0).sqrt(),
         "its standard error",
     );
+    // ln p(v) = ln Σ_y e^{−F(v, y)} − ln Z over all test images, ln Z enumerated here over
+    // the 2^16 hidden states and the ten labels with the image summed out:
+    // Z = Σ_h Σ_y e^{bᵀh + c_y + U_y·h} Π_i (1 + e^{a_i + W_i·h}).
+    let rbm = machine.rbm();
+    let (nh, pixels) = (rbm.hidden(), 784);
+    let mut terms = Vec::with_capacity(10 << nh);
+    for h in 0..1usize << nh {
+        let on: Vec<usize> = (0..nh).filter(|j| (h >> j) & 1 == 1).collect();
+        let field = |i: usize| on.iter().map(|&j| rbm.weight_row(i)[j]).sum::<f64>();
+        let hidden: f64 = on.iter().map(|&j| rbm.hidden_biases()[j]).sum();
+        let image: f64 = (0..pixels)
+            .map(|i| {
+                let x = rbm.visible_biases()[i] + field(i);
+                x.max(0.0) + (-x.abs()).exp().ln_1p()
+            })
+            .sum();
+        for y in pixels..pixels + LABELS {
+            terms.push(hidden + image + rbm.visible_biases()[y] + field(y));
+        }
+    }
+    let log_z = log_sum_exp(&terms);
+    let mean: f64 = images
+        .iter()
+        .map(|v| {
+            let f: Vec<f64> = (0..LABELS).map(|y| -machine.free_energy(v, y)).collect();
+            log_sum_exp(&f) - log_z
+        })
+        .sum::<f64>()
+        / 10_000.0;
+    assert_eq!(report["test"]["exact"], true);
+    close(&report["test"]["log_z"], log_z, "labelled ln Z");
+    close(
+        &report["test"]["test_log_likelihood"],
+        mean,
+        "labelled ln p(v)",
+    );
+
     let confusion: u64 = report["test"]["confusion"]
         .as_array()
         .unwrap()

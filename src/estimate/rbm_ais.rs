@@ -24,6 +24,16 @@
 //! P(ln Ẑ > ln Z + t) ≤ e^{−t}). The error bar is honest when the weights are even:
 //! `effective_runs` = (Σ w)²/Σ w² should be a good fraction of M.
 //!
+//! **A label group** ([`RbmPath::with_label_group`], [`AisRuns::with_label_group`]): when
+//! the last K visible units are a one-of-K label y (the machine with labels of
+//! [`crate::model::rbm_labels`]), the visible vectors are [v, e_y] and every formula above
+//! holds term by term over them; only the sums over y and the label's draws change. The base
+//! is p_A(v, y) = Π_i σ(a_A,i)^{v_i}(1 − σ(a_A,i))^{1−v_i} · softmax(a_A,label)_y, so
+//! ln Z_A = Σ_{image i} ln(1 + e^{a_A,i}) + ln Σ_y e^{a_A,y} + H ln 2; each run starts with
+//! y drawn from that softmax, and the block Gibbs step at β draws y ~ softmax over the group
+//! of (1 − β) a_A + β(c + U h) after the image's bits. Then ln Ẑ estimates
+//! ln Z = ln Σ_{v, y} e^{−F(v, y)}, and ln p(v) = ln Σ_y e^{−F(v, y)} − ln Z.
+//!
 //! The runs are driven by the engine's one AIS driver, [`super::ais::Ais`]; this module is
 //! the path ([`RbmPath`]). Per β and batch of B runs the work is two products, B × V
 //! by V × H for the hidden inputs and B × H by H × V for the visible ones, both in
@@ -36,7 +46,9 @@ pub use super::ais::{AisEstimate, AisSchedule};
 use super::log_z::{MAX_AIS_RUNS, MIN_AIS_RUNS};
 use super::rbm_exact::{LANES, PAD_BIAS, available_threads, exp_neg, softplus_sum};
 use crate::dynamics::rbm::sample_bits;
+use crate::dynamics::rbm_labels::sample_label;
 use crate::error::ParamError;
+use crate::log_sum_exp::LogSumExp;
 use crate::model::rbm::Rbm;
 use crate::model::rbm::{sigmoid, softplus};
 
@@ -84,6 +96,8 @@ pub fn ais_log_z(
 pub struct AisRuns {
     base: Vec<f64>,
     hidden: usize,
+    /// The label group's size K (the last K visible units), 0 without one.
+    labels: usize,
     ais: Ais<RbmRun>,
 }
 
@@ -127,8 +141,25 @@ impl AisRuns {
         Ok(AisRuns {
             base: base.to_vec(),
             hidden: nh,
+            labels: 0,
             ais: Ais::new(betas, runs, batch, seed),
         })
+    }
+
+    /// The same runs for a machine whose last `labels` visible units are a one-of-K label
+    /// group (module notes): 2 ≤ K < V (error names `labels`); before any step.
+    pub fn with_label_group(mut self, labels: usize) -> Result<AisRuns, ParamError> {
+        let visible = self.base.len();
+        if labels < 2 || labels >= visible {
+            return Err(ParamError::OutOfRange {
+                field: "labels",
+                value: labels as f64,
+                min: 2.0,
+                max: visible.saturating_sub(1) as f64,
+            });
+        }
+        self.labels = labels;
+        Ok(self)
     }
 
     /// The same runs with whole rounds of a batch shared among `threads` threads natively;
@@ -154,20 +185,36 @@ impl AisRuns {
     /// notes). `rbm` must be the machine the runs were made for. Returns whether every run
     /// is done.
     pub fn advance(&mut self, rbm: &Rbm, steps: u64) -> bool {
-        let path = RbmPath::new(rbm, &self.base);
+        let path = RbmPath::new(rbm, &self.base).with_label_group(self.labels);
         self.ais.advance(&path, steps)
     }
 
     /// The estimate, once every run is done.
     pub fn estimate(&self) -> Option<AisEstimate> {
-        self.ais.estimate(log_z_base(&self.base, self.hidden))
+        self.ais
+            .estimate(log_z_base_with_labels(&self.base, self.hidden, self.labels))
     }
 }
 
 /// ln Z_A = Σ_i ln(1 + e^{a_A,i}) + H ln 2 of the base model with visible biases `base`
 /// and `hidden` hidden units.
 pub fn log_z_base(base: &[f64], hidden: usize) -> f64 {
-    base.iter().map(|&a| softplus(a)).sum::<f64>() + hidden as f64 * core::f64::consts::LN_2
+    log_z_base_with_labels(base, hidden, 0)
+}
+
+/// ln Z_A of the base model whose last `labels` visible units are a one-of-K group (0: none):
+/// Σ_{image i} ln(1 + e^{a_A,i}) + ln Σ_{label k} e^{a_A,k} + H ln 2.
+pub fn log_z_base_with_labels(base: &[f64], hidden: usize, labels: usize) -> f64 {
+    let (image, group) = base.split_at(base.len() - labels);
+    let mut sum = image.iter().map(|&a| softplus(a)).sum::<f64>();
+    if labels > 0 {
+        let mut exponents = LogSumExp::new();
+        for &a in group {
+            exponents.push(a);
+        }
+        sum += exponents.value();
+    }
+    sum + hidden as f64 * core::f64::consts::LN_2
 }
 
 /// One AIS run of a restricted machine: its visible state v_k and its random stream.
@@ -186,8 +233,10 @@ pub struct RbmPath<'a> {
     base: &'a [f64],
     /// a − a_A, for the linear part of the weight increment.
     bias_change: Vec<f64>,
-    /// σ(a_A), p_A's unit probabilities.
+    /// σ(a_A), p_A's unit probabilities (for the label group: its softmax).
     base_probabilities: Vec<f64>,
+    /// The label group's size K (the last K visible units), 0 without one.
+    labels: usize,
 }
 
 impl<'a> RbmPath<'a> {
@@ -204,7 +253,42 @@ impl<'a> RbmPath<'a> {
                 .map(|(a, a0)| a - a0)
                 .collect(),
             base_probabilities: base.iter().map(|&x| sigmoid(x)).collect(),
+            labels: 0,
         }
+    }
+
+    /// The same path with the last `labels` visible units a one-of-K label group (module
+    /// notes; 0 for none; checked by [`AisRuns::with_label_group`]).
+    pub fn with_label_group(mut self, labels: usize) -> RbmPath<'a> {
+        if labels > 0 {
+            let group = self.base.len() - labels;
+            self.base_probabilities[group..].copy_from_slice(&self.base[group..]);
+            softmax(&mut self.base_probabilities[group..]);
+        }
+        self.labels = labels;
+        self
+    }
+}
+
+/// x ← e^x / Σ e^x in place (relative to the largest, so nothing overflows).
+fn softmax(x: &mut [f64]) {
+    let mut sum = LogSumExp::new();
+    for &e in x.iter() {
+        sum.push(e);
+    }
+    let log_sum = sum.value();
+    for e in x.iter_mut() {
+        *e = libm::exp(*e - log_sum);
+    }
+}
+
+/// Draws `v`'s last `labels` units as one one-hot label from the law `q` (Σ q = 1), by
+/// [`sample_label`]: one draw of `rng`.
+fn draw_label_group(q: &[f64], v: &mut [u8], labels: usize, rng: &mut SpinRng) {
+    let group = v.len() - labels;
+    let y = sample_label(q, rng);
+    for (k, unit) in v[group..].iter_mut().enumerate() {
+        *unit = u8::from(k == y);
     }
 }
 
@@ -236,13 +320,24 @@ impl AisPath for RbmPath<'_> {
     type Scratch = RbmScratch;
 
     fn log_z_base(&self) -> f64 {
-        log_z_base(self.base, self.rbm.hidden())
+        log_z_base_with_labels(self.base, self.rbm.hidden(), self.labels)
     }
 
+    /// v_1 ~ p_A: the image's bits, then (with a label group) the label from its softmax.
     fn start(&self, seed: u64) -> RbmRun {
         let mut rng = seeded_rng(seed);
-        let mut v = vec![0; self.rbm.visible()];
-        sample_bits(&self.base_probabilities, &mut v, &mut rng);
+        let nv = self.rbm.visible();
+        let image = nv - self.labels;
+        let mut v = vec![0; nv];
+        sample_bits(&self.base_probabilities[..image], &mut v[..image], &mut rng);
+        if self.labels > 0 {
+            draw_label_group(
+                &self.base_probabilities[image..],
+                &mut v,
+                self.labels,
+                &mut rng,
+            );
+        }
         RbmRun { v, rng }
     }
 
@@ -319,12 +414,22 @@ impl AisPath for RbmPath<'_> {
             self.rbm.visible_biases(),
             x,
         );
+        let image = nv - self.labels;
         for (r, run) in runs.iter_mut().enumerate() {
             let p = &mut s.probabilities[..nv];
-            for ((p, &x), &a0) in p.iter_mut().zip(&x[r * nv..(r + 1) * nv]).zip(self.base) {
+            let x_r = &x[r * nv..(r + 1) * nv];
+            for ((p, &x), &a0) in p[..image].iter_mut().zip(x_r).zip(self.base) {
                 *p = logistic((1.0 - to) * a0 + to * x);
             }
-            sample_bits(p, &mut run.v, &mut run.rng);
+            sample_bits(&p[..image], &mut run.v[..image], &mut run.rng);
+            if self.labels > 0 {
+                let q = &mut p[image..];
+                for ((q, &x), &a0) in q.iter_mut().zip(&x_r[image..]).zip(&self.base[image..]) {
+                    *q = (1.0 - to) * a0 + to * x;
+                }
+                softmax(q);
+                draw_label_group(q, &mut run.v, self.labels, &mut run.rng);
+            }
         }
     }
 

@@ -151,11 +151,12 @@ USAGE:
       the page's own point for it, by the page's code, so the same numbers: without
       labels, mean ln p(v) of the first 1000 training and test images (ln Z exact up to
       25 hidden units, else the page's AIS); with labels, the test error on every test
-      image and its binomial standard error. Then, without labels, the mean ln p(v) of
-      all the test images, ln Z exact up to 25 hidden units, else by AIS from the
-      training images' base rates on the paper's schedule (14500 steps; page: 1450) with
-      M runs (default 100) seeded by S (default 1); with labels, the test confusion
-      matrix. JSON: run, hidden, labels, seed, updates, training, page_point, test.
+      image and its binomial standard error. Then the mean ln p(v) of all the test
+      images (with labels, the label summed out, ln Z over images and labels), ln Z
+      exact up to 25 hidden units, else by AIS from the training images' base rates on
+      the paper's schedule (14500 steps; page: 1450) with M runs (default 100) seeded by
+      S (default 1); with labels also the test confusion matrix. JSON: run, hidden,
+      labels, seed, updates, training, page_point, test.
   boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]
       Packs the four MNIST IDX files in DIR (train-images-idx3-ubyte,
       train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte) into FILE
