@@ -186,6 +186,21 @@ fn a_saved_labelled_run_scores_its_test_error() {
         / 10_000.0;
     assert_eq!(report["test"]["exact"], true);
     close(&report["test"]["log_z"], log_z, "labelled ln Z");
+    // The page's point: the same on the first 1000 test images.
+    let first: f64 = images[..1000]
+        .iter()
+        .map(|v| {
+            let f: Vec<f64> = (0..LABELS).map(|y| -machine.free_energy(v, y)).collect();
+            log_sum_exp(&f) - log_z
+        })
+        .sum::<f64>()
+        / 1000.0;
+    assert_eq!(report["page_point"]["exact"], true);
+    close(
+        &report["page_point"]["test_log_likelihood"],
+        first,
+        "page labelled ln p(v)",
+    );
     close(
         &report["test"]["test_log_likelihood"],
         mean,

@@ -4,12 +4,23 @@
 // in its worker (filters and chains change on screen, frame rate and longest main-thread task
 // printed), a log-likelihood point with an AIS error bar comes from the second worker, and a
 // reload resumes the run kept in IndexedDB at the same update, bit for bit.
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { test, expect, openRestricted, reopenRestricted } from './fixtures.js';
+import { cliPath } from './cli.js';
 
 // A reading of the MNIST learning worker ('updates', 'fingerprint', 'saved', …).
 function read(page, name) {
   return page.evaluate((n) => window.boltzlabApp.machine.rbm.mnist.read(n), name);
+}
+
+// The MNIST curve's point at `update` ({train, test, stderr, error}), or null.
+function pointAt(page, update) {
+  return page.evaluate((u) => {
+    const c = window.boltzlabApp.machine.rbm.mnist.curve;
+    const k = c ? Array.from(c.updates).indexOf(u) : -1;
+    return k < 0 ? null : { train: c.train[k], test: c.test[k], stderr: c.stderr[k], error: c.error[k] };
+  }, update);
 }
 
 // A hash of a canvas's pixels.
@@ -268,6 +279,24 @@ test('an MNIST run saved to a file opens again in place of another, bit for bit;
   await expect(page.locator('#rbm-seed')).not.toHaveValue('7');
   await expect(page.locator('#mnist-labels')).toBeChecked();
   await expect(page.locator('#mnist-pad-box')).toBeVisible();
+  // The opened run is scored at its update: the test error, then ln p(v) with the label summed
+  // out (ln Z exact over images and labels at 16 hidden units). The command line scores the
+  // same file by the same code natively: the same error count, and ln p(v) to 10⁻⁹.
+  await expect.poll(() => pointAt(page, saved.updates), { timeout: 60_000 }).not.toBeNull();
+  const point = await pointAt(page, saved.updates);
+  const path = test.info().outputPath('run.bzmn');
+  await writeFile(path, file);
+  const native = JSON.parse(execFileSync(cliPath(), ['score', '--run', path, '--json'], { encoding: 'utf8' }));
+  console.log(
+    `784-16 with labels at update ${saved.updates}: page ${JSON.stringify(point)}, CLI ${JSON.stringify(native.page_point)}`,
+  );
+  expect(native.updates).toBe(saved.updates);
+  expect(native.page_point.exact).toBe(true);
+  expect(point.stderr).toBe(0);
+  expect(Math.round(point.error * 10_000)).toBe(native.test.errors);
+  expect(point.error).toBe(native.page_point.test_error);
+  for (const key of ['train', 'test'])
+    expect(Math.abs(point[key] - native.page_point[`${key}_log_likelihood`])).toBeLessThan(1e-9 * Math.abs(point[key]));
   // It is the kept run: a reload resumes it.
   await expect.poll(async () => (await read(page, 'saved')).stored).toBe(saved.updates);
   await page.reload();

@@ -5,9 +5,9 @@
 // reader), and for each snapshot of the machine the learning worker sends over its port, one
 // point: ln Z (exact over the smaller layer up to 25 units, else the engine's AIS driver, 32
 // runs, with its standard error), then the free energies. A snapshot that comes while a point
-// is under way waits (only the latest is kept). A machine that learned the labels is scored by
-// its test error on all 10 000 test images instead (argmax p(y | v), with its binomial
-// standard error; its ln p(v) columns are NaN).
+// is under way waits (only the latest is kept). A machine that learned the labels is scored
+// first by its test error on all 10 000 test images (argmax p(y | v), with its binomial
+// standard error), then by its ln p(v) with the label summed out (ln Z over images and labels).
 //
 //   page → worker
 //     {type: 'init', js, wasm} · {type: 'load', bytes, seed, port}

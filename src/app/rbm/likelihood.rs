@@ -5,7 +5,10 @@
 //! ln p(v) = −F(v) − ln Z, averaged over a set. ln Z is exact (by [`LogZSum`], over the
 //! states of the smaller layer) while that layer has at most 25 units, else estimated by the
 //! engine's AIS driver ([`AisRuns`], [`AIS_RUNS`] runs on the page's schedule), with its
-//! standard error; then the free energies F(v) of the images are summed.
+//! standard error; then the free energies F(v) of the images are summed. A machine with a
+//! label group (the MNIST run that learns the labels) is scored with the label summed out:
+//! ln Z over images and labels ([`crate::estimate::rbm_exact::log_z_with_label_group`]'s
+//! sum, or AIS with the group), F(v) = −ln Σ_y e^{−F(v, y)}.
 
 use super::{AIS_RUNS, CURVE_CAPACITY, LIKELIHOOD_EVERY, LIKELIHOOD_WORK, RbmLab};
 use crate::error::ParamError;
@@ -13,6 +16,8 @@ use crate::estimate::rbm_ais::{AisRuns, AisSchedule};
 use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER};
 use crate::estimate::trace::{Eviction, History};
 use crate::learn::rbm::Rbm;
+use crate::log_sum_exp::LogSumExp;
+use crate::model::rbm_labels::LabelledRbm;
 
 /// The curves, the point under way and when the next is due.
 #[derive(Debug, Clone)]
@@ -44,6 +49,9 @@ impl Likelihood {
 pub(super) struct LikelihoodJob {
     pub(super) update: u64,
     pub(super) rbm: Rbm,
+    /// The same machine as one with a label group (its last K visible units), whose images'
+    /// free energies are F(v) = −ln Σ_y e^{−F(v, y)}; `None` without labels.
+    labelled: Option<LabelledRbm>,
     method: LogZJob,
     /// (ln Z, its standard error), once the sum is done.
     log_z: Option<(f64, f64)>,
@@ -66,6 +74,10 @@ struct PointValues {
 #[derive(Debug, Clone)]
 enum LogZJob {
     Exact(LogZSum),
+    /// A machine with a label group, exactly: Z = Σ_y e^{c_y} Z_y, each Z_y the image
+    /// machine's with hidden biases b + U_y (the sum of
+    /// [`crate::estimate::rbm_exact::log_z_with_label_group`], in slices).
+    ExactLabelled(LabelledSum),
     /// [`AIS_RUNS`] runs of the engine's AIS driver on the page's schedule, each run on
     /// its own stream, so the value does not depend on how the work is sliced.
     Ais(AisRuns),
@@ -90,10 +102,45 @@ impl LikelihoodJob {
         Ok(LikelihoodJob::new(update, rbm, method))
     }
 
+    /// The point of `rbm` whose last `labels` visible units are a one-of-K label group:
+    /// ln Z over images and labels, exactly ([`LabelledSum`]) while the hidden layer has at
+    /// most 25 units, else by [`AIS_RUNS`] AIS runs with the label group from the image base
+    /// `base` (the labels' base uniform), seeded as [`LikelihoodJob::for_machine`] seeds;
+    /// the images' free energies sum the label out.
+    fn for_labelled_machine(
+        rbm: Rbm,
+        labels: usize,
+        update: u64,
+        base: &[f64],
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        let labelled = LabelledRbm::new(rbm.clone(), labels)?;
+        let method = if rbm.hidden() <= MAX_EXACT_LAYER {
+            LogZJob::ExactLabelled(LabelledSum::new(&rbm, labels)?)
+        } else {
+            let mut joint = base.to_vec();
+            joint.resize(base.len() + labels, 0.0);
+            LogZJob::Ais(
+                AisRuns::new(
+                    &rbm,
+                    &joint,
+                    &AisSchedule::PAGE,
+                    AIS_RUNS,
+                    seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+                )?
+                .with_label_group(labels)?,
+            )
+        };
+        let mut job = LikelihoodJob::new(update, rbm, method);
+        job.labelled = Some(labelled);
+        Ok(job)
+    }
+
     fn new(update: u64, rbm: Rbm, method: LogZJob) -> LikelihoodJob {
         LikelihoodJob {
             update,
             rbm,
+            labelled: None,
             method,
             log_z: None,
             free_energy: [0.0; 2],
@@ -119,10 +166,12 @@ impl LikelihoodJob {
         let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
         let images = match self.method {
             LogZJob::Ais { .. } => work.saturating_mul(2),
-            LogZJob::Exact(_) => work / nv.min(nh) as u64,
+            LogZJob::Exact(_) | LogZJob::ExactLabelled(_) => work / nv.min(nh) as u64,
         }
         .max(1);
         let mut scratch = vec![0.0; nh];
+        let mut label_free_energies =
+            vec![0.0; self.labelled.as_ref().map_or(0, LabelledRbm::labels)];
         let total = sets[0].len() + sets[1].len();
         self.images = total;
         let end = (self.summed as u64)
@@ -133,7 +182,17 @@ impl LikelihoodJob {
                 true => (0, &sets[0][k]),
                 false => (1, &sets[1][k - sets[0].len()]),
             };
-            self.free_energy[set] += self.rbm.free_energy_with(v, &mut scratch);
+            self.free_energy[set] += match &self.labelled {
+                None => self.rbm.free_energy_with(v, &mut scratch),
+                Some(m) => {
+                    m.free_energies_with(v, &mut scratch, &mut label_free_energies);
+                    let mut sum = LogSumExp::new();
+                    for &f in &label_free_energies {
+                        sum.push(-f);
+                    }
+                    -sum.value()
+                }
+            };
         }
         self.summed = end;
         Ok((end == total).then(|| PointValues {
@@ -151,6 +210,7 @@ impl LikelihoodJob {
             LogZJob::Exact(sum) => Ok(sum
                 .advance(work)
                 .then(|| (sum.value().expect("complete"), 0.0))),
+            LogZJob::ExactLabelled(sum) => Ok(sum.advance(work).then(|| (sum.value(), 0.0))),
             LogZJob::Ais(runs) => Ok(runs.advance(&self.rbm, work).then(|| {
                 let estimate = runs.estimate().expect("every run is done");
                 (estimate.log_z, estimate.stderr)
@@ -171,6 +231,7 @@ impl LikelihoodJob {
     fn log_z_progress(&self) -> f64 {
         match &self.method {
             LogZJob::Exact(sum) => sum.done() as f64 / sum.states() as f64,
+            LogZJob::ExactLabelled(sum) => sum.progress(),
             LogZJob::Ais(runs) => runs.steps_done() as f64 / runs.total_steps() as f64,
         }
     }
@@ -428,8 +489,103 @@ impl PointJob {
         self.job.update
     }
 
+    /// The point of `rbm` whose last `labels` visible units are a label group
+    /// ([`LikelihoodJob::for_labelled_machine`]: ln Z exact up to 25 hidden units, else AIS
+    /// with the label group from the image base rates `base`).
+    pub fn new_labelled(
+        rbm: Rbm,
+        labels: usize,
+        update: u64,
+        base: &[f64],
+        seed: u64,
+    ) -> Result<PointJob, ParamError> {
+        Ok(PointJob {
+            job: LikelihoodJob::for_labelled_machine(rbm, labels, update, base, seed)?,
+        })
+    }
+
     /// Whether ln Z is exact (else AIS).
     pub fn exact(&self) -> bool {
-        matches!(self.job.method, LogZJob::Exact(_))
+        matches!(
+            self.job.method,
+            LogZJob::Exact(_) | LogZJob::ExactLabelled(_)
+        )
+    }
+}
+
+/// Exact ln Z of a machine with a label group in slices: Z = Σ_y e^{c_y} Z_y, the label
+/// y's image machine (W's and a's image part, hidden biases b + U_y) summed by its own
+/// [`LogZSum`] in turn (the sum of [`crate::estimate::rbm_exact::log_z_with_label_group`]).
+#[derive(Debug, Clone)]
+struct LabelledSum {
+    /// Each label's c_y and image machine, and the sum under way over the current one.
+    labels: Vec<(f64, Rbm)>,
+    current: Option<LogZSum>,
+    next: usize,
+    total: LogSumExp,
+}
+
+impl LabelledSum {
+    fn new(rbm: &Rbm, labels: usize) -> Result<LabelledSum, ParamError> {
+        let (nv, nh) = (rbm.visible(), rbm.hidden());
+        let image = nv - labels;
+        let labels = (image..nv)
+            .map(|y| {
+                let hidden = rbm
+                    .hidden_biases()
+                    .iter()
+                    .zip(rbm.weight_row(y))
+                    .map(|(b, u)| b + u)
+                    .collect();
+                let machine = Rbm::new(
+                    image,
+                    nh,
+                    rbm.weights()[..image * nh].to_vec(),
+                    rbm.visible_biases()[..image].to_vec(),
+                    hidden,
+                )?;
+                Ok((rbm.visible_biases()[y], machine))
+            })
+            .collect::<Result<Vec<_>, ParamError>>()?;
+        let current = Some(LogZSum::new(&labels[0].1)?);
+        Ok(LabelledSum {
+            labels,
+            current,
+            next: 0,
+            total: LogSumExp::new(),
+        })
+    }
+
+    /// Sums up to `states` more states (of the label under way, then the next); whether all
+    /// are done.
+    fn advance(&mut self, states: u64) -> bool {
+        while let Some(sum) = self.current.as_mut() {
+            if !sum.advance(states) {
+                return false;
+            }
+            let (c, _) = self.labels[self.next];
+            self.total.push(c + sum.value().expect("complete"));
+            self.next += 1;
+            self.current = self
+                .labels
+                .get(self.next)
+                .map(|(_, m)| LogZSum::new(m).expect("checked as the first"));
+            if self.current.is_some() {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn value(&self) -> f64 {
+        self.total.value()
+    }
+
+    fn progress(&self) -> f64 {
+        let within = self
+            .current
+            .as_ref()
+            .map_or(0.0, |s| s.done() as f64 / s.states() as f64);
+        (self.next as f64 + within) / self.labels.len() as f64
     }
 }

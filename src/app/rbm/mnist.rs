@@ -891,10 +891,12 @@ struct SavedHeader {
 /// The log-likelihood points of an MNIST run, computed apart from learning (the page's
 /// second worker): each for a snapshot of the machine ([`MnistLab::parameters`]) at an
 /// update, on the first [`LIKELIHOOD_IMAGES`] training and test images; AIS from the base
-/// rates of those training images. A machine with labels is scored instead by its test
+/// rates of those training images. A machine with labels is scored first by its test
 /// error on all 10 000 test images, argmax_y p(y | v) against the label
-/// ([`TestErrorJob`]), with its binomial standard error √(e(1 − e)/n); its ln p(v) columns
-/// are NaN (the label group's softmax is not a layer the engine's ln Z estimators know).
+/// ([`TestErrorJob`]), with its binomial standard error √(e(1 − e)/n), then by its ln p(v)
+/// with the label summed out, ln Σ_y e^{−F(v, y)} − ln Z, ln Z over images and labels
+/// (exact up to 25 hidden units, else AIS with the label group; the labels' base uniform);
+/// the point joins the curve with both.
 #[derive(Debug, Clone)]
 pub struct MnistLikelihood {
     /// The ln p(v) points: the images they are scored on, the AIS base rates, the run's seed
@@ -903,8 +905,10 @@ pub struct MnistLikelihood {
     /// All test images and their labels (empty when the file has none).
     test_all: Vec<Vec<u8>>,
     test_labels: Vec<u8>,
-    /// The test error under way (a run with labels), instead of a point.
+    /// The test error under way (a run with labels), before its point.
     errors: Option<TestErrorJob>,
+    /// The finished test error (and its standard error) of the point under way.
+    error: Option<(f64, f64)>,
     /// (update, train, test, stderr, test error, its standard error) of each point.
     curve: History<6>,
 }
@@ -914,7 +918,6 @@ pub struct MnistLikelihood {
 #[derive(Debug, Clone)]
 pub struct TestErrorJob {
     machine: LabelledRbm,
-    update: u64,
     next: usize,
     errors: u64,
     scratch: Vec<f64>,
@@ -965,6 +968,7 @@ impl MnistLikelihood {
             test_all,
             test_labels,
             errors: None,
+            error: None,
             curve: History::with_eviction(CURVE_CAPACITY, Eviction::Oldest),
         })
     }
@@ -973,13 +977,15 @@ impl MnistLikelihood {
     pub fn reset(&mut self, seed: u64) -> Result<(), ParamError> {
         self.points.reset(seed)?;
         self.errors = None;
+        self.error = None;
         self.curve = History::with_eviction(CURVE_CAPACITY, Eviction::Oldest);
         Ok(())
     }
 
     /// Starts the point of the machine `parameters` (W, a, b as [`MnistLab::parameters`]
     /// gives them) with `hidden` units at `update`, replacing any under way; with `labels`
-    /// the machine is the joint one (794 visible units) and the point is its test error.
+    /// the machine is the joint one (794 visible units) and the point is its test error,
+    /// then its ln p(v) with the label summed out.
     /// Error names `snapshot` when the lengths do not fit, `labels` when the file has none.
     pub fn start(
         &mut self,
@@ -1011,45 +1017,47 @@ impl MnistLikelihood {
         let (a, b) = rest.split_at(nv);
         let rbm = Rbm::new(nv, hidden, to_f64(w), to_f64(a), to_f64(b))?;
         if labels {
+            let machine = LabelledRbm::new(rbm.clone(), LABELS)?;
+            self.points.start_labelled(rbm, LABELS, update)?;
             self.errors = Some(TestErrorJob {
-                machine: LabelledRbm::new(rbm, LABELS)?,
-                update,
+                machine,
                 next: 0,
                 errors: 0,
                 scratch: vec![0.0; hidden],
                 p: vec![0.0; LABELS],
             });
-            self.points.stop();
         } else {
             self.points.start(rbm, update)?;
             self.errors = None;
         }
+        self.error = None;
         Ok(())
     }
 
     /// Does at most `work` units of the point under way (an image classified is one unit
-    /// of a test error); the point once it joined the curve (a test error's ln p(v) NaN).
-    /// A point whose work fails is dropped and the error returned.
+    /// of a test error; then the ln p(v) point's units); the point once it joined the curve
+    /// (without labels its test error is NaN). A point whose work fails is dropped and the
+    /// error returned.
     pub fn step(&mut self, work: u64) -> Result<Option<Point>, ParamError> {
-        let (point, error) = match self.errors.as_mut() {
-            None => match self.points.step(work)? {
-                None => return Ok(None),
-                Some(point) => (point, (f64::NAN, f64::NAN)),
-            },
-            Some(job) => match job.advance(work, &self.test_all, &self.test_labels) {
+        if let Some(job) = self.errors.as_mut() {
+            match job.advance(work, &self.test_all, &self.test_labels) {
                 None => return Ok(None),
                 Some(error) => {
-                    let point = Point {
-                        update: job.update,
-                        train: f64::NAN,
-                        test: f64::NAN,
-                        stderr: f64::NAN,
-                    };
+                    self.error = Some(error);
                     self.errors = None;
-                    (point, error)
+                    return Ok(None);
                 }
-            },
+            }
+        }
+        let point = match self.points.step(work) {
+            Ok(None) => return Ok(None),
+            Ok(Some(point)) => point,
+            Err(e) => {
+                self.error = None;
+                return Err(e);
+            }
         };
+        let error = self.error.take().unwrap_or((f64::NAN, f64::NAN));
         self.curve.push_point([
             point.update as f64,
             point.train,
@@ -1061,29 +1069,25 @@ impl MnistLikelihood {
         Ok(Some(point))
     }
 
-    /// The fraction of the point under way that is done, `None` when none is.
+    /// The fraction of the point under way that is done (with labels the test error counts
+    /// for the first 10 %), `None` when none is.
     pub fn progress(&self) -> Option<f64> {
         match &self.errors {
-            Some(e) => Some(e.next as f64 / self.test_all.len().max(1) as f64),
+            Some(e) => Some(0.1 * e.next as f64 / self.test_all.len().max(1) as f64),
+            None if self.error.is_some() => self.points.progress().map(|p| 0.1 + 0.9 * p),
             None => self.points.progress(),
         }
     }
 
-    /// Whether the point under way is exact (else AIS; a test error is exact); `None` when
-    /// none is.
+    /// Whether the point under way's ln Z is exact (else AIS; a test error is exact);
+    /// `None` when none is.
     pub fn exact(&self) -> Option<bool> {
-        match &self.errors {
-            Some(_) => Some(true),
-            None => self.points.exact(),
-        }
+        self.points.exact()
     }
 
     /// The update of the point under way.
     pub fn job_update(&self) -> Option<u64> {
-        match &self.errors {
-            Some(e) => Some(e.update),
-            None => self.points.job_update(),
-        }
+        self.points.job_update()
     }
 
     /// Column `k` of the curve: 0 updates, 1 train, 2 test, 3 stderr, 4 test error (a

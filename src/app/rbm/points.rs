@@ -129,6 +129,32 @@ impl PointScorer {
         Ok(())
     }
 
+    /// As [`PointScorer::start`] for a machine whose last `labels` visible units are a
+    /// one-of-K label group beside the images' pixels: ln p(v) with the label summed out
+    /// ([`PointJob::new_labelled`]). Refused, nothing changed, when its visible layer is not
+    /// the pixels and the labels (names `snapshot`) or the group is not 2 ≤ K < V (`labels`).
+    pub fn start_labelled(
+        &mut self,
+        rbm: Rbm,
+        labels: usize,
+        update: u64,
+    ) -> Result<(), ParamError> {
+        if rbm.visible() != self.visible() + labels {
+            return Err(ParamError::Invalid {
+                field: "snapshot",
+                reason: format!(
+                    "a machine of {} visible units for images of {} pixels and {labels} labels",
+                    rbm.visible(),
+                    self.visible()
+                ),
+            });
+        }
+        self.job = Some(PointJob::new_labelled(
+            rbm, labels, update, &self.base, self.seed,
+        )?);
+        Ok(())
+    }
+
     /// As [`PointScorer::start`], the machine as W (V × H row-major), a and b one after the
     /// other, with `hidden` units (1 to 500). Errors name `hidden units`, `snapshot` (the
     /// length) or the part that is not finite.
