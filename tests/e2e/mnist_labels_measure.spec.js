@@ -3,6 +3,7 @@
 // for MEASURE_MINUTES (default 10) minutes (MEASURE_DECAY: with that weight decay), with the test error on the 10 000 test images of
 // the snapshot at each epoch (600 updates), from the likelihood worker; a screenshot of the
 // pad and its bars in target/measure/.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { test, expect, openApp } from './fixtures.js';
 
 test('measure the test error of the default 784-500 MNIST machine with labels', async ({ page }) => {
@@ -23,12 +24,15 @@ test('measure the test error of the default 784-500 MNIST machine with labels', 
   console.log(`the run's options: ${JSON.stringify(options)}`);
   await page.locator('#mnist-every').fill('600');
   await page.locator('#mnist-every').dispatchEvent('change');
+  await mkdir('target/measure', { recursive: true });
   await page.getByRole('button', { name: 'Run learning' }).click();
   const start = Date.now();
   const curve = () =>
     page.evaluate(() => {
       const c = window.boltzlabApp.machine.rbm.mnist.curve;
-      return c ? { updates: Array.from(c.updates), error: Array.from(c.error) } : null;
+      return c
+        ? { updates: Array.from(c.updates), error: Array.from(c.error), test: Array.from(c.test, (x) => +x.toFixed(2)) }
+        : null;
     });
   while (Date.now() - start < minutes * 60_000) {
     await page.waitForTimeout(30_000);
@@ -42,6 +46,12 @@ test('measure the test error of the default 784-500 MNIST machine with labels', 
   console.log(
     `after ${minutes} min: ${updates} updates; test error ${await page.locator('#mnist-test-error').textContent()}`,
   );
+  console.log(`test ln p(v): ${await page.locator('#mnist-test-ll').textContent()}`);
+  // The run as a file, for boltzlab score --run target/measure/mnist-labels-run.bzmn.
+  const bytes = await page.evaluate(async () =>
+    Array.from(await window.boltzlabApp.machine.rbm.mnist.read('saved-bytes')),
+  );
+  await writeFile('target/measure/mnist-labels-run.bzmn', Buffer.from(bytes));
   await page.locator('#mnist-pad-test').fill('0');
   await page.locator('#mnist-pad-from-test').click();
   await expect(page.locator('#mnist-bars-text')).toContainText('most probable');
