@@ -72,7 +72,8 @@ test('a drawing made with the pointer is stored, and becomes the state', async (
   await page.getByRole('button', { name: 'Forget all' }).click();
   await expect.poll(async () => (await view(page)).stats.patterns).toBe(0);
   // A vertical stroke down column 3 of the 8 × 8 pad (10 canvas pixels a side: a one-pixel
-  // gap around the picture).
+  // gap around the picture), scrolled into view first as a user would (it sits near the fold).
+  await page.locator('#memory-pad').scrollIntoViewIfNeeded();
   const box = await page.locator('#memory-pad').boundingBox();
   const at = (col, row) => [box.x + ((col + 1.5) / 10) * box.width, box.y + ((row + 1.5) / 10) * box.height];
   await page.mouse.move(...at(3, 0));

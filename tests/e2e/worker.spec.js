@@ -80,11 +80,14 @@ test('after a change of size, the worker’s frames travel in the buffers the pa
   await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(100);
   await choose(page, 'Size', '512');
   await expect.poll(() => shown(page, 'sweeps')).toBeGreaterThan(5);
-  // Once the first frames of the new size are back, no frame needs new memory.
+  // Once the first frames of the new size are back, frames reuse the buffers the page gives
+  // back: over 30 more frames at most 2 new ones (the pool of four may still be filling when a
+  // loaded page holds a frame a little longer), where a frame that took fresh memory would
+  // take 30.
   const before = await lab(page, 'engine_time');
   await expect.poll(async () => (await lab(page, 'engine_time')).frames - before.frames).toBeGreaterThan(30);
   const after = await lab(page, 'engine_time');
-  expect(after.buffers).toBe(before.buffers);
+  expect(after.buffers - before.buffers).toBeLessThanOrEqual(2);
 });
 
 test('after a run in the worker, step one tick explains the engine’s tick and both copies agree', async ({ page }) => {
