@@ -8,31 +8,7 @@
 mod common;
 
 use boltzlab::learn::mnist::{crc32, pack_idx};
-use common::{boltzlab, boltzlab_json};
-use std::path::PathBuf;
-
-/// A file in the temporary directory, unique to this process and `name`, holding `bytes`;
-/// removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path =
-            std::env::temp_dir().join(format!("boltzlab-cli-mnist-{}-{name}", std::process::id()));
-        std::fs::write(&path, bytes).unwrap();
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        std::fs::remove_file(&self.0).ok();
-    }
-}
+use common::{TempFile, boltzlab, boltzlab_json};
 
 /// `boltzlab learn --machine rbm` with `more`, expecting failure: its stderr.
 fn refused(more: &[&str]) -> String {

@@ -15,30 +15,7 @@ use boltzlab::app::rbm::mnist::{LABELS, MnistCommand, MnistLab};
 use boltzlab::learn::mnist;
 use boltzlab::learn::rbm::exact::log_z_threads;
 use boltzlab::learn::rbm::{LabelledRbm, Rbm, classify_set};
-use common::{boltzlab, boltzlab_json};
-use std::path::PathBuf;
-
-/// A file in the temporary directory, unique to this process and `name`; removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn with(name: &str, bytes: &[u8]) -> TempFile {
-        let path =
-            std::env::temp_dir().join(format!("boltzlab-cli-score-{}-{name}", std::process::id()));
-        std::fs::write(&path, bytes).unwrap();
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        std::fs::remove_file(&self.0).ok();
-    }
-}
+use common::{TempFile, boltzlab, boltzlab_json};
 
 fn data() -> Vec<u8> {
     std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/data/mnist/mnist.bin")).unwrap()
@@ -95,7 +72,7 @@ fn close(a: &serde_json::Value, b: f64, what: &str) {
 #[test]
 fn a_saved_run_scores_as_the_page_and_over_the_whole_test_set() {
     let lab = run(12, 5, false, 40);
-    let file = TempFile::with("plain.bzmn", &lab.save());
+    let file = TempFile::new("plain.bzmn", &lab.save());
     let report = boltzlab_json(&["score", "--run", file.path(), "--threads", "2", "--json"]);
     assert_eq!(report["hidden"], 12);
     assert_eq!(report["labels"], false);
@@ -137,7 +114,7 @@ fn a_saved_run_scores_as_the_page_and_over_the_whole_test_set() {
 #[test]
 fn a_saved_labelled_run_scores_its_test_error() {
     let lab = run(16, 2, true, 60);
-    let file = TempFile::with("labels.bzmn", &lab.save());
+    let file = TempFile::new("labels.bzmn", &lab.save());
     let report = boltzlab_json(&["score", "--run", file.path(), "--json"]);
     assert_eq!(report["labels"], true);
     assert_eq!(report["training"]["decay"], 0.0002);
@@ -221,7 +198,7 @@ fn a_saved_labelled_run_scores_its_test_error() {
 #[test]
 fn a_saved_run_beyond_25_hidden_units_is_scored_by_ais() {
     let lab = run(30, 1, false, 10);
-    let file = TempFile::with("ais.bzmn", &lab.save());
+    let file = TempFile::new("ais.bzmn", &lab.save());
     let report = boltzlab_json(&[
         "score",
         "--run",
@@ -250,8 +227,8 @@ fn damaged_or_missing_runs_are_refused_by_name() {
     let mut bytes = run(8, 1, false, 1).save();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x10;
-    let flipped = TempFile::with("flipped.bzmn", &bytes);
-    let text = TempFile::with("notes.txt", b"not a run");
+    let flipped = TempFile::new("flipped.bzmn", &bytes);
+    let text = TempFile::new("notes.txt", b"not a run");
     for (args, message) in [
         (vec!["score", "--run", flipped.path()], "checksum"),
         (vec!["score", "--run", text.path()], "not a saved MNIST run"),

@@ -132,13 +132,11 @@ pub fn log_z_threads(rbm: &Rbm, threads: usize) -> Result<f64, ParamError> {
     Ok(log_sum_exp(sums))
 }
 
-/// Exact ln Z = ln Σ_{v, y} e^{−F(v, y)} of `rbm` whose last `labels` visible units are a
-/// one-of-K label group (the machine with labels, [`crate::model::rbm_labels`]): with the
-/// label y on, its row U_y adds to the hidden biases and c_y to the energy, so
-/// Z = Σ_y e^{c_y} Z_y, Z_y the partition function of the image machine (W's and a's image
-/// part) with hidden biases b + U_y, each by [`log_z_threads`] (the smaller layer at most
-/// [`MAX_EXACT_LAYER`] units). Error names `labels` unless 1 ≤ K < V.
-pub fn log_z_with_label_group(rbm: &Rbm, labels: usize, threads: usize) -> Result<f64, ParamError> {
+/// The machines of a label group's terms: for `rbm` whose last `labels` visible units are a
+/// one-of-K label (the machine with labels, [`crate::model::rbm_labels`]), each label y's
+/// (c_y, image machine), the image machine being W's and a's image part with hidden biases
+/// b + U_y; then Z = Σ_y e^{c_y} Z_y. Error names `labels` unless 1 ≤ K < V.
+pub fn label_terms(rbm: &Rbm, labels: usize) -> Result<Vec<(f64, Rbm)>, ParamError> {
     let (nv, nh) = (rbm.visible(), rbm.hidden());
     if labels == 0 || labels >= nv {
         return Err(ParamError::OutOfRange {
@@ -149,22 +147,34 @@ pub fn log_z_with_label_group(rbm: &Rbm, labels: usize, threads: usize) -> Resul
         });
     }
     let image = nv - labels;
+    (image..nv)
+        .map(|y| {
+            let hidden = rbm
+                .hidden_biases()
+                .iter()
+                .zip(rbm.weight_row(y))
+                .map(|(b, u)| b + u)
+                .collect();
+            let machine = Rbm::new(
+                image,
+                nh,
+                rbm.weights()[..image * nh].to_vec(),
+                rbm.visible_biases()[..image].to_vec(),
+                hidden,
+            )?;
+            Ok((rbm.visible_biases()[y], machine))
+        })
+        .collect()
+}
+
+/// Exact ln Z = ln Σ_{v, y} e^{−F(v, y)} of `rbm` whose last `labels` visible units are a
+/// one-of-K label group: Z = Σ_y e^{c_y} Z_y over [`label_terms`], each Z_y by
+/// [`log_z_threads`] (the smaller layer at most [`MAX_EXACT_LAYER`] units). Error names
+/// `labels` unless 1 ≤ K < V.
+pub fn log_z_with_label_group(rbm: &Rbm, labels: usize, threads: usize) -> Result<f64, ParamError> {
     let mut sum = crate::log_sum_exp::LogSumExp::new();
-    for y in image..nv {
-        let hidden: Vec<f64> = rbm
-            .hidden_biases()
-            .iter()
-            .zip(rbm.weight_row(y))
-            .map(|(b, u)| b + u)
-            .collect();
-        let machine = Rbm::new(
-            image,
-            nh,
-            rbm.weights()[..image * nh].to_vec(),
-            rbm.visible_biases()[..image].to_vec(),
-            hidden,
-        )?;
-        sum.push(rbm.visible_biases()[y] + log_z_threads(&machine, threads)?);
+    for (c, machine) in label_terms(rbm, labels)? {
+        sum.push(c + log_z_threads(&machine, threads)?);
     }
     Ok(sum.value())
 }

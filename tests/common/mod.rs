@@ -148,6 +148,32 @@ pub fn boltzlab_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout).expect("one JSON object")
 }
 
+/// A file in the temporary directory, unique to this test binary, this process and `name`,
+/// holding `bytes`; removed when dropped.
+pub struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, bytes: &[u8]) -> TempFile {
+        let path = std::env::temp_dir().join(format!(
+            "boltzlab-{}-{}-{name}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        ));
+        std::fs::write(&path, bytes).unwrap();
+        TempFile(path)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        std::fs::remove_file(&self.0).ok();
+    }
+}
+
 #[test]
 fn chi_square_pools_bins_expected_below_five() {
     // 100 samples over 4 states; the last two expect 2 and 1 samples, so they are pooled

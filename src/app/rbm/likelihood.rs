@@ -13,7 +13,7 @@
 use super::{AIS_RUNS, CURVE_CAPACITY, LIKELIHOOD_EVERY, LIKELIHOOD_WORK, RbmLab};
 use crate::error::ParamError;
 use crate::estimate::rbm_ais::{AisRuns, AisSchedule};
-use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER};
+use crate::estimate::rbm_exact::{LogZSum, MAX_EXACT_LAYER, label_terms};
 use crate::estimate::trace::{Eviction, History};
 use crate::learn::rbm::Rbm;
 use crate::log_sum_exp::LogSumExp;
@@ -513,9 +513,8 @@ impl PointJob {
     }
 }
 
-/// Exact ln Z of a machine with a label group in slices: Z = Σ_y e^{c_y} Z_y, the label
-/// y's image machine (W's and a's image part, hidden biases b + U_y) summed by its own
-/// [`LogZSum`] in turn (the sum of [`crate::estimate::rbm_exact::log_z_with_label_group`]).
+/// Exact ln Z of a machine with a label group in slices: Z = Σ_y e^{c_y} Z_y over
+/// [`label_terms`], each label's image machine summed by its own [`LogZSum`] in turn (the sum of [`crate::estimate::rbm_exact::log_z_with_label_group`]).
 #[derive(Debug, Clone)]
 struct LabelledSum {
     /// Each label's c_y and image machine, and the sum under way over the current one.
@@ -527,26 +526,7 @@ struct LabelledSum {
 
 impl LabelledSum {
     fn new(rbm: &Rbm, labels: usize) -> Result<LabelledSum, ParamError> {
-        let (nv, nh) = (rbm.visible(), rbm.hidden());
-        let image = nv - labels;
-        let labels = (image..nv)
-            .map(|y| {
-                let hidden = rbm
-                    .hidden_biases()
-                    .iter()
-                    .zip(rbm.weight_row(y))
-                    .map(|(b, u)| b + u)
-                    .collect();
-                let machine = Rbm::new(
-                    image,
-                    nh,
-                    rbm.weights()[..image * nh].to_vec(),
-                    rbm.visible_biases()[..image].to_vec(),
-                    hidden,
-                )?;
-                Ok((rbm.visible_biases()[y], machine))
-            })
-            .collect::<Result<Vec<_>, ParamError>>()?;
+        let labels = label_terms(rbm, labels)?;
         let current = Some(LogZSum::new(&labels[0].1)?);
         Ok(LabelledSum {
             labels,
