@@ -153,25 +153,20 @@ fn a_saved_labelled_run_scores_its_test_error() {
         }
     }
     let log_z = log_sum_exp(&terms);
-    let mean: f64 = images
-        .iter()
-        .map(|v| {
-            let f: Vec<f64> = (0..LABELS).map(|y| -machine.free_energy(v, y)).collect();
-            log_sum_exp(&f) - log_z
-        })
-        .sum::<f64>()
-        / 10_000.0;
+    // Mean ln Σ_y e^{−F(v, y)} − ln Z over a set, summed here.
+    let mean = |set: &[Vec<u8>]| {
+        set.iter()
+            .map(|v| {
+                let f: Vec<f64> = (0..LABELS).map(|y| -machine.free_energy(v, y)).collect();
+                log_sum_exp(&f) - log_z
+            })
+            .sum::<f64>()
+            / set.len() as f64
+    };
     assert_eq!(report["test"]["exact"], true);
     close(&report["test"]["log_z"], log_z, "labelled ln Z");
     // The page's point: the same on the first 1000 test images.
-    let first: f64 = images[..1000]
-        .iter()
-        .map(|v| {
-            let f: Vec<f64> = (0..LABELS).map(|y| -machine.free_energy(v, y)).collect();
-            log_sum_exp(&f) - log_z
-        })
-        .sum::<f64>()
-        / 1000.0;
+    let first = mean(&images[..1000]);
     assert_eq!(report["page_point"]["exact"], true);
     close(
         &report["page_point"]["test_log_likelihood"],
@@ -180,7 +175,7 @@ fn a_saved_labelled_run_scores_its_test_error() {
     );
     close(
         &report["test"]["test_log_likelihood"],
-        mean,
+        mean(&images),
         "labelled ln p(v)",
     );
 

@@ -177,6 +177,18 @@ impl LabelledRbm {
         }
     }
 
+    /// The image's free energy with the label summed out, F(v) = −ln Σ_y e^{−F(v, y)}
+    /// (log-sum-exp in f64), with `scratch` (length H) and `out` (length K, left holding the
+    /// K free energies F(v, y)). Panics on wrong lengths.
+    pub fn summed_free_energy_with(&self, v: &[u8], scratch: &mut [f64], out: &mut [f64]) -> f64 {
+        self.free_energies_with(v, scratch, out);
+        let mut sum = LogSumExp::new();
+        for &f in out.iter() {
+            sum.push(-f);
+        }
+        -sum.value()
+    }
+
     /// p(y | v) = e^{−F(v, y)} / Σ_{y′} e^{−F(v, y′)} into `out` (length K), exactly (the
     /// normaliser by log-sum-exp in f64), with `scratch` of length H. Panics on wrong
     /// lengths.

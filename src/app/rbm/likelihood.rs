@@ -48,10 +48,7 @@ impl Likelihood {
 #[derive(Debug, Clone)]
 pub(super) struct LikelihoodJob {
     pub(super) update: u64,
-    pub(super) rbm: Rbm,
-    /// The same machine as one with a label group (its last K visible units), whose images'
-    /// free energies are F(v) = −ln Σ_y e^{−F(v, y)}; `None` without labels.
-    labelled: Option<LabelledRbm>,
+    machine: Frozen,
     method: LogZJob,
     /// (ln Z, its standard error), once the sum is done.
     log_z: Option<(f64, f64)>,
@@ -60,6 +57,23 @@ pub(super) struct LikelihoodJob {
     free_energy: [f64; 2],
     summed: usize,
     images: usize,
+}
+
+/// The machine a point is for, frozen at its update: a plain one, or one with a label group
+/// (its last K visible units), whose images' free energies are F(v) = −ln Σ_y e^{−F(v, y)}.
+#[derive(Debug, Clone)]
+enum Frozen {
+    Plain(Rbm),
+    Labelled(LabelledRbm),
+}
+
+impl Frozen {
+    fn rbm(&self) -> &Rbm {
+        match self {
+            Frozen::Plain(rbm) => rbm,
+            Frozen::Labelled(m) => m.rbm(),
+        }
+    }
 }
 
 /// What a finished log-likelihood point gives: (1/N) Σ F(v) of the training and the test
@@ -83,6 +97,18 @@ enum LogZJob {
     Ais(AisRuns),
 }
 
+/// The page's AIS runs for a point: [`AIS_RUNS`] runs on the page's schedule from the base
+/// `base`, seeded by the run's `seed` and the point's `update`.
+fn page_ais(rbm: &Rbm, base: &[f64], seed: u64, update: u64) -> Result<AisRuns, ParamError> {
+    AisRuns::new(
+        rbm,
+        base,
+        &AisSchedule::PAGE,
+        AIS_RUNS,
+        seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
+    )
+}
+
 impl LikelihoodJob {
     /// The point of `rbm`, frozen at `update`: an exact ln Z sum while the smaller layer has
     /// at most 25 units, else [`AIS_RUNS`] AIS runs on the page's schedule from the base
@@ -91,15 +117,9 @@ impl LikelihoodJob {
         let method = if rbm.visible().min(rbm.hidden()) <= MAX_EXACT_LAYER {
             LogZJob::Exact(LogZSum::new(&rbm)?)
         } else {
-            LogZJob::Ais(AisRuns::new(
-                &rbm,
-                base,
-                &AisSchedule::PAGE,
-                AIS_RUNS,
-                seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
-            )?)
+            LogZJob::Ais(page_ais(&rbm, base, seed, update)?)
         };
-        Ok(LikelihoodJob::new(update, rbm, method))
+        Ok(LikelihoodJob::new(update, Frozen::Plain(rbm), method))
     }
 
     /// The point of `rbm` whose last `labels` visible units are a one-of-K label group:
@@ -114,39 +134,32 @@ impl LikelihoodJob {
         base: &[f64],
         seed: u64,
     ) -> Result<Self, ParamError> {
-        let labelled = LabelledRbm::new(rbm.clone(), labels)?;
         let method = if rbm.hidden() <= MAX_EXACT_LAYER {
             LogZJob::ExactLabelled(LabelledSum::new(&rbm, labels)?)
         } else {
             let mut joint = base.to_vec();
             joint.resize(base.len() + labels, 0.0);
-            LogZJob::Ais(
-                AisRuns::new(
-                    &rbm,
-                    &joint,
-                    &AisSchedule::PAGE,
-                    AIS_RUNS,
-                    seed.wrapping_mul(0x9e37_79b9).wrapping_add(update),
-                )?
-                .with_label_group(labels)?,
-            )
+            LogZJob::Ais(page_ais(&rbm, &joint, seed, update)?.with_label_group(labels)?)
         };
-        let mut job = LikelihoodJob::new(update, rbm, method);
-        job.labelled = Some(labelled);
-        Ok(job)
+        let machine = Frozen::Labelled(LabelledRbm::new(rbm, labels)?);
+        Ok(LikelihoodJob::new(update, machine, method))
     }
 
-    fn new(update: u64, rbm: Rbm, method: LogZJob) -> LikelihoodJob {
+    fn new(update: u64, machine: Frozen, method: LogZJob) -> LikelihoodJob {
         LikelihoodJob {
             update,
-            rbm,
-            labelled: None,
+            machine,
             method,
             log_z: None,
             free_energy: [0.0; 2],
             summed: 0,
             images: 0,
         }
+    }
+
+    /// The machine the point is for (with a label group, the joint one).
+    pub(super) fn rbm(&self) -> &Rbm {
+        self.machine.rbm()
     }
 
     /// Does up to `work` units: first of ln Z ([`LikelihoodJob::advance_log_z`]), then, from
@@ -163,15 +176,17 @@ impl LikelihoodJob {
             self.log_z = self.advance_log_z(work)?;
             return Ok(None);
         };
-        let (nv, nh) = (self.rbm.visible(), self.rbm.hidden());
+        let (nv, nh) = (self.rbm().visible(), self.rbm().hidden());
         let images = match self.method {
             LogZJob::Ais { .. } => work.saturating_mul(2),
             LogZJob::Exact(_) | LogZJob::ExactLabelled(_) => work / nv.min(nh) as u64,
         }
         .max(1);
         let mut scratch = vec![0.0; nh];
-        let mut label_free_energies =
-            vec![0.0; self.labelled.as_ref().map_or(0, LabelledRbm::labels)];
+        let mut label_free_energies = match &self.machine {
+            Frozen::Plain(_) => Vec::new(),
+            Frozen::Labelled(m) => vec![0.0; m.labels()],
+        };
         let total = sets[0].len() + sets[1].len();
         self.images = total;
         let end = (self.summed as u64)
@@ -182,15 +197,10 @@ impl LikelihoodJob {
                 true => (0, &sets[0][k]),
                 false => (1, &sets[1][k - sets[0].len()]),
             };
-            self.free_energy[set] += match &self.labelled {
-                None => self.rbm.free_energy_with(v, &mut scratch),
-                Some(m) => {
-                    m.free_energies_with(v, &mut scratch, &mut label_free_energies);
-                    let mut sum = LogSumExp::new();
-                    for &f in &label_free_energies {
-                        sum.push(-f);
-                    }
-                    -sum.value()
+            self.free_energy[set] += match &self.machine {
+                Frozen::Plain(rbm) => rbm.free_energy_with(v, &mut scratch),
+                Frozen::Labelled(m) => {
+                    m.summed_free_energy_with(v, &mut scratch, &mut label_free_energies)
                 }
             };
         }
@@ -211,7 +221,7 @@ impl LikelihoodJob {
                 .advance(work)
                 .then(|| (sum.value().expect("complete"), 0.0))),
             LogZJob::ExactLabelled(sum) => Ok(sum.advance(work).then(|| (sum.value(), 0.0))),
-            LogZJob::Ais(runs) => Ok(runs.advance(&self.rbm, work).then(|| {
+            LogZJob::Ais(runs) => Ok(runs.advance(self.machine.rbm(), work).then(|| {
                 let estimate = runs.estimate().expect("every run is done");
                 (estimate.log_z, estimate.stderr)
             })),
@@ -403,7 +413,7 @@ impl RbmLab {
         self.likelihood
             .job
             .as_ref()
-            .map(|job| (&job.rbm, job.update))
+            .map(|job| (job.rbm(), job.update))
     }
 
     /// Updates between points.
@@ -514,7 +524,8 @@ impl PointJob {
 }
 
 /// Exact ln Z of a machine with a label group in slices: Z = Σ_y e^{c_y} Z_y over
-/// [`label_terms`], each label's image machine summed by its own [`LogZSum`] in turn (the sum of [`crate::estimate::rbm_exact::log_z_with_label_group`]).
+/// [`label_terms`], each label's image machine summed by its own [`LogZSum`] in turn (the
+/// sum of [`crate::estimate::rbm_exact::log_z_with_label_group`]).
 #[derive(Debug, Clone)]
 struct LabelledSum {
     /// Each label's c_y and image machine, and the sum under way over the current one.

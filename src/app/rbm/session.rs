@@ -235,9 +235,9 @@ impl RbmLab {
             last_point: self.likelihood.last_point,
             point: self.likelihood.job.as_ref().map(|job| Point {
                 update: job.update,
-                weights: pack_numbers(job.rbm.weights()),
-                visible_biases: pack_numbers(job.rbm.visible_biases()),
-                hidden_biases: pack_numbers(job.rbm.hidden_biases()),
+                weights: pack_numbers(job.rbm().weights()),
+                visible_biases: pack_numbers(job.rbm().visible_biases()),
+                hidden_biases: pack_numbers(job.rbm().hidden_biases()),
             }),
             curve: Curve {
                 updates: self.likelihood.curve.column(0).to_vec(),

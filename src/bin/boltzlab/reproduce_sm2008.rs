@@ -7,9 +7,9 @@
 use crate::args::Args;
 use crate::images;
 use boltzlab::ParamError;
-use boltzlab::learn::rbm::exact::{log_z_threads, mean_free_energy};
+use boltzlab::learn::rbm::exact::mean_free_energy;
 use boltzlab::learn::rbm::{
-    AisRuns, AisSchedule, BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
+    AisSchedule, BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
 };
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -235,21 +235,22 @@ fn train(spec: &RowSpec, hidden: usize, setup: &Setup) -> Result<(Rbm, u64), Par
 
 /// ln Z of `rbm`: exact by enumerating the hidden layer when it has at most 25 units, else
 /// AIS from the base-rate model on `schedule` with `setup.ais_runs` runs (by default the
-/// paper's schedule and 100 runs; `--quick`: the page's schedule and 20 runs). Returns
-/// (ln Z, stderr, exact, effective runs).
+/// paper's schedule and 100 runs; `--quick`: the page's schedule and 20 runs), by
+/// [`crate::score::log_partition`]. Returns (ln Z, stderr, exact, effective runs).
 fn log_partition(
     rbm: &Rbm,
     setup: &Setup,
     schedule: &AisSchedule,
 ) -> Result<(f64, f64, bool, Option<f64>), ParamError> {
-    if rbm.hidden() <= 25 {
-        return Ok((log_z_threads(rbm, setup.threads)?, 0.0, true, None));
-    }
-    let mut ais = AisRuns::new(rbm, &setup.base, schedule, setup.ais_runs, setup.seed)?
-        .with_threads(setup.threads);
-    ais.advance(rbm, u64::MAX);
-    let e = ais.estimate().expect("every run is done");
-    Ok((e.log_z, e.stderr, false, Some(e.effective_runs)))
+    crate::score::log_partition(
+        rbm,
+        0,
+        &setup.base,
+        schedule,
+        setup.ais_runs,
+        setup.seed,
+        setup.threads,
+    )
 }
 
 /// The CD steps and rate of epoch `epoch` (1-based) of a CD-`k` row: k and ε as set, or,

@@ -17,17 +17,15 @@ use crate::args::Args;
 use crate::images;
 use crate::learn_labels::{classification_json, print_confusion};
 use crate::reproduce_sm2008::base_rate;
+use boltzlab::ParamError;
 use boltzlab::app::rbm::Training;
 use boltzlab::app::rbm::mnist::{LABELS, MnistCommand, MnistLab, MnistLikelihood};
-use boltzlab::learn::mnist;
-use boltzlab::learn::rbm::exact::{log_z_threads, log_z_with_label_group, mean_free_energy};
+use boltzlab::learn::rbm::exact::{
+    MAX_EXACT_LAYER, log_z_threads, log_z_with_label_group, mean_free_energy,
+};
 use boltzlab::learn::rbm::{AisRuns, AisSchedule, LabelledRbm, Rbm, classify_set};
-use boltzlab::log_sum_exp::LogSumExp;
 use serde_json::{Value, json};
 use std::time::Instant;
-
-/// Hidden units up to which ln Z is summed exactly (over the hidden states).
-const MAX_EXACT_HIDDEN: usize = 25;
 
 /// The run in `bytes` restored on the MNIST file `data` (both checked by the engine's
 /// validating readers; errors name the file).
@@ -77,9 +75,11 @@ fn page_point(data: &[u8], lab: &MnistLab) -> Result<Value, String> {
 }
 
 /// ln Z of `rbm` (its last `labels` visible units a one-of-K label group, 0 for none):
-/// exact up to [`MAX_EXACT_HIDDEN`] hidden units, else AIS from the logits `base` on
-/// `schedule` with `runs` runs seeded by `seed`. (ln Z, stderr, exact, effective runs).
-fn log_partition(
+/// exact up to [`MAX_EXACT_LAYER`] hidden units (for a label group as Σ_y e^{c_y} Z_y),
+/// else AIS from the logits `base` on `schedule` with `runs` runs seeded by `seed`, on
+/// `threads` threads. (ln Z, stderr, exact, effective runs). `reproduce salakhutdinov2008`
+/// scores its machines with it too.
+pub(crate) fn log_partition(
     rbm: &Rbm,
     labels: usize,
     base: &[f64],
@@ -87,19 +87,18 @@ fn log_partition(
     runs: u64,
     seed: u64,
     threads: usize,
-) -> Result<(f64, f64, bool, Option<f64>), String> {
-    if rbm.hidden() <= MAX_EXACT_HIDDEN {
+) -> Result<(f64, f64, bool, Option<f64>), ParamError> {
+    if rbm.hidden() <= MAX_EXACT_LAYER {
         let log_z = if labels > 0 {
-            log_z_with_label_group(rbm, labels, threads)
+            log_z_with_label_group(rbm, labels, threads)?
         } else {
-            log_z_threads(rbm, threads)
-        }
-        .map_err(|e| e.to_string())?;
+            log_z_threads(rbm, threads)?
+        };
         return Ok((log_z, 0.0, true, None));
     }
-    let mut ais = AisRuns::new(rbm, base, schedule, runs, seed).map_err(|e| e.to_string())?;
+    let mut ais = AisRuns::new(rbm, base, schedule, runs, seed)?;
     if labels > 0 {
-        ais = ais.with_label_group(labels).map_err(|e| e.to_string())?;
+        ais = ais.with_label_group(labels)?;
     }
     let mut ais = ais.with_threads(threads);
     ais.advance(rbm, u64::MAX);
@@ -138,15 +137,10 @@ fn mean_log_likelihood(
     let machine = LabelledRbm::new(rbm.clone(), labels).map_err(|e| e.to_string())?;
     let mut scratch = vec![0.0; rbm.hidden()];
     let mut f = vec![0.0; labels];
-    let mut total = 0.0;
-    for v in images {
-        machine.free_energies_with(v, &mut scratch, &mut f);
-        let mut sum = LogSumExp::new();
-        for &fy in &f {
-            sum.push(-fy);
-        }
-        total += sum.value();
-    }
+    let total: f64 = images
+        .iter()
+        .map(|v| -machine.summed_free_energy_with(v, &mut scratch, &mut f))
+        .sum();
     Ok(total / images.len() as f64 - log_z)
 }
 
@@ -190,14 +184,15 @@ pub fn score(raw: &[String]) -> Result<(), String> {
         "training": training_json(&lab.training()),
         "page_point": page_point(&data, &lab)?,
     });
-    let parsed = mnist::parse(&data).map_err(|e| e.to_string())?;
+    let parsed = lab.data();
     let rbm = machine(&lab)?;
     let train = parsed.train.vectors(parsed.train.len());
     let test = parsed.test.vectors(parsed.test.len());
     let group = if labelled { LABELS } else { 0 };
     let base = base_logits(&train, labelled.then(|| parsed.train.labels()).flatten());
     let (log_z, stderr, exact, effective) =
-        log_partition(&rbm, group, &base, &schedule, runs, seed, threads)?;
+        log_partition(&rbm, group, &base, &schedule, runs, seed, threads)
+            .map_err(|e| e.to_string())?;
     let log_likelihood = mean_log_likelihood(&rbm, group, log_z, &test)?;
     let mut result = json!({
         "images": test.len(),
