@@ -86,8 +86,10 @@ async function sweepsRise(page) {
   await expect.poll(async () => Number(await sweeps.textContent())).toBeGreaterThan(before + 2);
 }
 
-async function reloadReady(page) {
-  await page.reload();
+// A reload that must finish loading within `timeout` ms (a hang is reported as such, not as
+// the whole test's timeout).
+async function reloadReady(page, timeout = 60_000) {
+  await page.reload({ timeout });
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('#alert')).toBeHidden();
 }
@@ -127,7 +129,9 @@ test('after one visit the page works offline from a folder of a site, and a new 
   context,
   site,
 }) => {
-  test.setTimeout(180_000);
+  // The check for a new version alone may take up to 90 s (below); the rest takes about a
+  // minute here, two under load.
+  test.setTimeout(300_000);
   const b = newBuild();
   try {
     await openApp(page, './');
@@ -201,7 +205,17 @@ test('after one visit the page works offline from a folder of a site, and a new 
 
     // A reload of the only open page hands over to B: the page runs B's files only, and the
     // one cache left is B's, holding exactly B's files.
+    // (The hand-over page waits for B to be active before it reloads; its time and the pages
+    // the tab went through are printed.)
+    let navigations = 0;
+    const count = () => (navigations += 1);
+    page.on('framenavigated', count);
+    const t0 = Date.now();
     await reloadReady(page);
+    page.off('framenavigated', count);
+    console.log(
+      `hand-over to a new build: ${Date.now() - t0} ms, ${navigations} pages (the hand-over page, then the page)`,
+    );
     await expect.poll(async () => (await running(page)).page).toBe('B');
     now = await running(page);
     expect(now.boot).toBe('B');
