@@ -5,9 +5,12 @@
 // built on it says only what is its own: how to start, how to make a command, what it can
 // read, and its other messages (run, advance, ack, …).
 //
-//   page → worker   {type: 'init', js, wasm, ...}   → start(engine, init) then {type: 'ready'}
+//   page → worker   {type: 'init', js, wasm, ...}   → start(engine, init), {type: 'ready'},
+//                                                      then started() (before any early message)
 //                   {type: 'command', id, command, seq} → {type: 'result', id, value | error}
 //                   {type: 'read', id, name, args}      → {type: 'result', id, value | error}
+//                                                         then made(command) if a command was
+//                                                         made, and answered(data) either way
 //                   {type: 'fault'}                     test only: the engine panics
 //                   anything else                       → other(data)
 //   worker → page   {type: 'panic', message} when the engine panics or cannot start
@@ -21,10 +24,13 @@
  * command/read protocol on it; a worker with messages of its own only (the MNIST learning and
  * likelihood workers) calls it directly.
  * @param {(engine: any, init: any) => void} ready  called once loaded, with the 'init' message
+ *   (before {type: 'ready'} is posted: a throw is a failed start)
  * @param {(data: any) => void} handle  every message after 'init'
+ * @param {() => void} [started]  called after {type: 'ready'} is posted and before the messages
+ *   that came early are handled (the lattice worker's first frame)
  * @returns {{dead: () => boolean, engine: () => any}}
  */
-export function serveEngine(ready, handle) {
+export function serveEngine(ready, handle, started) {
   let engine = null;
   let loaded = false;
   let dead = false;
@@ -49,6 +55,7 @@ export function serveEngine(ready, handle) {
     ready(engine, data);
     loaded = true;
     postMessage({ type: 'ready' });
+    started?.();
     for (const waiting of early.splice(0)) safely(waiting);
   };
   onmessage = ({ data }) => {
@@ -61,17 +68,22 @@ export function serveEngine(ready, handle) {
 }
 
 /**
- * @param {{start: (engine: any, init: any) => void, make: (command: any) => any,
- *   read: (name: string, args: any[]) => any, made?: (command: any) => void,
+ * @param {{start: (engine: any, init: any) => void, started?: () => void,
+ *   make: (command: any) => any, read: (name: string, args: any[]) => any,
+ *   made?: (command: any) => void, answered?: (data: any) => void,
  *   other?: (data: any) => void}} worker
- *   start: builds the engine objects; make: a command (throws the engine's reason, nothing
- *   changed); read: a value; made: after a command was made and answered (frames, sessions);
- *   other: the worker's own messages.
+ *   start: builds the engine objects from the 'init' message; started: after {type: 'ready'}
+ *   is posted, before the messages that came early (a first frame); make: a command (throws
+ *   the engine's reason, nothing changed); read: a value; made: after a command was made and
+ *   answered (frames, sessions); answered: after every command or read was answered, made or
+ *   refused, and after `made` (a frame after each, the next slice); other: the worker's own
+ *   messages. Once the engine has panicked no message is handled, and neither `made` nor
+ *   `answered` is called.
  * @returns {{dead: () => boolean, engine: () => any, seq: () => number}}
  */
 export function hostWorker(worker) {
   let seq = 0; // the number of the page's last command seen
-  const host = serveEngine(worker.start, (data) => {
+  const handle = (data) => {
     if (Number.isInteger(data.seq)) seq = data.seq;
     switch (data.type) {
       case 'command':
@@ -85,6 +97,7 @@ export function hostWorker(worker) {
           if (!host.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
         }
         if (made && !host.dead()) worker.made?.(data.command);
+        if (!host.dead()) worker.answered?.(data);
         break;
       }
       case 'fault':
@@ -94,7 +107,8 @@ export function hostWorker(worker) {
         if (worker.other) worker.other(data);
         else postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
     }
-  });
+  };
+  const host = serveEngine(worker.start, handle, worker.started);
   return { ...host, seq: () => seq };
 }
 

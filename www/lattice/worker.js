@@ -2,17 +2,22 @@
 // The lattice engine in a module worker: it owns the live IsingLab (the same wasm engine,
 // loaded from the same wasm-bindgen module and .wasm file as the page) and advances it, so
 // that the page's main thread only draws and handles input. Protocol (engine_link.js is
-// the page's side):
+// the page's side; the shared messages, init, command, read, fault, ready, result, panic and
+// the protocol error, are www/worker_host.js's):
 //
 //   page → worker
 //     {type: 'init', js, wasm, session}        load the engine; the run starts from `session`
+//                                              (its first frame follows 'ready', before any
+//                                              message that came early is handled)
 //     {type: 'command', id, command, seq}      a LatticeCommand object for IsingLab.dispatch
-//                                              (decoded and checked by the engine), numbered
+//                                              (decoded and checked by the engine), numbered;
+//                                              a frame follows its result, made or refused
 //     {type: 'read', id, name, args}           a value: an IsingLab getter, 'spins', 'clamps',
 //                                              'timed_session' ({text, ms, seq}), 'memory'
 //                                              (bytes) or 'engine_time' ({ms, ticks} inside
 //                                              advance, {frameMs, frames} packing frames,
-//                                              buffers allocated for frames)
+//                                              buffers allocated for frames); a frame may
+//                                              follow its result
 //     {type: 'run', max}                       max: run continuously, in slices (else stop)
 //     {type: 'advance', ticks, explain}        one frame's ticks at a speed below the maximum
 //     {type: 'ack', buffers}                   the page drew a frame: buffers come back for reuse
@@ -22,7 +27,9 @@
 //     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats}
 //     {type: 'session', text, seq, ms}         the run's session, every SESSION_MS or so while
 //                                              it runs, with the number of the last change in it
-//     {type: 'panic', message} · {type: 'error', message}
+//     {type: 'panic', message}
+//     {type: 'error', message}                 advancing failed (the run stops)
+//     {type: 'error', message, part: 'protocol'}  a message it could not handle
 //
 // Frames never queue up: at most one is in flight; the next is posted once the page has
 // acknowledged the last, with what changed meanwhile. A change the page made (a command)
@@ -37,6 +44,8 @@
 // While the run goes on, the worker sends its session at least every SESSION_MS (less often
 // when packing it would take more than about 5 % of its time): with the commands the page
 // made since, it is what the page saves as it is left, which cannot wait for an answer.
+
+import { hostWorker, readGetter } from '../worker_host.js';
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -53,14 +62,11 @@ const SESSION_MS = 500;
 let engine = null;
 /** @type {import('boltzlab-bindings').IsingLab} */
 let lab = null;
-let dead = false;
-const early = []; // messages that came before the engine was loaded
 let runMax = false;
 let chunkTicks = CHUNK;
 let inFlight = 0; // frames posted and not yet acknowledged (1, or 2 after a change)
 let dirty = true; // something changed since the last frame
 let ticksDone = 0; // ticks since the last frame
-let seq = 0; // the last of the page's numbered changes done
 const spare = []; // ArrayBuffers given back by the page
 // The engine's own time: wall ms spent inside lab.advance and the ticks it did there
 // (read as 'engine_time' by benches/page.mjs, which splits the page's shortfall into time
@@ -69,12 +75,6 @@ const spare = []; // ArrayBuffers given back by the page
 const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0, buffers: 0 };
 // The last session sent: when, at which tick count and change, and the wait until the next.
 const kept = { at: -Infinity, ticks: -1, seq: -1, every: SESSION_MS };
-
-// The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
-globalThis.boltzlabReportPanic = (message) => {
-  dead = true;
-  postMessage({ type: 'panic', message: String(message) });
-};
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
@@ -105,7 +105,7 @@ function copyOut(Type, ptr, length) {
 // Posts a frame when none is in flight, or, for a change the page made (`urgent`), when at
 // most one is.
 function frame(urgent = false) {
-  if (inFlight > (urgent ? 1 : 0) || !dirty || dead) return;
+  if (inFlight > (urgent ? 1 : 0) || !dirty || host.dead()) return;
   const t0 = performance.now();
   const n = lab.spin_count();
   const spins = copyOut(Int8Array, lab.spins_ptr(), n);
@@ -121,7 +121,7 @@ function frame(urgent = false) {
   };
   const message = {
     type: 'frame',
-    seq,
+    seq: host.seq(),
     side: lab.side(),
     spins,
     clamps,
@@ -173,7 +173,7 @@ function advance(ticks, explain, untilMs = Infinity) {
 }
 
 function slice() {
-  if (!runMax || dead) return;
+  if (!runMax || host.dead()) return;
   try {
     advance(Infinity, false, performance.now() + SLICE_MS);
   } catch (err) {
@@ -190,8 +190,9 @@ function slice() {
 // lattice whose packing is slow: at most about 5 % of the worker's time goes to it).
 function keepSession() {
   const now = performance.now();
-  if (now - kept.at < kept.every || dead) return;
+  if (now - kept.at < kept.every || host.dead()) return;
   const ticks = lab.ticks();
+  const seq = host.seq();
   if (ticks === kept.ticks && seq === kept.seq) return;
   const text = lab.session();
   const ms = performance.now() - now;
@@ -199,8 +200,9 @@ function keepSession() {
   postMessage({ type: 'session', text, seq, ms });
 }
 
+// Advancing failed (a slice, or a frame's ticks).
 function report(err) {
-  if (!dead) postMessage({ type: 'error', message: String(err?.message ?? err) });
+  if (!host.dead()) postMessage({ type: 'error', message: String(err?.message ?? err) });
 }
 
 function read(name, args) {
@@ -213,34 +215,15 @@ function read(name, args) {
   if (name === 'timed_session') {
     const t0 = performance.now();
     const text = lab.session();
-    return { text, ms: performance.now() - t0, seq };
+    return { text, ms: performance.now() - t0, seq: host.seq() };
   }
   // Any getter; changes come only as commands.
-  if (
-    typeof (/** @type {any} */ (lab)[name]) !== 'function' ||
-    name.startsWith('__') ||
-    name === 'free' ||
-    name === 'dispatch'
-  )
-    throw new Error(`the engine has no reading ${name}`);
-  return /** @type {any} */ (lab)[name](...args);
+  return readGetter(lab, name, args, 'the engine');
 }
 
-function handle(data) {
-  if (dead) return;
-  if (Number.isInteger(data.seq)) seq = data.seq;
+// This worker's own messages.
+function other(data) {
   switch (data.type) {
-    case 'command':
-    case 'read':
-      try {
-        const value = data.type === 'read' ? read(data.name, data.args) : lab.dispatch(data.command);
-        if (data.type === 'command') dirty = true;
-        postMessage({ type: 'result', id: data.id, value });
-      } catch (err) {
-        if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
-      }
-      frame(data.type === 'command');
-      break;
     case 'advance':
       try {
         // A frame's ticks stop after a slice's time, as the page's frame budget stopped them.
@@ -263,37 +246,32 @@ function handle(data) {
       keep(data.buffers ?? []);
       frame();
       break;
-    case 'fault':
-      engine.fault_for_tests();
-      break;
     default:
-      report(new Error(`unknown message ${data.type}`));
+      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
   }
 }
 
-async function init({ js, wasm, session }) {
-  engine = await import(js);
-  await engine.default({ module_or_path: wasm });
-  lab = new engine.IsingLab(4, 2.269, 1);
-  lab.dispatch({ command: 'restore-session', text: session });
-  postMessage({ type: 'ready' });
-  dirty = true;
-  frame();
-  for (const data of early.splice(0)) handle(data);
-}
-
-onmessage = ({ data }) => {
-  if (data.type === 'init') {
-    init(data).catch((err) => {
-      dead = true;
-      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-    });
-  } else if (lab === null) early.push(data);
-  else {
-    try {
-      handle(data);
-    } catch (err) {
-      report(err);
-    }
-  }
-};
+const host = hostWorker({
+  // The run starts from the page's session (a session it cannot restore is a failed start).
+  start(loaded, { session }) {
+    engine = loaded;
+    lab = new engine.IsingLab(4, 2.269, 1);
+    lab.dispatch({ command: 'restore-session', text: session });
+  },
+  // Its first frame, before any message that came early.
+  started() {
+    dirty = true;
+    frame();
+  },
+  make(command) {
+    const reply = lab.dispatch(command);
+    dirty = true;
+    return reply;
+  },
+  read,
+  // A frame after every command or read, made or refused: at once for a command.
+  answered(data) {
+    frame(data.type === 'command');
+  },
+  other,
+});
