@@ -4,7 +4,9 @@
 // does all its work here, so that the page's main thread only draws and handles input:
 // learning (so many sweeps per drawn frame, or continuously at the top speed), the AIS
 // estimate of KL, the explore/dream runs, the gallery, ln Z four ways, the network file and the
-// session. Protocol (the page's side is www/worker_link.js, driven by mode.js):
+// session. Protocol (the page's side is www/worker_link.js, driven by mode.js; the shared
+// messages, init, command, read, fault, ready, result, panic and the protocol error, are
+// www/worker_host.js's):
 //
 //   page → worker
 //     {type: 'init', js, wasm}                 load the engine (no run until a command makes one)
@@ -30,13 +32,16 @@
 //                                              while it works, when it stops, and after each
 //                                              command
 //     {type: 'error', message, part}           a slice of `part` (learning, estimate, explore)
-//                                              failed; that work stops
+//                                              failed; that work stops (part 'protocol': a
+//                                              message it could not handle)
 //     {type: 'panic', message}
 //
 // Frames never queue up: at most one is in flight, and the next is posted once the page has
 // acknowledged the last (a command's frame is posted at once, with at most one other in
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
+
+import { hostWorker, readGetter } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -45,17 +50,16 @@ const SLICE_MS = 4;
 const LEARN_SHARE = 0.6;
 const CHUNK_SWEEPS = 64;
 const SESSION_MS = 500;
-// Methods that change the lab: reached only through commands, never as readings.
+// Methods that change the lab: reached only through commands, never as readings (dispatch,
+// free and the pointers readGetter refuses itself).
 const CHANGING =
-  /^(advance|step_cycle|reset_weights|set_|estimate_step|explore|stop_exploring|import_network|random_couplings|dispatch|free$|__)/;
+  /^(advance|step_cycle|reset_weights|set_|estimate_step|explore|stop_exploring|import_network|random_couplings)/;
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
 /** @type {import('boltzlab-bindings').MachineLab} */
 let lab = null;
 let hasRun = false; // a command made the run (the first lab is a placeholder)
-let dead = false;
-const early = []; // messages that came before the engine was loaded
 let running = false;
 /** @type {number | 'max'} */
 let perFrame = 1; // sweeps per drawn frame while learning
@@ -64,22 +68,15 @@ let scheduled = false;
 let inFlight = 0;
 let dirty = false;
 let full = true; // the next frame carries the weights, pair matrices and curves
-let seq = 0;
 let failLearning = null; // test only: the message every learning step fails with
 const sent = { version: -1, curve: -1, ais: -1 };
 const kept = { at: -Infinity, key: '' };
-
-// The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
-globalThis.boltzlabReportPanic = (message) => {
-  dead = true;
-  postMessage({ type: 'panic', message: String(message) });
-};
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
 
 function schedule() {
-  if (scheduled || dead) return;
+  if (scheduled || host.dead()) return;
   scheduled = true;
   tick.port2.postMessage(null); // the next slice, after any message waiting
 }
@@ -119,7 +116,7 @@ function stats() {
 
 // Posts a frame when none is in flight, or, for a command (`urgent`), when at most one is.
 function frame(urgent = false) {
-  if (!hasRun || dead || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  if (!hasRun || host.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
   const s = stats();
   const n = s.units;
   const transfer = [];
@@ -130,7 +127,7 @@ function frame(urgent = false) {
   /** @type {any} */
   const message = {
     type: 'frame',
-    seq,
+    seq: host.seq(),
     stats: s,
     activations: take(copyOut(Float64Array, lab.activations_ptr(), n)),
     clamps: take(copyOut(Uint8Array, lab.clamps_ptr(), n)),
@@ -170,7 +167,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (dead) return false;
+    if (host.dead()) return false;
     if (part === 'learning') running = false;
     if (part === 'explore') lab.dispatch({ command: 'stop-exploring' });
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
@@ -193,7 +190,7 @@ function learn(untilMs) {
 
 function slice() {
   scheduled = false;
-  if (dead || !hasRun) return;
+  if (host.dead() || !hasRun) return;
   const start = performance.now();
   const estimating = lab.estimating();
   if (running) attempt('learning', () => learn(start + (estimating ? SLICE_MS * LEARN_SHARE : SLICE_MS)));
@@ -218,8 +215,9 @@ function slice() {
 // Sends the run's session when what it keeps moved on and the last is SESSION_MS old (`now`:
 // at once).
 function keepSession(now = false) {
-  if (!hasRun || dead) return;
+  if (!hasRun || host.dead()) return;
   const at = performance.now();
+  const seq = host.seq();
   if (!now && at - kept.at < SESSION_MS) return;
   const key = `${lab.version()} ${lab.cycles()} ${lab.phase()} ${lab.pattern()} ${lab.curve_len()} ${lab.ais_len()} ${seq}`;
   if (key === kept.key) return;
@@ -264,9 +262,8 @@ function read(name, args) {
       }
     });
   }
-  if (typeof (/** @type {any} */ (lab)[name]) !== 'function' || CHANGING.test(name) || name.endsWith('_ptr'))
-    throw new Error(`the machine has no reading ${name}`);
-  return /** @type {any} */ (lab)[name](...args);
+  if (CHANGING.test(name)) throw new Error(`the machine has no reading ${name}`);
+  return readGetter(lab, name, args, 'the machine');
 }
 
 /** @param {import('boltzlab-bindings').MachineCommand} command */
@@ -282,25 +279,16 @@ function make(command) {
   return reply;
 }
 
-function handle(data) {
-  if (dead) return;
-  if (Number.isInteger(data.seq)) seq = data.seq;
+// After a command was made and answered: a frame with it, and its session.
+function made() {
+  dirty = true;
+  frame(true);
+  keepSession(true);
+}
+
+// This worker's own messages.
+function other(data) {
   switch (data.type) {
-    case 'command':
-    case 'read':
-      try {
-        const value = data.type === 'read' ? read(data.name, data.args) : make(data.command);
-        postMessage({ type: 'result', id: data.id, value });
-        if (data.type === 'command') {
-          dirty = true;
-          frame(true);
-          keepSession(true);
-        }
-      } catch (err) {
-        if (!dead) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
-      }
-      if (busy()) schedule();
-      break;
     case 'run':
       running = Boolean(data.on) && hasRun;
       perFrame = data.sweeps === 'max' ? 'max' : Math.max(1, Number(data.sweeps) || 1);
@@ -323,9 +311,6 @@ function handle(data) {
       }
       frame();
       break;
-    case 'fault':
-      engine.fault_for_tests();
-      break;
     case 'fail-learning':
       failLearning = String(data.message);
       break;
@@ -334,29 +319,20 @@ function handle(data) {
   }
 }
 
-async function init({ js, wasm }) {
-  engine = await import(js);
-  await engine.default({ module_or_path: wasm });
-  lab = new engine.MachineLab('pixels-10', 'stochastic', 1); // a placeholder until a command makes the run
-  postMessage({ type: 'ready' });
-  for (const data of early.splice(0)) handle(data);
-}
-
-onmessage = ({ data }) => {
-  if (data.type === 'init') {
-    init(data).catch((err) => {
-      dead = true;
-      postMessage({ type: 'panic', message: `the engine could not start in its worker: ${err?.message ?? err}` });
-    });
-  } else if (lab === null) early.push(data);
-  else {
-    try {
-      handle(data);
-    } catch (err) {
-      if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
-    }
-  }
-};
+const host = hostWorker({
+  start(loaded) {
+    engine = loaded;
+    lab = new engine.MachineLab('pixels-10', 'stochastic', 1); // a placeholder until a command makes the run
+  },
+  make,
+  read,
+  made,
+  // After every command or read, made or refused: the next slice, if there is work.
+  answered() {
+    if (busy()) schedule();
+  },
+  other,
+});
 
 // A module (for the type checker too: its names are its own, not the other workers').
 export {};
