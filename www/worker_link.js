@@ -16,8 +16,8 @@
 //                   {type: 'session', text, seq, …} · {type: 'error', message}
 //                   {type: 'panic', message}
 // Anything else a mode posts itself with `post` (run, ack, fault, …). The worker's side of the
-// shared messages is worker_host.js (used by the pattern memory's worker); SessionJournal, at
-// the end, is what a mode keeps to save its worker's run at any moment.
+// shared messages is worker_host.js (hostWorker, which every mode's engine worker is built
+// on); SessionJournal, at the end, is what a mode keeps to save its worker's run at any moment.
 
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
