@@ -19,7 +19,8 @@
 // the worker's own account: ms per update inside its learning calls and the share of the
 // window spent there (the rest goes to frames and sessions; the log-likelihood points have a
 // worker of their own), beside the bench page's engine figure for one update of the same
-// machine (wasm_rbm_64_H_update_ms, benches/browser.mjs); and the key-to-screen delay: from
+// machine at the same stage (wasm_rbm_64_H_update_ms, after 3000 updates, benches/browser.mjs;
+// the windows start once the page's machine has learned as many); and the key-to-screen delay: from
 // the Space key (pause, then run again) to the update counter on screen showing its effect
 // (paused: the worker's final count; running: the first new count), in the page's own clock.
 //   node benches/page.mjs [DIST] [PORT]   (default: dist, BENCH_PORT or a free port)
@@ -32,6 +33,7 @@ const WARM_MS = Number(process.env.PAGE_BENCH_WARM_MS ?? 2000); // before timing
 const WINDOW_MS = 3000; // one timed window
 const WINDOWS = 3; // windows per configuration (median, min–max)
 const PRESSES = 6; // key presses per configuration for the input delay
+const RBM_STAGE = 3000; // the restricted machine is timed from this update on (www/bench/bench.js)
 
 const jsonPath = 'target/bench.json';
 // ising.js, the JavaScript simulator a user would otherwise meet, measured in its own page by
@@ -242,7 +244,13 @@ try {
     await page.locator('#rbm-hidden').fill(String(hidden));
     await page.locator('#rbm-create').click();
     await page.getByRole('button', { name: 'Run learning' }).click();
-    await page.waitForTimeout(WARM_MS);
+    // Timed from the stage the bench page times the engine at (RBM_STAGE updates learned: an
+    // update's cost depends on the machine, and a fresh one's first updates are cheaper).
+    await page.waitForFunction(
+      async (stage) => (await window.boltzlabApp.machine.rbm.read('updates')) >= stage,
+      RBM_STAGE,
+      { timeout: 300_000, polling: 250 },
+    );
     const windows = [];
     for (let k = 0; k < WINDOWS; k++) windows.push(await rbmWindow(page, WINDOW_MS));
     // Space pauses and runs learning (the page's shortcut); the focus leaves the run button.
@@ -254,7 +262,22 @@ try {
       runs.push(await rbmKeyDelay(page, false));
       await page.waitForTimeout(300);
     }
+    // The same windows with the log-likelihood points idle (a point every 10⁶ updates: the one
+    // under way finishes first), which splits the page's shortfall into what its points worker,
+    // learning beside it on the other core, costs, and the rest.
+    await page.evaluate(() =>
+      window.boltzlabApp.machine.rbm.send({ command: 'set-likelihood-every', every: 1_000_000 }),
+    );
+    await page.waitForFunction(
+      async () => (await window.boltzlabApp.machine.rbm.read('likelihood_progress')) < 0,
+      null,
+      { timeout: 120_000, polling: 250 },
+    );
+    const idle = [];
+    for (let k = 0; k < WINDOWS; k++) idle.push(await rbmWindow(page, WINDOW_MS));
     rbmResults[`64_${hidden}`] = {
+      withoutPoints: summary(idle.map((w) => w.updatesPerSecond)),
+      insideWithoutPoints: summary(idle.map((w) => w.insideMs)),
       updatesPerSecond: summary(windows.map((w) => w.updatesPerSecond)),
       fps: summary(windows.map((w) => w.fps)),
       longestTask: summary(windows.map((w) => w.longestTask)),
@@ -322,24 +345,29 @@ if (Object.keys(rbmResults).length) {
   console.log(
     `median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; longest task: main thread, 0 = none over 50 ms; ` +
       "in worker: ms per update inside the worker's learning calls and the share of the window spent there; " +
-      'engine: updates/s of the bench page (1 / wasm_rbm_64_H_update_ms); key → screen: median (max) ms of ' +
+      'engine: updates/s of the bench page after 3000 updates (1 / wasm_rbm_64_H_update_ms); ' +
+      'points idle: the page again with its log-likelihood points worker idle (updates/s, ms per update in the worker, page/engine); ' +
+      'key → screen: median (max) ms of ' +
       `${PRESSES} Space presses each, pause → final count shown, run → first new count shown`,
   );
   console.log(
-    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)} ${'pause ms'.padStart(10)} ${'run ms'.padStart(10)}`,
+    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)} ${'pause ms'.padStart(10)} ${'run ms'.padStart(10)} ${'points idle'.padStart(26)}`,
   );
   for (const [key, r] of Object.entries(rbmResults)) {
     const u = r.updatesPerSecond;
     const engineMs = bench[`wasm_rbm_${key}_update_ms`];
     const engine = Number.isFinite(engineMs) ? 1000 / engineMs : undefined;
     const inside = `${r.insideMs.median.toFixed(3)} ms ${(100 * r.busy.median).toFixed(0)} %`;
+    const w = r.withoutPoints;
+    const idle = `${w.median.toFixed(0)}, ${r.insideWithoutPoints.median.toFixed(3)} ms, ${pct(w.median, engine)}`;
     console.log(
-      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)} ${`${r.pause.median.toFixed(0)} (${r.pause.max.toFixed(0)})`.padStart(10)} ${`${r.run.median.toFixed(0)} (${r.run.max.toFixed(0)})`.padStart(10)}`,
+      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)} ${`${r.pause.median.toFixed(0)} (${r.pause.max.toFixed(0)})`.padStart(10)} ${`${r.run.median.toFixed(0)} (${r.run.max.toFixed(0)})`.padStart(10)} ${idle.padStart(26)}`,
     );
     merged[`page_rbm_${key}_updates_per_s`] = u.median;
     merged[`page_rbm_${key}_fps`] = r.fps.median;
     merged[`page_rbm_${key}_longest_task_ms`] = r.longestTask.median;
     merged[`page_rbm_${key}_in_worker_ms_per_update`] = r.insideMs.median;
+    merged[`page_rbm_${key}_updates_per_s_points_idle`] = w.median;
     merged[`page_rbm_${key}_pause_key_to_screen_ms`] = r.pause.median;
     merged[`page_rbm_${key}_run_key_to_screen_ms`] = r.run.median;
   }

@@ -157,4 +157,9 @@ impl BenchRbm {
     pub fn run(&mut self, updates: f64) -> Result<f64, JsError> {
         self.lab.advance(updates).map(|n| n as f64).map_err(thrown)
     }
+
+    /// The updates learned so far.
+    pub fn updates(&self) -> f64 {
+        self.lab.updates() as f64
+    }
 }
