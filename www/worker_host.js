@@ -112,6 +112,23 @@ export function hostWorker(worker) {
   return { ...host, seq: () => seq };
 }
 
+/**
+ * A copy, in a buffer of its own (to transfer), of `length` values of `Type` at `ptr` in the
+ * engine's wasm memory (a view of that memory would move with it when it grows).
+ * @template T
+ * @param {any} engine  the loaded wasm-bindgen module
+ * @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type
+ * @param {number} ptr
+ * @param {number} length
+ * @returns {T}
+ */
+export function copyFromWasm(engine, Type, ptr, length) {
+  const out = new Type(new ArrayBuffer(length * Type.BYTES_PER_ELEMENT));
+  // @ts-ignore: the same typed-array type on both sides
+  out.set(new Type(engine.wasm_memory().buffer, ptr, length));
+  return out;
+}
+
 // An engine object's getter `name` called with `args`: any method that reads (changes come only
 // as commands), never a pointer, `free` or `dispatch`; `what` names the engine in the refusal.
 export function readGetter(lab, name, args, what) {

@@ -41,7 +41,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
 
-import { hostWorker, readGetter } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -88,12 +88,7 @@ const busy = () =>
   hasRun && ((running && (perFrame === 'max' || granted > 0)) || lab.estimating() || (lab.exploring() && granted > 0));
 
 /** @template T @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type */
-function copyOut(Type, ptr, length) {
-  const out = new Type(new ArrayBuffer(length * Type.BYTES_PER_ELEMENT));
-  // @ts-ignore: the same typed-array type on both sides
-  out.set(new Type(engine.wasm_memory().buffer, ptr, length));
-  return out;
-}
+const copyOut = (Type, ptr, length) => copyFromWasm(engine, Type, ptr, length);
 
 function stats() {
   return {

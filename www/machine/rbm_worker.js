@@ -44,7 +44,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (RbmLab's other exports are readings).
 
-import { hostWorker, readGetter } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter } from '../worker_host.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
@@ -110,12 +110,7 @@ function pointProgress() {
 }
 
 /** @template T @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type */
-function copyOut(Type, ptr, length) {
-  const out = new Type(new ArrayBuffer(length * Type.BYTES_PER_ELEMENT));
-  // @ts-ignore: the same typed-array type on both sides
-  out.set(new Type(engine.wasm_memory().buffer, ptr, length));
-  return out;
-}
+const copyOut = (Type, ptr, length) => copyFromWasm(engine, Type, ptr, length);
 
 function stats() {
   return {
