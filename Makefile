@@ -72,8 +72,10 @@ test-wasm:
 test-wasm-firefox:
 	$(ONLY_DRIVER) GECKODRIVER=$(GECKODRIVER) cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
 
+# WebKitGTK's engine now and then traps in safe code: a run that failed by that trap alone is
+# run again, saying so (scripts/engine_trap_retry.sh; docs/validation.md).
 test-wasm-webkit:
-	$(XVFB) $(ONLY_DRIVER) SAFARIDRIVER=$(SAFARIDRIVER) cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
+	$(XVFB) $(ONLY_DRIVER) SAFARIDRIVER=$(SAFARIDRIVER) scripts/engine_trap_retry.sh cargo test $(TEST_PROFILE) $(WASM) $(WASM_TESTS)
 
 # The page for any static host (GitHub Pages, a school's web server, a folder below another
 # site): the release build with relative addresses, in dist/. Copy the folder's contents as
