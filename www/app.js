@@ -163,8 +163,8 @@ function exposeForTests(app) {
     },
     // Resolves once the paused page's mirror holds the run (after its worker ran ahead).
     boltzlabSettled: { value: () => app.lattice.settled(), configurable: true },
-    // Test only: the lattice's engine worker panics.
-    boltzlabWorkerFault: { value: () => app.lattice.faultWorker(), configurable: true },
+    // Test only: the lattice's engine worker panics (`{trap: true}`: stops with a wasm trap).
+    boltzlabWorkerFault: { value: (options) => app.lattice.faultWorker(options), configurable: true },
     // The general machine's live run: every MachineLab reading from its worker, as a promise
     // (null before the first run).
     boltzlabMachine: { get: () => (app.machine.lab ? app.machine.hook : null), configurable: true },

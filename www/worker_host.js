@@ -11,10 +11,26 @@
 //                   {type: 'read', id, name, args}      → {type: 'result', id, value | error}
 //                                                         then made(command) if a command was
 //                                                         made, and answered(data) either way
-//                   {type: 'fault'}                     test only: the engine panics
+//                   {type: 'fault', trap?}              test only: the engine panics (trap: it
+//                                                        stops with a wasm trap instead)
 //                   anything else                       → other(data)
 //   worker → page   {type: 'panic', message} when the engine panics or cannot start
 //                   {type: 'error', message, part: 'protocol'} for a message it cannot handle
+
+/**
+ * Whether `err` is a wasm trap (`WebAssembly.RuntimeError`: an out-of-bounds access, a stack
+ * overflow, `unreachable`), which no panic hook reports: the engine's memory may be left half
+ * changed, so the worker stops as for a panic ({type: 'panic'}, once). A Rust panic's own trap,
+ * after its hook reported it, adds nothing. Each worker's catch of an engine call asks this
+ * first.
+ * @param {unknown} err
+ * @returns {boolean}
+ */
+export function trapped(err) {
+  if (!(err instanceof WebAssembly.RuntimeError)) return false;
+  /** @type {any} */ (globalThis).boltzlabReportPanic?.(`the engine stopped with a wasm trap: ${err.message}`);
+  return true;
+}
 
 /**
  * The start every engine worker shares: load the engine on {type: 'init', js, wasm}, hold the
@@ -36,6 +52,7 @@ export function serveEngine(ready, handle, started) {
   let dead = false;
   const early = [];
   const die = (message) => {
+    if (dead) return; // a panic's trap that follows its hook's report is not a second panic
     dead = true;
     postMessage({ type: 'panic', message });
   };
@@ -46,7 +63,8 @@ export function serveEngine(ready, handle, started) {
     try {
       handle(data);
     } catch (err) {
-      if (!dead) postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
+      if (!trapped(err) && !dead)
+        postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
     }
   };
   const init = async (data) => {
@@ -94,14 +112,16 @@ export function hostWorker(worker) {
           postMessage({ type: 'result', id: data.id, value });
           made = data.type === 'command';
         } catch (err) {
-          if (!host.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+          if (!trapped(err) && !host.dead())
+            postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
         }
         if (made && !host.dead()) worker.made?.(data.command);
         if (!host.dead()) worker.answered?.(data);
         break;
       }
       case 'fault':
-        host.engine().fault_for_tests();
+        if (data.trap) host.engine().trap_for_tests();
+        else host.engine().fault_for_tests();
         break;
       default:
         if (worker.other) worker.other(data);

@@ -14,3 +14,11 @@ pub const MESSAGE: &str = "boltzlab: deliberate panic for tests (fault_for_tests
 pub fn fault_for_tests() {
     panic!("{MESSAGE}");
 }
+
+/// Stops the engine with a wasm trap (the `unreachable` instruction), as an out-of-bounds
+/// access or an engine's own fault would: no panic, so the panic hook never sees it, and the
+/// page's workers must take the `WebAssembly.RuntimeError` for one. For tests only.
+#[wasm_bindgen]
+pub fn trap_for_tests() {
+    core::arch::wasm32::unreachable()
+}

@@ -140,6 +140,32 @@ test.describe('a worker that dies', () => {
   });
 });
 
+test.describe('a worker whose engine traps', () => {
+  // A wasm trap (an out-of-bounds access, WebKit's occasional fault: docs/validation.md) is
+  // no panic, so no hook reports it (nor logs it): the worker takes the
+  // WebAssembly.RuntimeError for one.
+
+  test('shows the fault overlay, as for a panic, and keeps the last good state exportable', async ({ page }) => {
+    await openApp(page);
+    await enter(page, 'Temperature value', 1.5);
+    await expect
+      .poll(async () => {
+        const text = await page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
+        return text === null ? null : JSON.parse(JSON.parse(text).lattice).temperature;
+      })
+      .toBe(1.5);
+    await runAtMax(page);
+    await page.evaluate(() => window.boltzlabWorkerFault({ trap: true }));
+    await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
+    await expect(page.locator('#fault-message')).toContainText('the engine stopped with a wasm trap');
+    await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export last good state' }).click();
+    const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
+    expect(saved.temperature).toBe(1.5);
+  });
+});
+
 // Every kind of change the page can make to the run (each a LatticeCommand; the sweep's
 // commands work on a copy and are not here), with the run going on between some of them.
 const COMMANDS = [

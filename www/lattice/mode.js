@@ -455,9 +455,9 @@ export class LatticeMode {
     return this.read(name, args);
   }
 
-  // Test only: the worker panics.
-  faultWorker() {
-    this.link.post({ type: 'fault' });
+  // Test only: the worker panics (`trap`: its engine stops with a wasm trap instead).
+  faultWorker({ trap = false } = {}) {
+    this.link.post({ type: 'fault', trap });
   }
 
   stepTick() {

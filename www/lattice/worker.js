@@ -45,7 +45,7 @@
 // when packing it would take more than about 5 % of its time): with the commands the page
 // made since, it is what the page saves as it is left, which cannot wait for an answer.
 
-import { hostWorker, readGetter } from '../worker_host.js';
+import { hostWorker, readGetter, trapped } from '../worker_host.js';
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -202,7 +202,7 @@ function keepSession() {
 
 // Advancing failed (a slice, or a frame's ticks).
 function report(err) {
-  if (!host.dead()) postMessage({ type: 'error', message: String(err?.message ?? err) });
+  if (!trapped(err) && !host.dead()) postMessage({ type: 'error', message: String(err?.message ?? err) });
 }
 
 function read(name, args) {

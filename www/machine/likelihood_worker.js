@@ -19,7 +19,7 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { serveEngine, workSliced } from '../worker_host.js';
+import { serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -105,7 +105,7 @@ function slice() {
     );
     post(Boolean(added));
   } catch (err) {
-    if (served.dead()) return;
+    if (trapped(err) || served.dead()) return;
     postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
   }
   if (busy()) schedule();
@@ -134,7 +134,7 @@ function handle(data) {
         scorer = next;
         data.port.onmessage = fromLearning;
       } catch (err) {
-        postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
+        if (!trapped(err)) postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
       }
       break;
     case 'read':
@@ -145,7 +145,7 @@ function handle(data) {
         else throw new Error(`the likelihood worker has no reading ${data.name}`);
         postMessage({ type: 'result', id: data.id, value });
       } catch (err) {
-        postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+        if (!trapped(err)) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
       }
       break;
     default:

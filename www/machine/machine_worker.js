@@ -41,7 +41,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -162,7 +162,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (host.dead()) return false;
+    if (trapped(err) || host.dead()) return false;
     if (part === 'learning') running = false;
     if (part === 'explore') lab.dispatch({ command: 'stop-exploring' });
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
@@ -253,6 +253,7 @@ function read(name, args) {
         const value = lab.log_z(method, temperature);
         return { method, value, ms: performance.now() - t0 };
       } catch (err) {
+        if (trapped(err)) throw err;
         return { method, error: String(err?.message ?? err), ms: performance.now() - t0 };
       }
     });

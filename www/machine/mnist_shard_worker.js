@@ -3,7 +3,7 @@
 // messages): a replica of the learning worker's run that shares each update as shard `index`
 // of `count`, as far as the learning worker lets it ('go'), and draws nothing.
 
-import { serveEngine } from '../worker_host.js';
+import { serveEngine, trapped } from '../worker_host.js';
 import { Mailbox, sharedUpdate } from './mnist_team.js';
 
 /** @type {typeof import('boltzlab-bindings')} */
@@ -27,6 +27,7 @@ async function share() {
     try {
       await sharedUpdate(lab, team);
     } catch (err) {
+      if (trapped(err)) return;
       const atTheEnd = !lab.sharing();
       lab.abandon_shared_update();
       through = lab.updates();

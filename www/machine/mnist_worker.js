@@ -37,7 +37,7 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { serveEngine } from '../worker_host.js';
+import { serveEngine, trapped } from '../worker_host.js';
 import { Team, sharedUpdate } from './mnist_team.js';
 
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
@@ -204,7 +204,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (served.dead()) return false;
+    if (trapped(err) || served.dead()) return false;
     running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
@@ -335,6 +335,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
     next = new engine.MnistLab(new Uint8Array(bytes), hidden, seed);
     if (training || labels) next.dispatch({ command: 'new-run', hidden, seed, training, labels: Boolean(labels) });
   } catch (err) {
+    if (trapped(err)) return;
     next?.free();
     postMessage({ type: 'error', part: 'data', message: String(err?.message ?? err) });
     return;
@@ -464,7 +465,8 @@ function handle(data) {
           frame(true, { filtersChanged: data.command.command === 'show-filters' });
         }
       } catch (err) {
-        if (!served.dead()) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+        if (!trapped(err) && !served.dead())
+          postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
       }
       if (busy()) schedule();
       break;

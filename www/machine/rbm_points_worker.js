@@ -21,7 +21,7 @@
 //   worker → page
 //     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 
-import { serveEngine, workSliced } from '../worker_host.js';
+import { serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice (a new run or point waits at most about this long to be read), and
 // the least time between two progress messages.
@@ -50,7 +50,7 @@ function schedule() {
 }
 
 function fail(update, err) {
-  if (served.dead()) return;
+  if (trapped(err) || served.dead()) return;
   port?.postMessage({ type: 'failed', run, update, message: String(err?.message ?? err) });
 }
 

@@ -44,7 +44,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (RbmLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
@@ -313,7 +313,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (host.dead()) return false;
+    if (trapped(err) || host.dead()) return false;
     if (part !== 'likelihood') running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;

@@ -30,7 +30,7 @@
 // Frames never queue up: at most one is in flight (a command's frame is posted at once, with at
 // most one other in flight).
 
-import { hostWorker, readGetter } from '../worker_host.js';
+import { hostWorker, readGetter, trapped } from '../worker_host.js';
 
 const SLICE_MS = 4;
 const SESSION_MS = 500;
@@ -137,7 +137,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (host.dead()) return false;
+    if (trapped(err) || host.dead()) return false;
     running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
@@ -230,7 +230,7 @@ function capacityStep(rethrow = false) {
     s.other += out[6];
   } catch (err) {
     c.finished = true;
-    if (rethrow) throw err;
+    if (rethrow || trapped(err)) throw err;
     postMessage({ type: 'error', part: 'capacity', message: String(err?.message ?? err) });
     return;
   }
