@@ -110,6 +110,29 @@ test('after a run in the worker, step one tick explains the engine’s tick and 
   expect(mirror).toBe(worker);
 });
 
+// A lattice at temperature 1.5, kept, running at maximum speed, whose worker's engine then
+// stops (`fault`: boltzlabWorkerFault's options): the fault overlay shows `message`, and its
+// export is the last good state.
+async function engineStops(page, fault, message) {
+  await openApp(page);
+  await enter(page, 'Temperature value', 1.5);
+  await expect
+    .poll(async () => {
+      const text = await page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
+      return text === null ? null : JSON.parse(JSON.parse(text).lattice).temperature;
+    })
+    .toBe(1.5);
+  await runAtMax(page);
+  await page.evaluate((fault) => window.boltzlabWorkerFault(fault), fault);
+  await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
+  await expect(page.locator('#fault-message')).toContainText(message);
+  await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export last good state' }).click();
+  const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
+  expect(saved.temperature).toBe(1.5);
+}
+
 test.describe('a worker that dies', () => {
   // console_error_panic_hook logs the worker's panic.
   test.use({
@@ -119,24 +142,7 @@ test.describe('a worker that dies', () => {
   });
 
   test('shows the fault overlay and keeps the last good state exportable', async ({ page }) => {
-    await openApp(page);
-    await enter(page, 'Temperature value', 1.5);
-    await expect
-      .poll(async () => {
-        const text = await page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
-        return text === null ? null : JSON.parse(JSON.parse(text).lattice).temperature;
-      })
-      .toBe(1.5);
-    await runAtMax(page);
-    await page.evaluate(() => window.boltzlabWorkerFault());
-    const overlay = page.getByRole('alertdialog', { name: 'The engine stopped' });
-    await expect(overlay).toBeVisible();
-    await expect(page.locator('#fault-message')).toContainText('deliberate panic for tests');
-    await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export last good state' }).click();
-    const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
-    expect(saved.temperature).toBe(1.5);
+    await engineStops(page, {}, 'deliberate panic for tests');
   });
 });
 
@@ -144,25 +150,8 @@ test.describe('a worker whose engine traps', () => {
   // A wasm trap (an out-of-bounds access, WebKit's occasional fault: docs/validation.md) is
   // no panic, so no hook reports it (nor logs it): the worker takes the
   // WebAssembly.RuntimeError for one.
-
   test('shows the fault overlay, as for a panic, and keeps the last good state exportable', async ({ page }) => {
-    await openApp(page);
-    await enter(page, 'Temperature value', 1.5);
-    await expect
-      .poll(async () => {
-        const text = await page.evaluate(() => window.localStorage.getItem('boltzlab.session'));
-        return text === null ? null : JSON.parse(JSON.parse(text).lattice).temperature;
-      })
-      .toBe(1.5);
-    await runAtMax(page);
-    await page.evaluate(() => window.boltzlabWorkerFault({ trap: true }));
-    await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
-    await expect(page.locator('#fault-message')).toContainText('the engine stopped with a wasm trap');
-    await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export last good state' }).click();
-    const saved = JSON.parse(await readFile(await (await download).path(), 'utf8'));
-    expect(saved.temperature).toBe(1.5);
+    await engineStops(page, { trap: true }, 'the engine stopped with a wasm trap');
   });
 });
 
