@@ -3,9 +3,10 @@
 # browser's wasm engine trapped, runs it again (at most twice more), saying so. Used for
 # WebKitGTK (make test-wasm-webkit): its JavaScriptCore now and then traps with "RuntimeError:
 # Out of bounds memory access" in safe Rust code whose every index is checked (2 of 36 runs of
-# the same build, never in Chromium or Firefox; docs/validation.md, "WebKit's wasm traps"). "Only" means: every failed test's failure is
-# that trap, and no test's own check failed (no "panicked at"). Any other failure fails at
-# once, and a trap that comes back three times fails too.
+# the same build, never in Chromium or Firefox; docs/validation.md, "WebKit's wasm traps").
+# "Only" means: every failed test's failure is that trap, and no test's own check failed (no
+# "panicked at"). Any other failure fails at once, and a trap that comes back three times
+# fails too.
 set -o pipefail
 TRAP='RuntimeError: Out of bounds memory access'
 for attempt in 1 2 3; do

@@ -349,6 +349,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
         restored = true;
       }
     } catch (err) {
+      if (trapped(err)) return;
       postMessage({
         type: 'error',
         part: 'save',
