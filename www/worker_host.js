@@ -8,6 +8,8 @@
 //   page → worker   {type: 'init', js, wasm, ...}   → start(engine, init), {type: 'ready'},
 //                                                      then started() (before any early message)
 //                   {type: 'command', id, command, seq} → {type: 'result', id, value | error}
+//                                                         (or, if held(data), later: the
+//                                                         worker hands it back to handle)
 //                   {type: 'read', id, name, args}      → {type: 'result', id, value | error}
 //                                                         then made(command) if a command was
 //                                                         made, and answered(data) either way
@@ -44,7 +46,8 @@ export function trapped(err) {
  * @param {(data: any) => void} handle  every message after 'init'
  * @param {() => void} [started]  called after {type: 'ready'} is posted and before the messages
  *   that came early are handled (the lattice worker's first frame)
- * @returns {{dead: () => boolean, engine: () => any}}
+ * @returns {{dead: () => boolean, engine: () => any, handle: (data: any) => void}}  handle:
+ *   handles a message as if it had just come (a message the worker kept for later)
  */
 export function serveEngine(ready, handle, started) {
   let engine = null;
@@ -82,22 +85,25 @@ export function serveEngine(ready, handle, started) {
     else if (!loaded) early.push(data);
     else safely(data);
   };
-  return { dead: () => dead, engine: () => engine };
+  return { dead: () => dead, engine: () => engine, handle: safely };
 }
 
 /**
  * @param {{start: (engine: any, init: any) => void, started?: () => void,
  *   make: (command: any) => any, read: (name: string, args: any[]) => any,
  *   made?: (command: any) => void, answered?: (data: any) => void,
- *   other?: (data: any) => void}} worker
+ *   held?: (data: any) => boolean, other?: (data: any) => void}} worker
  *   start: builds the engine objects from the 'init' message; started: after {type: 'ready'}
  *   is posted, before the messages that came early (a first frame); make: a command (throws
  *   the engine's reason, nothing changed); read: a value; made: after a command was made and
  *   answered (frames, sessions); answered: after every command or read was answered, made or
- *   refused, and after `made` (a frame after each, the next slice); other: the worker's own
+ *   refused, and after `made` (a frame after each, the next slice); held: whether the
+ *   worker keeps this command to make later (the MNIST worker, while its learning workers
+ *   share an update), handing it back to the returned `handle` then; other: the worker's own
  *   messages. Once the engine has panicked no message is handled, and neither `made` nor
  *   `answered` is called.
- * @returns {{dead: () => boolean, engine: () => any, seq: () => number}}
+ * @returns {{dead: () => boolean, engine: () => any, seq: () => number,
+ *   handle: (data: any) => void}}
  */
 export function hostWorker(worker) {
   let seq = 0; // the number of the page's last command seen
@@ -105,6 +111,8 @@ export function hostWorker(worker) {
     if (Number.isInteger(data.seq)) seq = data.seq;
     switch (data.type) {
       case 'command':
+        if (worker.held?.(data)) break;
+      // falls through
       case 'read': {
         let made = false;
         try {

@@ -25,6 +25,9 @@
 //                                               a file), 'options' (hidden, seed, training,
 //                                               labels, every)
 //     {type: 'run', on} · {type: 'ack', frames} · {type: 'hide'} (save now) · {type: 'every', every}
+//     {type: 'fault', trap?}                    test only: the engine panics (or traps)
+//   The shared messages (init, command, read, fault) are www/worker_host.js's; a command that
+//   comes while the learning workers share an update waits for its end (held below).
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', stats, chains, filters?, units?, reconstructions?, gallery?, pad?,
@@ -37,7 +40,8 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { serveEngine, trapped } from '../worker_host.js';
+import { hostWorker, trapped } from '../worker_host.js';
+import { KEY, STORE, keptRecord, openRuns } from './mnist_store.js';
 import { Team, sharedUpdate } from './mnist_team.js';
 
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
@@ -48,9 +52,6 @@ const GALLERY_STEPS = 1;
 const SAVE_MS = 2000;
 const VIEW_MS = 200;
 const PAD_SAVE_MS = 1000;
-const DB = 'boltzlab-mnist';
-const STORE = 'runs';
-const KEY = 'current';
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
@@ -95,7 +96,7 @@ let changes = 0;
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
 function schedule() {
-  if (scheduled || served.dead()) return;
+  if (scheduled || host.dead()) return;
   scheduled = true;
   tick.port2.postMessage(null);
 }
@@ -127,7 +128,7 @@ function stats() {
 
 // Posts a frame when none is in flight (`urgent`: a command's, with at most one other).
 function frame(urgent = false, extra = {}) {
-  if (!lab || served.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  if (!lab || host.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
   const version = lab.version();
   // The filters and reconstructions (a few ms to redraw in the engine) at most every VIEW_MS
   // while learning; the chains with every frame.
@@ -204,7 +205,7 @@ function attempt(part, action) {
     action();
     return true;
   } catch (err) {
-    if (trapped(err) || served.dead()) return false;
+    if (trapped(err) || host.dead()) return false;
     running = false;
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
@@ -226,7 +227,7 @@ function advanceView(part, command) {
 
 function slice() {
   scheduled = false;
-  if (served.dead() || !lab) return;
+  if (host.dead() || !lab) return;
   const start = performance.now();
   if (running && sharesUpdates()) learnShared();
   else if (running) attempt('learning', () => learn(start + SLICE_MS));
@@ -249,22 +250,12 @@ function slice() {
 
 // --- Keeping the run (IndexedDB) -------------------------------------------------------------
 
-/** @returns {Promise<IDBDatabase>} */
-function openDb() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 let dbPromise = null;
-const db = () => (dbPromise ??= openDb());
+const db = () => (dbPromise ??= openRuns());
 
 // Saves the run (binary) unless nothing changed since the last save.
 function save() {
-  if (!lab || served.dead()) return;
+  if (!lab || host.dead()) return;
   const updates = lab.updates();
   saved.at = performance.now();
   if (updates === saved.updates && run === saved.run && changes === saved.changes) return;
@@ -273,7 +264,14 @@ function save() {
   const t0 = performance.now();
   const bytes = lab.save();
   let busyMs = performance.now() - t0;
-  const record = { bytes: bytes.buffer, updates, hidden: lab.hidden(), seed: lab.seed(), at: Date.now() };
+  const record = {
+    bytes: bytes.buffer,
+    updates,
+    hidden: lab.hidden(),
+    seed: lab.seed(),
+    labels: lab.labelled(),
+    at: Date.now(),
+  };
   saved.updates = updates;
   saved.run = run;
   saved.changes = changes;
@@ -307,12 +305,7 @@ function save() {
 
 /** @returns {Promise<any>} */
 async function savedRecord() {
-  const database = await db();
-  return new Promise((resolve, reject) => {
-    const request = database.transaction(STORE, 'readonly').objectStore(STORE).get(KEY);
-    request.onsuccess = () => resolve(request.result ?? null);
-    request.onerror = () => reject(request.error);
-  });
+  return keptRecord(await db());
 }
 
 // --- Messages --------------------------------------------------------------------------------
@@ -444,32 +437,11 @@ function read(name) {
   throw new Error(`MNIST has no reading ${name}`);
 }
 
-function handle(data) {
-  if (served.dead()) return;
+// The worker's own messages (the shared ones are hostWorker's).
+function other(data) {
   switch (data.type) {
     case 'load':
       load(data);
-      break;
-    case 'command':
-      if (sharing) {
-        // Between two shared updates, once every replica has stopped (learnShared).
-        waitingCommands.push(data);
-        break;
-      }
-    // falls through
-    case 'read':
-      try {
-        const value = data.type === 'read' ? read(data.name) : make(data.command);
-        postMessage({ type: 'result', id: data.id, value });
-        if (data.type === 'command') {
-          dirty = true;
-          frame(true, { filtersChanged: data.command.command === 'show-filters' });
-        }
-      } catch (err) {
-        if (!trapped(err) && !served.dead())
-          postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
-      }
-      if (busy()) schedule();
       break;
     case 'run':
       running = Boolean(data.on) && lab !== null;
@@ -556,7 +528,7 @@ function learnShared() {
     }
   })()
     .catch((err) => {
-      if (served.dead()) return;
+      if (host.dead()) return;
       lab?.abandon_shared_update();
       running = false;
       if (team.mailbox.failure) return; // a helper died: teamFault reported it
@@ -564,7 +536,7 @@ function learnShared() {
     })
     .finally(() => {
       sharing = null;
-      for (const data of waitingCommands.splice(0)) handle(data);
+      for (const data of waitingCommands.splice(0)) host.handle(data);
       dirty = true;
       frame();
       save();
@@ -572,9 +544,23 @@ function learnShared() {
     });
 }
 
-const served = serveEngine((loaded, data) => {
-  engine = loaded;
-  init = { js: data.js, wasm: data.wasm };
-}, handle);
+const host = hostWorker({
+  start: (loaded, data) => {
+    engine = loaded;
+    init = { js: data.js, wasm: data.wasm };
+  },
+  make,
+  read,
+  made: (command) => {
+    dirty = true;
+    frame(true, { filtersChanged: command.command === 'show-filters' });
+  },
+  answered: () => {
+    if (busy()) schedule();
+  },
+  // Between two shared updates, once every replica has stopped (learnShared).
+  held: (data) => Boolean(sharing) && waitingCommands.push(data) > 0,
+  other,
+});
 
 export {};
