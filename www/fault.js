@@ -27,6 +27,34 @@ export function keepLastGood(source) {
   lastGood = source;
 }
 
+// A run kept outside the session (the MNIST run, in IndexedDB): `read()` resolves to null or
+// {name, bytes} of the file to download, read when the overlay shows (not from the engine).
+/** @type {null | (() => Promise<{name: string, bytes: Uint8Array} | null>)} */
+let lastRun = null;
+export function keepLastRun(read) {
+  lastRun = read;
+}
+
+async function offerRun() {
+  const button = $('fault-export-run');
+  button.hidden = true;
+  const run = await lastRun?.().catch(() => null);
+  if (!run) return;
+  button.textContent = `Export the kept run (${run.name})`;
+  button.hidden = false;
+}
+
+async function exportRun() {
+  const run = await lastRun?.().catch(() => null);
+  if (!run) {
+    $('fault-advice').textContent = 'The kept run could not be read.';
+    return;
+  }
+  download(run.name, run.bytes, 'application/octet-stream');
+  $('fault-advice').textContent =
+    `The run was downloaded as ${run.name}; the MNIST panel's "Open a saved run" reads it back.`;
+}
+
 function exportState() {
   try {
     const text = lastGood()?.latticeFile();
@@ -58,6 +86,7 @@ function show(title, message, advice, canDismiss) {
   $('fault-advice').textContent = advice;
   $('fault-dismiss').hidden = !canDismiss;
   $('fault-export-network').hidden = typeof lastNetwork() !== 'string';
+  offerRun();
   $('fault').hidden = false;
   document.body.dataset.fault = panicked ? 'panic' : 'error';
   $('fault-reload').focus();
@@ -102,6 +131,7 @@ window.addEventListener('unhandledrejection', (event) =>
 
 $('fault-export').addEventListener('click', exportState);
 $('fault-export-network').addEventListener('click', exportNetwork);
+$('fault-export-run').addEventListener('click', exportRun);
 // Reloads without the address's fragment: the parameters or state it holds may be what
 // stopped the page, and the saved session is offered on reload either way.
 $('fault-reload').addEventListener('click', () => {

@@ -304,3 +304,43 @@ test('an MNIST run saved to a file opens again in place of another, bit for bit;
   await expect(page.locator('#mnist-load-state')).toContainText(`restored at update ${saved.updates}`);
   expect(await read(page, 'fingerprint')).toBe(saved.fingerprint);
 });
+
+// The learning worker's engine panics while a run is kept: the fault overlay shows which
+// worker stopped, offers the kept run (read from IndexedDB, not from the dead engine) as a file
+// with the kept run's bytes, and its "Reload and restore" brings the run back, bit for bit.
+test.describe('an MNIST learning worker that dies', () => {
+  // console_error_panic_hook logs the worker's panic.
+  test.use({ expectedProblems: { patterns: [/deliberate panic for tests/] } });
+
+  test('shows the fault overlay, exports the kept run and restores it', async ({ page }) => {
+    test.setTimeout(120_000);
+    await openRestricted(page);
+    await chooseMnist(page, 32);
+    await expect(page.locator('#mnist-load-state')).toContainText('checked (SHA-256)');
+    // Run, pressed while the run is still being made (the page says "starting"), is kept for
+    // it: the MNIST run learns once made, and the small images' machine stays paused.
+    await page.getByRole('button', { name: 'Run learning' }).click();
+    await expect(page.getByRole('button', { name: 'Pause learning' })).toBeVisible();
+    await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThanOrEqual(20);
+    expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.running)).toBe(false);
+    await page.getByRole('button', { name: 'Pause learning' }).click();
+    await expect.poll(async () => (await read(page, 'saved')).stored).toBe(await read(page, 'updates'));
+    const kept = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
+    await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.faultWorker());
+    await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
+    await expect(page.locator('#fault-message')).toContainText("The MNIST machine's worker stopped");
+    await expect(page.locator('#fault-message')).toContainText('deliberate panic for tests');
+    await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
+    const exportRun = page.getByRole('button', { name: /Export the kept run/ });
+    await expect(exportRun).toBeVisible();
+    await expect(exportRun).toContainText(`boltzlab-mnist-784-32-update-${kept.updates}.bzmn`);
+    const download = page.waitForEvent('download');
+    await exportRun.click();
+    const file = await readFile(await (await download).path());
+    expect(fnv1a(file)).toBe(kept.fingerprint);
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload and restore' }).click()]);
+    await reopenRestricted(page);
+    await expect(page.locator('#mnist-load-state')).toContainText(`restored at update ${kept.updates}`);
+    expect(await read(page, 'fingerprint')).toBe(kept.fingerprint);
+  });
+});

@@ -25,7 +25,8 @@
 
 import { WorkerLink } from '../worker_link.js';
 import { coresToUse } from './mnist_team.js';
-import { onEngineStop, reportPanic } from '../fault.js';
+import { keepLastRun, onEngineStop, reportPanic } from '../fault.js';
+import { keptRecord, openRuns, runFileName } from './mnist_store.js';
 import { $, clearError, download, format, readNumber, showError } from '../ui.js';
 import { cssColour, rgba } from '../views/colour.js';
 import { ImageGridView } from '../views/images.js';
@@ -119,6 +120,10 @@ export class MnistRun {
     this.scorer = null;
     this.running = false;
     this.loading = false;
+    // Run pressed while a run loads (null: not pressed), and who to tell once it is made.
+    this.runWhenLoaded = null;
+    /** @type {((run: boolean) => void) | null} */
+    this.onLoaded = null;
     this.shown = null;
     this.fresh = false;
     this.curve = null;
@@ -179,6 +184,8 @@ export class MnistRun {
   async create(options, resume = false) {
     if (this.loading) return false;
     this.loading = true;
+    this.runWhenLoaded = null;
+    let made = false;
     clearError('rbm-setup-error');
     $('mnist-load').hidden = false;
     $('mnist-load-state').textContent = 'fetching';
@@ -197,6 +204,7 @@ export class MnistRun {
       await this.start(bytes, options, resume);
       this.show(true);
       localStorage.setItem(STATE_KEY, JSON.stringify(options));
+      made = true;
       return true;
     } catch (err) {
       showError('rbm-setup-error', err.message ?? String(err));
@@ -204,6 +212,9 @@ export class MnistRun {
       return false;
     } finally {
       this.loading = false;
+      const run = this.runWhenLoaded;
+      this.runWhenLoaded = null;
+      if (run !== null) this.onLoaded?.(made && run);
     }
   }
 
@@ -237,6 +248,15 @@ export class MnistRun {
         this.link.stop();
         this.scorer.stop();
       });
+      // Once the workers have stopped, the fault overlay offers the run kept in IndexedDB.
+      keepLastRun(async () => {
+        const record = await keptRecord(await openRuns());
+        if (!record) return null;
+        return {
+          name: runFileName(record.hidden, Boolean(record.labels), record.updates),
+          bytes: new Uint8Array(record.bytes),
+        };
+      });
       addEventListener('pagehide', () => this.link?.post({ type: 'hide' }));
       document.addEventListener('visibilitychange', () => {
         if (document.hidden) this.link?.post({ type: 'hide' });
@@ -261,7 +281,7 @@ export class MnistRun {
     };
     if (channel) message.port = channel.port1;
     this.link.post(message, channel ? [bytes.buffer, channel.port1] : [bytes.buffer]);
-    this.setRunning(false);
+    this.learn(false);
     return outcome;
   }
 
@@ -325,7 +345,22 @@ export class MnistRun {
     showError(box, message);
   }
 
+  // Runs or pauses learning; while a run loads, the choice is kept for when it is made (then
+  // onLoaded tells the panel whether it learns). Returns whether it learns (or will).
   setRunning(on) {
+    if (this.loading) {
+      this.runWhenLoaded = Boolean(on);
+      return this.runWhenLoaded;
+    }
+    return this.learn(on);
+  }
+
+  // Whether learning is on (or, while a run loads, asked for).
+  wantsRun() {
+    return this.loading ? Boolean(this.runWhenLoaded) : this.running;
+  }
+
+  learn(on) {
     this.running = Boolean(on) && this.link !== null && this.shown !== null;
     if (this.link) this.link.post({ type: 'run', on: this.running });
     this.rate = { updates: 0, since: performance.now(), shown: this.rate.shown, at: this.shown?.stats.updates ?? 0 };
@@ -347,6 +382,11 @@ export class MnistRun {
     return this.link.read(name);
   }
 
+  // Test only: the learning worker's engine panics (`trap`: stops with a wasm trap instead).
+  faultWorker(trap = false) {
+    this.link.post({ type: 'fault', trap });
+  }
+
   // The run as a file to keep or to open in another browser: the bytes the worker keeps in
   // IndexedDB (MnistLab.save: BZMNRUN format 2 with a CRC-32), named by its shape and update.
   async saveFile() {
@@ -354,7 +394,7 @@ export class MnistRun {
     try {
       const bytes = await this.read('saved-bytes');
       const s = this.shown?.stats;
-      const name = `boltzlab-mnist-784-${s?.hidden}${s?.labelled ? '-labels' : ''}-update-${s?.updates}.bzmn`;
+      const name = runFileName(s?.hidden, Boolean(s?.labelled), s?.updates);
       download(name, bytes, 'application/octet-stream');
       $('mnist-file-done').textContent = `Saved ${name} (${format(bytes.length / 1e6, 3)} MB).`;
     } catch (err) {

@@ -77,9 +77,11 @@ export class RbmMode {
     this.mnist = new MnistRun(engine);
     // A run opened from a file brings its own options: the panel shows them.
     this.mnist.onOptions = (options) => this.showMnistControls(options);
+    // Run pressed while an MNIST run loaded: it learns once made (or the button goes back).
+    this.mnist.onLoaded = (run) => this.setRunning(run);
     this.wire();
     this.shortcuts = {
-      ' ': () => this.setRunning(!(this.mnist.active ? this.mnist.running : this.running)),
+      ' ': () => this.setRunning(!this.learning()),
       f: () => this.togglePhase(),
     };
   }
@@ -442,8 +444,14 @@ export class RbmMode {
     this.send({ command: 'set-likelihood-every', every: mirror.likelihood_every() }, 'rbm-training-error');
   }
 
+  // Whether the Run button says learning: the MNIST run's (also while one loads) or the
+  // small images'.
+  learning() {
+    return this.mnist.active || this.mnist.loading ? this.mnist.wantsRun() : this.running;
+  }
+
   setRunning(on) {
-    if (this.mnist.active) {
+    if (this.mnist.active || this.mnist.loading) {
       const running = this.mnist.setRunning(on);
       $('rbm-run').textContent = running ? 'Pause learning' : 'Run learning';
       $('rbm-run').setAttribute('aria-pressed', String(running));
@@ -538,9 +546,7 @@ export class RbmMode {
   }
 
   wire() {
-    $('rbm-run').addEventListener('click', () =>
-      this.setRunning(!(this.mnist.active ? this.mnist.running : this.running)),
-    );
+    $('rbm-run').addEventListener('click', () => this.setRunning(!this.learning()));
     $('rbm-create').addEventListener('click', () => {
       this.setRunning(false);
       this.create();
