@@ -31,6 +31,9 @@ export function keepLastGood(source) {
 // {name, bytes} of the file to download, read when the overlay shows (not from the engine).
 /** @type {null | (() => Promise<{name: string, bytes: Uint8Array} | null>)} */
 let lastRun = null;
+// The run as read when the overlay showed (the stopped worker writes no more).
+/** @type {Promise<{name: string, bytes: Uint8Array} | null>} */
+let offered = Promise.resolve(null);
 export function keepLastRun(read) {
   lastRun = read;
 }
@@ -38,14 +41,15 @@ export function keepLastRun(read) {
 async function offerRun() {
   const button = $('fault-export-run');
   button.hidden = true;
-  const run = await lastRun?.().catch(() => null);
+  offered = lastRun ? lastRun().catch(() => null) : Promise.resolve(null);
+  const run = await offered;
   if (!run) return;
   button.textContent = `Export the kept run (${run.name})`;
   button.hidden = false;
 }
 
 async function exportRun() {
-  const run = await lastRun?.().catch(() => null);
+  const run = await offered;
   if (!run) {
     $('fault-advice').textContent = 'The kept run could not be read.';
     return;
