@@ -1,7 +1,7 @@
 //! The batch trainer on two threads: an update split in halves (each half of the batch's
 //! rows runs its chains on one thread, each half of g_W's rows is summed on one thread)
-//! gives the bits of one thread, for CD-k and persistent chains, short last batches and
-//! more threads; small machines do not split (no second thread is started); the row
+//! gives the bits of one thread, for CD-k, persistent chains and parallel tempering, short
+//! last batches and more threads; small machines do not split (no second thread is started); the row
 //! blocks of a product give the whole product's bits; and the thread pair itself returns
 //! both results and hands a panic back.
 //!
@@ -128,6 +128,19 @@ fn a_split_update_gives_the_bits_of_one_thread() {
             310,
             100,
             Statistics::ContrastiveDivergence { steps: 1 },
+        ),
+        // Tempering: 4 replicas of 25 particles (each half of the chains holds two
+        // replicas at their own β), two steps, then the swaps on one thread.
+        (
+            784,
+            500,
+            250,
+            100,
+            Statistics::ParallelTempering {
+                particles: 25,
+                steps: 2,
+                replicas: 4,
+            },
         ),
     ];
     for (case, (nv, nh, count, batch, statistics)) in cases.into_iter().enumerate() {

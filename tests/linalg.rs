@@ -280,24 +280,10 @@ fn a_run_gives_the_same_bits_on_one_and_two_threads_and_from_the_same_seed() {
 fn the_batch_trainer_refuses_what_it_cannot_run_with_named_fields() {
     let patterns = random_patterns(10, 6, 1);
     let rbm = Rbm::zeros(6, 3).unwrap();
-    let tempering = Statistics::ParallelTempering {
-        particles: 4,
-        steps: 1,
-        replicas: 3,
-    };
     let field = |r: Result<BatchTrainer, boltzlab::error::ParamError>| match r {
         Err(e) => e.to_string(),
         Ok(_) => "accepted".into(),
     };
-    assert!(
-        field(BatchTrainer::new(
-            &rbm,
-            &patterns,
-            options(tempering, 5, 1),
-            1
-        ))
-        .contains("statistics")
-    );
     let cd = options(Statistics::ContrastiveDivergence { steps: 1 }, 5, 1);
     assert!(field(BatchTrainer::new(&rbm, &patterns, cd, 0)).contains("threads"));
     assert!(
@@ -318,7 +304,8 @@ fn the_batch_trainer_refuses_what_it_cannot_run_with_named_fields() {
 #[test]
 fn every_simd_level_of_the_elementwise_loops_gives_the_same_bits() {
     use boltzlab::linalg::elementwise::{
-        add_bias_sigmoid_at, apply_step_at, levels, momentum_step_at, sample_below_at,
+        add_bias_sigmoid_at, add_bias_sigmoid_scaled_at, apply_step_at, levels, momentum_step_at,
+        sample_below_at, scaled_sigmoid_at,
     };
     // 1003 values (not a multiple of any width), inputs spread over ±100.
     let n = 1003;
@@ -334,6 +321,13 @@ fn every_simd_level_of_the_elementwise_loops_gives_the_same_bits() {
     for level in levels() {
         let mut p = x[..17 * 59].to_vec();
         add_bias_sigmoid_at(level, &mut p, &bias);
+        // The tempered forms: σ(β(x + b)), and σ(β u) of kept inputs.
+        let mut tempered = x[..17 * 59].to_vec();
+        add_bias_sigmoid_scaled_at(level, &mut tempered, &bias, 0.75);
+        let mut kept = vec![0.0; n];
+        scaled_sigmoid_at(level, &x, 0.25, &mut kept);
+        p.extend_from_slice(&tempered);
+        p.extend_from_slice(&kept);
         let mut s = vec![0.0; n];
         sample_below_at(level, &p, &draws, &mut s);
         let mut step = vec![0.0; n];

@@ -135,6 +135,28 @@ at_every_level! {
 }
 
 at_every_level! {
+    /// out_j ← σ(β (out_j + bias_j)) for every row of `out` (rows of bias.len() values): a
+    /// layer's conditional probabilities at inverse temperature β (a tempered replica).
+    fn add_bias_sigmoid_scaled / add_bias_sigmoid_scaled_at(out: &mut [f32], bias: &[f32], beta: f32) {
+        for row in out.chunks_exact_mut(bias.len()) {
+            for (x, &b) in row.iter_mut().zip(bias) {
+                *x = sigmoid(beta * (*x + b));
+            }
+        }
+    }
+}
+
+at_every_level! {
+    /// out_j ← σ(β u_j) from the inputs u (the same length): the probabilities of inputs
+    /// kept, at inverse temperature β (β = 1 gives σ(u_j)'s bits).
+    fn scaled_sigmoid / scaled_sigmoid_at(inputs: &[f32], beta: f32, out: &mut [f32]) {
+        for (x, &u) in out.iter_mut().zip(inputs) {
+            *x = sigmoid(beta * u);
+        }
+    }
+}
+
+at_every_level! {
     /// s_i ← 1 if u_i < p_i else 0, with u_i = (r_i >> 8)·2⁻²⁴ (a 24-bit uniform on
     /// [0, 1), exact in f32) from the 32-bit draws r_i: P(s_i = 1) = ⌈p_i·2²⁴⌉ / 2²⁴,
     /// within 6·10⁻⁸ of p_i.

@@ -172,7 +172,7 @@ USAGE:
       then 0.9 after 5 epochs, W ~ 0.01·N(0, 1), biases 0): rows cd1-25, cd3-25, cd25-25
       (ln Z exact), cd1-500, cd3-500, cd25-500 (ln Z by AIS: 14500 steps, 100 runs, from
       the base-rate model), and beside them pcd-500 (100 persistent particles) and pt-500
-      (tempering, 4 replicas, in the f64 trainer), rate decayed linearly to 0, all for E
+      (tempering, 4 replicas at β = 1, ¾, ½, ¼), rate decayed linearly to 0, all for E
       epochs of 600 updates (default 10; the paper's count is unconfirmed). Each row:
       name, hidden, statistics, epochs, updates, test_log_likelihood (nats per image over
       the test images), stderr (AIS; 0 if exact), exact, paper (null where the paper's
@@ -181,9 +181,9 @@ USAGE:
       1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
       units (≤ 25 is exact). --rate replaces ε = 0.05; --ais-runs the 100 runs (20 with
       --quick); --ais-schedule paper (14500 steps) or page (1450; the --quick default),
-      or both, comma-separated. --curve trains each row (CD-k or pcd-500, not pt-500)
-      epoch by epoch and scores it after the epochs --checkpoints names (default 1, 2,
-      4, 8, … and E), once per AIS schedule, printing a line per score as it comes
+      or both, comma-separated. --curve trains each row epoch by epoch and scores it
+      after the epochs --checkpoints names (default 1, 2, 4, 8, … and E), once per AIS
+      schedule, printing a line per score as it comes
       (--json: one JSON object a line: id, name, hidden, epoch, updates, cd_steps, rate,
       test_log_likelihood, stderr, exact, log_z, ais_schedule, ais_steps, ais_runs,
       ais_effective_runs, paper, train_seconds, score_seconds, seconds); the machine at

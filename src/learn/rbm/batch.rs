@@ -22,6 +22,15 @@
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
 //! an ordinary [`Rbm`] (f64) for evaluation: ln Z and likelihoods stay f64.
 //!
+//! Parallel tempering keeps R replicas of K particles (C = R·K chains; replica r, rows
+//! r·K … (r+1)·K, at β_r = 1 − r/R as [`crate::dynamics::rbm_tempering`]). Each Gibbs step
+//! runs at the row's β (P = σ(β(X W + b)), P_V = σ(β(H Wᵀ + a))); then one round of swaps
+//! between neighbouring replicas, particle by particle, accepted with probability
+//! min(1, e^{(β_r − β_{r+1})(E_r − E_{r+1})}) on the joint energies
+//! E(x, h) = −Σ_j h_j u_j − a·x, u = x W + b (h the sample x was drawn from), which keeps
+//! the product of the replicas' laws invariant ([`BatchTrainer::swap_replicas`]). Only
+//! replica 0 (β = 1) enters the gradient: X and P above are its K rows.
+//!
 //! With two threads or more, a large enough update is split in halves over the caller's
 //! thread and one persistent worker ([`crate::linalg::ThreadPair`]; see
 //! [`BatchTrainer::estimate_gradient`]): rows of outputs, never a sum.
@@ -35,10 +44,12 @@
 
 use super::statistics::Statistics;
 use super::training::TrainingOptions;
+use crate::dynamics::rules::threshold;
 use crate::error::ParamError;
 use crate::learn::{DIVERGENCE_LIMIT, check_patterns, diverged};
 use crate::linalg::elementwise::{
-    add_bias_sigmoid, add_column_sums, apply_step, momentum_step, sample_below,
+    add_bias_sigmoid, add_bias_sigmoid_scaled, add_column_sums, apply_step, momentum_step,
+    sample_below, scaled_sigmoid,
 };
 use crate::linalg::{
     Kernel, Layout, Product, ThreadPair, kernel_for, multiply, multiply_indicator,
@@ -106,15 +117,22 @@ pub struct BatchTrainer {
     labels: usize,
     /// An update shared with other replicas, when one is under way ([`shard`]).
     shared: shard::SharedUpdate,
+    /// Parallel tempering: β of each free chain's row (R blocks of K rows, β_r = 1 − r/R),
+    /// and each chain's hidden inputs u = X W + b at its last step (C × H), which a swap's
+    /// energy reads; both empty for CD-k and persistent chains (β = 1).
+    betas: Vec<f32>,
+    chain_inputs: Vec<f32>,
+    /// Tempering: swaps proposed and accepted so far.
+    swaps: [u64; 2],
 }
 
 impl BatchTrainer {
     /// A trainer of `rbm` (its parameters rounded to f32) on `patterns` (each V values 0/1)
     /// with `options` ([`TrainingOptions::check`]), on `threads` threads (natively, with two
-    /// or more a large enough update is split in halves over two; 1 in wasm). Statistics: CD-k or persistent; parallel tempering is refused
-    /// (error names `statistics`). The generator of `options.seed` draws the persistent
-    /// particles (each visible unit on with probability ½), then the first shuffle, as
-    /// [`super::RbmTrainer`] does.
+    /// or more a large enough update is split in halves over two; 1 in wasm). Statistics:
+    /// CD-k, persistent chains or parallel tempering (the module's formulas). The generator
+    /// of `options.seed` draws the persistent particles (every replica's, each visible unit
+    /// on with probability ½), then the first shuffle, as [`super::RbmTrainer`] does.
     pub fn new(
         rbm: &Rbm,
         patterns: &[Vec<u8>],
@@ -124,19 +142,21 @@ impl BatchTrainer {
         let (nv, nh) = (rbm.visible(), rbm.hidden());
         check_patterns(patterns, nv)?;
         options.check(patterns.len(), nv, nh)?;
-        let persistent = match options.statistics {
-            Statistics::ContrastiveDivergence { .. } => false,
-            Statistics::Persistent { .. } => true,
-            Statistics::ParallelTempering { .. } => {
-                return Err(ParamError::Invalid {
-                    field: "statistics",
-                    reason: "the batch trainer runs CD-k or persistent chains, not tempering"
-                        .into(),
-                });
-            }
+        let (persistent, replicas) = match options.statistics {
+            Statistics::ContrastiveDivergence { .. } => (false, 1),
+            Statistics::Persistent { .. } => (true, 1),
+            Statistics::ParallelTempering { replicas, .. } => (true, replicas),
         };
         whole_threads(threads)?;
         let chains = options.statistics.chains(options.batch);
+        let betas: Vec<f32> = if replicas > 1 {
+            (0..chains)
+                .map(|c| replica_beta(c / (chains / replicas), replicas) as f32)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let chain_inputs = vec![0.0; if replicas > 1 { chains * nh } else { 0 }];
         let b = options.batch;
         let mut rng = seeded_rng(options.seed);
         let particles = if persistent {
@@ -181,6 +201,9 @@ impl BatchTrainer {
             updates: 0,
             diverged: None,
             labels: 0,
+            betas,
+            chain_inputs,
+            swaps: [0, 0],
         };
         trainer.shuffle();
         Ok(trainer)
@@ -195,6 +218,13 @@ impl BatchTrainer {
     /// `labels`). Nothing else changes: the same products, gradient and update rule.
     pub fn with_label_group(mut self, labels: usize) -> Result<BatchTrainer, ParamError> {
         let nv = self.visible;
+        if self.tempering() {
+            return Err(ParamError::Invalid {
+                field: "statistics",
+                reason: "a label group is sampled by CD-k or persistent chains, not tempering"
+                    .into(),
+            });
+        }
         if !(2..nv).contains(&labels) {
             return Err(ParamError::OutOfRange {
                 field: "labels",
@@ -245,6 +275,22 @@ impl BatchTrainer {
         self.updates
     }
 
+    /// Whether the free phase is parallel tempering (replicas at several β).
+    pub fn tempering(&self) -> bool {
+        !self.betas.is_empty()
+    }
+
+    /// Tempering: the swaps proposed and accepted so far (0, 0 otherwise; not part of a
+    /// saved [`BatchState`], so they count from the trainer's making or restoring).
+    pub fn swaps(&self) -> (u64, u64) {
+        (self.swaps[0], self.swaps[1])
+    }
+
+    /// β of each free chain's row (empty unless tempering).
+    pub fn chain_betas(&self) -> &[f32] {
+        &self.betas
+    }
+
     /// The threads an update may use.
     pub fn threads(&self) -> usize {
         self.threads
@@ -282,7 +328,8 @@ impl BatchTrainer {
     }
 
     /// The free chains' visible states X after the last update (C × V, 0/1 as f32; for
-    /// CD-k the first rows, one per batch vector).
+    /// CD-k the first rows, one per batch vector; for tempering every replica's, replica 0
+    /// first, β of each row in [`BatchTrainer::chain_betas`]).
     pub fn chain_visible(&self) -> &[f32] {
         &self.chains
     }
@@ -351,6 +398,8 @@ impl BatchTrainer {
                 h: &mut self.chain_hidden[..chains * nh],
                 p: &mut self.chain_hidden_probabilities[..chains * nh],
                 pv: &mut self.chain_visible_probabilities[..chains * nv],
+                betas: &self.betas,
+                inputs: &mut self.chain_inputs,
             };
             // The step's draws in the one-thread order: the hidden units of every chain,
             // then the visible units.
@@ -401,12 +450,22 @@ impl BatchTrainer {
             );
         }
 
-        // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P.
+        if self.tempering() {
+            self.swap_replicas();
+        }
+
+        // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P, with
+        // the chains of β = 1 (all of them, or tempering's replica 0).
+        let free = if self.tempering() {
+            chains / self.replicas()
+        } else {
+            chains
+        };
         let phases = Phases {
             v0: &self.batch_visible[..rows * nv],
             p0: &self.batch_hidden[..rows * nh],
-            x: &self.chains[..chains * nv],
-            p: &self.chain_hidden_probabilities[..chains * nh],
+            x: &self.chains[..free * nv],
+            p: &self.chain_hidden_probabilities[..free * nh],
             hidden: nh,
         };
         let weights_part = |g: &mut [f32], units: Range<usize>| phases.weight_rows(g, units);
@@ -435,6 +494,76 @@ impl BatchTrainer {
         }
 
         self.advance_cursor(start + rows);
+    }
+
+    /// Replicas R (1 unless tempering).
+    fn replicas(&self) -> usize {
+        match self.options.statistics {
+            Statistics::ParallelTempering { replicas, .. } => replicas,
+            _ => 1,
+        }
+    }
+
+    /// One round of swaps between neighbouring tempered replicas, as
+    /// [`crate::dynamics::rbm_tempering::Replicas::swap`]: for r = 0 … R − 2 and each
+    /// particle k, the states of row k of replicas r and r + 1 are exchanged with
+    /// probability min(1, e^{(β_r − β_{r+1})(E_r − E_{r+1})}), E(x, h) = −Σ_j h_j u_j − a·x
+    /// with u = x W + b kept from the last step ([`BatchTrainer::energy`]), decided by one
+    /// 32-bit draw each. An exchanged row takes its inputs along, and its probabilities
+    /// P = σ(β u) are recomputed at its new β.
+    fn swap_replicas(&mut self) {
+        let (nv, nh) = (self.visible, self.hidden);
+        let replicas = self.replicas();
+        let count = self.chains.len() / nv / replicas;
+        for r in 0..replicas - 1 {
+            let gap = replica_beta(r, replicas) - replica_beta(r + 1, replicas);
+            for k in 0..count {
+                let (cold, hot) = (r * count + k, (r + 1) * count + k);
+                let difference = gap * (self.energy(cold) - self.energy(hot));
+                let p = if difference >= 0.0 {
+                    1.0
+                } else {
+                    libm::exp(difference)
+                };
+                self.swaps[0] += 1;
+                if u64::from(self.rng.next_u32()) < threshold(p) {
+                    self.swaps[1] += 1;
+                    swap_rows(&mut self.chains, nv, cold, hot);
+                    swap_rows(&mut self.chain_hidden, nh, cold, hot);
+                    swap_rows(&mut self.chain_inputs, nh, cold, hot);
+                    for row in [cold, hot] {
+                        let units = row * nh..(row + 1) * nh;
+                        scaled_sigmoid(
+                            &self.chain_inputs[units.clone()],
+                            self.betas[row],
+                            &mut self.chain_hidden_probabilities[units],
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The joint energy E(x, h) = −Σ_j h_j u_j − Σ_i a_i x_i of free chain `row` (tempering:
+    /// u = x W + b its kept inputs, h the hidden sample its x was drawn from), in f64.
+    fn energy(&self, row: usize) -> f64 {
+        let (nv, nh) = (self.visible, self.hidden);
+        let h = &self.chain_hidden[row * nh..(row + 1) * nh];
+        let u = &self.chain_inputs[row * nh..(row + 1) * nh];
+        let x = &self.chains[row * nv..(row + 1) * nv];
+        let hidden: f64 = h
+            .iter()
+            .zip(u)
+            .filter(|(h, _)| **h != 0.0)
+            .map(|(_, &u)| f64::from(u))
+            .sum();
+        let visible: f64 = x
+            .iter()
+            .zip(&self.visible_biases)
+            .filter(|(x, _)| **x != 0.0)
+            .map(|(_, &a)| f64::from(a))
+            .sum();
+        -hidden - visible
     }
 
     /// Loads the next batch V₀ (as f32) at the batch position: (rows of the batch, free
@@ -849,6 +978,10 @@ struct Rows<'a> {
     h: &'a mut [f32],
     p: &'a mut [f32],
     pv: &'a mut [f32],
+    /// Tempering: β of each chain and its kept hidden inputs u = X W + b (C × H); empty
+    /// otherwise (β = 1, nothing kept).
+    betas: &'a [f32],
+    inputs: &'a mut [f32],
 }
 
 impl<'a> Rows<'a> {
@@ -860,6 +993,10 @@ impl<'a> Rows<'a> {
         let (h, h_) = self.h.split_at_mut(chains * nh);
         let (p, p_) = self.p.split_at_mut(chains * nh);
         let (pv, pv_) = self.pv.split_at_mut(chains * nv);
+        let (betas, betas_) = self.betas.split_at(chains.min(self.betas.len()));
+        let (inputs, inputs_) = self
+            .inputs
+            .split_at_mut((chains * nh).min(self.inputs.len()));
         (
             Rows {
                 v0,
@@ -868,6 +1005,8 @@ impl<'a> Rows<'a> {
                 h,
                 p,
                 pv,
+                betas,
+                inputs,
             },
             Rows {
                 v0: v0_,
@@ -876,12 +1015,40 @@ impl<'a> Rows<'a> {
                 h: h_,
                 p: p_,
                 pv: pv_,
+                betas: betas_,
+                inputs: inputs_,
             },
         )
     }
 
     /// P = σ(S W + b) for the rows of the 0/1 `states` S (a sum of rows of W per row).
     fn forward(model: &Model<'_>, out: &mut [f32], states: &[f32]) {
+        Rows::product(model, out, states);
+        add_bias_sigmoid(out, model.hidden_biases);
+    }
+
+    /// The chains' P = σ(β (X W + b)), each row at its β, keeping u = X W + b (tempering);
+    /// [`Rows::forward`] otherwise.
+    fn chains_forward(&mut self, model: &Model<'_>) {
+        if self.betas.is_empty() {
+            return Rows::forward(model, self.p, self.x);
+        }
+        Rows::product(model, self.inputs, self.x);
+        let nh = model.hidden_biases.len();
+        let rows = self
+            .inputs
+            .chunks_exact_mut(nh)
+            .zip(self.p.chunks_exact_mut(nh));
+        for ((u, p), &beta) in rows.zip(self.betas) {
+            for (u, &b) in u.iter_mut().zip(model.hidden_biases) {
+                *u += b;
+            }
+            scaled_sigmoid(u, beta, p);
+        }
+    }
+
+    /// out = S W for the rows of the 0/1 `states` S.
+    fn product(model: &Model<'_>, out: &mut [f32], states: &[f32]) {
         let (nv, nh) = (model.visible_biases.len(), model.hidden_biases.len());
         let product = Product::new(
             states.len() / nv,
@@ -897,7 +1064,6 @@ impl<'a> Rows<'a> {
             // multiply-adds, so it takes the whole product's kernel.
             multiply(out, states, model.weights, &product, 1);
         }
-        add_bias_sigmoid(out, model.hidden_biases);
     }
 
     /// The clamped phase P₀ = σ(V₀ W + b) and the chains' start: for the particles
@@ -906,7 +1072,7 @@ impl<'a> Rows<'a> {
     fn start(&mut self, model: &Model<'_>) {
         Rows::forward(model, self.p0, self.v0);
         if model.persistent {
-            Rows::forward(model, self.p, self.x);
+            self.chains_forward(model);
         }
     }
 
@@ -929,7 +1095,13 @@ impl<'a> Rows<'a> {
         let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
         multiply_with(model.backward, self.pv, self.h, model.weights, &backward, 1);
         if model.labels == 0 {
-            add_bias_sigmoid(self.pv, model.visible_biases);
+            if self.betas.is_empty() {
+                add_bias_sigmoid(self.pv, model.visible_biases);
+            } else {
+                for (pv, &beta) in self.pv.chunks_exact_mut(nv).zip(self.betas) {
+                    add_bias_sigmoid_scaled(pv, model.visible_biases, beta);
+                }
+            }
             sample_below(self.pv, visible_draws, self.x);
         } else {
             super::label_group::sample_rows_with_label_group(
@@ -940,8 +1112,20 @@ impl<'a> Rows<'a> {
                 model.labels,
             );
         }
-        Rows::forward(model, self.p, self.x);
+        self.chains_forward(model);
     }
+}
+
+/// β_r = 1 − r/R of replica r of R, as [`crate::dynamics::rbm_tempering::Replicas`].
+fn replica_beta(r: usize, replicas: usize) -> f64 {
+    1.0 - r as f64 / replicas as f64
+}
+
+/// Exchanges rows `a` and `b` (of `width` values) of a row-major matrix.
+fn swap_rows(matrix: &mut [f32], width: usize, a: usize, b: usize) {
+    let (low, high) = (a.min(b), a.max(b));
+    let (first, second) = matrix.split_at_mut(high * width);
+    first[low * width..(low + 1) * width].swap_with_slice(&mut second[..width]);
 }
 
 /// Fills each slice in turn with 32-bit draws of `rng`.

@@ -52,13 +52,22 @@ pub(super) fn training_vectors(data: &Mnist, labels: bool) -> Result<Vec<Vec<u8>
         .collect())
 }
 
-/// The batch trainer of `start` on `train`, with the label group when `labels`.
+/// The batch trainer of `start` on `train`, with the label group when `labels`. CD-k or
+/// persistent chains: tempering is refused (error names `statistics`), since the run's
+/// learning workers share each update ([`BatchTrainer::shard_chains`]), which tempering
+/// cannot (it runs in the 8×8 machine and `boltzlab reproduce salakhutdinov2008`).
 pub(super) fn trainer(
     start: &Rbm,
     train: &[Vec<u8>],
     options: TrainingOptions,
     labels: bool,
 ) -> Result<BatchTrainer, ParamError> {
+    if let crate::learn::rbm::Statistics::ParallelTempering { .. } = options.statistics {
+        return Err(ParamError::Invalid {
+            field: "statistics",
+            reason: "an MNIST run learns by CD-k or persistent chains, not tempering".into(),
+        });
+    }
     let trainer = BatchTrainer::new(start, train, options, 1)?;
     if labels {
         trainer.with_label_group(LABELS)

@@ -191,6 +191,12 @@ impl BatchTrainer {
             return Err(e.clone());
         }
         self.shared.expect(Stage::Idle, "its start")?;
+        if self.tempering() {
+            return Err(ParamError::Invalid {
+                field: "statistics",
+                reason: "a shared update runs CD-k or persistent chains, not tempering".into(),
+            });
+        }
         let (nv, nh) = (self.visible, self.hidden);
         self.shared.rng_before = self.rng.clone();
         self.shared.chains_before.clear();
@@ -214,6 +220,8 @@ impl BatchTrainer {
                 h: &mut self.chain_hidden[..chains * nh],
                 p: &mut self.chain_hidden_probabilities[..chains * nh],
                 pv: &mut self.chain_visible_probabilities[..chains * nv],
+                betas: &[],
+                inputs: &mut [],
             };
             // Every draw of the step, in the one-trainer order (hidden units of every chain,
             // then visible units); this shard reads its chains' own.
