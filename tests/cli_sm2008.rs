@@ -152,6 +152,67 @@ fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
     assert_eq!(trainer.updates(), 8);
 }
 
+/// rbm.m's `anneal_lr` between epochs: k and ε change and everything else goes on. A
+/// trainer switched to CD-3 at ε/3 after 5 updates is, bit for bit, a CD-3 trainer at ε/3
+/// given its state (velocities, chains, order, generator) at that moment; a refused value
+/// changes nothing, and persistent chains refuse the switch.
+#[test]
+fn the_batch_trainer_raises_k_keeping_its_velocities_and_refuses_what_it_cannot() {
+    use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
+    let patterns: Vec<Vec<u8>> = (0..8u8)
+        .map(|k| (0..6).map(|i| (k >> (i % 3)) & 1).collect())
+        .collect();
+    let options = TrainingOptions {
+        statistics: Statistics::ContrastiveDivergence { steps: 1 },
+        batch: 3,
+        rate: 0.05,
+        schedule: RateSchedule::Constant,
+        momentum: 0.9,
+        weight_decay: 0.0002,
+        seed: 3,
+    };
+    let start = Rbm::random(6, 3, 0.5, 3).unwrap();
+    let mut raised = BatchTrainer::new(&start, &patterns, options, 1).unwrap();
+    raised.run(5).unwrap();
+    let at_switch = raised.state();
+    for (steps, rate, field) in [
+        (0, 0.05, "gibbs steps"),
+        (3, f64::NAN, "learning rate"),
+        (3, -1.0, "learning rate"),
+    ] {
+        let err = raised.set_cd_steps(steps, rate).unwrap_err();
+        assert_eq!(err.field(), field, "{err}");
+        assert_eq!(raised.state(), at_switch, "nothing changed");
+        assert_eq!(raised.options().statistics, options.statistics);
+    }
+    raised.set_cd_steps(3, 0.05 / 3.0).unwrap();
+    assert_eq!(
+        raised.state(),
+        at_switch,
+        "the velocities, chains and position go on"
+    );
+    let cd3 = TrainingOptions {
+        statistics: Statistics::ContrastiveDivergence { steps: 3 },
+        rate: 0.05 / 3.0,
+        ..options
+    };
+    let mut fresh = BatchTrainer::new(&start, &patterns, cd3, 1).unwrap();
+    fresh.restore(at_switch).unwrap();
+    raised.run(7).unwrap();
+    fresh.run(7).unwrap();
+    assert_eq!(raised.state(), fresh.state());
+    let persistent = TrainingOptions {
+        statistics: Statistics::Persistent {
+            particles: 4,
+            steps: 1,
+        },
+        ..options
+    };
+    let mut pcd = BatchTrainer::new(&start, &patterns, persistent, 1).unwrap();
+    let err = pcd.set_cd_steps(3, 0.05).unwrap_err();
+    assert_eq!(err.field(), "statistics", "{err}");
+}
+
 /// A small curve run: 1000 training and 500 test images (10 updates per epoch), a
 /// 30-hidden machine scored by AIS (--quick: 20 runs), as JSON lines.
 fn curve_lines(extra: &[&str]) -> Vec<Value> {

@@ -327,6 +327,22 @@ impl CurveTrainer {
         }
     }
 
+    /// CD-k's k and rate for the later updates, keeping the velocities, chains and batch
+    /// position (rbm.m's `anneal_lr` between epochs).
+    fn set_cd_steps(&mut self, steps: usize, rate: f64) -> Result<(), ParamError> {
+        match self {
+            CurveTrainer::F32(t) => t.set_cd_steps(steps, rate),
+            CurveTrainer::F64(t) => {
+                let options = TrainingOptions {
+                    statistics: Statistics::ContrastiveDivergence { steps },
+                    rate,
+                    ..*t.options()
+                };
+                t.set_options(options)
+            }
+        }
+    }
+
     fn rbm(&self) -> Rbm {
         match self {
             CurveTrainer::F32(t) => t.rbm(),
@@ -338,10 +354,9 @@ impl CurveTrainer {
 /// Trains a batch-trainer row epoch by epoch and scores it at each checkpoint with every
 /// AIS schedule of the run, handing `emit` one JSON object per checkpoint and schedule.
 /// Without `anneal` the machine at epoch E is the one a plain run of E epochs trains (the
-/// same seed, the same updates). With `anneal` (CD rows) the trainer is rebuilt from the
-/// current machine whenever k changes, with ε/k and the seed advanced by the epoch: the
-/// momentum velocities restart from 0 there (rbm.m keeps them; after 600 updates of
-/// μ ≤ 0.9 their memory is about 10 updates long).
+/// same seed, the same updates). With `anneal` (CD rows) k and ε change between epochs
+/// as in rbm.m (k = ⌈epoch/10⌉, ε/k), and the velocities, chains, generator and batch
+/// position go on, as rbm.m keeps them.
 fn curve(
     spec: &RowSpec,
     setup: &Setup,
@@ -353,7 +368,7 @@ fn curve(
     let hidden = if spec.large { setup.large } else { setup.small };
     let per_epoch = setup.train.len().div_ceil(BATCH) as u64;
     let updates = per_epoch * setup.epochs;
-    let mut rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
+    let rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
     let mut trainer: Option<(CurveTrainer, usize)> = None;
     let clock = Instant::now();
     let mut train_seconds = 0.0;
@@ -388,19 +403,19 @@ fn curve(
             EARLY_MOMENTUM
         };
         match &mut trainer {
-            Some((t, k)) if *k == steps => {
+            Some((t, k)) => {
                 if epoch == EARLY_EPOCHS + 1 {
                     t.set_momentum(LATE_MOMENTUM)?;
                 }
-            }
-            _ => {
-                if let Some((t, _)) = &trainer {
-                    rbm = t.rbm();
+                if *k != steps {
+                    t.set_cd_steps(steps, rate)?;
+                    *k = steps;
                 }
-                let seed = setup.seed.wrapping_add(epoch - 1);
+            }
+            None => {
                 let options = TrainingOptions {
                     momentum,
-                    ..options(statistics, rate, updates, seed)
+                    ..options(statistics, rate, updates, setup.seed)
                 };
                 let t = CurveTrainer::new(&rbm, setup, options, f64_trainer)?;
                 trainer = Some((t, steps));

@@ -280,8 +280,8 @@ impl BatchTrainer {
         !self.betas.is_empty()
     }
 
-    /// Tempering: the swaps proposed and accepted so far (0, 0 otherwise; not part of a
-    /// saved [`BatchState`], so they count from the trainer's making or restoring).
+    /// Tempering: the swaps proposed and accepted so far by this trainer (0, 0 otherwise;
+    /// not part of a saved [`BatchState`]).
     pub fn swaps(&self) -> (u64, u64) {
         (self.swaps[0], self.swaps[1])
     }
@@ -309,6 +309,31 @@ impl BatchTrainer {
     pub fn set_momentum(&mut self, momentum: f64) -> Result<(), ParamError> {
         crate::learn::below_one("momentum", momentum)?;
         self.options.momentum = momentum;
+        Ok(())
+    }
+
+    /// Sets CD-k's k and the rate ε for the later updates, keeping the velocities, chains,
+    /// generator and batch position: the authors' rbm.m raising k between epochs with
+    /// `anneal_lr` (k = ⌈epoch/10⌉, ε/k). Checked as [`TrainingOptions::check`] (errors
+    /// name `gibbs steps` or `learning rate`) and for CD-k only (error names `statistics`);
+    /// a refused value changes nothing. The CD chains' buffers do not depend on k.
+    pub fn set_cd_steps(&mut self, steps: usize, rate: f64) -> Result<(), ParamError> {
+        if !matches!(
+            self.options.statistics,
+            Statistics::ContrastiveDivergence { .. }
+        ) {
+            return Err(ParamError::Invalid {
+                field: "statistics",
+                reason: "k and the rate are set this way for CD-k only".into(),
+            });
+        }
+        let next = TrainingOptions {
+            statistics: Statistics::ContrastiveDivergence { steps },
+            rate,
+            ..self.options
+        };
+        next.check(self.order.len(), self.visible, self.hidden)?;
+        self.options = next;
         Ok(())
     }
 
