@@ -88,37 +88,35 @@ fn forgetting(rbm: &Rbm, beta: f64, steps: usize) -> f64 {
     let sigma = |x: f64| 1.0 / (1.0 + (-beta * x).exp());
     let bit = |s: usize, i: usize| s >> i & 1 == 1;
     let n = 1usize << VISIBLE;
+    // P(layer = `to` | the other layer = `from`): each unit i of `units` on with
+    // σ(β(bias_i + Σ_j W(i, j) from_j)), the other layer's `others` units.
+    let conditional = |to: usize,
+                       from: usize,
+                       units: usize,
+                       others: usize,
+                       bias: &[f64],
+                       weight: &dyn Fn(usize, usize) -> f64| {
+        (0..units)
+            .map(|i| {
+                let p = sigma(
+                    bias[i]
+                        + (0..others)
+                            .filter(|&j| bit(from, j))
+                            .map(|j| weight(i, j))
+                            .sum::<f64>(),
+                );
+                if bit(to, i) { p } else { 1.0 - p }
+            })
+            .product::<f64>()
+    };
+    let hidden_weight = |j: usize, i: usize| w[i * HIDDEN + j];
+    let visible_weight = |i: usize, j: usize| w[i * HIDDEN + j];
     let mut t = vec![vec![0.0; n]; n];
     for (v, row) in t.iter_mut().enumerate() {
         for h in 0..1usize << HIDDEN {
-            let mut ph = 1.0;
-            for j in 0..HIDDEN {
-                let input = b[j]
-                    + (0..VISIBLE)
-                        .filter(|&i| bit(v, i))
-                        .map(|i| w[i * HIDDEN + j])
-                        .sum::<f64>();
-                ph *= if bit(h, j) {
-                    sigma(input)
-                } else {
-                    1.0 - sigma(input)
-                };
-            }
+            let ph = conditional(h, v, HIDDEN, VISIBLE, b, &hidden_weight);
             for (u, entry) in row.iter_mut().enumerate() {
-                let mut pv = 1.0;
-                for i in 0..VISIBLE {
-                    let input = a[i]
-                        + (0..HIDDEN)
-                            .filter(|&j| bit(h, j))
-                            .map(|j| w[i * HIDDEN + j])
-                            .sum::<f64>();
-                    pv *= if bit(u, i) {
-                        sigma(input)
-                    } else {
-                        1.0 - sigma(input)
-                    };
-                }
-                *entry += ph * pv;
+                *entry += ph * conditional(u, h, VISIBLE, HIDDEN, a, &visible_weight);
             }
         }
     }

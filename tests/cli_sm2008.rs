@@ -7,6 +7,7 @@
 
 mod common;
 
+use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
 use common::{boltzlab, boltzlab_json};
 use serde_json::Value;
 
@@ -122,21 +123,27 @@ fn bad_options_are_refused_by_name() {
 
 /// The momentum switch the protocol needs (0.5 → 0.9 after five epochs) keeps the trainer's
 /// state, and a momentum outside [0, 1) is refused by name and changes nothing.
-#[test]
-fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
-    use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
-    let patterns: Vec<Vec<u8>> = (0..8u8)
+/// Eight 6-pixel patterns and CD-1 options (batch `batch`, ε = 0.05, momentum `momentum`,
+/// weight cost 0.0002, seed 3) for the batch trainer's own checks.
+fn tiny_cd(batch: usize, momentum: f64) -> (Vec<Vec<u8>>, TrainingOptions) {
+    let patterns = (0..8u8)
         .map(|k| (0..6).map(|i| (k >> (i % 3)) & 1).collect())
         .collect();
     let options = TrainingOptions {
         statistics: Statistics::ContrastiveDivergence { steps: 1 },
-        batch: 4,
+        batch,
         rate: 0.05,
         schedule: RateSchedule::Constant,
-        momentum: 0.5,
+        momentum,
         weight_decay: 0.0002,
         seed: 3,
     };
+    (patterns, options)
+}
+
+#[test]
+fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
+    let (patterns, options) = tiny_cd(4, 0.5);
     let start = Rbm::random(6, 3, 0.01, 3).unwrap();
     let mut trainer = BatchTrainer::new(&start, &patterns, options, 1).unwrap();
     trainer.run(5).unwrap();
@@ -158,19 +165,7 @@ fn the_batch_trainer_switches_momentum_and_refuses_a_bad_one() {
 /// changes nothing, and persistent chains refuse the switch.
 #[test]
 fn the_batch_trainer_raises_k_keeping_its_velocities_and_refuses_what_it_cannot() {
-    use boltzlab::learn::rbm::{BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions};
-    let patterns: Vec<Vec<u8>> = (0..8u8)
-        .map(|k| (0..6).map(|i| (k >> (i % 3)) & 1).collect())
-        .collect();
-    let options = TrainingOptions {
-        statistics: Statistics::ContrastiveDivergence { steps: 1 },
-        batch: 3,
-        rate: 0.05,
-        schedule: RateSchedule::Constant,
-        momentum: 0.9,
-        weight_decay: 0.0002,
-        seed: 3,
-    };
+    let (patterns, options) = tiny_cd(3, 0.9);
     let start = Rbm::random(6, 3, 0.5, 3).unwrap();
     let mut raised = BatchTrainer::new(&start, &patterns, options, 1).unwrap();
     raised.run(5).unwrap();
