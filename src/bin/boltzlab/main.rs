@@ -192,8 +192,8 @@ USAGE:
       with ε/k. --f64 (with --curve): train in the f64 RbmTrainer instead, an
       independent implementation of the same rule (its own random streams).
       The paper's CD25(500), −86.34, is reached with --rows cd25-500 --epochs 250 --curve
-      --anneal-k (at epoch 250: −86.18 ± 0.10 with seed 1, −86.39 ± 0.10 with seed 2;
-      70 min on two cores); k = 25 from the start peaks 16.6 nats short.
+      --anneal-k (at epoch 250: −86.52 ± 0.10 with seed 1; 43 min on two idle cores);
+      k = 25 from the start peaks 16.6 nats short.
       docs/salakhutdinov2008.md has the protocol, the table and the curves.
   boltzlab reproduce statistics [--seed S] [--quick] [--json]
       One seeded run per row: bars-4x4 with 16 hidden units by CD-1, CD-10, persistent
