@@ -411,7 +411,10 @@ function make(command) {
 
 function read(name) {
   if (name === 'engine_time') return { ...engineTime };
-  if (name === 'busy') return busy();
+  // Busy while learning, drawing a view's chain, or ending a shared update: after a pause the
+  // replicas still finish the updates the helpers were let make (learnShared), so a reader
+  // that waits for 'busy' to fall reads updates and the run at one and the same update.
+  if (name === 'busy') return busy() || sharing !== null;
   if (name === 'saved') return { ...saved, at: undefined };
   if (name === 'changes') return changes;
   if (!lab) throw new Error('MNIST: no run yet');
