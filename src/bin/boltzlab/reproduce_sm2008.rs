@@ -57,6 +57,24 @@ enum Method {
     Tempering,
 }
 
+impl Method {
+    /// The row's statistics, with `cd_steps` as k for CD-k (the others take one step).
+    fn statistics(self, cd_steps: usize) -> Statistics {
+        match self {
+            Method::Cd(_) => Statistics::ContrastiveDivergence { steps: cd_steps },
+            Method::Persistent => Statistics::Persistent {
+                particles: PARTICLES,
+                steps: 1,
+            },
+            Method::Tempering => Statistics::ParallelTempering {
+                particles: PARTICLES,
+                steps: 1,
+                replicas: REPLICAS,
+            },
+        }
+    }
+}
+
 /// One row of the table: its id for `--rows`, its method, whether it is a large (500)
 /// machine, and the paper's value when confirmed.
 struct RowSpec {
@@ -196,19 +214,16 @@ fn train(spec: &RowSpec, hidden: usize, setup: &Setup) -> Result<(Rbm, u64), Par
     let updates = per_epoch * setup.epochs;
     let early = per_epoch * EARLY_EPOCHS.min(setup.epochs);
     let start = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
-    let statistics = match spec.method {
-        Method::Cd(steps) => Statistics::ContrastiveDivergence { steps },
-        Method::Persistent => Statistics::Persistent {
-            particles: PARTICLES,
-            steps: 1,
-        },
-        Method::Tempering => Statistics::ParallelTempering {
-            particles: PARTICLES,
-            steps: 1,
-            replicas: REPLICAS,
-        },
+    let cd_steps = match spec.method {
+        Method::Cd(k) => k,
+        _ => 1,
     };
-    let options = options(statistics, setup.rate, updates, setup.seed);
+    let options = options(
+        spec.method.statistics(cd_steps),
+        setup.rate,
+        updates,
+        setup.seed,
+    );
     let mut trainer = BatchTrainer::new(&start, &setup.train, options, setup.threads)?;
     trainer.run(early)?;
     trainer.set_momentum(LATE_MOMENTUM)?;
@@ -374,29 +389,11 @@ fn curve(
     let mut train_seconds = 0.0;
     for epoch in 1..=setup.epochs {
         let tick = Instant::now();
-        let (statistics, steps, rate) = match spec.method {
-            Method::Cd(k) => {
-                let (steps, rate) = cd_epoch(k, setup.rate, epoch, anneal);
-                (Statistics::ContrastiveDivergence { steps }, steps, rate)
-            }
-            Method::Persistent => (
-                Statistics::Persistent {
-                    particles: PARTICLES,
-                    steps: 1,
-                },
-                1,
-                setup.rate,
-            ),
-            Method::Tempering => (
-                Statistics::ParallelTempering {
-                    particles: PARTICLES,
-                    steps: 1,
-                    replicas: REPLICAS,
-                },
-                1,
-                setup.rate,
-            ),
+        let (steps, rate) = match spec.method {
+            Method::Cd(k) => cd_epoch(k, setup.rate, epoch, anneal),
+            _ => (1, setup.rate),
         };
+        let statistics = spec.method.statistics(steps);
         let momentum = if epoch > EARLY_EPOCHS {
             LATE_MOMENTUM
         } else {

@@ -481,11 +481,7 @@ impl BatchTrainer {
 
         // g_W = V₀ᵀ P₀ / B − Xᵀ P / C, g_a = mean V₀ − mean X, g_b = mean P₀ − mean P, with
         // the chains of β = 1 (all of them, or tempering's replica 0).
-        let free = if self.tempering() {
-            chains / self.replicas()
-        } else {
-            chains
-        };
+        let free = chains / self.replicas();
         let phases = Phases {
             v0: &self.batch_visible[..rows * nv],
             p0: &self.batch_hidden[..rows * nh],
