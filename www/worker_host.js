@@ -189,3 +189,62 @@ export function workSliced(ms, rate, active, step, min = 1) {
   }
   return result;
 }
+
+// The cores the page itself is given while a machine learns at full speed: its main thread,
+// compositor and GPU process take 0.45–0.5 of a core beside a 64-500 machine's learning worker
+// (per-thread CPU time), and in bursts, one per frame; with half a core left to it, learning
+// still lost 10–20 % to a point under way, with three quarters 0–10 % (docs/measured.md).
+const PAGE_CORES = 0.75;
+// The least share of a core the log-likelihood points get while learning runs: they still come.
+const MIN_SHARE = 0.25;
+
+/**
+ * The share of one core a background worker (the log-likelihood points) may take while
+ * `learners` workers learn on a machine of `cores` logical cores: what the learners and the
+ * page leave, cores − learners − PAGE_CORES, between MIN_SHARE and 1; 1 when nothing learns.
+ * On 2 cores with one learning worker: 0.25; on 4 cores with one: 1. Learning comes first: a
+ * point computed at full speed beside it slowed a 64-500 machine's learning to 55 % of its
+ * engine's rate (docs/measured.md).
+ * @param {number} cores navigator.hardwareConcurrency
+ * @param {number} learners the workers learning now (0: paused)
+ */
+export function backgroundShare(cores, learners) {
+  if (!(learners > 0)) return 1;
+  const spare = (Number.isFinite(cores) && cores >= 1 ? cores : 1) - learners - PAGE_CORES;
+  return Math.min(1, Math.max(MIN_SHARE, spare));
+}
+
+/**
+ * The slices of a background worker, each run after any message waiting. With `share` s < 1, a
+ * slice scheduled from within a slice of d ms runs after d·(1 − s)/s ms of rest, so that the
+ * worker takes about s of a core; one scheduled from a message runs at once.
+ */
+export class PacedSlices {
+  /** @param {() => void} slice */
+  constructor(slice) {
+    this.share = 1;
+    this.scheduled = false;
+    this.started = -1;
+    const tick = new MessageChannel();
+    this.post = () => tick.port2.postMessage(null);
+    tick.port1.onmessage = () => {
+      this.scheduled = false;
+      this.started = performance.now();
+      try {
+        slice();
+      } finally {
+        this.started = -1;
+      }
+    };
+  }
+
+  /** Runs the slice once more (no-op if it is already scheduled). */
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const took = this.started >= 0 ? performance.now() - this.started : 0;
+    const rest = (took * (1 - this.share)) / this.share;
+    if (rest >= 1) setTimeout(this.post, rest);
+    else this.post();
+  }
+}

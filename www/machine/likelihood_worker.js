@@ -14,12 +14,15 @@
 //     {type: 'read', id, name}                   'busy', 'curve'
 //   learning worker → this worker (port)
 //     {type: 'snapshot', run, hidden, labels, update, parameters} · {type: 'reset', run, seed}
+//     {type: 'pace', learners}                   the workers learning now (0 when paused):
+//                                                while any learn, this worker takes
+//                                                backgroundShare of a core
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, backgroundShare, serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -29,7 +32,6 @@ const FRAME_MS = 100;
 let engine = null;
 /** @type {import('boltzlab-bindings').MnistLikelihood | null} */
 let scorer = null;
-let scheduled = false;
 let pending = null; // the latest snapshot not yet started
 let run = 0;
 let lastFrame = -Infinity;
@@ -37,12 +39,10 @@ let curveSent = -1;
 // AIS steps (or exact states) per ms, measured, to size each call.
 const speed = { perMs: 2 };
 
-const tick = new MessageChannel();
-tick.port1.onmessage = () => slice();
+const slices = new PacedSlices(() => slice());
 function schedule() {
-  if (scheduled || served.dead()) return;
-  scheduled = true;
-  tick.port2.postMessage(null);
+  if (served.dead()) return;
+  slices.schedule();
 }
 
 const busy = () => scorer !== null && (scorer.progress() >= 0 || pending !== null);
@@ -89,7 +89,6 @@ function post(force = false) {
 }
 
 function slice() {
-  scheduled = false;
   if (served.dead() || !scorer) return;
   try {
     if (scorer.progress() < 0 && pending) {
@@ -113,7 +112,9 @@ function slice() {
 
 function fromLearning({ data }) {
   if (served.dead() || !scorer) return;
-  if (data.type === 'reset') {
+  if (data.type === 'pace') {
+    slices.share = backgroundShare(navigator.hardwareConcurrency, data.learners);
+  } else if (data.type === 'reset') {
     run = data.run;
     pending = null;
     scorer.reset(data.seed);

@@ -3,7 +3,8 @@
 // page) and learns with the f32 batch trainer, whole mini-batch updates one after another;
 // the page's main thread only draws. Every `likelihoodEvery` updates it posts a snapshot of
 // the machine (W, a, b, transferred) to the likelihood worker (likelihood_worker.js) over a
-// MessagePort, so learning never waits for a log-likelihood point. It keeps the run in
+// MessagePort, so learning never waits for a log-likelihood point, and tells it how many workers
+// learn ({type: 'pace', learners}) so that it leaves them their cores. It keeps the run in
 // IndexedDB (binary, MnistLab.save) every SAVE_MS while learning, when learning stops and
 // when the page is hidden, and restores it on the next visit.
 //
@@ -60,6 +61,7 @@ let lab = null;
 /** @type {MessagePort | null} */
 let port = null;
 let running = false;
+let paced = -1; // the learners the likelihood worker was last told of
 let scheduled = false;
 let galleryActive = false;
 let completionActive = false;
@@ -99,6 +101,16 @@ function schedule() {
   if (scheduled || host.dead()) return;
   scheduled = true;
   tick.port2.postMessage(null);
+}
+
+// Learning on or off. The likelihood worker is told how many workers learn, so that it leaves
+// them their cores (worker_host.js, backgroundShare).
+function setRunning(on) {
+  running = on;
+  const learners = running ? (sharesUpdates() ? wantCores : 1) : 0;
+  if (!port || learners === paced) return;
+  paced = learners;
+  port.postMessage({ type: 'pace', learners });
 }
 
 const busy = () => lab !== null && (running || galleryActive || completionActive);
@@ -206,7 +218,7 @@ function attempt(part, action) {
     return true;
   } catch (err) {
     if (trapped(err) || host.dead()) return false;
-    running = false;
+    setRunning(false);
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
@@ -320,8 +332,11 @@ function savePadSoon() {
 }
 
 async function load({ bytes, hidden, seed, training, labels, resume, every: e, port: p, cores }) {
-  if (p) port = p;
-  running = false;
+  if (p) {
+    port = p;
+    paced = -1;
+  }
+  setRunning(false);
   await sharing;
   let next = null;
   try {
@@ -447,7 +462,7 @@ function other(data) {
       load(data);
       break;
     case 'run':
-      running = Boolean(data.on) && lab !== null;
+      setRunning(Boolean(data.on) && lab !== null);
       if (running) schedule();
       else {
         dirty = true;
@@ -501,7 +516,7 @@ function sharesUpdates() {
 }
 
 function teamFault(message) {
-  running = false;
+  setRunning(false);
   postMessage({ type: 'panic', message });
 }
 
@@ -533,7 +548,7 @@ function learnShared() {
     .catch((err) => {
       if (host.dead()) return;
       lab?.abandon_shared_update();
-      running = false;
+      setRunning(false);
       if (team.mailbox.failure) return; // a helper died: teamFault reported it
       postMessage({ type: 'error', part: 'learning', message: String(err?.message ?? err) });
     })

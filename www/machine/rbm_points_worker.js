@@ -14,6 +14,9 @@
 //     {type: 'run', run, visible, train, test, seed}     a new run's images (pixels one after
 //                                                        the other) and seed; drops any point
 //     {type: 'point', run, update, hidden, parameters}   a point to compute (replaces any)
+//     {type: 'pace', learners}                           the workers learning now (0 or 1):
+//                                                        while one learns, this worker takes
+//                                                        backgroundShare of a core
 //   this worker → learning worker (port)
 //     {type: 'progress', run, update, progress}          at most every PROGRESS_MS
 //     {type: 'point', run, values: [update, train, test, stderr]}
@@ -21,7 +24,7 @@
 //   worker → page
 //     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 
-import { serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, backgroundShare, serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice (a new run or point waits at most about this long to be read), and
 // the least time between two progress messages.
@@ -35,18 +38,15 @@ let scorer = null;
 /** @type {MessagePort | null} */
 let port = null;
 let run = -1;
-let scheduled = false;
 let lastProgress = -Infinity;
 // Units per ms (exact: states of the smaller layer; AIS: steps of one run), measured, to size
 // each call.
 const speed = { exact: { perMs: 200 }, ais: { perMs: 5 } };
 
-const tick = new MessageChannel();
-tick.port1.onmessage = () => slice();
+const slices = new PacedSlices(() => slice());
 function schedule() {
-  if (scheduled || served.dead() || !scorer || scorer.progress() < 0) return;
-  scheduled = true;
-  tick.port2.postMessage(null);
+  if (served.dead() || !scorer || scorer.progress() < 0) return;
+  slices.schedule();
 }
 
 function fail(update, err) {
@@ -55,7 +55,6 @@ function fail(update, err) {
 }
 
 function slice() {
-  scheduled = false;
   if (served.dead() || !scorer) return;
   const update = scorer.job_update();
   try {
@@ -90,6 +89,8 @@ function fromLearning({ data }) {
     } catch (err) {
       fail(-1, err);
     }
+  } else if (data.type === 'pace') {
+    slices.share = backgroundShare(navigator.hardwareConcurrency, data.learners);
   } else if (data.type === 'point' && data.run === run && scorer) {
     try {
       scorer.start(data.hidden, data.parameters, data.update);

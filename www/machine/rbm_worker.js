@@ -72,7 +72,8 @@ let running = false;
 let scheduled = false;
 let checkLikelihood = false; // a point may be due: the next slice starts it
 // The points worker: its port, the point last sent (`${run} ${update}`) and its progress.
-const points = { port: null, sent: '', progress: { run: -1, update: -1, progress: 0 } };
+// `learners`: the workers learning (0 or 1) as it was last told.
+const points = { port: null, sent: '', progress: { run: -1, update: -1, progress: 0 }, learners: -1 };
 let galleryActive = false;
 let settling = 0; // completion steps still to run
 let inFlight = 0;
@@ -314,7 +315,7 @@ function attempt(part, action) {
     return true;
   } catch (err) {
     if (trapped(err) || host.dead()) return false;
-    if (part !== 'likelihood') running = false;
+    if (part !== 'likelihood') setRunning(false);
     postMessage({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
@@ -450,6 +451,20 @@ function make(command) {
   return reply;
 }
 
+// Learning on or off. The points worker is told, so that it leaves learning a core of its own
+// (worker_host.js, backgroundShare).
+function setRunning(on) {
+  running = on;
+  pace();
+}
+
+function pace() {
+  const learners = running ? 1 : 0;
+  if (!points.port || learners === points.learners) return;
+  points.learners = learners;
+  points.port.postMessage({ type: 'pace', learners });
+}
+
 // After a command was made and answered: a frame with it, and the session when it changed
 // what a session keeps.
 function made(command) {
@@ -463,7 +478,7 @@ function made(command) {
 function other(data) {
   switch (data.type) {
     case 'run':
-      running = Boolean(data.on) && hasRun;
+      setRunning(Boolean(data.on) && hasRun);
       if (!running) {
         dirty = true;
         frame();
@@ -478,6 +493,8 @@ function other(data) {
     case 'port':
       points.port = data.port;
       points.port.onmessage = fromPoints;
+      points.learners = -1;
+      pace();
       if (hasRun) {
         sendRun();
         checkLikelihood = true;
