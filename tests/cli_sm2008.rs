@@ -121,6 +121,41 @@ fn bad_options_are_refused_by_name() {
     assert!(err.contains("salakhutdinov2008"), "{err}");
 }
 
+/// AIS settings a row's scoring would refuse (1000 runs of the paper's 14 500 steps at 784-500
+/// cost 1.1·10¹³ multiply-adds, beyond the limit 2^41) are refused before any row is trained:
+/// the exactly scored row listed first prints no result, in the plain run and in the curve.
+#[test]
+fn a_scoring_refusal_comes_before_any_training() {
+    let rows = ["--rows", "cd1-25,pcd-500", "--ais-runs", "1000"];
+    let small = [
+        "--epochs",
+        "1",
+        "--train-subset",
+        "200",
+        "--test-subset",
+        "100",
+    ];
+    for curve in [&[][..], &["--curve", "--json"][..]] {
+        let args: Vec<&str> = ["reproduce", "salakhutdinov2008"]
+            .iter()
+            .chain(&rows)
+            .chain(&small)
+            .chain(curve)
+            .copied()
+            .collect();
+        let (code, out, err) = boltzlab(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("row pcd-500") && err.contains("1000 runs"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("test ln p(v)") && out.is_empty(),
+            "{out}{err}"
+        );
+    }
+}
+
 /// The momentum switch the protocol needs (0.5 → 0.9 after five epochs) keeps the trainer's
 /// state, and a momentum outside [0, 1) is refused by name and changes nothing.
 /// Eight 6-pixel patterns and CD-1 options (batch `batch`, ε = 0.05, momentum `momentum`,

@@ -750,6 +750,33 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         ("runs × steps", "large"),
         ("rate", "rate"),
     ];
+    // Every row's scoring is checked before the first is trained: a refused --ais-runs or
+    // --large is told at once, not after minutes of training. (A plain run scores on the
+    // first schedule only.)
+    let scored = if curve_run {
+        &setup.ais[..]
+    } else {
+        &setup.ais[..1]
+    };
+    for spec in &rows {
+        let hidden = if spec.large { setup.large } else { setup.small };
+        for (_, schedule) in scored {
+            crate::score::check_log_partition(
+                setup.base.len(),
+                hidden,
+                &setup.base,
+                schedule,
+                setup.ais_runs,
+            )
+            .map_err(|e| {
+                format!(
+                    "row {}: {}",
+                    spec.id,
+                    args.engine_error(e, names.as_slice())
+                )
+            })?;
+        }
+    }
     if curve_run {
         return print_curve(
             &rows,

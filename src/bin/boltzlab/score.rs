@@ -106,6 +106,22 @@ pub(crate) fn log_partition(
     Ok((e.log_z, e.stderr, false, Some(e.effective_runs)))
 }
 
+/// Checks, before any training, that [`log_partition`] would take a machine of `visible` ×
+/// `hidden` units with these AIS settings: the same refusals (runs, runs × steps, the base),
+/// with no work done.
+pub(crate) fn check_log_partition(
+    visible: usize,
+    hidden: usize,
+    base: &[f64],
+    schedule: &AisSchedule,
+    runs: u64,
+) -> Result<(), ParamError> {
+    if hidden > MAX_EXACT_LAYER {
+        AisRuns::new(&Rbm::zeros(visible, hidden)?, base, schedule, runs, 0)?;
+    }
+    Ok(())
+}
+
 /// The AIS base: the logits of the authors' base rates of the training images
 /// ([`base_rate`]) and, with labels, ln of the labels' smoothed frequencies (whose softmax
 /// is those frequencies).
