@@ -135,6 +135,10 @@ function rbmWindow(page, ms) {
       longestTask: Math.max(0, ...tasks),
       insideMs: (engine1.ms - engine0.ms) / (engine1.updates - engine0.updates),
       busy: (engine1.ms - engine0.ms) / (t1 - t0),
+      // The share of the window the worker spent making frames, and of it refreshing the
+      // particle views (rbm_worker.js, frameMs and refreshMs).
+      frames: (engine1.frameMs - engine0.frameMs) / (t1 - t0),
+      refresh: (engine1.refreshMs - engine0.refreshMs) / (t1 - t0),
     };
   }, ms);
 }
@@ -278,6 +282,8 @@ try {
     rbmResults[`64_${hidden}`] = {
       withoutPoints: summary(idle.map((w) => w.updatesPerSecond)),
       insideWithoutPoints: summary(idle.map((w) => w.insideMs)),
+      framesWithoutPoints: summary(idle.map((w) => w.frames)),
+      refreshWithoutPoints: summary(idle.map((w) => w.refresh)),
       updatesPerSecond: summary(windows.map((w) => w.updatesPerSecond)),
       fps: summary(windows.map((w) => w.fps)),
       longestTask: summary(windows.map((w) => w.longestTask)),
@@ -346,12 +352,13 @@ if (Object.keys(rbmResults).length) {
     `median (min–max) of ${WINDOWS} windows of ${WINDOW_MS / 1000} s; longest task: main thread, 0 = none over 50 ms; ` +
       "in worker: ms per update inside the worker's learning calls and the share of the window spent there; " +
       'engine: updates/s of the bench page after 3000 updates (1 / wasm_rbm_64_H_update_ms); ' +
-      'points idle: the page again with its log-likelihood points worker idle (updates/s, ms per update in the worker, page/engine); ' +
+      'points idle: the page again with its log-likelihood points worker idle (updates/s, ms per update in the worker, page/engine, ' +
+      "the share of the worker's time spent making frames and, of it, refreshing the particle views); " +
       'key → screen: median (max) ms of ' +
       `${PRESSES} Space presses each, pause → final count shown, run → first new count shown`,
   );
   console.log(
-    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)} ${'pause ms'.padStart(10)} ${'run ms'.padStart(10)} ${'points idle'.padStart(26)}`,
+    `${'machine'.padEnd(8)} ${'page updates/s'.padStart(22)} ${'fps'.padStart(14)} ${'longest ms'.padStart(14)} ${'in worker'.padStart(16)} ${'engine'.padStart(8)} ${'page/engine'.padStart(12)} ${'pause ms'.padStart(10)} ${'run ms'.padStart(10)} ${'points idle'.padStart(50)}`,
   );
   for (const [key, r] of Object.entries(rbmResults)) {
     const u = r.updatesPerSecond;
@@ -359,15 +366,17 @@ if (Object.keys(rbmResults).length) {
     const engine = Number.isFinite(engineMs) ? 1000 / engineMs : undefined;
     const inside = `${r.insideMs.median.toFixed(3)} ms ${(100 * r.busy.median).toFixed(0)} %`;
     const w = r.withoutPoints;
-    const idle = `${w.median.toFixed(0)}, ${r.insideWithoutPoints.median.toFixed(3)} ms, ${pct(w.median, engine)}`;
+    const share = (x) => `${(100 * x.median).toFixed(1)} %`;
+    const idle = `${w.median.toFixed(0)}, ${r.insideWithoutPoints.median.toFixed(3)} ms, ${pct(w.median, engine)}, frames ${share(r.framesWithoutPoints)} (views ${share(r.refreshWithoutPoints)})`;
     console.log(
-      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)} ${`${r.pause.median.toFixed(0)} (${r.pause.max.toFixed(0)})`.padStart(10)} ${`${r.run.median.toFixed(0)} (${r.run.max.toFixed(0)})`.padStart(10)} ${idle.padStart(26)}`,
+      `${key.replace('_', '-').padEnd(8)} ${`${u.median.toFixed(0)} (${u.min.toFixed(0)}–${u.max.toFixed(0)})`.padStart(22)} ${`${r.fps.median.toFixed(1)} (${r.fps.min.toFixed(0)}–${r.fps.max.toFixed(0)})`.padStart(14)} ${`${r.longestTask.median.toFixed(0)} (${r.longestTask.max.toFixed(0)})`.padStart(14)} ${inside.padStart(16)} ${(engine === undefined ? '—' : engine.toFixed(0)).padStart(8)} ${pct(u.median, engine).padStart(12)} ${`${r.pause.median.toFixed(0)} (${r.pause.max.toFixed(0)})`.padStart(10)} ${`${r.run.median.toFixed(0)} (${r.run.max.toFixed(0)})`.padStart(10)} ${idle.padStart(50)}`,
     );
     merged[`page_rbm_${key}_updates_per_s`] = u.median;
     merged[`page_rbm_${key}_fps`] = r.fps.median;
     merged[`page_rbm_${key}_longest_task_ms`] = r.longestTask.median;
     merged[`page_rbm_${key}_in_worker_ms_per_update`] = r.insideMs.median;
     merged[`page_rbm_${key}_updates_per_s_points_idle`] = w.median;
+    merged[`page_rbm_${key}_worker_frames_share_points_idle`] = r.framesWithoutPoints.median;
     merged[`page_rbm_${key}_pause_key_to_screen_ms`] = r.pause.median;
     merged[`page_rbm_${key}_run_key_to_screen_ms`] = r.run.median;
   }

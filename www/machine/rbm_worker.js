@@ -21,7 +21,8 @@
 //                                              ms, seq}), 'weights', 'curve', 'completion',
 //                                              'engine_time' ({ms, updates} inside learning,
 //                                              sliceMs: inside the slices, frames and sessions
-//                                              included)
+//                                              included; frameMs, refreshMs: making frames,
+//                                              and of it refreshing the particle views)
 //     {type: 'run', on}                        learn continuously (or stop)
 //     {type: 'ack', frames}                    the page drew (or passed over) `frames` frames
 //     {type: 'fault'}                          test only: a deliberate panic
@@ -85,7 +86,7 @@ const sent = { run: -1, version: -1, curve: -1, gallery: -1, completion: '' };
 let run = 0; // counts the runs made (a new run sends everything again)
 let refreshed = -1; // the weights' version the particle grid was last refreshed at
 let completionKey = 0; // counts the completions started and phases switched
-const engineTime = { ms: 0, updates: 0, sliceMs: 0 };
+const engineTime = { ms: 0, updates: 0, sliceMs: 0, frameMs: 0, refreshMs: 0 };
 const kept = { at: -Infinity, key: '' };
 
 const tick = new MessageChannel();
@@ -177,11 +178,13 @@ function completion(nv) {
 // Posts a frame when none is in flight, or, for a command (`urgent`), when at most one is.
 function frame(urgent = false) {
   if (!hasRun || host.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
+  const t0 = performance.now();
   const version = lab.version();
   // The particles move with every update: refreshed for each frame while learning.
   if (running || version !== refreshed) {
     lab.dispatch({ command: 'refresh' });
     refreshed = version;
+    engineTime.refreshMs += performance.now() - t0;
   }
   const s = stats();
   const nv = s.visible;
@@ -229,6 +232,7 @@ function frame(urgent = false) {
   inFlight += 1;
   dirty = false;
   postMessage(message, transfer);
+  engineTime.frameMs += performance.now() - t0;
 }
 
 // Learns until `untilMs`, in calls of about a millisecond of multiply-adds (sized by the
