@@ -36,7 +36,7 @@ fn index(command: &RbmCommand) -> usize {
         C::SetLikelihoodEvery { .. } => 4,
         C::Advance { .. } => 5,
         C::Learn { .. } => 6,
-        C::Refresh => 7,
+        C::Refresh { .. } => 7,
         C::LikelihoodStep { .. } => 8,
         C::StartGallery { .. } => 9,
         C::AdvanceGallery { .. } => 10,
@@ -239,8 +239,24 @@ fn cases() -> Vec<Case<RbmLab>> {
         // and leaves the machine alone.
         case(
             vec![C::Advance { updates: 20 }],
-            C::Refresh,
-            move |b, a, r| a.fantasy() != b.fantasy() && a.rbm() == b.rbm() && changed(r),
+            C::Refresh { means: true },
+            move |b, a, r| {
+                a.fantasy() != b.fantasy()
+                    && a.fantasy_mean() != b.fantasy_mean()
+                    && a.rbm() == b.rbm()
+                    && changed(r)
+            },
+        ),
+        // Without the means (a page showing the states only) they keep their last values.
+        case(
+            vec![C::Advance { updates: 20 }],
+            C::Refresh { means: false },
+            move |b, a, r| {
+                a.fantasy() != b.fantasy()
+                    && a.fantasy_mean() == b.fantasy_mean()
+                    && a.rbm() == b.rbm()
+                    && changed(r)
+            },
         ),
         // The first point (update 0) is exact here: ln Z in one call, then the images.
         case(
@@ -758,7 +774,7 @@ fn commands_learn_the_machine_the_engines_trainer_learns_bit_for_bit() {
     let work = (sliced.update_work() / 7.0) as u64;
     while sliced.updates() < 50 {
         sliced.apply(RbmCommand::Learn { work }).unwrap();
-        sliced.apply(RbmCommand::Refresh).unwrap();
+        sliced.apply(RbmCommand::Refresh { means: true }).unwrap();
         sliced
             .apply(RbmCommand::LikelihoodStep { work: 4096 })
             .unwrap();
@@ -795,7 +811,7 @@ fn the_page_calls_and_the_commands_make_the_same_run() {
         pinned_run(),
         C::Advance { updates: 7 },
         C::Learn { work: 50_000 },
-        C::Refresh,
+        C::Refresh { means: true },
         C::LikelihoodStep { work: 5000 },
         C::StartGallery {
             count: 6,
@@ -837,4 +853,30 @@ fn the_typescript_types_name_every_command_and_reply() {
             RbmReply::PointUnderWay { update: Some(1) },
         ],
     );
+}
+
+/// A refresh without the means (the page shows the particles' states) draws from the view
+/// stream as one with them: after either, the same commands give the same particles,
+/// reconstructions and session, and the same means once they are asked for again.
+#[test]
+fn a_refresh_without_the_means_leaves_the_run_as_one_with_them() {
+    use RbmCommand as C;
+    let make = || {
+        let mut lab = RbmLab::new("digits8", 16.0, 1.0).unwrap();
+        lab.apply(pinned_run()).unwrap();
+        lab.apply(C::Advance { updates: 9 }).unwrap();
+        lab
+    };
+    let (mut with, mut without) = (make(), make());
+    with.apply(C::Refresh { means: true }).unwrap();
+    without.apply(C::Refresh { means: false }).unwrap();
+    assert_eq!(with.fantasy(), without.fantasy());
+    assert_eq!(with.reconstructions(), without.reconstructions());
+    for lab in [&mut with, &mut without] {
+        lab.apply(C::Advance { updates: 5 }).unwrap();
+        lab.apply(C::Refresh { means: true }).unwrap();
+    }
+    assert_eq!(with.fantasy_mean(), without.fantasy_mean());
+    assert_eq!(with.reconstructions(), without.reconstructions());
+    assert_eq!(with.session(), without.session());
 }

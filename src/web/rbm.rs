@@ -48,7 +48,7 @@ export type RbmCommand =
   | { command: 'set-likelihood-every'; every: number }
   | { command: 'advance'; updates: number }
   | { command: 'learn'; work: number }
-  | { command: 'refresh' }
+  | { command: 'refresh'; means?: boolean }
   | { command: 'likelihood-step'; work: number }
   | { command: 'start-point' }
   | { command: 'finish-point'; update: number; train: number; test: number; stderr: number }
@@ -234,7 +234,7 @@ impl WebRbmLab {
     /// Brings the particle grid and the reconstructions up to date.
     pub fn refresh(&mut self) {
         self.lab
-            .apply(RbmCommand::Refresh)
+            .apply(RbmCommand::Refresh { means: true })
             .expect("a refresh is never refused");
     }
 

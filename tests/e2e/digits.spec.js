@@ -217,3 +217,33 @@ test('bad input gets a clear message and leaves the restricted machine unchanged
   await expect(page.locator('#bm-run')).toBeVisible();
   await expect(page.locator('#rbm')).toBeHidden();
 });
+
+// The worker computes the particles' p(v | h) only while the page draws them so. Chosen after 40
+// updates learned as states, the grid turns from states (ink, paper and the gaps: at most 3
+// colours) into the means of the particles as they are now: the picture a run drawn as means
+// all along shows after the same 40 updates of the same seed. And back to states.
+test('particles drawn as p(v | h) when chosen are those of the particles now, and states again after', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await openRestricted(page);
+  const colours = async () =>
+    new Set(new Uint32Array(new Uint8Array(await canvasPixels(page, 'rbm-fantasy')).buffer)).size;
+  const hash = async () => (await canvasPixels(page, 'rbm-fantasy')).reduce((h, x) => (h * 31 + x) | 0, 0);
+  const advance40 = async () => {
+    await page.evaluate(() => window.boltzlabApp.machine.rbm.send({ command: 'advance', updates: 40 }));
+    await expect.poll(() => page.locator('#rbm-updates').textContent()).toBe('40');
+  };
+  await advance40();
+  expect(await colours()).toBeLessThanOrEqual(3);
+  await page.locator('#rbm-fantasy-show').selectOption('means');
+  await expect.poll(colours).toBeGreaterThan(10);
+  const chosenLate = await hash();
+  // A new run of the same seed, drawn as means from its start.
+  await page.locator('#rbm-create').click();
+  await expect(page.locator('#rbm-updates')).toHaveText('0');
+  await advance40();
+  await expect.poll(hash).toBe(chosenLate);
+  await page.locator('#rbm-fantasy-show').selectOption('states');
+  await expect.poll(colours).toBeLessThanOrEqual(3);
+});

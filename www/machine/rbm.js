@@ -189,6 +189,7 @@ export class RbmMode {
         onFault: (message) => reportPanic(`The restricted machine's likelihood worker stopped: ${message}`),
       },
     );
+    this.link.post({ type: 'view', means: $('rbm-fantasy-show').value === 'means' });
     const channel = new MessageChannel();
     this.link.post({ type: 'port', port: channel.port1 }, [channel.port1]);
     this.points.post({ type: 'port', port: channel.port2 }, [channel.port2]);
@@ -552,6 +553,10 @@ export class RbmMode {
       this.create();
     });
     $('rbm-apply').addEventListener('click', () => this.applyTraining());
+    // The worker computes the particles' p(v | h) only while they are drawn so.
+    $('rbm-fantasy-show').addEventListener('change', () => {
+      if (this.link) this.link.post({ type: 'view', means: $('rbm-fantasy-show').value === 'means' });
+    });
     // A batch that fits the set: 100 of the 1500 digits, all 30 bars patterns.
     // A value that is none of the menu's (set from a script) leaves the menu blank: the
     // last choice comes back instead.
@@ -648,9 +653,10 @@ export class RbmMode {
     $('rbm-train-ll').textContent = points ? pm(curve.train[last], curve.stderr[last]) : '–';
     $('rbm-test-ll').textContent = points ? pm(curve.test[last], curve.stderr[last]) : '–';
     $('rbm-ll-method').textContent = s.exact ? 'exact' : 'AIS';
-    const means = $('rbm-fantasy-show').value === 'means';
+    // The means come in the frames after the page asked for them (until then, the states).
+    const means = $('rbm-fantasy-show').value === 'means' && frame.fantasyMean;
     this.views.fantasy.draw({
-      values: means ? frame.fantasyMean : frame.fantasy,
+      values: means || frame.fantasy,
       count: s.shown,
       width,
       height,

@@ -25,10 +25,12 @@
 //                                              and of it refreshing the particle views)
 //     {type: 'run', on}                        learn continuously (or stop)
 //     {type: 'ack', frames}                    the page drew (or passed over) `frames` frames
+//     {type: 'view', means}                    whether the page draws the particles as
+//                                              p(v | h) (frames then carry fantasyMean)
 //     {type: 'fault'}                          test only: a deliberate panic
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
-//     {type: 'frame', seq, stats, fantasy, fantasyMean, weights?, reconstructions?, curve?,
+//     {type: 'frame', seq, stats, fantasy, fantasyMean?, weights?, reconstructions?, curve?,
 //      gallery?, completion?}                  what the views draw, in transferred buffers;
 //                                              the parts marked ? only when they changed
 //     {type: 'session', text, seq, updates, ms} the run's session, at least every SESSION_MS
@@ -85,6 +87,7 @@ const speed = { work: 1e5 };
 const sent = { run: -1, version: -1, curve: -1, gallery: -1, completion: '' };
 let run = 0; // counts the runs made (a new run sends everything again)
 let refreshed = -1; // the weights' version the particle grid was last refreshed at
+let showMeans = true; // the page draws the particles as p(v | h) (else as their states)
 let completionKey = 0; // counts the completions started and phases switched
 const engineTime = { ms: 0, updates: 0, sliceMs: 0, frameMs: 0, refreshMs: 0 };
 const kept = { at: -Infinity, key: '' };
@@ -180,9 +183,10 @@ function frame(urgent = false) {
   if (!hasRun || host.dead() || !dirty || inFlight > (urgent ? 1 : 0)) return;
   const t0 = performance.now();
   const version = lab.version();
-  // The particles move with every update: refreshed for each frame while learning.
+  // The particles move with every update: refreshed for each frame while learning (their
+  // p(v | h) only while the page shows them).
   if (running || version !== refreshed) {
-    lab.dispatch({ command: 'refresh' });
+    lab.dispatch({ command: 'refresh', means: showMeans });
     refreshed = version;
     engineTime.refreshMs += performance.now() - t0;
   }
@@ -199,8 +203,8 @@ function frame(urgent = false) {
     seq: host.seq(),
     stats: s,
     fantasy: take(copyOut(Uint8Array, lab.fantasy_ptr(), s.shown * nv)),
-    fantasyMean: take(copyOut(Float64Array, lab.fantasy_mean_ptr(), s.shown * nv)),
   };
+  if (showMeans) message.fantasyMean = take(copyOut(Float64Array, lab.fantasy_mean_ptr(), s.shown * nv));
   const fresh = sent.run !== run;
   if (fresh || version !== sent.version) {
     message.weights = take(copyOut(Float64Array, lab.weights_ptr(), nv * s.hidden));
@@ -493,6 +497,13 @@ function other(data) {
     case 'ack':
       inFlight = Math.max(0, inFlight - (Number.isInteger(data.frames) ? data.frames : 1));
       frame();
+      break;
+    case 'view':
+      // Drawn as p(v | h) again: the next frame computes them.
+      if (data.means && !showMeans) refreshed = -1;
+      showMeans = Boolean(data.means);
+      dirty = true;
+      frame(true);
       break;
     case 'port':
       points.port = data.port;

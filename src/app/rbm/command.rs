@@ -79,8 +79,13 @@ pub enum RbmCommand {
         work: u64,
     },
     /// Brings the particle grid and the reconstructions up to date (drawing from the view
-    /// stream, which the session keeps).
-    Refresh,
+    /// stream, which the session keeps). `means` (default true): also p(v | h) of each
+    /// shown persistent particle; a page that shows only their states sends false, and the
+    /// means keep their last values. The stream is drawn from alike either way.
+    Refresh {
+        #[serde(default = "wire::yes")]
+        means: bool,
+    },
     /// Works on the log-likelihood: starts a point when one is due, then does at most
     /// `work` units of it (1 to 2^24; exact: states of the smaller layer, AIS: steps of one
     /// run; then the images' free energies).
@@ -184,6 +189,11 @@ pub(super) mod wire {
         point_update: POINT_UPDATE;
     }
 
+    /// The default of a flag that is on unless it is sent off.
+    pub fn yes() -> bool {
+        true
+    }
+
     /// Bytes written as a `Uint8Array` (which serde-wasm-bindgen hands over as a byte
     /// buffer) or as an array of numbers (JSON).
     pub fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
@@ -268,7 +278,7 @@ impl RbmLab {
                 let updates = self.learn_for(work)?;
                 return Ok(RbmReply::Learned { updates });
             }
-            C::Refresh => self.refresh(),
+            C::Refresh { means } => self.refresh_views(means),
             C::LikelihoodStep { work } => {
                 let added = self.work_on_likelihood(work)?;
                 return Ok(RbmReply::LikelihoodWorked { added });

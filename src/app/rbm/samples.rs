@@ -73,6 +73,13 @@ impl RbmLab {
     /// per drawn frame): copies the particles, or runs CD-k's display chains k steps from
     /// their training images, and computes p(v | h) of each and the reconstructions.
     pub fn refresh(&mut self) {
+        self.refresh_views(true);
+    }
+
+    /// [`Self::refresh`], with p(v | h) of the persistent particles computed only if `means`
+    /// (else they keep their last values: at 64-500 they were most of a refresh, and the
+    /// page draws them only when asked). The view stream is drawn from alike either way.
+    pub fn refresh_views(&mut self, means: bool) {
         let rbm = self.trainer.rbm();
         let nv = rbm.visible();
         let s = &mut self.samples;
@@ -80,7 +87,7 @@ impl RbmLab {
         if let Some(particles) = self.trainer.particles() {
             s.fantasy
                 .copy_from_slice(&particles.visible_states()[..s.shown * nv]);
-            for k in 0..s.shown {
+            for k in (0..s.shown).filter(|_| means) {
                 visible_probabilities(
                     rbm,
                     particles.hidden_state(k),
