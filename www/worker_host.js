@@ -192,8 +192,9 @@ export function workSliced(ms, rate, active, step, min = 1) {
 
 // The cores the page itself is given while a machine learns at full speed: its main thread,
 // compositor and GPU process take 0.45–0.5 of a core beside a 64-500 machine's learning worker
-// (per-thread CPU time), and in bursts, one per frame; with half a core left to it, learning
-// still lost 10–20 % to a point under way, with three quarters 0–10 % (docs/measured.md).
+// (per-thread CPU time), and in bursts, one per frame. Beside a point under way, a 64-500
+// machine learned 218–234 updates/s with half a core left to the page, 235–252 with three
+// quarters, and 244–258 with the points idle (docs/measured.md).
 const PAGE_CORES = 0.75;
 // The least share of a core the log-likelihood points get while learning runs: they still come.
 const MIN_SHARE = 0.25;
@@ -203,8 +204,8 @@ const MIN_SHARE = 0.25;
  * `learners` workers learn on a machine of `cores` logical cores: what the learners and the
  * page leave, cores − learners − PAGE_CORES, between MIN_SHARE and 1; 1 when nothing learns.
  * On 2 cores with one learning worker: 0.25; on 4 cores with one: 1. Learning comes first: a
- * point computed at full speed beside it slowed a 64-500 machine's learning to 55 % of its
- * engine's rate (docs/measured.md).
+ * point computed at full speed beside it slowed a 64-500 machine's learning to 55–59 % of
+ * its engine's rate (docs/measured.md).
  * @param {number} cores navigator.hardwareConcurrency
  * @param {number} learners the workers learning now (0: paused)
  */
