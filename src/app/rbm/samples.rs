@@ -87,12 +87,14 @@ impl RbmLab {
         if let Some(particles) = self.trainer.particles() {
             s.fantasy
                 .copy_from_slice(&particles.visible_states()[..s.shown * nv]);
-            for k in (0..s.shown).filter(|_| means) {
-                visible_probabilities(
-                    rbm,
-                    particles.hidden_state(k),
-                    &mut s.fantasy_mean[k * nv..(k + 1) * nv],
-                );
+            if means {
+                for k in 0..s.shown {
+                    visible_probabilities(
+                        rbm,
+                        particles.hidden_state(k),
+                        &mut s.fantasy_mean[k * nv..(k + 1) * nv],
+                    );
+                }
             }
         } else {
             let steps = self.trainer.options().statistics.steps();

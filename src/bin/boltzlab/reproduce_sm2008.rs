@@ -154,6 +154,13 @@ struct Setup {
     ais_runs: u64,
 }
 
+impl Setup {
+    /// The hidden units of `spec`'s machine: the large size (500) or the small one (25).
+    fn hidden(&self, spec: &RowSpec) -> usize {
+        if spec.large { self.large } else { self.small }
+    }
+}
+
 /// The base-rate model of the authors' base_rate.m: p_i = (n_i + 5·batches) /
 /// (100·batches + 5·batches) with batches = N/100, i.e. p_i = (n_i + 0.05 N)/(1.05 N)
 /// ((n_i + 3000)/63000 on the 60 000 images); returns p.
@@ -380,7 +387,7 @@ fn curve(
     f64_trainer: bool,
     emit: &mut dyn FnMut(Value),
 ) -> Result<(), ParamError> {
-    let hidden = if spec.large { setup.large } else { setup.small };
+    let hidden = setup.hidden(spec);
     let per_epoch = setup.train.len().div_ceil(BATCH) as u64;
     let updates = per_epoch * setup.epochs;
     let rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
@@ -393,7 +400,6 @@ fn curve(
             Method::Cd(k) => cd_epoch(k, setup.rate, epoch, anneal),
             _ => (1, setup.rate),
         };
-        let statistics = spec.method.statistics(steps);
         let momentum = if epoch > EARLY_EPOCHS {
             LATE_MOMENTUM
         } else {
@@ -412,7 +418,7 @@ fn curve(
             None => {
                 let options = TrainingOptions {
                     momentum,
-                    ..options(statistics, rate, updates, setup.seed)
+                    ..options(spec.method.statistics(steps), rate, updates, setup.seed)
                 };
                 let t = CurveTrainer::new(&rbm, setup, options, f64_trainer)?;
                 trainer = Some((t, steps));
@@ -481,7 +487,7 @@ fn statistics_name(method: Method) -> String {
 
 /// Trains and scores one row.
 fn row(spec: &RowSpec, setup: &Setup) -> Result<Value, ParamError> {
-    let hidden = if spec.large { setup.large } else { setup.small };
+    let hidden = setup.hidden(spec);
     let clock = Instant::now();
     let (rbm, updates) = train(spec, hidden, setup)?;
     let train_seconds = clock.elapsed().as_secs_f64();
@@ -750,6 +756,14 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         ("runs × steps", "large"),
         ("rate", "rate"),
     ];
+    // A row's refusal, named by the row and the option behind the engine's field.
+    let refusal = |spec: &RowSpec, e| {
+        format!(
+            "row {}: {}",
+            spec.id,
+            args.engine_error(e, names.as_slice())
+        )
+    };
     // Every row's scoring is checked before the first is trained: a refused --ais-runs or
     // --large is told at once, not after minutes of training. (A plain run scores on the
     // first schedule only.)
@@ -759,22 +773,15 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         &setup.ais[..1]
     };
     for spec in &rows {
-        let hidden = if spec.large { setup.large } else { setup.small };
         for (_, schedule) in scored {
             crate::score::check_log_partition(
                 setup.base.len(),
-                hidden,
+                setup.hidden(spec),
                 &setup.base,
                 schedule,
                 setup.ais_runs,
             )
-            .map_err(|e| {
-                format!(
-                    "row {}: {}",
-                    spec.id,
-                    args.engine_error(e, names.as_slice())
-                )
-            })?;
+            .map_err(|e| refusal(spec, e))?;
         }
     }
     if curve_run {
@@ -785,26 +792,14 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             anneal,
             args.flag("f64"),
             args.flag("json"),
-            |spec: &RowSpec, e| {
-                format!(
-                    "row {}: {}",
-                    spec.id,
-                    args.engine_error(e, names.as_slice())
-                )
-            },
+            refusal,
         );
     }
     let base_ll = base_rate_log_likelihood(&p, &setup.test);
     let clock = Instant::now();
     let mut table = Vec::new();
     for spec in rows {
-        let value = row(spec, &setup).map_err(|e| {
-            format!(
-                "row {}: {}",
-                spec.id,
-                args.engine_error(e, names.as_slice())
-            )
-        })?;
+        let value = row(spec, &setup).map_err(|e| refusal(spec, e))?;
         if !args.flag("json") {
             eprintln!(
                 "{}: test ln p(v) {:.2} in {:.0} s",
