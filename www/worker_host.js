@@ -239,6 +239,14 @@ export class PacedSlices {
     };
   }
 
+  /**
+   * A learning worker's `{type: 'pace', learners}`: from now on take backgroundShare of a core.
+   * @param {number} learners
+   */
+  pace(learners) {
+    this.share = backgroundShare(navigator.hardwareConcurrency, learners);
+  }
+
   /** Runs the slice once more (no-op if it is already scheduled). */
   schedule() {
     if (this.scheduled) return;
@@ -247,5 +255,31 @@ export class PacedSlices {
     const rest = (took * (1 - this.share)) / this.share;
     if (rest >= 1) setTimeout(this.post, rest);
     else this.post();
+  }
+}
+
+/**
+ * A learning worker's side of the pacing: tells the background worker at the end of `port` how
+ * many workers learn ({type: 'pace', learners}, read by PacedSlices.pace), once per change, and
+ * again in full to a new port.
+ */
+export class PaceLink {
+  constructor() {
+    /** @type {MessagePort | null} */
+    this.port = null;
+    this.told = -1;
+  }
+
+  /** @param {MessagePort} port */
+  connect(port) {
+    this.port = port;
+    this.told = -1;
+  }
+
+  /** @param {number} learners the workers learning now (0: paused) */
+  tell(learners) {
+    if (!this.port || learners === this.told) return;
+    this.told = learners;
+    this.port.postMessage({ type: 'pace', learners });
   }
 }

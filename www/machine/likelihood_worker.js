@@ -22,7 +22,7 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { PacedSlices, backgroundShare, serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -113,7 +113,7 @@ function slice() {
 function fromLearning({ data }) {
   if (served.dead() || !scorer) return;
   if (data.type === 'pace') {
-    slices.share = backgroundShare(navigator.hardwareConcurrency, data.learners);
+    slices.pace(data.learners);
   } else if (data.type === 'reset') {
     run = data.run;
     pending = null;

@@ -41,7 +41,7 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { hostWorker, trapped } from '../worker_host.js';
+import { PaceLink, hostWorker, trapped } from '../worker_host.js';
 import { KEY, STORE, keptRecord, openRuns } from './mnist_store.js';
 import { Team, sharedUpdate } from './mnist_team.js';
 
@@ -61,7 +61,8 @@ let lab = null;
 /** @type {MessagePort | null} */
 let port = null;
 let running = false;
-let paced = -1; // the learners the likelihood worker was last told of
+// Tells the likelihood worker how many workers learn (worker_host.js, backgroundShare).
+const pacing = new PaceLink();
 let scheduled = false;
 let galleryActive = false;
 let completionActive = false;
@@ -104,13 +105,10 @@ function schedule() {
 }
 
 // Learning on or off. The likelihood worker is told how many workers learn, so that it leaves
-// them their cores (worker_host.js, backgroundShare).
+// them their cores.
 function setRunning(on) {
   running = on;
-  const learners = running ? (sharesUpdates() ? wantCores : 1) : 0;
-  if (!port || learners === paced) return;
-  paced = learners;
-  port.postMessage({ type: 'pace', learners });
+  pacing.tell(running ? (sharesUpdates() ? wantCores : 1) : 0);
 }
 
 const busy = () => lab !== null && (running || galleryActive || completionActive);
@@ -334,7 +332,7 @@ function savePadSoon() {
 async function load({ bytes, hidden, seed, training, labels, resume, every: e, port: p, cores }) {
   if (p) {
     port = p;
-    paced = -1;
+    pacing.connect(p);
   }
   setRunning(false);
   await sharing;

@@ -189,7 +189,7 @@ export class RbmMode {
         onFault: (message) => reportPanic(`The restricted machine's likelihood worker stopped: ${message}`),
       },
     );
-    this.link.post({ type: 'view', means: $('rbm-fantasy-show').value === 'means' });
+    this.postView();
     const channel = new MessageChannel();
     this.link.post({ type: 'port', port: channel.port1 }, [channel.port1]);
     this.points.post({ type: 'port', port: channel.port2 }, [channel.port2]);
@@ -198,6 +198,12 @@ export class RbmMode {
       this.points.stop();
     });
     return this.link;
+  }
+
+  // Tells the worker how the particles are drawn: it computes their p(v | h) only while they
+  // are drawn so.
+  postView() {
+    this.link.post({ type: 'view', means: $('rbm-fantasy-show').value === 'means' });
   }
 
   // Sends a command to the worker, numbered, journalled when a session keeps what it changes.
@@ -553,9 +559,8 @@ export class RbmMode {
       this.create();
     });
     $('rbm-apply').addEventListener('click', () => this.applyTraining());
-    // The worker computes the particles' p(v | h) only while they are drawn so.
     $('rbm-fantasy-show').addEventListener('change', () => {
-      if (this.link) this.link.post({ type: 'view', means: $('rbm-fantasy-show').value === 'means' });
+      if (this.link) this.postView();
     });
     // A batch that fits the set: 100 of the 1500 digits, all 30 bars patterns.
     // A value that is none of the menu's (set from a script) leaves the menu blank: the

@@ -24,7 +24,7 @@
 //   worker → page
 //     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 
-import { PacedSlices, backgroundShare, serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, serveEngine, trapped, workSliced } from '../worker_host.js';
 
 // Wall time of one slice (a new run or point waits at most about this long to be read), and
 // the least time between two progress messages.
@@ -90,7 +90,7 @@ function fromLearning({ data }) {
       fail(-1, err);
     }
   } else if (data.type === 'pace') {
-    slices.share = backgroundShare(navigator.hardwareConcurrency, data.learners);
+    slices.pace(data.learners);
   } else if (data.type === 'point' && data.run === run && scorer) {
     try {
       scorer.start(data.hidden, data.parameters, data.update);

@@ -47,7 +47,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (RbmLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
+import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
@@ -75,8 +75,9 @@ let running = false;
 let scheduled = false;
 let checkLikelihood = false; // a point may be due: the next slice starts it
 // The points worker: its port, the point last sent (`${run} ${update}`) and its progress.
-// `learners`: the workers learning (0 or 1) as it was last told.
-const points = { port: null, sent: '', progress: { run: -1, update: -1, progress: 0 }, learners: -1 };
+const points = { port: null, sent: '', progress: { run: -1, update: -1, progress: 0 } };
+// Tells the points worker whether learning runs (worker_host.js, backgroundShare).
+const pacing = new PaceLink();
 let galleryActive = false;
 let settling = 0; // completion steps still to run
 let inFlight = 0;
@@ -459,18 +460,10 @@ function make(command) {
   return reply;
 }
 
-// Learning on or off. The points worker is told, so that it leaves learning a core of its own
-// (worker_host.js, backgroundShare).
+// Learning on or off. The points worker is told, so that it leaves learning a core of its own.
 function setRunning(on) {
   running = on;
-  pace();
-}
-
-function pace() {
-  const learners = running ? 1 : 0;
-  if (!points.port || learners === points.learners) return;
-  points.learners = learners;
-  points.port.postMessage({ type: 'pace', learners });
+  pacing.tell(running ? 1 : 0);
 }
 
 // After a command was made and answered: a frame with it, and the session when it changed
@@ -508,8 +501,8 @@ function other(data) {
     case 'port':
       points.port = data.port;
       points.port.onmessage = fromPoints;
-      points.learners = -1;
-      pace();
+      pacing.connect(data.port);
+      pacing.tell(running ? 1 : 0);
       if (hasRun) {
         sendRun();
         checkLikelihood = true;
