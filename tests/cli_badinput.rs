@@ -116,9 +116,14 @@ const CHOICE_VALUES: &[&str] = &[
     "１",
 ];
 
-/// A small good network file and a directory for damaged ones.
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boltzlab-cli-badinput-{}", std::process::id()));
+/// A small good network file and a directory for damaged ones, one directory per test:
+/// the tests of this binary run at once in one process, and a shared `good.json` being
+/// rewritten by one test was read half-written by another (a CI run failed so).
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "boltzlab-cli-badinput-{}-{test}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("good.json"),
@@ -287,7 +292,7 @@ fn with<'a>(base: &[&'a str], name: &'a str, value: &'a str) -> Vec<&'a str> {
 
 #[test]
 fn every_option_refuses_every_bad_value_with_its_name_and_range() {
-    let dir = scratch();
+    let dir = scratch("every_option_refuses_every_bad_value_with_its_name_and_range");
     let good = dir.join("good.json");
     let good = good.to_str().unwrap();
     let long = "9".repeat(10_000);
@@ -341,7 +346,7 @@ fn every_option_refuses_every_bad_value_with_its_name_and_range() {
 
 #[test]
 fn values_just_outside_the_documented_ranges_are_refused() {
-    let dir = scratch();
+    let dir = scratch("values_just_outside_the_documented_ranges_are_refused");
     let good = dir.join("good.json");
     let good = good.to_str().unwrap();
     for (args, needles) in [
@@ -514,7 +519,7 @@ fn sizes_beyond_the_limits_are_refused_before_anything_is_allocated() {
 
 #[test]
 fn damaged_network_files_are_refused_naming_the_file() {
-    let dir = scratch();
+    let dir = scratch("damaged_network_files_are_refused_naming_the_file");
     let good = r#"{"units": 2, "spin": "ising", "weights": [[0, 1], [1, 0]], "biases": [0, 0]}"#;
     let files: Vec<(&str, Vec<u8>, &str)> = vec![
         ("empty.json", vec![], "is not a network"),
