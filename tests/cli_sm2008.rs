@@ -48,6 +48,12 @@ fn run(threads: &str) -> Value {
 fn quick_rows_have_their_fields_and_obey_the_laws() {
     let report = run("2");
     assert_eq!(report["quick"], true);
+    // The protocol line states the AIS actually run (--quick's: the page's schedule, 20 runs).
+    let protocol = report["protocol"].as_str().expect("protocol");
+    assert!(
+        protocol.contains("AIS: 20 runs of 1450 steps (page)"),
+        "{protocol}"
+    );
     assert_eq!(report["train_images"], 1000);
     assert_eq!(report["test_images"], 500);
     let base = number(&report, "base_rate_test_log_likelihood");
@@ -436,8 +442,8 @@ fn bad_curve_options_are_refused_by_name() {
         refused(&["--rate", bad], &["--rate", bad]);
     }
     refused(
-        &["--ais-schedule", "fine"],
-        &["--ais-schedule", "fine", "paper, page"],
+        &["--ais-schedule", "finer"],
+        &["--ais-schedule", "finer", "paper, page, fine"],
     );
     refused(&["--ais-runs", "1"], &["--ais-runs"]);
 }

@@ -558,6 +558,37 @@ fn ais_is_within_three_standard_errors_of_exact_ln_z_on_a_64_16_machine_trained_
 }
 
 #[test]
+fn the_named_ais_schedules_share_the_papers_shape_at_three_resolutions() {
+    // page, paper and fine: 1 450, 14 500 and 58 000 steps from β = 0 to 1, rising, with
+    // the paper's breaks at 0.5 and 0.9; each coarser schedule's β are every 10th (page in
+    // paper) or 4th (paper in fine) β of the finer one.
+    let betas = |name: &str| AisSchedule::named(name).unwrap().betas();
+    for (name, steps) in [("page", 1450), ("paper", 14_500), ("fine", 58_000)] {
+        let b = betas(name);
+        assert_eq!(b.len() - 1, steps, "{name}");
+        assert_eq!((b[0], b[steps]), (0.0, 1.0), "{name}");
+        assert!(b.windows(2).all(|w| w[0] < w[1]), "{name}: not rising");
+        for brk in [0.5, 0.9] {
+            assert!(
+                b.iter().any(|&x| (x - brk).abs() < 1e-12),
+                "{name}: no β at {brk}"
+            );
+        }
+    }
+    for (coarse, fine, every) in [("page", "paper", 10), ("paper", "fine", 4)] {
+        let (c, f) = (betas(coarse), betas(fine));
+        for (k, x) in c.iter().enumerate() {
+            assert!((x - f[every * k]).abs() < 1e-12, "{coarse} β_{k}");
+        }
+    }
+    assert!(AisSchedule::named("Paper").is_none());
+    assert_eq!(
+        AisSchedule::named("paper"),
+        Some(AisSchedule::SALAKHUTDINOV_MURRAY)
+    );
+}
+
+#[test]
 fn ais_in_slices_is_bit_for_bit_the_whole_estimate() {
     // AisRuns advanced 1, 7 or 1000 steps at a time (crossing run boundaries) draws the
     // same numbers in the same order as ais_log_z, so the estimate is identical.

@@ -144,7 +144,7 @@ USAGE:
                  [--test-subset N] [--threads K] [--json]
       The test error and confusion matrix (rows the true label) of a machine saved by
       learn --labels --save, on the data's test set.
-  boltzlab score --run FILE [--data FILE] [--ais-schedule paper|page] [--ais-runs M]
+  boltzlab score --run FILE [--data FILE] [--ais-schedule paper|page|fine] [--ais-runs M]
                  [--seed S] [--threads K] [--json]
       A run the page saved (MNIST, \"Save the run to a file\": a .bzmn file) scored
       natively on the packed file it learned from (default data/mnist/mnist.bin). First
@@ -154,7 +154,7 @@ USAGE:
       image and its binomial standard error. Then the mean ln p(v) of all the test
       images (with labels, the label summed out, ln Z over images and labels), ln Z
       exact up to 25 hidden units, else by AIS from the training images' base rates on
-      the paper's schedule (14500 steps; page: 1450) with M runs (default 100) seeded by
+      the paper's schedule (14500 steps; page: 1450; fine: 58000) with M runs (default 100) seeded by
       S (default 1); with labels also the test confusion matrix. JSON: run, hidden,
       labels, seed, updates, training, page_point, test.
   boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]
@@ -165,7 +165,7 @@ USAGE:
       and runs this (data/mnist/README.md).
   boltzlab reproduce salakhutdinov2008 [--rows ID,…] [--quick] [--threads K] [--epochs E]
                  [--seed S] [--train-subset N] [--test-subset N] [--small H] [--large H]
-                 [--rate ε] [--ais-runs M] [--ais-schedule paper,page]
+                 [--rate ε] [--ais-runs M] [--ais-schedule paper,page,fine]
                  [--curve [--checkpoints E1,E2,…] [--anneal-k] [--f64]] [--json]
       The restricted machines of Salakhutdinov & Murray (2008, Table 1) on MNIST, with
       the authors' code's protocol (batch 100, ε = 0.05, weight cost 0.0002, momentum 0.5
@@ -180,8 +180,8 @@ USAGE:
       2000 training and 1000 test images, 20 hidden units instead of 25, AIS on a
       1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
       units (≤ 25 is exact). --rate replaces ε = 0.05; --ais-runs the 100 runs (20 with
-      --quick); --ais-schedule paper (14500 steps) or page (1450; the --quick default),
-      or both, comma-separated. --curve trains each row epoch by epoch and scores it
+      --quick); --ais-schedule paper (14500 steps), page (1450; the --quick default) or
+      fine (the paper's four times finer, 58000), or several, comma-separated. --curve trains each row epoch by epoch and scores it
       after the epochs --checkpoints names (default 1, 2, 4, 8, … and E), once per AIS
       schedule, printing a line per score as it comes
       (--json: one JSON object a line: id, name, hidden, epoch, updates, cd_steps, rate,

@@ -164,7 +164,7 @@ fn training_json(t: &Training) -> Value {
     serde_json::to_value(t).unwrap_or(Value::Null)
 }
 
-/// `boltzlab score --run FILE [--data FILE] [--ais-schedule paper|page] [--ais-runs M]
+/// `boltzlab score --run FILE [--data FILE] [--ais-schedule paper|page|fine] [--ais-runs M]
 /// [--seed S] [--threads K] [--json]`.
 pub fn score(raw: &[String]) -> Result<(), String> {
     let args = Args::parse(
@@ -179,10 +179,9 @@ pub fn score(raw: &[String]) -> Result<(), String> {
         .map_or_else(images::shipped_mnist, std::path::PathBuf::from);
     let data = std::fs::read(&data_path)
         .map_err(|e| format!("cannot read {}: {e}", data_path.display()))?;
-    let schedule = match args.choice("ais-schedule", &["paper", "page"])?.as_str() {
-        "page" => AisSchedule::PAGE,
-        _ => AisSchedule::SALAKHUTDINOV_MURRAY,
-    };
+    let names = AisSchedule::NAMED.map(|(name, _)| name);
+    let schedule_name = args.choice("ais-schedule", &names)?;
+    let schedule = AisSchedule::named(&schedule_name).unwrap_or(AisSchedule::SALAKHUTDINOV_MURRAY);
     let runs = args.count("ais-runs", 100, 2, 1_000_000)?;
     let seed = args.count("seed", 1, 0, u64::MAX)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
@@ -216,7 +215,7 @@ pub fn score(raw: &[String]) -> Result<(), String> {
         "stderr": stderr,
         "exact": exact,
         "log_z": log_z,
-        "ais_schedule": if exact { Value::Null } else if schedule == AisSchedule::PAGE { json!("page") } else { json!("paper") },
+        "ais_schedule": if exact { Value::Null } else { json!(schedule_name) },
         "ais_runs": if exact { Value::Null } else { json!(runs) },
         "ais_effective_runs": effective,
     });
