@@ -72,6 +72,15 @@ function rbmLines() {
       `64-${String(hidden).padEnd(4)} native ${f(native[`native_${key}`], 3)}, wasm ${range(rbm, 3)}${target}; fresh ${range(fresh, 3)}`,
     );
   }
+  // The measured MNIST-sized update (src/learn/rbm/batch/measured.rs), native (cargo bench
+  // --bench rbm_products, one and two threads) beside wasm (one thread).
+  const mnist = results.wasm_rbm_784_500_cd1_update_ms;
+  merged.wasm_rbm_784_500_cd1_update_ms = mnist.median;
+  const one = native.native_rbm_784_500_cd1_1_threads_ms;
+  console.log(
+    `784-500 CD-1, batch 100: native ${f(one, 2)} (1 thread), ${f(native.native_rbm_784_500_cd1_2_threads_ms, 2)} (2); ` +
+      `wasm ${range(mnist, 2)} (target ≤ 12 ms)${one ? `, wasm/native ${(mnist.median / one).toFixed(2)}` : ''}`,
+  );
 }
 if (process.env.BENCH_QUERY) {
   // BENCH_QUERY=rbm: only the restricted machine's updates.

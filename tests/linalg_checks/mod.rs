@@ -34,33 +34,9 @@ pub fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptio
     }
 }
 
-/// `count` random binary vectors of length `visible`, each unit on with probability
-/// `density` (binarized MNIST: about 0.13).
-pub fn random_patterns(count: usize, visible: usize, density: f64, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = seeded_rng(seed);
-    let t = (density * 4_294_967_296.0) as u64;
-    (0..count)
-        .map(|_| {
-            (0..visible)
-                .map(|_| u8::from(u64::from(rng.next_u32()) < t))
-                .collect()
-        })
-        .collect()
-}
-
-/// The measured MNIST-sized update: a 784-500 machine (weights ~ 0.01·N(0, 1), seed 3)
-/// trained by CD-1 on batches of 100 of 1000 random images of MNIST's density (seed 2),
-/// rate 0.05, momentum 0.5, no decay (seed 4), its products on `threads` threads.
-pub fn mnist_sized_trainer(threads: usize) -> BatchTrainer {
-    let patterns = random_patterns(1000, 784, 0.13, 2);
-    let start = Rbm::random(784, 500, 0.01, 3).expect("784-500");
-    let cd1 = TrainingOptions {
-        rate: 0.05,
-        weight_decay: 0.0,
-        ..options(Statistics::ContrastiveDivergence { steps: 1 }, 100, 4)
-    };
-    BatchTrainer::new(&start, &patterns, cd1, threads).expect("trainer")
-}
+/// The measured update and its random images are the library's (one definition for the
+/// native bench, the bench page and these tests).
+pub use boltzlab::learn::rbm::batch::measured::{mnist_sized_trainer, random_patterns};
 
 /// The three kinds of product of that update (B = 100, V = 784, H = 500): V·W (NN; also
 /// X·W), H·Wᵀ (NT) and Vᵀ·P (TN; twice, the second accumulating), with names.

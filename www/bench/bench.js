@@ -247,6 +247,7 @@ async function main() {
 const RBM_STAGE = 3000;
 
 async function rbmFigures(bindings, record) {
+  await mnistFigure(bindings, record);
   for (const [hidden, updates] of [
     [16, 50],
     [500, 5],
@@ -276,6 +277,24 @@ async function rbmFigures(bindings, record) {
       3,
     );
   }
+}
+
+// One 784-500 CD-1 update on a batch of 100, one thread: the measured MNIST-sized update
+// (src/learn/rbm/batch/measured.rs), the same work as benches/rbm_products.rs's native
+// native_rbm_784_500_cd1_1_threads_ms; the target for wasm is ≤ 12 ms.
+async function mnistFigure(bindings, record) {
+  status.textContent = 'learning: the MNIST-sized update, 784-500 CD-1, batch 100…';
+  await pause();
+  const machine = new bindings.BenchMnistRbm();
+  const figure = await timed(() => machine.run(2));
+  machine.free();
+  record(
+    'wasm_rbm_784_500_cd1_update_ms',
+    'wasm one 784-500 CD-1 update, batch 100, 1 thread (target ≤ 12 ms)',
+    scale(figure, 1 / 2),
+    'ms',
+    2,
+  );
 }
 
 main().catch((error) => {

@@ -61,6 +61,7 @@ use rand::Rng;
 use std::ops::Range;
 use std::sync::Mutex;
 
+pub mod measured;
 mod shard;
 pub use shard::{MAX_SHARDS, Shard};
 
