@@ -157,11 +157,67 @@ export function copyFromWasm(engine, Type, ptr, length) {
   return out;
 }
 
+// The engines' methods that change their state: the `&mut self` exports of src/web/ (the
+// lattice's IsingLab, MachineLab, RbmLab and the pattern memory), `dispatch` aside. readGetter
+// refuses them, so that a change reaches a worker's engine only as a command.
+// tests/protocol_reads.rs checks this list against src/web/ both ways: a new changing export
+// missing here, or a name here that no longer is one, fails it.
+export const CHANGING = Object.freeze([
+  'advance',
+  'advance_explained',
+  'advance_scan',
+  'apply_fragment',
+  'cancel_scan',
+  'completion_start',
+  'completion_step',
+  'estimate_step',
+  'explore',
+  'explore_number',
+  'explore_sweeps',
+  'gallery_start',
+  'gallery_step',
+  'import_network',
+  'import_state',
+  'learn',
+  'likelihood_step',
+  'paint',
+  'random_couplings',
+  'refresh',
+  'release_all',
+  'reset',
+  'reset_weights',
+  'restore_session',
+  'set_boundary',
+  'set_clamps_on',
+  'set_completion_clamped',
+  'set_dynamics',
+  'set_field',
+  'set_likelihood_every',
+  'set_model',
+  'set_order',
+  'set_schedule',
+  'set_seed',
+  'set_size',
+  'set_statistics',
+  'set_temperature',
+  'set_training',
+  'set_update',
+  'set_weight_decay',
+  'start',
+  'start_scan',
+  'step',
+  'step_cycle',
+  'stop',
+  'stop_exploring',
+]);
+
 // An engine object's getter `name` called with `args`: any method that reads (changes come only
-// as commands), never a pointer, `free` or `dispatch`; `what` names the engine in the refusal.
+// as commands), never one of CHANGING, a pointer, `free` or `dispatch`; `what` names the
+// engine in the refusal.
 export function readGetter(lab, name, args, what) {
   if (
     typeof lab[name] !== 'function' ||
+    CHANGING.includes(name) ||
     name.startsWith('__') ||
     name.endsWith('_ptr') ||
     name === 'free' ||

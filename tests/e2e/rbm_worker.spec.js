@@ -89,6 +89,16 @@ test('after learning in the worker, the page draws the engine’s state, and a d
     }
   }, engine.updates);
   expect(direct).toEqual(engine.weights);
+  // A read that would change the engine is refused (worker_host.js CHANGING), and changes
+  // nothing: changes come only as commands.
+  const refused = await page.evaluate(() =>
+    window.boltzlabApp.machine.rbm.read('advance', 5).then(
+      () => 'answered',
+      (err) => String(err?.message ?? err),
+    ),
+  );
+  expect(refused).toContain('has no reading advance');
+  expect(await read(page, 'updates')).toBe(engine.updates);
 
   // The pinned run as commands to the worker (whole updates, the likelihood points made there
   // as the worker makes them): its session text is the direct run's, character for character.

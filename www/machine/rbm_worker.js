@@ -45,7 +45,8 @@
 // Frames never queue up: at most one is in flight, and the next is posted once the page has
 // acknowledged the last (a command's frame is posted at once, with at most one other in
 // flight). Each frame and session carries the number (seq) of the page's last command it
-// includes. Only commands change the engine (RbmLab's other exports are readings).
+// includes. Only commands change the engine: a read of one of its changing exports is refused
+// (worker_host.js, CHANGING).
 
 import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
 
