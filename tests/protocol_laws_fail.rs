@@ -1,0 +1,160 @@
+//! The protocol laws (tests/protocol_laws/mod.rs) can fail: a toy engine whose dispatcher
+//! leaves one command unhandled (it answers, but nothing reaches the state), and a case list
+//! that forgets a command, each make `every_command_reaches_the_engine_state` fail; a refused
+//! command that changes the state makes `a_refused_command_leaves_the_state_unchanged` fail.
+//! The real engines' files (tests/protocol*.rs) call the same functions.
+
+use boltzlab::ParamError;
+use protocol_laws::{Case, Engine, case, refusal};
+use serde::{Deserialize, Serialize};
+
+// Only the walk and the refusal law are tried here.
+#[allow(dead_code)]
+mod protocol_laws;
+
+/// A counter with three commands; `Forgotten` is the deliberately unhandled one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+enum Command {
+    Add { by: i64 },
+    Reset,
+    Forgotten { to: i64 },
+}
+
+const VARIANTS: usize = 3;
+
+fn index(command: &Command) -> usize {
+    match command {
+        Command::Add { .. } => 0,
+        Command::Reset => 1,
+        Command::Forgotten { .. } => 2,
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Counter {
+    value: i64,
+    /// Whether the dispatcher handles `Forgotten` (the engine as it should be) or drops it.
+    handles_all: bool,
+    /// Whether a refused `Add` still changes the value before it is refused.
+    leaks_refusals: bool,
+}
+
+impl Engine for Counter {
+    type Command = Command;
+    type Reply = i64;
+
+    fn apply(&mut self, command: Command) -> Result<i64, ParamError> {
+        match command {
+            Command::Add { by } => {
+                if by.abs() > 100 {
+                    if self.leaks_refusals {
+                        self.value += 1;
+                    }
+                    return Err(ParamError::Invalid {
+                        field: "by",
+                        reason: "at most 100".into(),
+                    });
+                }
+                self.value += by;
+            }
+            Command::Reset => self.value = 0,
+            // The deliberately unhandled command: answered, but the state never sees it.
+            Command::Forgotten { to } => {
+                if self.handles_all {
+                    self.value = to;
+                }
+            }
+        }
+        Ok(self.value)
+    }
+
+    fn state(&self) -> String {
+        self.value.to_string()
+    }
+}
+
+fn counter(handles_all: bool, leaks_refusals: bool) -> impl Fn() -> Counter {
+    move || Counter {
+        value: 5,
+        handles_all,
+        leaks_refusals,
+    }
+}
+
+fn cases() -> Vec<Case<Counter>> {
+    vec![
+        case(vec![], Command::Add { by: 2 }, |b: &Counter, a, _| {
+            a.value == b.value + 2
+        }),
+        case(vec![], Command::Reset, |_, a: &Counter, _| a.value == 0),
+        case(vec![], Command::Forgotten { to: 9 }, |_, a: &Counter, _| {
+            a.value == 9
+        }),
+    ]
+}
+
+/// The message of the panic `walk` ends in, or None if it passes.
+fn failure(walk: impl FnOnce()) -> Option<String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(walk))
+        .err()
+        .map(|e| {
+            e.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default()
+        })
+}
+
+#[test]
+fn the_walk_passes_an_engine_that_handles_every_command() {
+    protocol_laws::every_command_reaches_the_engine_state(
+        counter(true, false),
+        cases(),
+        index,
+        VARIANTS,
+    );
+}
+
+#[test]
+fn a_deliberately_unhandled_command_fails_the_walk() {
+    let message = failure(|| {
+        protocol_laws::every_command_reaches_the_engine_state(
+            counter(false, false),
+            cases(),
+            index,
+            VARIANTS,
+        )
+    })
+    .expect("the walk must fail on the unhandled command");
+    assert!(message.contains("Forgotten"), "{message}");
+}
+
+#[test]
+fn a_command_without_a_case_fails_the_walk() {
+    let mut two = cases();
+    two.pop();
+    let message = failure(|| {
+        protocol_laws::every_command_reaches_the_engine_state(
+            counter(true, false),
+            two,
+            index,
+            VARIANTS,
+        )
+    })
+    .expect("the walk must fail on the command with no case");
+    assert!(message.contains("commands with no case: [2]"), "{message}");
+}
+
+#[test]
+fn a_refusal_that_changes_the_state_fails_its_law() {
+    let refused = || vec![refusal(vec![], Command::Add { by: 1000 }, "by")];
+    protocol_laws::a_refused_command_leaves_the_state_unchanged(counter(true, false), refused());
+    let message = failure(|| {
+        protocol_laws::a_refused_command_leaves_the_state_unchanged(counter(true, true), refused())
+    })
+    .expect("a refusal that leaks must fail");
+    assert!(
+        message.contains("changed the state though refused"),
+        "{message}"
+    );
+}
