@@ -210,8 +210,9 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
       `updates, restored ${restored}: ${lost.toFixed(0)} updates (${(lost / rate).toFixed(2)} s) lost`,
   );
   expect(restored).toBeGreaterThan(paused.updates);
-  // At most one save period (2 s) of learning lost, with a margin for the estimate.
-  expect(lost / rate).toBeLessThan(2.5);
+  // At most one save period (1 s) of learning lost, plus the store's own time for the last
+  // save (0.2–1.0 s under load, docs/measured.md).
+  expect(lost / rate).toBeLessThan(2);
 });
 
 // FNV-1a over bytes: the worker's 'fingerprint' reading of the run's saved bytes.

@@ -50,7 +50,7 @@ import { Team, sharedUpdate } from './mnist_team.js';
 // filters and reconstructions are drawn again while it learns.
 const SLICE_MS = 12;
 const GALLERY_STEPS = 1;
-const SAVE_MS = 2000;
+const SAVE_MS = 1000;
 const VIEW_MS = 200;
 const PAD_SAVE_MS = 1000;
 
