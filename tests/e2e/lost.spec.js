@@ -220,3 +220,28 @@ test('a file of 1 or 2 images makes a machine whose batch is all of them, said b
     await expect(page.locator('#rbm-batch')).toHaveValue(String(count));
   }
 });
+
+test('an image file too large for the page is refused before it is read, and the file chosen before stays', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.locator('#bm-kind-restricted').check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  await page
+    .locator('#rbm-file')
+    .setInputFiles({ name: 'two.txt', mimeType: 'text/plain', buffer: Buffer.from('0110\n1001\n') });
+  await expect(page.locator('#rbm-dataset')).toHaveValue('file');
+  // 2 MB and one byte of 64-pixel lines (the limit is the page's MAX_FILE_BYTES, 2 MB).
+  const line = '01'.repeat(32) + '\n';
+  const big = Buffer.from(line.repeat(Math.ceil(2_000_001 / line.length)));
+  await page.locator('#rbm-file').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: big });
+  await expect(page.locator('#rbm-setup-error')).toContainText(
+    /big\.txt is 2\.0 MB; the page reads image files of at most 2 MB/,
+  );
+  await expect(page.locator('#rbm-setup-error')).toContainText('boltzlab learn --machine rbm --data FILE');
+  // The two-image file chosen before is still the one a new machine learns.
+  await page.getByRole('button', { name: 'New machine' }).click();
+  await expect(page.locator('#rbm-setup-done')).toContainText('The file has 2 images');
+  await expect(page.locator('#rbm-setup-error')).toBeHidden();
+});
