@@ -279,4 +279,24 @@ fn main() {
             serde_json::to_string(&json).expect("numbers serialise")
         );
     }
+    merge_into_bench_json(&json);
+}
+
+/// Adds these medians to target/bench.json (which `cargo bench --bench ticks` writes first in
+/// `make bench`), so that the bench page's table (benches/browser.mjs) shows the native
+/// 784-500 update beside the wasm one.
+fn merge_into_bench_json(figures: &BTreeMap<String, f64>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench.json");
+    let mut all: BTreeMap<String, serde_json::Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    for (key, value) in figures {
+        all.insert(key.clone(), serde_json::json!(value));
+    }
+    let text = serde_json::to_string_pretty(&all).expect("figures serialise");
+    match std::fs::write(&path, text) {
+        Ok(()) => println!("medians added to {}", path.display()),
+        Err(err) => eprintln!("could not write {}: {err}", path.display()),
+    }
 }
