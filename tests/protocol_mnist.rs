@@ -96,7 +96,7 @@ fn state(lab: &MnistLab) -> String {
         bits(originals),
         bits(recon),
         bits(gallery),
-        lab.filter_view().0,
+        lab.filter_view(),
         lab.pad(),
         lab.classification(),
         bits(completion),
@@ -204,6 +204,7 @@ fn cases() -> Vec<Case<MnistLab>> {
             C::ShowFilters {
                 page: 0,
                 order: FilterOrder::Norm,
+                all: false,
             },
             move |_, a, r| {
                 // By norm: the shown units' ‖W_·j‖ decrease.
@@ -423,6 +424,7 @@ fn a_refused_command_leaves_the_state_unchanged() {
             C::ShowFilters {
                 page: 1,
                 order: FilterOrder::Unit,
+                all: false,
             },
             "filter page",
         ),
@@ -809,5 +811,61 @@ fn the_default_learning_has_a_weight_cost_only_with_labels() {
             ..labelled.training()
         },
         plain.training()
+    );
+}
+
+#[test]
+fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
+    // 150 hidden units: page 0 holds units 0–99, page 1 units 100–149; `all` shows the 150
+    // (in the order asked, the page number still checked) and a later page brings the page back.
+    let mut lab = MnistLab::from_file(file(), 150, 3, None, false).unwrap();
+    lab.apply(MnistCommand::Advance { updates: 2 }).unwrap();
+    let show = |lab: &mut MnistLab, page, order, all| {
+        lab.apply(MnistCommand::ShowFilters { page, order, all })
+            .unwrap();
+        let (filters, units) = lab.filters();
+        assert_eq!(filters.len(), units.len() * 784);
+        units.to_vec()
+    };
+    let units = show(&mut lab, 1, FilterOrder::Unit, false);
+    assert_eq!(units, (100..150).collect::<Vec<u32>>());
+    let units = show(&mut lab, 1, FilterOrder::Unit, true);
+    assert_eq!(units, (0..150).collect::<Vec<u32>>());
+    assert_eq!(lab.filter_view(), (1, FilterOrder::Unit, true));
+    let w = lab.parameters();
+    let norm = |j: u32| -> f64 {
+        (0..784)
+            .map(|i| f64::from(w[i * 150 + j as usize]).powi(2))
+            .sum()
+    };
+    let by_norm = show(&mut lab, 0, FilterOrder::Norm, true);
+    assert_eq!(by_norm.len(), 150);
+    assert!(by_norm.windows(2).all(|p| norm(p[0]) >= norm(p[1])));
+    let mut sorted = by_norm.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..150).collect::<Vec<u32>>());
+    // A page beyond the last is refused with all too, and nothing changes.
+    let before = lab.filter_view();
+    let refused = lab.apply(MnistCommand::ShowFilters {
+        page: 2,
+        order: FilterOrder::Unit,
+        all: true,
+    });
+    assert_eq!(refused.unwrap_err().field(), "filter page");
+    assert_eq!(lab.filter_view(), before);
+    assert_eq!(
+        show(&mut lab, 0, FilterOrder::Unit, false),
+        (0..100).collect::<Vec<u32>>()
+    );
+    // On the wire `all` may be left out (false).
+    let command: MnistCommand =
+        serde_json::from_str(r#"{"command":"show-filters","page":1,"order":"unit"}"#).unwrap();
+    assert_eq!(
+        command,
+        MnistCommand::ShowFilters {
+            page: 1,
+            order: FilterOrder::Unit,
+            all: false
+        }
     );
 }

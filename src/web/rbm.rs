@@ -491,7 +491,7 @@ export type MnistCommand =
   | { command: 'new-run'; hidden: number; seed: number; training?: RbmTraining | null; labels?: boolean }
   | { command: 'set-training'; training: RbmTraining }
   | { command: 'advance'; updates: number }
-  | { command: 'show-filters'; page: number; order: 'unit' | 'norm' }
+  | { command: 'show-filters'; page: number; order: 'unit' | 'norm'; all?: boolean }
   | { command: 'refresh' }
   | { command: 'start-gallery'; count: number; steps: number; label?: number }
   | { command: 'advance-gallery'; steps: number }
@@ -607,6 +607,11 @@ impl WebMnistLab {
     /// The shown page of filters.
     pub fn filter_page(&self) -> f64 {
         self.lab.filter_view().0 as f64
+    }
+
+    /// Whether every filter is shown (not a page of 100).
+    pub fn filter_all(&self) -> bool {
+        self.lab.filter_view().2
     }
 
     /// The free chains shown (up to 100 × 784, 0/1), a copy.

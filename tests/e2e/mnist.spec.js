@@ -168,6 +168,15 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await page.locator('#mnist-filter-page').fill('1');
   await page.locator('#mnist-filter-order').selectOption('norm');
   await expect(page.locator('#mnist-view-error')).toBeHidden();
+  // All the filters at once, then a page again.
+  const hidden = await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.shown.stats.hidden);
+  await page.locator('#mnist-filter-all').check();
+  await expect(page.locator('#mnist-filter-range')).toHaveText(`(all ${hidden} units)`);
+  await expect(page.locator('#mnist-filter-page')).toBeDisabled();
+  expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.shown.units.length)).toBe(hidden);
+  await page.locator('#mnist-filter-all').uncheck();
+  await expect(page.locator('#mnist-filter-range')).toContainText('page 1 of');
+  await expect(page.locator('#mnist-filter-page')).toBeEnabled();
   // Paused, the kept run is the live one: a reload resumes it at the same update, bit for bit.
   await page.getByRole('button', { name: 'Pause learning' }).click();
   // (`stored`: the save the store has committed, the one a reload finds.)

@@ -293,6 +293,9 @@ export class MnistRun {
       this.curve = null;
       this.shown = null;
       this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
+      // A new or restored run shows a page of filters (its engine's start).
+      /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked = frame.stats.filterAll;
+      $('mnist-filter-page').toggleAttribute('disabled', frame.stats.filterAll);
       $('mnist-load-state').textContent += frame.loaded.restored
         ? `; the kept run restored at update ${frame.loaded.updates}`
         : '; a new run';
@@ -439,7 +442,9 @@ export class MnistRun {
 
   showFilters() {
     const page = readNumber($('mnist-filter-page').value) - 1;
-    return this.send({ command: 'show-filters', page, order: $('mnist-filter-order').value }, 'mnist-view-error');
+    const all = /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked;
+    $('mnist-filter-page').toggleAttribute('disabled', all);
+    return this.send({ command: 'show-filters', page, order: $('mnist-filter-order').value, all }, 'mnist-view-error');
   }
 
   setEvery() {
@@ -625,6 +630,7 @@ export class MnistRun {
     $('mnist-pad-toggle').addEventListener('click', () => this.link && this.toggleClamps());
     $('mnist-filter-page').addEventListener('change', () => this.link && this.showFilters());
     $('mnist-filter-order').addEventListener('change', () => this.link && this.showFilters());
+    $('mnist-filter-all').addEventListener('change', () => this.link && this.showFilters());
     $('mnist-every').addEventListener('change', () => this.setEvery());
     $('mnist-gallery-run').addEventListener('click', () => this.link && this.startGallery());
     $('mnist-save-file').addEventListener('click', () => this.link && this.saveFile());
@@ -672,9 +678,13 @@ export class MnistRun {
     if (frame.filters && frame.filters !== this.drawnFilters) {
       this.drawnFilters = frame.filters;
       const count = frame.units.length;
-      this.views.filters.draw({ values: frame.filters, count, width, height, columns: 10, signed: true, limit: 1 });
+      // All of a large machine's filters 25 to a row (500: 20 rows), a page 10 to a row.
+      const columns = count > 100 ? 25 : 10;
+      this.views.filters.draw({ values: frame.filters, count, width, height, columns, signed: true, limit: 1 });
       $('mnist-filter-range').textContent = count
-        ? `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
+        ? s.filterAll
+          ? `(all ${count} units)`
+          : `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
         : '';
       const count2 = frame.reconstructions.length / s.visible;
       this.views.reconstructions.draw({

@@ -123,6 +123,7 @@ function stats() {
     width: lab.width(),
     seed: lab.seed(),
     filterPage: lab.filter_page(),
+    filterAll: lab.filter_all(),
     galleryCount: lab.gallery().length / lab.visible(),
     gallerySteps: lab.gallery_steps(),
     galleryTarget: lab.gallery_target(),

@@ -6,7 +6,7 @@
 //! - The data is the packed file ([`crate::learn::mnist::parse`], the validating reader: a
 //!   truncated, damaged or wrong-sized file is refused with the reason). The caller fetches
 //!   it: the library does not embed it, so the wasm stays small.
-//! - Views: the filters a page of [`FILTER_PAGE`] at a time, each scaled to its own largest
+//! - Views: the filters a page of [`FILTER_PAGE`] at a time (or all at once), each scaled to its own largest
 //!   |W_ij| (its own contrast), in unit order or by decreasing norm ‖W_·j‖; the free chains'
 //!   visible states (the persistent particles, or for CD-k the batch's chains after k steps);
 //!   reconstructions p(v | h), h ~ p(h | v), of [`RECONSTRUCTED`] fixed test images; and a
@@ -149,12 +149,15 @@ pub enum MnistCommand {
         #[serde(deserialize_with = "wire::updates")]
         updates: u64,
     },
-    /// Which filters are shown: page `page` (of 100) in `order`.
+    /// Which filters are shown: page `page` (of 100) in `order`, or with `all` every
+    /// hidden unit's in `order` (`page` still checked; absent on the wire: false).
     ShowFilters {
         #[serde(deserialize_with = "wire::filter_page")]
         page: u64,
         #[serde(with = "by_name")]
         order: FilterOrder,
+        #[serde(default)]
+        all: bool,
     },
     /// Brings the filters and reconstructions up to date (the view stream draws).
     Refresh,
@@ -288,6 +291,8 @@ pub struct MnistLab {
     /// The filters shown: page, order, the units (ids) and their images scaled to [−1, 1].
     filter_page: u64,
     filter_order: FilterOrder,
+    /// Every filter shown, not a page of [`FILTER_PAGE`].
+    filter_all: bool,
     filter_units: Vec<u32>,
     filters: Vec<f32>,
     /// The test images reconstructed, and their reconstructions p(v | h).
@@ -381,6 +386,7 @@ impl MnistLab {
             view_rng: seeded_rng(seed ^ 0x5eed_71e3),
             filter_page: 0,
             filter_order: FilterOrder::Unit,
+            filter_all: false,
             filter_units: Vec::new(),
             filters: Vec::new(),
             originals,
@@ -427,10 +433,11 @@ impl MnistLab {
                     updates: self.trainer.updates() - before,
                 });
             }
-            C::ShowFilters { page, order } => {
+            C::ShowFilters { page, order, all } => {
                 let last = (self.hidden as u64 - 1) / FILTER_PAGE as u64;
                 self.filter_page = FILTER_PAGES.up_to(last).check(page)?;
                 self.filter_order = order;
+                self.filter_all = all;
                 self.refresh_filters();
             }
             C::Refresh => self.refresh(),
@@ -528,7 +535,7 @@ impl MnistLab {
         self.classify_pad();
     }
 
-    /// The shown page of filters, each scaled to its own largest |W_ij|.
+    /// The shown page of filters (or all of them), each scaled to its own largest |W_ij|.
     fn refresh_filters(&mut self) {
         let (nv, nh) = (self.visible(), self.hidden);
         let w = self.trainer.weights();
@@ -542,8 +549,12 @@ impl MnistLab {
             }
             units.sort_by(|&a, &b| norms[b as usize].total_cmp(&norms[a as usize]));
         }
-        let start = (self.filter_page as usize * FILTER_PAGE).min(nh);
-        let end = (start + FILTER_PAGE).min(nh);
+        let (start, end) = if self.filter_all {
+            (0, nh)
+        } else {
+            let start = (self.filter_page as usize * FILTER_PAGE).min(nh);
+            (start, (start + FILTER_PAGE).min(nh))
+        };
         self.filter_units = units[start..end].to_vec();
         self.filters.resize(self.filter_units.len() * nv, 0.0);
         for (k, &j) in self.filter_units.iter().enumerate() {
@@ -825,9 +836,9 @@ impl MnistLab {
         (&self.filters, &self.filter_units)
     }
 
-    /// The shown page of filters and its order.
-    pub fn filter_view(&self) -> (u64, FilterOrder) {
-        (self.filter_page, self.filter_order)
+    /// The shown page of filters, its order, and whether all are shown instead.
+    pub fn filter_view(&self) -> (u64, FilterOrder, bool) {
+        (self.filter_page, self.filter_order, self.filter_all)
     }
 
     /// The first (up to) 100 free chains' images, 0/1 as f32 (with labels, each chain's
