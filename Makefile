@@ -116,12 +116,13 @@ bench: setup
 	node benches/mnist_cores.mjs dist
 
 # The peer comparison (not part of make test): scikit-learn's BernoulliRBM and boltzlab on the
-# same work, in a venv built from PyPI; OpenBLAS's core-type overrides are unset for this
-# command alone (they slow a current numpy).
+# same work, in a venv built from PyPI with pinned versions (PEER_PINS; the script prints
+# them); OpenBLAS's core-type overrides are unset for this command alone (they slow a current
+# numpy).
+PEER_PINS := scikit-learn==1.9.1 numpy==2.4.6
 bench-peer:
 	test -x target/peer-venv/bin/python || python3 -m venv target/peer-venv
-	target/peer-venv/bin/python -c 'import sklearn, numpy' 2>/dev/null || \
-		target/peer-venv/bin/pip install --quiet scikit-learn numpy
+	target/peer-venv/bin/pip install --quiet $(PEER_PINS)
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE target/peer-venv/bin/python scripts/peer_bench.py
 
 # The page left running: memory stays flat over SOAK_MINUTES (default 10) at max speed, for a

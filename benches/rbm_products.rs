@@ -284,7 +284,8 @@ fn main() {
 
 /// Adds these medians to target/bench.json (which `cargo bench --bench ticks` writes first in
 /// `make bench`), so that the bench page's table (benches/browser.mjs) shows the native
-/// 784-500 update beside the wasm one.
+/// 784-500 update beside the wasm one. (Said on stderr: with `--json` the last line of stdout
+/// is the JSON, which `make bench-peer` reads.)
 fn merge_into_bench_json(figures: &BTreeMap<String, f64>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench.json");
     let mut all: BTreeMap<String, serde_json::Value> = std::fs::read_to_string(&path)
@@ -296,7 +297,7 @@ fn merge_into_bench_json(figures: &BTreeMap<String, f64>) {
     }
     let text = serde_json::to_string_pretty(&all).expect("figures serialise");
     match std::fs::write(&path, text) {
-        Ok(()) => println!("medians added to {}", path.display()),
+        Ok(()) => eprintln!("medians added to {}", path.display()),
         Err(err) => eprintln!("could not write {}: {err}", path.display()),
     }
 }

@@ -94,7 +94,9 @@ def main():
     rng = np.random.default_rng(2)
     mnist_like = (rng.random((1000, 784)) < 0.13).astype(np.float32)
     digits = digits_images()
-    print(f"scikit-learn BLAS: {blas_note()}")
+    import sklearn
+
+    print(f"scikit-learn {sklearn.__version__}, numpy {np.__version__}; BLAS: {blas_note()}")
     sk_784 = ms_per_update(mnist_like, 500, repeats=5, epochs=2)
     sk_64 = ms_per_update(digits, 16, repeats=5, epochs=10)
     print(f"scikit-learn BernoulliRBM 784-500 (float32): {sk_784:.3f} ms per update")

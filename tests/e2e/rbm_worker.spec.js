@@ -287,3 +287,76 @@ test.describe('a restricted machine worker that dies', () => {
     );
   });
 });
+
+// What the restricted machine's mirror holds (it never learns): the run's images, size, seed
+// and options, read on both sides.
+const AGREED = ['dataset', 'visible', 'hidden', 'width', 'seed', 'training_json', 'likelihood_every', 'test_count'];
+
+test('the page’s mirror and the restricted machine’s worker agree after every command, and a refused one goes nowhere', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openRestricted(page);
+  const training = (statistics, steps, particles, rate) => ({
+    statistics,
+    steps,
+    particles,
+    replicas: statistics === 'tempering' ? 3 : null,
+    batch: 50,
+    rate,
+    momentum: 0.5,
+    decay: 0.0001,
+  });
+  const commands = [
+    PINNED,
+    { command: 'set-training', training: training('cd', 3, null, 0.05) },
+    { command: 'set-likelihood-every', every: 7 },
+    { command: 'advance', updates: 20 },
+    { command: 'start-gallery', count: 4, steps: 3 },
+    { command: 'advance-gallery', steps: 3 },
+    { command: 'start-completion', image: 2, mask: 'top' },
+    { command: 'set-completion-clamped', clamped: false },
+    { command: 'advance-completion', steps: 4 },
+    { command: 'set-training', training: training('tempering', 1, 20, 0.02) },
+    { command: 'new-run', dataset: 'bars-4x4', hidden: 6, seed: 9 },
+    { command: 'new-run-from-file', bytes: Array.from(Buffer.from('0110\n1001\n1111\n')), hidden: 3, seed: 2 },
+    { command: 'set-training', training: { ...training('persistent', 2, 10, 0.1), batch: 3 } },
+  ];
+  const both = () =>
+    page.evaluate(async (names) => {
+      const rbm = window.boltzlabApp.machine.rbm;
+      await rbm.idle();
+      const worker = {};
+      const mirror = {};
+      for (const name of names) {
+        worker[name] = await rbm.read(name);
+        mirror[name] = rbm.mirror[name]();
+      }
+      return { mirror, worker };
+    }, AGREED);
+  for (const command of commands) {
+    await page.evaluate((c) => window.boltzlabApp.machine.rbm.dispatch(c), command);
+    const { mirror, worker } = await both();
+    expect(mirror, command.command).toEqual(worker);
+  }
+  // A session of the worker restored on both.
+  const text = (await read(page, 'session')).text;
+  await page.evaluate((c) => window.boltzlabApp.machine.rbm.dispatch(c), PINNED);
+  await page.evaluate((t) => window.boltzlabApp.machine.rbm.dispatch({ command: 'restore-session', text: t }), text);
+  const restored = await both();
+  expect(restored.mirror, 'restore-session').toEqual(restored.worker);
+  expect(restored.worker.hidden).toBe(3);
+  // A refused command: the mirror throws the engine's reason and nothing reaches the worker.
+  const refused = await page.evaluate(async () => {
+    const rbm = window.boltzlabApp.machine.rbm;
+    let message = null;
+    try {
+      rbm.dispatch({ command: 'set-likelihood-every', every: 0 });
+    } catch (err) {
+      message = String(err?.message ?? err);
+    }
+    return { message, every: await rbm.read('likelihood_every') };
+  });
+  expect(refused.message).toMatch(/every|likelihood/i);
+  expect(refused.every).toBe(restored.worker.likelihood_every);
+});
