@@ -35,7 +35,9 @@ pub fn options(statistics: Statistics, batch: usize, seed: u64) -> TrainingOptio
 }
 
 /// The measured update and its random images are the library's (one definition for the
-/// native bench, the bench page and these tests).
+/// native bench, the bench page and these tests). Not every test file that includes this
+/// module uses them.
+#[allow(unused_imports)]
 pub use boltzlab::learn::rbm::batch::measured::{mnist_sized_trainer, random_patterns};
 
 /// The three kinds of product of that update (B = 100, V = 784, H = 500): V·W (NN; also
