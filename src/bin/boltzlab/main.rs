@@ -154,9 +154,9 @@ USAGE:
       image and its binomial standard error. Then the mean ln p(v) of all the test
       images (with labels, the label summed out, ln Z over images and labels), ln Z
       exact up to 25 hidden units, else by AIS from the training images' base rates on
-      the paper's schedule (14500 steps; page: 1450; fine: 58000) with M runs (default 100) seeded by
-      S (default 1); with labels also the test confusion matrix. JSON: run, hidden,
-      labels, seed, updates, training, page_point, test.
+      the paper's schedule (14500 steps; page: 1450; fine: 58000) with M runs (default
+      100) seeded by S (default 1); with labels also the test confusion matrix. JSON:
+      run, hidden, labels, seed, updates, training, page_point, test.
   boltzlab pack-mnist --idx DIR [--out FILE] [--seed S]
       Packs the four MNIST IDX files in DIR (train-images-idx3-ubyte,
       train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte) into FILE
@@ -181,9 +181,10 @@ USAGE:
       1450-step schedule with 20 runs. --small and --large change the 25 and 500 hidden
       units (≤ 25 is exact). --rate replaces ε = 0.05; --ais-runs the 100 runs (20 with
       --quick); --ais-schedule paper (14500 steps), page (1450; the --quick default) or
-      fine (the paper's four times finer, 58000), or several, comma-separated. --curve trains each row epoch by epoch and scores it
-      after the epochs --checkpoints names (default 1, 2, 4, 8, … and E), once per AIS
-      schedule, printing a line per score as it comes
+      fine (the paper's four times finer, 58000), or several, comma-separated. --curve
+      trains each row epoch by epoch and scores it after the epochs --checkpoints names
+      (default 1, 2, 4, 8, … and E), once per AIS schedule, printing a line per score as
+      it comes
       (--json: one JSON object a line: id, name, hidden, epoch, updates, cd_steps, rate,
       test_log_likelihood, stderr, exact, log_z, ais_schedule, ais_steps, ais_runs,
       ais_effective_runs, paper, train_seconds, score_seconds, seconds); the machine at
