@@ -1,3 +1,4 @@
+// @ts-check
 // The JavaScript reference sampler: the benchmark's opponent, written as fast as
 // JavaScript allows. Same model (periodic ferromagnet, J = 1), same rules, orders and
 // acceptance thresholds as the engine's lattice tick: s_i' = +1 exactly when a 32-bit

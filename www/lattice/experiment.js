@@ -1,3 +1,4 @@
+// @ts-check
 // The temperature-sweep experiment: the engine cools a copy of the lattice from T high to
 // T low and measures ⟨|m|⟩, u, c and χ with error bars; this module starts it, runs it a
 // little every frame within a time budget, shows progress, and plots the results with

@@ -1,3 +1,4 @@
+// @ts-check
 // The tick inspector: why the last explained tick did what it did. Every number comes from
 // the engine's explained tick (the same arithmetic as the tick itself); this module only
 // formats it.

@@ -1,3 +1,4 @@
+// @ts-check
 // The card "ln Z of this lattice, four ways": the lattice shown, at its current T, by the
 // engine's exact enumeration, sampled bound, mean field and AIS.
 

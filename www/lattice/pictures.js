@@ -1,3 +1,4 @@
+// @ts-check
 // Named starting pictures for a lattice scene: down spins drawn into an all-up lattice of
 // side L, as rows of sites {y, x0, x1} (inclusive). Painting.js draws them with the
 // engine's own paint strokes (radius 0), so the spins are the engine's; tests compute the

@@ -1,3 +1,4 @@
+// @ts-check
 // The lattice mode's scene interface, for the lessons and the teacher's links: apply(scene)
 // sets the run up and readouts() gives its numbers. Nothing here touches a control's value
 // or fires an event: the parameters go to the engine as one parameters fragment (the path a

@@ -1,3 +1,4 @@
+// @ts-check
 // Export and share: a PNG of the lattice, CSV of the trace, the full state as JSON (and
 // its import), and two links: Copy link gives the exact state (the engine's session text in
 // the fragment, link.js), Copy parameters link the parameters and seed (the address bar shows

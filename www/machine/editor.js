@@ -1,3 +1,4 @@
+// @ts-check
 // The pattern editor: a grid of pixels to click (in the dataset's picture shape, or a chosen
 // length), added as a line of 0s and 1s to the "My patterns" text when the engine accepts
 // the text with it; "Learn my patterns" builds a run from that text.

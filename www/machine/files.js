@@ -1,3 +1,4 @@
+// @ts-check
 // The network as a file: export it as the JSON `boltzlab logz --network FILE` reads, and
 // import such a file's weights into the run (read from and sent to the machine's worker; the
 // engine refuses a malformed or mismatched
@@ -12,7 +13,8 @@ export class NetworkFiles {
       download(name, await mode.read('export_network'), 'application/json');
     });
     $('bm-import').addEventListener('change', async (event) => {
-      const file = event.target.files[0];
+      const input = /** @type {HTMLInputElement} */ (event.target);
+      const file = input.files[0];
       if (!file) return;
       const text = await file.text();
       $('bm-import-done').hidden = true;
@@ -21,7 +23,7 @@ export class NetworkFiles {
         $('bm-import-done').textContent = `Loaded the weights of ${file.name}.`;
         $('bm-import-done').hidden = false;
       }
-      event.target.value = '';
+      input.value = '';
       mode.draw();
     });
   }

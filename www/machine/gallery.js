@@ -1,3 +1,4 @@
+// @ts-check
 // The gallery of free-running samples beside the training patterns: the engine (in the
 // machine's worker) settles the machine `count` times and returns the distinct visible vectors, most frequent first.
 

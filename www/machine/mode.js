@@ -1,3 +1,4 @@
+// @ts-check
 // The Boltzmann-machine mode: a learning run of the engine's MachineLab, drawn live.
 //
 // The live run is in a module worker (machine_worker.js, which documents the protocol, through
@@ -158,8 +159,8 @@ export class MachineMode {
   }
 
   // The worker does the work; the page's frame only draws (draw, below).
-  frame(budgetMs) {
-    if (this.kind === 'restricted') this.rbm.frame(budgetMs);
+  frame(_budgetMs) {
+    if (this.kind === 'restricted') this.rbm.frame();
   }
 
   // A frame that threw: stop learning and say why beside the run controls.

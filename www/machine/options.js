@@ -1,3 +1,4 @@
+// @ts-check
 // The machine's options: dataset, method and learning seed (a change builds a new run), the
 // way of getting the statistics (annealed, or persistent fantasy particles K with k sweeps
 // a cycle, each a ladder of R tempered chains when tempering), the learning rule, rate, weight decay and annealing schedule (applied to the

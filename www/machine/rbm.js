@@ -1,3 +1,4 @@
+// @ts-check
 // The restricted machine (machine mode, "restricted"): a learning run of the engine's
 // RbmLab on the 8×8 digits, 4×4 bars and stripes or the user's own file, drawn live.
 //
@@ -314,6 +315,7 @@ export class RbmMode {
     if (this.mnist.active) this.mnist.show(false);
     const hidden = readNumber($('rbm-hidden').value);
     const seed = readNumber($('rbm-seed').value);
+    /** @type {import('boltzlab-bindings').RbmLab | null} */
     let next = null;
     let origin = null;
     const ok = attempt('rbm-setup-error', () => {
@@ -327,7 +329,7 @@ export class RbmMode {
         origin = { command: 'new-run', dataset, hidden, seed };
       }
     });
-    if (!ok) return false;
+    if (!ok || !next) return false;
     const training = this.training();
     // A file of fewer images than the batch: the batch is all of them, said beside the file.
     let fitted = '';

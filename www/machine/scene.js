@@ -1,3 +1,4 @@
+// @ts-check
 // The machine mode's scene interface, for the lessons and the links: apply(scene) sets up the
 // general or the restricted machine and readouts() gives their numbers, each with its
 // standard error. Nothing here fires an event or reads display text. A scene's run is built
@@ -189,6 +190,7 @@ export class MachineScene {
   // which refuses with the reason beside the setup controls and leaves the machine shown.
   // The data is fetched (or read from the cache) and the run made asynchronously: `run` and
   // `gallery` take effect once it is there, unless another scene came in between.
+  /** @param {{run?: boolean, done?: boolean}} [token] */
   applyMnist(scene, token = {}) {
     const values = scene.rbm;
     checkKeys('MNIST machine', values, MNIST_KEYS);
@@ -335,6 +337,8 @@ export class MachineScene {
     // mirror's: the run as made or restored).
     const live = mode.live;
     const { kl: exactKl, solved } = mode.lastPoint();
+    // Exact: {value, stderr: 0}; estimated (AIS): {mean, stderr} (lessons/quantities.js).
+    /** @type {{value?: number, mean?: number, stderr: number}} */
     let kl = unknownValue();
     let klCycle = NaN;
     if (Number.isFinite(exactKl)) kl = exact(exactKl);

@@ -1,3 +1,4 @@
+// @ts-check
 // The machine's Export and share part: Copy link gives a link to exactly this machine, the
 // mode's current session text in the fragment (link.js). The general machine's is the
 // engine's MachineLab session (weights, cycle, stage, phase, curves); the restricted

@@ -1,3 +1,4 @@
+// @ts-check
 // The machine's part of the stored session. Since version 2 it is the engine's own session
 // text (MachineLab.session / from_session), restored exactly; version 1 kept the options and
 // the network JSON, rebuilt here by the engine's constructor and importer (its cycle count,

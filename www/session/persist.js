@@ -1,3 +1,4 @@
+// @ts-check
 // Nothing lost: the session (the lattice's full state, the Boltzmann machine with its
 // trained weights, and which mode was shown) is kept in the browser's localStorage a few
 // seconds after it changes and when the page is hidden or left, and offered back on reload.

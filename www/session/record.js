@@ -1,3 +1,4 @@
+// @ts-check
 // The stored session record: what is written, how a stored one is checked before it is
 // offered, how it is restored, and which files the fault overlay can still export from it.
 //
@@ -105,7 +106,7 @@ function checkV2(record, app) {
     if (record.machine !== null) target.machine.restoreSession(record.machine);
     if (restricted) target.machine.rbm.restoreSession(record.restricted);
     if (record.kind === 'full' || record.kind === 'restricted') {
-      document.getElementById(`bm-kind-${record.kind}`).checked = true;
+      /** @type {HTMLInputElement} */ (document.getElementById(`bm-kind-${record.kind}`)).checked = true;
       target.machine.showKind(record.kind);
     }
     target.lattice.restoreSession(record.lattice);

@@ -1,3 +1,4 @@
+// @ts-check
 // Two tabs, nothing lost: each open tab of the page keeps its session in a slot of its own
 // in localStorage, so that a second tab never writes over the first tab's session. A tab
 // holds its slot with a Web Lock for as long as it is open; a new tab takes the first free

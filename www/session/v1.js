@@ -1,3 +1,4 @@
+// @ts-check
 // Reading version 1 of the stored session, whose lattice was the engine's JSON state export
 // with its spins, clamps and ±J bonds packed in JavaScript as base64 bit strings. Version 2
 // stores the engine's own session text instead; this module only unpacks old records.
