@@ -13,11 +13,11 @@
 // explained at once, beside its control, and goes no further) and answers the controls'
 // questions (sizes, the test images, the completion's phase) at once.
 //
-// Nothing is lost when the page is left: the worker sends the run's session at least every
+// Nothing is lost when the page is left: the worker sends the run's session every quarter to
 // half second while it learns (and whenever it stops, or a command changes what a session
 // keeps); the page keeps the latest with the commands it sent since (the journal), and
 // `save()` replays them on a throwaway engine at once, so the save on leaving has every option
-// change and at most about half a second less of learning.
+// change and at most about a quarter to half a second less of learning.
 
 import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';

@@ -33,8 +33,8 @@
 //     {type: 'frame', seq, stats, fantasy, fantasyMean?, weights?, reconstructions?, curve?,
 //      gallery?, completion?}                  what the views draw, in transferred buffers;
 //                                              the parts marked ? only when they changed
-//     {type: 'session', text, seq, updates, ms} the run's session, at least every SESSION_MS
-//                                              while it learns, when it stops, and after each
+//     {type: 'session', text, seq, updates, ms} the run's session, every SESSION_MS to
+//                                              SESSION_MAX_MS while it learns, when it stops, and after each
 //                                              change to what a session keeps
 //     {type: 'error', message, part}           a slice of `part` (learning, likelihood,
 //                                              gallery, completion) failed; learning stops
@@ -52,10 +52,15 @@ import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped } from '../work
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
-// sent.
+// sent: every SESSION_MS, or 20 times as long as the last one took to make (at most 5 % of the
+// worker's time), but never less often than every SESSION_MAX_MS. The bound on learning lost
+// on leaving is this period plus the time the text takes to reach the page, which a loaded
+// machine stretches (2026-12-06: 1.07 s lost in CI at a fixed 500 ms): a 64-500 machine's
+// 1.4 MB text takes 3–10 ms, so its sessions come every 250 ms.
 const SLICE_MS = 4;
 const CHAIN_STEPS = 10;
-const SESSION_MS = 500;
+const SESSION_MS = 250;
+const SESSION_MAX_MS = 500;
 // Commands that change what the session keeps (the gallery and the completion it does not).
 const KEPT = new Set([
   'new-run',
@@ -92,7 +97,7 @@ let refreshed = -1; // the weights' version the particle grid was last refreshed
 let showMeans = true; // the page draws the particles as p(v | h) (else as their states)
 let completionKey = 0; // counts the completions started and phases switched
 const engineTime = { ms: 0, updates: 0, sliceMs: 0, frameMs: 0, refreshMs: 0 };
-const kept = { at: -Infinity, key: '' };
+const kept = { at: -Infinity, key: '', every: SESSION_MS };
 
 const tick = new MessageChannel();
 tick.port1.onmessage = () => slice();
@@ -360,19 +365,19 @@ function slice() {
   schedule();
 }
 
-// Sends the run's session text when what it keeps moved on and the last is SESSION_MS old
-// (`now`: at once). Never less often, even for long texts: what the page saves on leaving is
-// the last text sent plus the commands since, so a longer wait would lose more learning (a
-// 64-500 machine's text, 1.4 MB, takes the worker some tens of ms, under 10 % of its time).
+// Sends the run's session text when what it keeps moved on and the last is kept.every old
+// (`now`: at once). Never less often than SESSION_MAX_MS, even for long texts: what the page
+// saves on leaving is the last text sent plus the commands since, so a longer wait would lose
+// more learning.
 function keepSession(now = false) {
   if (!hasRun || host.dead()) return;
   const at = performance.now();
-  if (!now && at - kept.at < SESSION_MS) return;
+  if (!now && at - kept.at < kept.every) return;
   const key = `${run} ${lab.updates()} ${lab.version()} ${lab.curve_len()} ${lab.point_update()} ${host.seq()}`;
   if (key === kept.key) return;
   const text = lab.session();
   const ms = performance.now() - at;
-  Object.assign(kept, { at, key });
+  Object.assign(kept, { at, key, every: Math.min(SESSION_MAX_MS, Math.max(SESSION_MS, 20 * ms)) });
   postMessage({ type: 'session', text, seq: host.seq(), updates: lab.updates(), ms });
 }
 
