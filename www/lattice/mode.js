@@ -18,9 +18,10 @@
 // saves and sweeps from it at once.
 //
 // Nothing is lost when the page is left: while the run goes on the worker sends its session
-// every half second or so, and the page keeps the latest with the commands it made since (the
-// journal); `sessionNow()` replays them on a throwaway engine at once, so the save on leaving
-// has every edit and at most about half a second less of the run.
+// every quarter second or so, and the page keeps the latest with the commands it made since
+// (the journal); `sessionNow()` replays them on a throwaway engine at once, so the save on
+// leaving has every edit and at most about a quarter second (and the text's way to the page)
+// less of the run.
 
 import { view } from '../engine.js';
 import { $ as byId, attempt, format, sentence } from '../ui.js';

@@ -56,7 +56,7 @@ import { hostWorker, readGetter, trapped } from '../worker_host.js';
 const SLICE_MS = 4;
 const FRAME_MS = 8;
 const CHUNK = 14 * 4096;
-const SESSION_MS = 500;
+const SESSION_MS = 250;
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;

@@ -49,7 +49,7 @@ import { copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js
 const SLICE_MS = 4;
 const LEARN_SHARE = 0.6;
 const CHUNK_SWEEPS = 64;
-const SESSION_MS = 500;
+const SESSION_MS = 250;
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;

@@ -12,10 +12,10 @@
 // questions (sizes, patterns, options) at once.
 //
 // Nothing is lost when the page is left: the worker sends the run's session at least every
-// half second while it works (and whenever it stops, and after each command); the page keeps
-// the latest with the commands sent since (the journal), and `session()` replays them on a
-// throwaway engine at once, so the save on leaving has every change and at most about half a
-// second less of learning. The modules beside this one (options, editor, gallery, files) make
+// quarter second while it works (and whenever it stops, and after each command); the page
+// keeps the latest with the commands sent since (the journal), and `session()` replays them on
+// a throwaway engine at once, so the save on leaving has every change and at most about a
+// quarter second (and the text's way to the page) less of learning. The modules beside this one (options, editor, gallery, files) make
 // their changes through `change` and their readings through `read`, never on a live engine.
 
 import { SessionJournal, WorkerLink } from '../worker_link.js';
