@@ -211,6 +211,31 @@ export const CHANGING = Object.freeze([
   'stop_exploring',
 ]);
 
+// ln Z by each of `methods`, each timed here (the engine has no clock in wasm): [{method,
+// value | error, ms}], `each` called with every row as it is done. A method the engine refuses
+// gives its reason as `error`; a wasm trap is rethrown (the worker's panic). The general
+// machine's worker and the lattice's ln Z worker both answer with it (views/logz_table.js
+// draws the rows).
+/**
+ * @param {string[]} methods
+ * @param {(method: string) => any} compute
+ * @param {(row: any) => void} [each]
+ */
+export function timedLogZ(methods, compute, each = () => {}) {
+  return methods.map((method) => {
+    const t0 = performance.now();
+    let row;
+    try {
+      row = { method, value: compute(method), ms: performance.now() - t0 };
+    } catch (err) {
+      if (trapped(err)) throw err;
+      row = { method, error: String(err?.message ?? err), ms: performance.now() - t0 };
+    }
+    each(row);
+    return row;
+  });
+}
+
 // An engine object's getter `name` called with `args`: any method that reads (changes come only
 // as commands), never one of CHANGING, a pointer, `free` or `dispatch`; `what` names the
 // engine in the refusal.

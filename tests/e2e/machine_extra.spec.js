@@ -70,6 +70,56 @@ test('the lattice’s ln Z panel says when a lattice is too big for exact enumer
   await expect(page.locator('#lattice-logz-table tr[data-method="ais"] .value')).toHaveAttribute('data-value', /\d/);
 });
 
+test('the lattice’s ln Z is worked out in a worker of its own: a 16×16 lattice runs on meanwhile, and AIS agrees with Kaufman’s formula', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const kaufman = JSON.parse(
+    execFileSync(cliPath(), ['exact', '--size', '16', '--temperature', '2.269', '--kaufman', '--json'], {
+      encoding: 'utf8',
+    }),
+  ).log_z;
+  await openApp(page, '/#size=16&T=2.269&boundary=periodic&model=ferromagnet');
+  await expect.poll(async () => Number(await page.locator('#sweeps').textContent())).toBeGreaterThan(0);
+  // Every animation frame until the AIS row is filled: the sweeps shown, and whether AIS was
+  // still being worked out. On the main thread (as before) no frame came while it was.
+  const during = await page.evaluate(async () => {
+    const ais = document.querySelector('#lattice-logz-table tr[data-method="ais"] .value');
+    const sweeps = () => Number(document.getElementById('sweeps').textContent);
+    document.getElementById('lattice-logz-run').click();
+    const frames = [];
+    await new Promise((resolve) => {
+      const frame = () => {
+        const computing = ais.textContent === 'computing…';
+        frames.push({ computing, sweeps: sweeps() });
+        if (computing || frames.length < 2) requestAnimationFrame(frame);
+        else resolve(undefined);
+      };
+      requestAnimationFrame(frame);
+    });
+    return frames.filter((f) => f.computing);
+  });
+  console.log(
+    `16×16 lattice's ln Z in its worker: ${during.length} frames drawn while AIS ran, sweeps ${during[0]?.sweeps} → ${during.at(-1)?.sweeps}`,
+  );
+  expect(during.length).toBeGreaterThan(2);
+  expect(during.at(-1).sweeps).toBeGreaterThan(during[0].sweeps);
+  const value = async (method) =>
+    Number(await page.locator(`#lattice-logz-table tr[data-method="${method}"] .value`).getAttribute('data-value'));
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .stderr')).toContainText(
+    'too many spins for exact enumeration',
+  );
+  const stderr = Number(
+    (await page.locator('#lattice-logz-table tr[data-method="ais"] .stderr').textContent()).replace('±', ''),
+  );
+  // AIS is unbiased in Z: ln of it lies below ln Z by about var/2 on average, and within a few
+  // standard errors of it (5 σ: a false failure about once in 1.7 million runs).
+  expect(Math.abs((await value('ais')) - kaufman)).toBeLessThanOrEqual(5 * stderr + stderr * stderr + 1e-4);
+  expect(await value('sampled')).toBeLessThanOrEqual(kaufman + 1e-9);
+  expect(await value('mean-field')).toBeLessThanOrEqual(kaufman + 1e-9);
+  await expect(page.locator('#lattice-logz-table')).not.toHaveAttribute('aria-busy', 'true');
+});
+
 test('patterns drawn by clicking pixels are added to the editor; a wrong length is refused', async ({ page }) => {
   await openMachine(page);
   await choose(page, 'Dataset', 'pixels-10');

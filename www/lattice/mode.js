@@ -195,7 +195,7 @@ export class LatticeMode {
         this.setRunning(true);
       }
     });
-    this.logZ = new LatticeLogZ(lab);
+    this.logZ = new LatticeLogZ(() => this.session());
     this.wire();
     // The keyboard shortcuts of this mode (keys.js).
     this.shortcuts = {

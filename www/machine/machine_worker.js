@@ -41,7 +41,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter, timedLogZ, trapped } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -243,16 +243,7 @@ function read(name, args) {
   // ln Z by each method at `temperature`, each timed here: [{method, value | error, ms}].
   if (name === 'log_z_all') {
     const [methods, temperature] = args;
-    return methods.map((method) => {
-      const t0 = performance.now();
-      try {
-        const value = lab.log_z(method, temperature);
-        return { method, value, ms: performance.now() - t0 };
-      } catch (err) {
-        if (trapped(err)) throw err;
-        return { method, error: String(err?.message ?? err), ms: performance.now() - t0 };
-      }
-    });
+    return timedLogZ(methods, (method) => lab.log_z(method, temperature));
   }
   return readGetter(lab, name, args, 'the machine');
 }

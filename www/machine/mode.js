@@ -27,7 +27,7 @@ import { UnitFill, UnitsView, pictureShape } from '../views/units.js';
 import { PatternsView } from '../views/patterns.js';
 import { NetworkGraphView } from '../views/graph.js';
 import { LearningCurveView } from '../views/curves.js';
-import { fillLogZTable } from '../views/logz_table.js';
+import { LOG_Z_METHODS, failLogZTable, fillLogZTable, markLogZTable } from '../views/logz_table.js';
 import { MachineOptions } from './options.js';
 import { PatternEditor } from './editor.js';
 import { Gallery } from './gallery.js';
@@ -42,7 +42,6 @@ const GRAPH_UNITS = 40;
 // Where a failed slice of the worker's work is shown.
 const ERROR_BOX = { learning: 'bm-run-error', estimate: 'bm-run-error', explore: 'bm-explore-error' };
 // The ln Z methods, in the table's order.
-const LOG_Z_METHODS = ['exact', 'sampled', 'mean-field', 'ais'];
 
 export class MachineMode {
   constructor(engine) {
@@ -471,24 +470,16 @@ export class MachineMode {
     const run = this.run;
     const results = {};
     this.logZResults = { run, results };
+    markLogZTable('bm-logz-table', 'bm-logz-error');
     let rows;
     try {
       rows = await this.read('log_z_all', LOG_Z_METHODS, temperature);
     } catch (err) {
-      showError('bm-logz-error', err.message ?? String(err));
+      failLogZTable('bm-logz-table', 'bm-logz-error', err.message ?? String(err));
       return;
     }
-    const byMethod = Object.fromEntries(rows.map((row) => [row.method, row]));
-    fillLogZTable('bm-logz-table', 'bm-logz-error', (method) => {
-      const row = byMethod[method];
-      if ('error' in row) throw new Error(row.error);
-      results[method] = row.value;
-      return row.value;
-    });
-    for (const row of rows) {
-      const cell = document.querySelector(`#bm-logz-table tr[data-method="${row.method}"] .time`);
-      if (cell && !('error' in row)) cell.textContent = row.ms < 1 ? '< 1 ms' : `${Math.round(row.ms)} ms`;
-    }
+    fillLogZTable('bm-logz-table', 'bm-logz-error', rows);
+    for (const row of rows) if (!('error' in row)) results[row.method] = row.value;
   }
 
   // The ln Z results of the present run by method (computeLogZ), or {} when none.
