@@ -322,3 +322,70 @@ fn pack_mnist_packs_idx_files_that_the_reader_accepts() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--idx DIR is required"), "{stderr}");
 }
+
+#[test]
+fn learn_rbm_on_mnist_uses_the_f32_trainer_with_the_same_bits_on_any_threads_and_f64_on_request() {
+    // 784-26: above 25 hidden units (ln Z by AIS) and large enough that two threads split
+    // each update (SPLIT_WORK), so the threads really share the work.
+    let run = |more: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--machine",
+            "rbm",
+            "--dataset",
+            "mnist",
+            "--hidden",
+            "26",
+            "--statistics",
+            "cd",
+            "--updates",
+            "10",
+            "--train-subset",
+            "1000",
+            "--test-subset",
+            "300",
+            "--json",
+        ];
+        args.extend_from_slice(more);
+        boltzlab_json(&args)
+    };
+    let one = run(&["--threads", "1"]);
+    let two = run(&["--threads", "2"]);
+    assert_eq!(
+        (one["trainer"].as_str(), one["threads"].as_u64()),
+        (Some("f32"), Some(1))
+    );
+    assert_eq!(
+        (two["trainer"].as_str(), two["threads"].as_u64()),
+        (Some("f32"), Some(2))
+    );
+    assert_eq!(one["exact"], false);
+    for key in ["test_log_likelihood", "train_nll_per_pattern"] {
+        assert_eq!(one[key], two[key], "{key}: {one} against {two}");
+    }
+    let f64 = run(&["--f64"]);
+    assert_eq!(
+        (f64["trainer"].as_str(), f64["threads"].as_u64()),
+        (Some("f64"), Some(1))
+    );
+    // Both trainers start from the base rates, far better than uniform.
+    for v in [&one, &f64] {
+        assert!(
+            v["test_log_likelihood"].as_f64().unwrap() > -UNIFORM_NLL + 100.0,
+            "{v}"
+        );
+    }
+    // The built-in digits keep the f64 trainer their documented figures come from.
+    let digits = boltzlab_json(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--dataset",
+        "digits8",
+        "--updates",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(digits["trainer"], "f64");
+    assert!(refused(&["--dataset", "mnist", "--threads", "0"]).contains("threads"));
+}

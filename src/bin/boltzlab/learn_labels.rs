@@ -73,7 +73,7 @@ fn labelled_data(args: &Args) -> Result<LabelledData, String> {
 }
 
 /// The threads option: 1 ≤ K ≤ 64, default the machine's cores.
-fn threads(args: &Args) -> Result<usize, String> {
+pub fn threads(args: &Args) -> Result<usize, String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
     Ok(args.count("threads", cores.min(64), 1, 64)? as usize)
 }

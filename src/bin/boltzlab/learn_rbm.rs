@@ -5,13 +5,13 @@
 
 use crate::args::Args;
 use crate::images::{self, ImageData};
+use crate::trainer::Trainer;
 use boltzlab::ParamError;
 use boltzlab::learn::Dataset;
 use boltzlab::learn::digits;
 use boltzlab::learn::rbm::exact::{log_z, mean_free_energy};
 use boltzlab::learn::rbm::{
-    AisSchedule, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions, ais_log_z,
-    base_rate_biases,
+    AisSchedule, RateSchedule, Rbm, Statistics, TrainingOptions, ais_log_z, base_rate_biases,
 };
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -24,6 +24,9 @@ struct Run {
     updates: u64,
     /// Exact train NLL every this many updates (0: only at the end).
     every: u64,
+    /// The f64 trainer (else the f32 batch trainer on `threads`).
+    f64: bool,
+    threads: usize,
 }
 
 /// The training and test vectors of a built-in `problem`: `bars-4x4` (30 patterns, no
@@ -65,7 +68,7 @@ fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
     let mut start = Rbm::random(train[0].len(), run.hidden, 0.01, run.options.seed)?;
     start.set_base_rate_biases(train)?;
     let clock = Instant::now();
-    let mut trainer = RbmTrainer::new(start, train, run.options)?;
+    let mut trainer = Trainer::new(&start, train, run.options, run.threads, run.f64)?;
     let mut curve = Vec::new();
     while trainer.updates() < run.updates {
         let chunk = if run.every == 0 {
@@ -76,15 +79,15 @@ fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
         trainer.run(chunk.min(run.updates - trainer.updates()))?;
         if run.every > 0 {
             let m = trainer.rbm();
-            let nll = mean_free_energy(m, train)? + log_partition(m, train)?.0;
+            let nll = mean_free_energy(&m, train)? + log_partition(&m, train)?.0;
             curve.push(json!([trainer.updates(), nll]));
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
     let m = trainer.rbm();
-    let (z, exact) = log_partition(m, train)?;
+    let (z, exact) = log_partition(&m, train)?;
     let test_ll = match test {
-        Some(t) => Some(-mean_free_energy(m, t)? - z),
+        Some(t) => Some(-mean_free_energy(&m, t)? - z),
         None => None,
     };
     let s = run.options.statistics;
@@ -94,7 +97,7 @@ fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
         "hidden": run.hidden,
         "statistics": s.name(),
         "gibbs_steps": s.steps(),
-        "train_nll_per_pattern": mean_free_energy(m, train)? + z,
+        "train_nll_per_pattern": mean_free_energy(&m, train)? + z,
         "train_images": train.len(),
         "test_images": test.as_ref().map(Vec::len),
         "test_log_likelihood": test_ll,
@@ -105,6 +108,8 @@ fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
         "momentum": run.options.momentum,
         "batch": run.options.batch,
         "seed": run.options.seed,
+        "trainer": trainer.name(),
+        "threads": if run.f64 { 1 } else { run.threads },
     });
     match s {
         Statistics::Persistent { particles, .. } => row["particles"] = json!(particles),
@@ -121,7 +126,7 @@ fn train(run: &Run, data: &ImageData) -> Result<(Value, Rbm), ParamError> {
     if !curve.is_empty() {
         row["curve"] = json!(curve);
     }
-    Ok((row, trainer.rbm().clone()))
+    Ok((row, m))
 }
 
 /// Engine field → option, for error messages.
@@ -136,6 +141,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("weight decay", "weight-decay"),
     ("decay updates", "updates"),
     ("particles × gibbs steps", "particles"),
+    ("threads", "threads"),
 ];
 
 /// `boltzlab learn --machine rbm|full …`: `full` goes to [`crate::learn_full::learn`].
@@ -169,14 +175,14 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
             "every",
             "seed",
             "save",
+            "threads",
         ],
-        &["json"],
+        &["json", "f64"],
     )?;
     args.choice("machine", &["rbm", "full"])?;
     let data = training_data(&args)?;
     // The 8×8 digits and image files learn in batches of 100 for 15000 updates by default.
-    let digits = args.has("data")
-        || args.choice("dataset", &["bars-4x4", "digits8", "mnist"])? != "bars-4x4";
+    let digits = args.has("data") || dataset(&args)? != "bars-4x4";
     let hidden = args.count("hidden", 16, 0, u64::MAX)? as usize;
     let steps = args.count("gibbs-steps", 1, 0, u64::MAX)? as usize;
     let particles = args.count("particles", 100, 0, u64::MAX)? as usize;
@@ -223,12 +229,18 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         weight_decay: number("weight-decay", 0.0),
         seed: args.count("seed", 1, 0, u64::MAX)?,
     };
+    // MNIST and image files learn with the f32 batch trainer on every core (or --threads K);
+    // the built-in bars and digits, and --f64, with the f64 trainer their documented figures
+    // come from.
+    let f64 = args.flag("f64") || !(args.has("data") || dataset(&args)? == "mnist");
     let run = Run {
         problem: data.name.clone(),
         hidden,
         options,
         updates,
         every: args.count("every", 0, 0, 1_000_000_000)?,
+        f64,
+        threads: crate::learn_labels::threads(&args)?,
     };
     let (row, m) = train(&run, &data).map_err(|e| args.engine_error(e, FIELDS))?;
     // The trained machine as the page's network JSON (with its bipartite mask).
@@ -241,7 +253,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
 /// or the image file `--data` names alone; `--train-subset N` and `--test-subset N` keep
 /// the first N images of a file's sets.
 fn training_data(args: &Args) -> Result<ImageData, String> {
-    let dataset = args.choice("dataset", &["bars-4x4", "digits8", "mnist"])?;
+    let dataset = dataset(args)?;
     let file = args.text("data");
     let from_file = dataset == "mnist" || file.is_some();
     if file.is_some() && args.has("dataset") && dataset != "mnist" {
@@ -271,6 +283,11 @@ fn training_data(args: &Args) -> Result<ImageData, String> {
         None => (images::shipped_mnist(), "mnist".to_string()),
     };
     images::load(&path, name, train_subset, test_subset, dataset == "mnist")
+}
+
+/// `--dataset`: bars-4x4 (the default), digits8 or mnist.
+fn dataset(args: &Args) -> Result<String, String> {
+    args.choice("dataset", &["bars-4x4", "digits8", "mnist"])
 }
 
 fn print_row(row: &Value) {
@@ -396,6 +413,8 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
             options,
             updates: updates / scale,
             every: every / scale,
+            f64: true,
+            threads: 1,
         };
         let (row, _) = train(&run, &data(problem)).map_err(|e| e.to_string())?;
         if !args.flag("json") {

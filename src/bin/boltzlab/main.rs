@@ -15,6 +15,7 @@ mod memory;
 mod reproduce;
 mod reproduce_sm2008;
 mod score;
+mod trainer;
 
 use std::process::ExitCode;
 
@@ -111,7 +112,7 @@ USAGE:
                  [--statistics persistent|cd|tempering] [--particles K] [--gibbs-steps k]
                  [--replicas R] [--batch B] [--rate ε] [--momentum μ] [--weight-decay λ]
                  [--decay linear|none] [--updates N] [--every N] [--seed S] [--save FILE]
-                 [--json]
+                 [--threads K] [--f64] [--json]
       A restricted machine (0/1 units) trained from W ~ N(0, 0.01²) and base-rate visible
       biases (defaults: bars-4x4, 16 hidden, persistent, 100 particles, k = 1, 4 replicas,
       full batch for bars and 100 otherwise, ε = 0.02, μ = 0.5, λ = 0, linear decay to 0
@@ -124,7 +125,10 @@ USAGE:
       sets) or text image file: one image per line of 0/1 characters, all the same length,
       each optionally followed by a space and a label 0-9 (blank lines and lines starting
       with # are skipped; no test set). --train-subset N and --test-subset N keep the
-      first N images of a file's sets. JSON adds train_images and test_images.
+      first N images of a file's sets. MNIST and files learn with the f32 batch trainer
+      on K threads (default: the cores), bars and digits (and --f64) with the f64 one, an
+      independent implementation of the same rule. JSON adds train_images, test_images,
+      trainer (f32 or f64) and threads.
   boltzlab learn --machine rbm --labels [--dataset mnist|digits8] [--data FILE]
                  [--train-subset N] [--test-subset N] [--hidden H] [--statistics cd|persistent]
                  [--particles K] [--gibbs-steps k] [--batch B] [--rate ε] [--momentum μ]

@@ -6,10 +6,11 @@
 
 use crate::args::Args;
 use crate::images;
+use crate::trainer::Trainer;
 use boltzlab::ParamError;
 use boltzlab::learn::rbm::exact::mean_free_energy;
 use boltzlab::learn::rbm::{
-    AisSchedule, BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
+    AisSchedule, BatchTrainer, RateSchedule, Rbm, Statistics, TrainingOptions,
 };
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -299,80 +300,6 @@ fn checkpoints(list: Option<&str>, epochs: u64) -> Result<Vec<u64>, String> {
     Ok(out)
 }
 
-/// The trainer of a curve: the f32 batch trainer, or (`--f64`) the f64 [`RbmTrainer`], an
-/// independent implementation of the same rule, to check the first against.
-enum CurveTrainer {
-    F32(Box<BatchTrainer>),
-    F64(Box<RbmTrainer>),
-}
-
-impl CurveTrainer {
-    fn new(
-        rbm: &Rbm,
-        setup: &Setup,
-        options: TrainingOptions,
-        f64_trainer: bool,
-    ) -> Result<CurveTrainer, ParamError> {
-        Ok(if f64_trainer {
-            CurveTrainer::F64(Box::new(RbmTrainer::new(
-                rbm.clone(),
-                &setup.train,
-                options,
-            )?))
-        } else {
-            CurveTrainer::F32(Box::new(BatchTrainer::new(
-                rbm,
-                &setup.train,
-                options,
-                setup.threads,
-            )?))
-        })
-    }
-
-    fn run(&mut self, updates: u64) -> Result<(), ParamError> {
-        match self {
-            CurveTrainer::F32(t) => t.run(updates),
-            CurveTrainer::F64(t) => t.run(updates),
-        }
-    }
-
-    fn set_momentum(&mut self, momentum: f64) -> Result<(), ParamError> {
-        match self {
-            CurveTrainer::F32(t) => t.set_momentum(momentum),
-            CurveTrainer::F64(t) => {
-                let options = TrainingOptions {
-                    momentum,
-                    ..*t.options()
-                };
-                t.set_options(options)
-            }
-        }
-    }
-
-    /// CD-k's k and rate for the later updates, keeping the velocities, chains and batch
-    /// position (rbm.m's `anneal_lr` between epochs).
-    fn set_cd_steps(&mut self, steps: usize, rate: f64) -> Result<(), ParamError> {
-        match self {
-            CurveTrainer::F32(t) => t.set_cd_steps(steps, rate),
-            CurveTrainer::F64(t) => {
-                let options = TrainingOptions {
-                    statistics: Statistics::ContrastiveDivergence { steps },
-                    rate,
-                    ..*t.options()
-                };
-                t.set_options(options)
-            }
-        }
-    }
-
-    fn rbm(&self) -> Rbm {
-        match self {
-            CurveTrainer::F32(t) => t.rbm(),
-            CurveTrainer::F64(t) => t.rbm().clone(),
-        }
-    }
-}
-
 /// Trains a batch-trainer row epoch by epoch and scores it at each checkpoint with every
 /// AIS schedule of the run, handing `emit` one JSON object per checkpoint and schedule.
 /// Without `anneal` the machine at epoch E is the one a plain run of E epochs trains (the
@@ -391,7 +318,7 @@ fn curve(
     let per_epoch = setup.train.len().div_ceil(BATCH) as u64;
     let updates = per_epoch * setup.epochs;
     let rbm = Rbm::random(setup.train[0].len(), hidden, WEIGHT_SCALE, setup.seed)?;
-    let mut trainer: Option<(CurveTrainer, usize)> = None;
+    let mut trainer: Option<(Trainer, usize)> = None;
     let clock = Instant::now();
     let mut train_seconds = 0.0;
     for epoch in 1..=setup.epochs {
@@ -420,7 +347,7 @@ fn curve(
                     momentum,
                     ..options(spec.method.statistics(steps), rate, updates, setup.seed)
                 };
-                let t = CurveTrainer::new(&rbm, setup, options, f64_trainer)?;
+                let t = Trainer::new(&rbm, &setup.train, options, setup.threads, f64_trainer)?;
                 trainer = Some((t, steps));
             }
         }
@@ -444,7 +371,7 @@ fn curve(
                 "cd_steps": matches!(spec.method, Method::Cd(_)).then_some(steps),
                 "rate": rate,
                 "anneal_k": anneal,
-                "trainer": if f64_trainer { "f64" } else { "f32" },
+                "trainer": t.name(),
                 "test_log_likelihood": -free - log_z,
                 "stderr": stderr,
                 "exact": exact,
