@@ -124,6 +124,9 @@ test('the page’s mirror and the worker agree after every command, and a comman
     { command: 'set-schedule', schedule: '10:2, 5:3', collect: 7 },
     { command: 'set-statistics', statistics: 'persistent', particles: 12, sweeps: 3, replicas: 1 },
     { command: 'advance', steps: 40 },
+    // No AIS estimate is under way for bars 3×3 (its KL is exact): the worker's own command
+    // changes nothing.
+    { command: 'estimate-step', chunks: 5 },
     { command: 'step-cycle' },
     { command: 'explore', pattern: 2 },
     { command: 'explore-sweeps', sweeps: 5 },
@@ -134,12 +137,16 @@ test('the page’s mirror and the worker agree after every command, and a comman
     { command: 'new-custom-run', patterns: '1100\n0011\n1010', hidden: 2, method: 'mean-field', seed: 5 },
     { command: 'set-update', rule: 'gradient', size: 2 },
     { command: 'new-run', problem: '4-2-4', method: 'stochastic', seed: 11 },
+    // The session the worker sent after the step-cycle above ('kept'): that run again.
+    { command: 'restore-session', text: 'kept' },
   ];
   for (const command of commands) {
     const { mirror, worker } = await page.evaluate(
       async ({ command, names }) => {
         const mode = window.boltzlabApp.machine;
+        if (command.command === 'restore-session') command.text = window.keptSession;
         await mode.dispatch(command);
+        if (command.command === 'step-cycle') window.keptSession = await mode.read('session');
         const lab = window.boltzlabMachine;
         const worker = {};
         const mirror = {};
@@ -152,6 +159,7 @@ test('the page’s mirror and the worker agree after every command, and a comman
       { command, names: AGREED },
     );
     expect(mirror, command.command).toEqual(worker);
+    if (command.command === 'restore-session') expect(worker.dataset).toBe('bars-3x3');
   }
   // Before any learning of the last run, the weights agree too; an import is made on both.
   const network = await page.evaluate(() => window.boltzlabApp.machine.lab.export_network());
@@ -169,17 +177,20 @@ test('the page’s mirror and the worker agree after every command, and a comman
   const refused = await page.evaluate(async () => {
     const mode = window.boltzlabApp.machine;
     const sent = mode.journal.seq;
+    const before = await window.boltzlabMachine.weight_decay();
     let message = null;
     try {
       mode.dispatch({ command: 'set-weight-decay', decay: 2 });
     } catch (err) {
       message = err.message;
     }
-    return { message, sent: mode.journal.seq - sent, decay: await window.boltzlabMachine.weight_decay() };
+    return { message, sent: mode.journal.seq - sent, before, decay: await window.boltzlabMachine.weight_decay() };
   });
   expect(refused.message).toMatch(/decay/);
   expect(refused.sent).toBe(0);
-  expect(refused.decay).toBe(0);
+  // The restored run's decay (set before its session was taken), unchanged.
+  expect(refused.before).toBe(0.01);
+  expect(refused.decay).toBe(0.01);
 });
 
 test.describe('a general machine worker that dies', () => {
