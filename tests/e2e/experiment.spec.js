@@ -1,5 +1,5 @@
-// The temperature-sweep experiment: progress, cancel, results that fall through T_c, the
-// exact overlay, the CSV.
+// The temperature-sweep experiment, in the lattice's worker: progress, cancel, results that
+// fall through T_c, the exact overlay, the CSV.
 import { readFile } from 'node:fs/promises';
 import { test, expect, openApp, lab, pause, choose, enter } from './fixtures.js';
 
@@ -25,6 +25,9 @@ test('a short sweep gives a ⟨|m|⟩ curve that falls through T_c, with the exa
   await expect(page.locator('#scan-status')).toHaveText('done: 6 temperatures', { timeout: 60_000 });
   // The sweep ran on a copy: the paused live lattice did not move.
   expect(await lab(page, 'ticks')).toBe(ticksBefore);
+  // It ran in the lattice's worker: the page's own engine (the mirror) never held it.
+  expect(await lab(page, 'has_scan')).toBe(true);
+  expect(await page.evaluate(() => window.boltzlabApp.lattice.lab.has_scan())).toBe(false);
   await expect(page.getByLabel('Progress')).toHaveJSProperty('value', 1);
 
   const rows = parseCsv(await lab(page, 'scan_csv'));

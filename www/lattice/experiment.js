@@ -1,28 +1,43 @@
 // @ts-check
 // The temperature-sweep experiment: the engine cools a copy of the lattice from T high to
-// T low and measures ⟨|m|⟩, u, c and χ with error bars; this module starts it, runs it a
-// little every frame within a time budget, shows progress, and plots the results with
+// T low and measures ⟨|m|⟩, u, c and χ with error bars. The sweep runs in the lattice's
+// worker (worker.js: its scan commands, and the sweep's state with the frames); this module
+// starts and cancels it, shows its progress and lattice, and plots the results with
 // Onsager's exact curves for the zero-field ferromagnet.
 
-import { view } from '../engine.js';
-import { $, attempt, download, readNumber } from '../ui.js';
+import { $, attempt, download, readNumber, showError } from '../ui.js';
 import { ErrorBarPlot } from '../views/plot.js';
 import { LatticeView } from '../views/lattice.js';
 
 const CURVE_POINTS = 240;
+/**
+ * The sweep's state as the worker sends it (scanPart in worker.js).
+ * @typedef {{has: boolean, running: boolean, len: number, progress: number, done: boolean,
+ *   cancelled: boolean, temperature?: number, range: number[], onsager?: boolean,
+ *   side?: number, spins?: Int8Array, columns?: Record<string, Float64Array> | null}} ScanState
+ */
+/** @type {ScanState} */
+const EMPTY = { has: false, running: false, len: 0, progress: 0, done: false, cancelled: false, range: [3.5, 1.5] };
 
 export class Experiment {
-  // lab: the page's mirror of the run (lattice/mode.js); settle(): a promise that the mirror
-  // holds the live run (the sweep starts from it); onRunningChange(running): the sweep
-  // started (true) or stopped (false).
-  constructor(engine, lab, settle, onRunningChange) {
+  // engine: the wasm module (Onsager's closed forms); worker: {command(c): a promise of the
+  // worker's reply to a scan command, read(name): a promise of a worker reading};
+  // onRunningChange(running): the sweep started (true) or stopped (false).
+  /**
+   * @param {any} engine
+   * @param {{command: (c: any) => Promise<any>, read: (name: string) => Promise<any>}} worker
+   * @param {(running: boolean) => void} onRunningChange
+   */
+  constructor(engine, worker, onRunningChange) {
     this.engine = engine;
-    this.lab = lab;
-    this.settle = settle;
+    this.worker = worker;
     this.onRunningChange = onRunningChange;
     this.running = false;
-    this.sweepsPerCall = 1;
+    // The sweep as the worker last sent it (scanPart in worker.js), its result columns kept.
+    /** @type {ScanState} */
+    this.state = { ...EMPTY, columns: null };
     this.drawnLength = -1;
+    this.stale = true;
     this.plots = {
       m: new ErrorBarPlot($('scan-m'), { title: '⟨|m|⟩  magnetisation per spin' }),
       u: new ErrorBarPlot($('scan-u'), { title: 'u = ⟨E⟩/N  energy per spin' }),
@@ -32,40 +47,62 @@ export class Experiment {
     this.lattice = new LatticeView($('scan-spins'));
     $('scan-start').addEventListener('click', () => this.start());
     $('scan-cancel').addEventListener('click', () => this.cancel());
-    $('scan-csv').addEventListener('click', () => download('boltzlab-sweep.csv', lab.scan_csv(), 'text/csv'));
+    $('scan-csv').addEventListener('click', () =>
+      this.worker
+        .read('scan_csv')
+        .then((csv) => download('boltzlab-sweep.csv', csv, 'text/csv'))
+        .catch((err) => showError('scan-error', err.message ?? String(err))),
+    );
     this.draw(true);
   }
 
+  // Starts a sweep from the live run as it is now (the run pauses, and goes on after it). A
+  // plan the engine refuses is explained beside the controls, and the run goes on.
   async start() {
-    const value = (id) => readNumber($(id).value);
-    $('scan-start').disabled = true;
-    await this.settle();
-    $('scan-start').disabled = false;
-    const ok = attempt('scan-error', () =>
-      this.lab.dispatch({
+    let plan = null;
+    const ok = attempt('scan-error', () => {
+      const value = (id) => readNumber($(id).value);
+      plan = {
         command: 'start-scan',
         t_high: value('scan-t-high'),
         t_low: value('scan-t-low'),
         points: value('scan-points'),
         burn_in: value('scan-burn-in'),
         measure: value('scan-measure'),
-      }),
-    );
-    if (!ok) {
+      };
+    });
+    if (!ok) return;
+    $('scan-start').disabled = true;
+    this.onRunningChange(true);
+    try {
+      await this.worker.command(plan);
+    } catch (err) {
+      showError('scan-error', err.message ?? String(err));
+      $('scan-start').disabled = false;
       this.onRunningChange(false); // the run goes on as before
       return;
     }
     this.running = true;
-    this.sweepsPerCall = 1;
     this.curves = null;
     this.setButtons();
-    this.onRunningChange(true);
-    this.draw(true);
   }
 
   cancel() {
-    this.lab.dispatch({ command: 'cancel-scan' });
-    this.finish();
+    this.worker.command({ command: 'cancel-scan' }).catch((err) => showError('scan-error', err.message ?? String(err)));
+  }
+
+  // The sweep's state from a frame of the worker.
+  received(part) {
+    const columns = part.columns ?? this.state.columns;
+    this.state = { ...part, columns };
+    this.stale = true;
+    if (this.running && !part.running) this.finish();
+  }
+
+  // The sweep failed in the worker: it stops, with the reason beside its controls.
+  failed(message) {
+    showError('scan-error', message);
+    if (this.running) this.finish();
   }
 
   finish() {
@@ -78,22 +115,7 @@ export class Experiment {
   setButtons() {
     $('scan-start').disabled = this.running;
     $('scan-cancel').disabled = !this.running;
-    $('scan-csv').disabled = this.running || this.lab.scan_len() === 0;
-  }
-
-  // Runs the sweep for about `budgetMs` of this frame.
-  step(budgetMs) {
-    if (!this.running) return;
-    const begin = performance.now();
-    while (performance.now() - begin < budgetMs && !this.lab.scan_done()) {
-      const t0 = performance.now();
-      this.lab.dispatch({ command: 'advance-scan', sweeps: this.sweepsPerCall });
-      const took = performance.now() - t0;
-      // Aim for calls of about a quarter of the budget.
-      if (took < budgetMs / 8) this.sweepsPerCall = Math.min(1 << 16, this.sweepsPerCall * 2);
-      else if (took > budgetMs / 2 && this.sweepsPerCall > 1) this.sweepsPerCall = Math.max(1, this.sweepsPerCall >> 1);
-    }
-    if (this.lab.scan_done()) this.finish();
+    $('scan-csv').disabled = this.running || this.state.len === 0;
   }
 
   // Onsager's curves over the sweep's range (from the engine's closed forms).
@@ -109,36 +131,31 @@ export class Experiment {
   }
 
   draw(force = false) {
-    const lab = this.lab;
-    const has = lab.has_scan();
-    const n = lab.scan_len();
-    const progress = lab.scan_progress();
-    $('scan-progress').value = progress;
-    if (!has) $('scan-status').textContent = 'not started';
-    else if (lab.scan_cancelled())
-      $('scan-status').textContent = `cancelled after ${n} temperature${n === 1 ? '' : 's'}`;
-    else if (lab.scan_done()) $('scan-status').textContent = `done: ${n} temperatures`;
-    else $('scan-status').textContent = `${Math.round(progress * 100)}%, T = ${lab.scan_temperature().toFixed(3)}`;
-    if (has && this.running) {
-      const side = lab.scan_side();
-      this.lattice.draw(view(this.engine, Int8Array, lab.scan_spins_ptr(), side * side), side);
-    }
+    if (!force && !this.stale) return;
+    this.stale = false;
+    const s = this.state;
+    const n = s.len;
+    $('scan-progress').value = String(s.progress);
+    if (!s.has) $('scan-status').textContent = 'not started';
+    else if (s.cancelled) $('scan-status').textContent = `cancelled after ${n} temperature${n === 1 ? '' : 's'}`;
+    else if (s.done) $('scan-status').textContent = `done: ${n} temperatures`;
+    else $('scan-status').textContent = `${Math.round(s.progress * 100)}%, T = ${s.temperature.toFixed(3)}`;
+    if (s.has && s.running && s.spins) this.lattice.draw(s.spins, s.side);
     if (!force && n === this.drawnLength) return;
     this.drawnLength = n;
-    const range = has ? lab.scan_range() : [3.5, 1.5];
-    const [hi, lo] = [range[0], range[1]];
-    const column = (ptr) => (n ? Array.from(view(this.engine, Float64Array, ptr, n)) : []);
-    const t = column(lab.scan_temperature_ptr());
-    const onsager = has && lab.scan_is_onsager();
-    if (onsager && !this.curves) this.curves = this.exactCurves(lo, hi);
-    const exact = onsager ? this.curves : {};
+    const [hi, lo] = [s.range[0], s.range[1]];
+    const c = s.columns;
+    const column = (name) => (n && c ? Array.from(c[name]) : []);
+    const t = column('t');
+    if (s.onsager && !this.curves) this.curves = this.exactCurves(lo, hi);
+    const exact = s.onsager ? this.curves : {};
     const marker = this.engine.critical_temperature();
     const panel = (plot, y, err, curve) =>
       plot.draw({ x: t, y: column(y), err: column(err), xRange: [lo, hi], exact: curve ?? null, marker });
-    panel(this.plots.m, lab.scan_abs_magnetization_ptr(), lab.scan_abs_magnetization_error_ptr(), exact.m);
-    panel(this.plots.u, lab.scan_energy_ptr(), lab.scan_energy_error_ptr(), exact.u);
-    panel(this.plots.c, lab.scan_specific_heat_ptr(), lab.scan_specific_heat_error_ptr(), exact.c);
-    panel(this.plots.chi, lab.scan_susceptibility_ptr(), lab.scan_susceptibility_error_ptr(), null);
+    panel(this.plots.m, 'm', 'mErr', exact.m);
+    panel(this.plots.u, 'u', 'uErr', exact.u);
+    panel(this.plots.c, 'c', 'cErr', exact.c);
+    panel(this.plots.chi, 'chi', 'chiErr', null);
     this.setButtons();
   }
 }

@@ -128,7 +128,8 @@ export class LatticeMode {
     this.link = new EngineLink(this.latest.text, {
       onFrame: (frame) => this.received(frame),
       onSession: (kept) => this.kept(kept),
-      onError: (message) => this.fail(new Error(message)),
+      onError: (message, data) =>
+        data?.part === 'scan' ? this.experiment.failed(message) : this.fail(new Error(message)),
       onFault: (message) => reportPanic(`The engine's worker stopped: ${message}`),
     });
     onEngineStop(() => this.link.stop());
@@ -180,17 +181,19 @@ export class LatticeMode {
       (method) => this.read(method),
     );
     this.painter = new Painter(this.facade, $('spins-box'), edited);
-    // The sweep starts from the live run: the run pauses, and goes on after it.
+    // The sweep runs in the worker, on a copy of the live lattice as it is when it starts: the
+    // run pauses, and goes on after it. Its commands change nothing of the run
+    // (LatticeCommand::changes_run): the mirror and the journal never see them.
     let resumeAfterScan = false;
-    const settle = () => {
-      resumeAfterScan = this.running;
-      return this.settle();
+    const scanWorker = {
+      command: (command) => this.link.command(command, this.seq),
+      read: (name) => this.read(name),
     };
-    // The sweep runs on the mirror itself: its commands (start, advance, cancel) work on a copy
-    // of the lattice and change nothing of the run (LatticeCommand::changes_run).
-    this.experiment = new Experiment(engine, lab, settle, (on) => {
-      if (on) this.setRunning(false);
-      else if (resumeAfterScan) {
+    this.experiment = new Experiment(engine, scanWorker, (on) => {
+      if (on) {
+        resumeAfterScan = this.running;
+        this.setRunning(false);
+      } else if (resumeAfterScan) {
         resumeAfterScan = false;
         this.setRunning(true);
       }
@@ -256,11 +259,10 @@ export class LatticeMode {
     this.setRunning(false);
   }
 
-  // Runs the temperature sweep for at most `budgetMs`, and tells the worker how to run: at
-  // maximum speed continuously, at the others one frame's ticks once the last frame came.
-  frame(budgetMs, now) {
+  // Tells the worker how to run: at maximum speed continuously, at the others one frame's
+  // ticks once the last frame came (the temperature sweep runs there too, on its own).
+  frame(_budgetMs, now) {
     if (this.failed) return;
-    this.experiment.step(budgetMs);
     const want = this.running ? this.speed().ticks : 0;
     const max = want === Infinity;
     if (max !== this.sentMax) {
@@ -286,6 +288,8 @@ export class LatticeMode {
   // change at once (it is not shown), one replaced before it was drawn at once (after a
   // change the worker sends a second frame without waiting), a drawn one when drawn.
   received(frame) {
+    // The sweep's part, even of a frame not shown (its result rows come once).
+    if (frame.scan) this.experiment.received(frame.scan);
     this.awaiting = false;
     this.rateTicks += frame.ticksDone;
     const ack = (buffers) => this.link.post({ type: 'ack', buffers }, buffers);
@@ -452,7 +456,7 @@ export class LatticeMode {
       if (this.mirror !== 'synced') throw new Error('the mirror is not up to date: await boltzlabSettled() first');
       return mirror[name](...args);
     }
-    if (MIRROR_READS.has(name) || name.startsWith('scan_') || name === 'has_scan') return mirror[name](...args);
+    if (MIRROR_READS.has(name)) return mirror[name](...args);
     return this.read(name, args);
   }
 

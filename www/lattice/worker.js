@@ -24,7 +24,9 @@
 //     {type: 'fault'}                          test only: a deliberate panic
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
-//     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats}
+//     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats,
+//      scan?}                                  scan: the temperature sweep, when it changed
+//                                              (scanPart below)
 //     {type: 'session', text, seq, ms}         the run's session, every SESSION_MS or so while
 //                                              it runs, with the number of the last change in it
 //     {type: 'panic', message}
@@ -76,8 +78,26 @@ const engineTime = { ms: 0, ticks: 0, frameMs: 0, frames: 0, buffers: 0 };
 // The last session sent: when, at which tick count and change, and the wait until the next.
 const kept = { at: -Infinity, ticks: -1, seq: -1, every: SESSION_MS };
 
+// The temperature sweep (the engine's scan: a copy of the lattice cooled from T high to T
+// low, measured at each T), advanced here in slices while it runs, before the run (the page
+// pauses the run for it); its commands (start-scan, cancel-scan) come as any other, and its
+// state goes to the page with the frames. perCall: sweeps per engine call, sized to about a
+// quarter of a slice; sentLen: the result rows last sent.
+const scan = { running: false, perCall: 1, sentLen: -1, changed: true };
+
 const tick = new MessageChannel();
-tick.port1.onmessage = () => slice();
+let scheduled = false;
+tick.port1.onmessage = () => {
+  scheduled = false;
+  slice();
+};
+
+// The next slice, after any message waiting (once).
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  tick.port2.postMessage(null);
+}
 
 function buffer(bytes) {
   const k = spare.findIndex((b) => b.byteLength === bytes);
@@ -121,6 +141,7 @@ function frame(urgent = false) {
   };
   const message = {
     type: 'frame',
+    scan: scanPart(),
     seq: host.seq(),
     side: lab.side(),
     spins,
@@ -173,17 +194,82 @@ function advance(ticks, explain, untilMs = Infinity) {
 }
 
 function slice() {
-  if (!runMax || host.dead()) return;
+  if ((!runMax && !scan.running) || host.dead()) return;
   try {
-    advance(Infinity, false, performance.now() + SLICE_MS);
+    if (scan.running) advanceScan(performance.now() + SLICE_MS);
+    else advance(Infinity, false, performance.now() + SLICE_MS);
   } catch (err) {
-    runMax = false;
-    report(err);
-    return;
+    if (scan.running) {
+      scan.running = false;
+      scan.changed = true;
+      dirty = true;
+      postMessage({ type: 'error', part: 'scan', message: String(err?.message ?? err) });
+    } else {
+      runMax = false;
+      report(err);
+      return;
+    }
   }
   frame();
   keepSession();
-  tick.port2.postMessage(null); // the next slice, after any message waiting
+  if (runMax || scan.running) schedule();
+}
+
+// Advances the sweep until `untilMs` (at least one call), in calls of scan.perCall sweeps.
+function advanceScan(untilMs) {
+  do {
+    const t0 = performance.now();
+    lab.dispatch({ command: 'advance-scan', sweeps: scan.perCall });
+    const took = performance.now() - t0;
+    if (took < SLICE_MS / 8) scan.perCall = Math.min(1 << 16, scan.perCall * 2);
+    else if (took > SLICE_MS / 2 && scan.perCall > 1) scan.perCall = Math.max(1, scan.perCall >> 1);
+  } while (performance.now() < untilMs && !lab.scan_done());
+  if (lab.scan_done()) scan.running = false;
+  scan.changed = true;
+  dirty = true;
+}
+
+// The sweep's state for the page, when it changed since the last frame (else undefined):
+// {has, running, len, progress, done, cancelled, temperature, range: [T high, T low],
+// onsager, side and spins (its lattice, while it runs), columns (when rows were added: the
+// result columns t, m, mErr, u, uErr, c, cErr, chi, chiErr)}.
+function scanPart() {
+  if (!scan.changed) return undefined;
+  scan.changed = false;
+  const has = lab.has_scan();
+  const len = lab.scan_len();
+  const memory = engine.wasm_memory().buffer;
+  const part = {
+    has,
+    running: scan.running,
+    len,
+    progress: lab.scan_progress(),
+    done: lab.scan_done(),
+    cancelled: lab.scan_cancelled(),
+    temperature: has && scan.running ? lab.scan_temperature() : NaN,
+    range: has ? Array.from(lab.scan_range()) : [3.5, 1.5],
+    onsager: has && lab.scan_is_onsager(),
+  };
+  if (has && scan.running) {
+    const side = lab.scan_side();
+    Object.assign(part, { side, spins: new Int8Array(memory, lab.scan_spins_ptr(), side * side).slice() });
+  }
+  if (len !== scan.sentLen) {
+    scan.sentLen = len;
+    const column = (ptr) => new Float64Array(memory, ptr, len).slice();
+    part.columns = {
+      t: column(lab.scan_temperature_ptr()),
+      m: column(lab.scan_abs_magnetization_ptr()),
+      mErr: column(lab.scan_abs_magnetization_error_ptr()),
+      u: column(lab.scan_energy_ptr()),
+      uErr: column(lab.scan_energy_error_ptr()),
+      c: column(lab.scan_specific_heat_ptr()),
+      cErr: column(lab.scan_specific_heat_error_ptr()),
+      chi: column(lab.scan_susceptibility_ptr()),
+      chiErr: column(lab.scan_susceptibility_error_ptr()),
+    };
+  }
+  return part;
 }
 
 // Sends the run's session when it moved on and the last is SESSION_MS old (or older, for a
@@ -235,11 +321,8 @@ function other(data) {
       keepSession();
       break;
     case 'run':
-      if (data.max && !runMax) {
-        runMax = true;
-        tick.port2.postMessage(null);
-      }
       runMax = data.max;
+      if (runMax) schedule();
       break;
     case 'ack':
       inFlight = Math.max(0, inFlight - 1);
@@ -266,6 +349,14 @@ const host = hostWorker({
   make(command) {
     const reply = lab.dispatch(command);
     dirty = true;
+    // Any command may change the sweep (a new one, a cancel, a lattice rebuilt).
+    scan.changed = true;
+    if (command.command === 'start-scan') {
+      scan.running = true;
+      scan.perCall = 1;
+      scan.sentLen = -1;
+      schedule();
+    } else if (command.command === 'cancel-scan') scan.running = false;
     return reply;
   },
   read,
