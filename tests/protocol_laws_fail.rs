@@ -1,19 +1,23 @@
 //! The protocol laws (tests/protocol_laws/mod.rs) can fail: a toy engine whose dispatcher
 //! leaves one command unhandled (it answers, but nothing reaches the state), and a case list
 //! that forgets a command, each make `every_command_reaches_the_engine_state` fail; a refused
-//! command that changes the state makes `a_refused_command_leaves_the_state_unchanged` fail.
+//! command that changes the state makes `a_refused_command_leaves_the_state_unchanged` fail;
+//! TypeScript types with a renamed or a missing field make
+//! `the_typescript_types_name_every_command_and_reply` fail.
 //! The real engines' files (tests/protocol*.rs) call the same functions.
 
 use boltzlab::ParamError;
 use protocol_laws::{Case, Engine, case, refusal};
 use serde::{Deserialize, Serialize};
 
-// Only the walk and the refusal law are tried here.
+// Not every law is tried here.
 #[allow(dead_code)]
 mod protocol_laws;
 
-/// A counter with three commands; `Forgotten` is the deliberately unhandled one.
+/// A counter with three commands; `Forgotten` is the deliberately unhandled one. Its wire
+/// form is tagged as the engines' are (`{"command": "add", "by": 2}`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "kebab-case")]
 enum Command {
     Add { by: i64 },
     Reset,
@@ -155,6 +159,70 @@ fn a_refusal_that_changes_the_state_fails_its_law() {
     .expect("a refusal that leaks must fail");
     assert!(
         message.contains("changed the state though refused"),
+        "{message}"
+    );
+}
+
+/// The toy's TypeScript types with `members` (its command union's members), written to a
+/// file of this test's own as the custom section `TOY_PROTOCOL`: the path the law reads.
+fn typescript(test: &str, members: &str) -> String {
+    let path = std::env::temp_dir().join(format!("boltzlab-toy-{}-{test}.rs", std::process::id()));
+    let text = format!(
+        "const BEFORE: &str = r#\"{{ command: 'add'; wrong: number }}\"#;\n\
+         const TOY_PROTOCOL: &'static str = r#\"\nexport type Command =\n{members};\n\"#;\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    format!("{}#TOY_PROTOCOL", path.display())
+}
+
+const RIGHT: &str = "  | { command: 'add'; by: number }\n  | { command: 'reset'; hard?: boolean }\n  | { command: 'forgotten'; to: number }";
+
+#[test]
+fn typescript_types_with_a_renamed_or_missing_field_fail_their_law() {
+    // Right (an optional field the wire form leaves out is allowed); the section before it,
+    // with a wrong `add`, is not read.
+    protocol_laws::the_typescript_types_name_every_command_and_reply(
+        &typescript("right", RIGHT),
+        cases(),
+        &[],
+    );
+    let renamed = RIGHT.replace("by: number", "step: number");
+    let message = failure(|| {
+        protocol_laws::the_typescript_types_name_every_command_and_reply(
+            &typescript("renamed", &renamed),
+            cases(),
+            &[],
+        )
+    })
+    .expect("a renamed field must fail");
+    assert!(
+        message.contains("the wire field by is not in its TypeScript member"),
+        "{message}"
+    );
+    let required = RIGHT.replace("hard?: boolean", "hard: boolean");
+    let message = failure(|| {
+        protocol_laws::the_typescript_types_name_every_command_and_reply(
+            &typescript("required", &required),
+            cases(),
+            &[],
+        )
+    })
+    .expect("a field the wire form lacks must fail");
+    assert!(message.contains("requires hard"), "{message}");
+    let dropped = RIGHT.replace(
+        "  | { command: 'forgotten'; to: number }",
+        "  | { command: 'other' }",
+    );
+    let message = failure(|| {
+        protocol_laws::the_typescript_types_name_every_command_and_reply(
+            &typescript("dropped", &dropped),
+            cases(),
+            &[],
+        )
+    })
+    .expect("a missing command must fail");
+    assert!(
+        message.contains("forgotten is not in the TypeScript types"),
         "{message}"
     );
 }

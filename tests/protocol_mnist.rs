@@ -544,7 +544,7 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/rbm.rs",
+        "src/web/rbm.rs#MNIST_PROTOCOL",
         cases(),
         &[
             MnistReply::Changed,

@@ -837,7 +837,7 @@ fn the_page_calls_and_the_commands_make_the_same_run() {
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/rbm.rs",
+        "src/web/rbm.rs#RBM_PROTOCOL",
         cases(),
         &[
             RbmReply::Changed,

@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 
 /// The general machine's protocol for TypeScript (`MachineLab.dispatch`), written beside the
 /// Rust enums it mirrors (`app::machine::command`); `tests/protocol_machine.rs` checks that
-/// every command and reply tag appears here.
+/// every command and reply tag appears here, with the fields of its wire form.
 #[wasm_bindgen(typescript_custom_section)]
 const MACHINE_PROTOCOL: &'static str = r#"
 /** The built-in problems of the general machine (Rust: learn::Problem). */

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 /// The pattern memory's protocol for TypeScript (`MemoryLab.dispatch`), beside the Rust enums
 /// it mirrors (`app::memory`); `tests/protocol_memory.rs` checks that every command and reply
-/// tag appears here.
+/// tag appears here, with the fields of its wire form.
 #[wasm_bindgen(typescript_custom_section)]
 const MEMORY_PROTOCOL: &'static str = r#"
 /** How a memory stores its patterns (Rust: app::memory::StorageChoice). */

@@ -109,7 +109,7 @@ fn decoding_error(err: serde_wasm_bindgen::Error) -> JsError {
 
 /// The lattice protocol's types for TypeScript (`IsingLab.dispatch`), written beside the Rust
 /// enums they mirror (`app::lattice::command`); `tests/protocol.rs` checks that every command
-/// and reply tag appears here.
+/// and reply tag appears here, with the fields of its wire form.
 #[wasm_bindgen(typescript_custom_section)]
 const LATTICE_PROTOCOL: &'static str = r#"
 /** A point in lattice coordinates. */

@@ -25,7 +25,7 @@ mod shared;
 
 /// The restricted machine's protocol for TypeScript (`RbmLab.dispatch`), written beside the
 /// Rust enums it mirrors (`app::rbm::command`); `tests/protocol_rbm.rs` checks that every
-/// command and reply tag appears here.
+/// command and reply tag appears here, with the fields of its wire form.
 #[wasm_bindgen(typescript_custom_section)]
 const RBM_PROTOCOL: &'static str = r#"
 /** The learning options a restricted-machine command carries (Rust: app::rbm::Training). */
@@ -483,7 +483,8 @@ impl WebRbmLab {
 ///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
 ///     --no-default-features --lib
 /// The MNIST run's protocol for TypeScript (`MnistLab.dispatch`), beside the Rust enums it
-/// mirrors (`app::rbm::mnist`); `tests/protocol_rbm.rs` checks every tag appears here.
+/// mirrors (`app::rbm::mnist`); `tests/protocol_mnist.rs` checks every tag appears
+/// here, with the fields of its wire form.
 #[wasm_bindgen(typescript_custom_section)]
 const MNIST_PROTOCOL: &'static str = r#"
 /** Every change the page can make to the MNIST run (Rust: app::rbm::mnist::MnistCommand). */

@@ -11,7 +11,8 @@
 //! - [`every_command_goes_through_json_and_back_unchanged`]: the wire form decodes to the same
 //!   command.
 //! - [`the_typescript_types_name_every_command_and_reply`]: the TypeScript types the page is
-//!   checked against (in the engine's `src/web/` file) name every command and reply tag.
+//!   checked against (in the engine's `src/web/` file) name every command and reply tag, each
+//!   with the fields of its wire form.
 //!
 //! Every engine here is seeded, so no law can fail by chance.
 
@@ -148,13 +149,11 @@ pub fn every_command_goes_through_json_and_back_unchanged<E: Engine>(cases: Vec<
 }
 
 /// The tag (`command` or `reply`) of a command or reply on the wire.
-fn tag(value: &impl Serialize, key: &str) -> String {
-    let value = serde_json::to_value(value).unwrap();
-    value[key].as_str().unwrap().to_string()
-}
-
-/// The TypeScript types in `web_source` (a file of src/web/) name every command the cases
-/// make and every reply given.
+/// The TypeScript types in `web_source` (a file of src/web/, or `file#NAME` for its custom
+/// section `NAME` alone) name every command the cases
+/// make and every reply given, each with the fields its wire form has: every field the JSON
+/// carries is in the type's member, and every field the member requires (no `?`) is in the
+/// JSON. A renamed, added or dropped field fails here, not only a renamed tag.
 pub fn the_typescript_types_name_every_command_and_reply<E: Engine>(
     web_source: &str,
     cases: Vec<Case<E>>,
@@ -162,19 +161,95 @@ pub fn the_typescript_types_name_every_command_and_reply<E: Engine>(
 ) where
     E::Reply: Serialize,
 {
-    let web = std::fs::read_to_string(web_source).unwrap();
+    let (file, section) = web_source.split_once('#').unwrap_or((web_source, ""));
+    let text = std::fs::read_to_string(file).unwrap();
+    // `file#NAME`: only the custom section `const NAME`, up to its end.
+    let web = if section.is_empty() {
+        text.as_str()
+    } else {
+        let from = text
+            .find(&format!("const {section}"))
+            .unwrap_or_else(|| panic!("{file} has no section {section}"));
+        let to = from + text[from..].find("\"#;").expect("a raw string's end");
+        &text[from..to]
+    };
     for Case { command, .. } in cases {
-        let name = tag(&command, "command");
-        assert!(
-            web.contains(&format!("command: '{name}'")),
-            "{name} is not in the TypeScript types of {web_source}"
-        );
+        same_fields(web, web_source, &command, "command");
     }
     for reply in replies {
-        let name = tag(reply, "reply");
+        same_fields(web, web_source, reply, "reply");
+    }
+}
+
+/// The wire form of `value` (tagged by `key`) against its member in the TypeScript types.
+fn same_fields(web: &str, web_source: &str, value: &impl Serialize, key: &str) {
+    let json = serde_json::to_value(value).unwrap();
+    let name = json[key].as_str().unwrap();
+    let (required, all) = member_fields(web, &format!("{{ {key}: '{name}'"))
+        .unwrap_or_else(|| panic!("{name} is not in the TypeScript types of {web_source}"));
+    let sent: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for field in &sent {
         assert!(
-            web.contains(&format!("reply: '{name}'")),
-            "{name} is not in the TypeScript types of {web_source}"
+            all.contains(&field.to_string()),
+            "{key} {name}: the wire field {field} is not in its TypeScript member in {web_source} ({all:?})"
         );
     }
+    for field in &required {
+        assert!(
+            sent.contains(&field.as_str()),
+            "{key} {name}: the TypeScript member in {web_source} requires {field}, which the wire form {json} lacks"
+        );
+    }
+}
+
+/// The top-level fields of the object type that starts with `start` in `web`: (required,
+/// all), or None if there is none. Nested object types are skipped whole.
+fn member_fields(web: &str, start: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let at = web.find(start)?;
+    let body = &web[at + 1..];
+    let (mut depth, mut required, mut all) = (0usize, Vec::new(), Vec::new());
+    let mut word = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' | '(' | '[' | '<' => depth += 1,
+            '}' | ')' | ']' | '>' if depth == 0 => break,
+            '}' | ')' | ']' | '>' => depth -= 1,
+            '\'' | '"' => {
+                // A string literal: skipped whole.
+                for d in chars.by_ref() {
+                    if d == c {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if depth == 0 && (c.is_alphanumeric() || c == '_') {
+            word.push(c);
+            continue;
+        }
+        if depth == 0 && !word.is_empty() {
+            let optional = c == '?';
+            let next = if optional {
+                chars.peek().copied()
+            } else {
+                Some(c)
+            };
+            if next == Some(':') && (all.is_empty() || !all.contains(&word)) {
+                // Only a name in key position (after `{` or `;`) is a field.
+                all.push(word.clone());
+                if !optional {
+                    required.push(word.clone());
+                }
+            }
+        }
+        word.clear();
+    }
+    Some((required, all))
 }
