@@ -208,7 +208,7 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     while !lab.likelihood_step(5000.0).unwrap() {
         lab.advance(1.0).unwrap();
         slices += 1;
-        let progress = lab.likelihood_progress();
+        let progress = lab.point_progress().unwrap();
         assert!((0.0..1.0).contains(&progress));
     }
     assert_eq!(
@@ -216,7 +216,7 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
         65_536usize.div_ceil(5000) + 1797usize.div_ceil(5000 / 16),
         "ln Z's calls, then the free energies' calls; the last completes the point"
     );
-    assert_eq!(lab.likelihood_progress(), -1.0);
+    assert_eq!(lab.point_progress(), None);
     let z = log_z(&frozen).unwrap();
     let train = -mean_free_energy(&frozen, lab.training_images()).unwrap() - z;
     let test = -mean_free_energy(&frozen, lab.test_images()).unwrap() - z;
@@ -228,7 +228,7 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     lab.set_likelihood_every(100.0).unwrap();
     assert!(lab.updates() < 100);
     assert!(!lab.likelihood_step(1.0).unwrap());
-    assert_eq!(lab.likelihood_progress(), -1.0);
+    assert_eq!(lab.point_progress(), None);
 }
 
 #[test]
@@ -248,7 +248,7 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
     let mut last = 0.0;
     while !lab.likelihood_step(1000.0).unwrap() {
         calls += 1;
-        let progress = lab.likelihood_progress();
+        let progress = lab.point_progress().unwrap();
         assert!(progress > last && progress < 1.0, "{progress} after {last}");
         last = progress;
     }

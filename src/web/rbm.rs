@@ -364,8 +364,9 @@ impl WebRbmLab {
         self.lab.likelihood_exact()
     }
 
+    /// The fraction of the point under way that is done, or −1 when none is.
     pub fn likelihood_progress(&self) -> f64 {
-        self.lab.likelihood_progress()
+        self.lab.point_progress().unwrap_or(-1.0)
     }
 
     /// Up to `work` units of the log-likelihood point (states of the smaller layer, or
@@ -444,8 +445,9 @@ impl WebRbmLab {
         self.lab.completion_clamped()
     }
 
+    /// The test image being completed, or −1.
     pub fn completion_image(&self) -> f64 {
-        self.lab.completion_image()
+        self.lab.completion_index().map_or(-1.0, |k| k as f64)
     }
 
     pub fn completion_steps(&self) -> f64 {

@@ -242,12 +242,6 @@ impl RbmLab {
         self.completion.as_ref().map(|c| c.image)
     }
 
-    /// The test image being completed, or −1 (the page's form of
-    /// [`RbmLab::completion_index`]).
-    pub fn completion_image(&self) -> f64 {
-        self.completion_index().map_or(-1.0, |k| k as f64)
-    }
-
     /// Steps since the completion started or its phase last switched.
     pub fn completion_steps(&self) -> u64 {
         self.completion.as_ref().map_or(0, |c| c.steps)

@@ -402,12 +402,6 @@ impl RbmLab {
         self.likelihood.job.as_ref().map(LikelihoodJob::progress)
     }
 
-    /// The fraction of the point under way that is done, or −1 when none is (the page's form
-    /// of [`RbmLab::point_progress`]).
-    pub fn likelihood_progress(&self) -> f64 {
-        self.point_progress().unwrap_or(-1.0)
-    }
-
     /// The machine of the point under way, frozen at its update, and that update.
     pub fn point_machine(&self) -> Option<(&Rbm, u64)> {
         self.likelihood
