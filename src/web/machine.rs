@@ -10,10 +10,7 @@
 //! through typed-array views over wasm memory from the pointers below.
 
 use super::{decoding_error, js_error};
-use crate::app::machine::{
-    COLLECT_SWEEPS, ESTIMATE_CHUNKS, EXPLORE_SWEEPS, GALLERY_SAMPLES, GALLERY_SEED, HIDDEN,
-    PATTERN, SEED, STEPS, UpdateRule,
-};
+use crate::app::machine::{GALLERY_SAMPLES, GALLERY_SEED, HIDDEN, SEED, STEPS, UpdateRule};
 use crate::app::{Count, MachineCommand, MachineLab, MachineReply};
 use crate::learn::experiment::LearningMethod;
 use wasm_bindgen::prelude::*;
@@ -75,8 +72,9 @@ pub struct WebMachineLab {
     lab: MachineLab,
 }
 
-/// The older changing methods, as Rust: each builds its command and goes through the one
-/// dispatcher, as the page's command objects do.
+/// Changes as Rust methods, for Rust callers (the wasm tests): each builds its command and
+/// goes through the one dispatcher, as the page's command objects do. Not exported:
+/// JavaScript changes the run only with `dispatch`.
 impl WebMachineLab {
     fn command(&mut self, command: MachineCommand) -> Result<MachineReply, JsError> {
         self.lab.apply(command).map_err(js_error)
@@ -85,6 +83,14 @@ impl WebMachineLab {
     /// A number from the page read as a count (the wire's reading).
     fn count(count: Count, value: f64) -> Result<u64, JsError> {
         count.read(value).map_err(js_error)
+    }
+
+    /// Advances by up to `steps` sweeps (stochastic) or solves (mean field); returns the
+    /// cycles completed.
+    pub fn advance(&mut self, steps: f64) -> Result<f64, JsError> {
+        let steps = Self::count(STEPS, steps)?;
+        self.command(MachineCommand::Advance { steps })
+            .map(Self::advanced)
     }
 
     fn advanced(reply: MachineReply) -> f64 {
@@ -149,61 +155,6 @@ impl WebMachineLab {
     /// The whole run as versioned session text (JSON), for the page to store opaquely.
     pub fn session(&self) -> String {
         self.lab.session()
-    }
-
-    /// Advances by up to `steps` sweeps (stochastic) or solves (mean field); returns the
-    /// cycles completed.
-    pub fn advance(&mut self, steps: f64) -> Result<f64, JsError> {
-        let steps = Self::count(STEPS, steps)?;
-        self.command(MachineCommand::Advance { steps })
-            .map(Self::advanced)
-    }
-
-    /// Finishes the current learning cycle.
-    pub fn step_cycle(&mut self) -> Result<(), JsError> {
-        self.command(MachineCommand::StepCycle).map(|_| ())
-    }
-
-    /// Every weight back to its start; the curves start again.
-    pub fn reset_weights(&mut self) -> Result<(), JsError> {
-        self.command(MachineCommand::ResetWeights).map(|_| ())
-    }
-
-    /// `gradient` with rate ε or `sign` with step k.
-    pub fn set_update(&mut self, rule: &str, size: f64) -> Result<(), JsError> {
-        let rule = UpdateRule::parse(rule).map_err(js_error)?;
-        self.command(MachineCommand::SetUpdate { rule, size })
-            .map(|_| ())
-    }
-
-    pub fn set_weight_decay(&mut self, decay: f64) -> Result<(), JsError> {
-        self.command(MachineCommand::SetWeightDecay { decay })
-            .map(|_| ())
-    }
-
-    /// "T:sweeps, …" and the collection sweeps.
-    pub fn set_schedule(&mut self, text: &str, collect: f64) -> Result<(), JsError> {
-        let collect = Self::count(COLLECT_SWEEPS, collect)?;
-        self.command(MachineCommand::SetSchedule {
-            schedule: text.to_string(),
-            collect,
-        })
-        .map(|_| ())
-    }
-
-    /// The way of getting the statistics (`anneal`, `persistent`, `persistent-free`,
-    /// `mean-field-persistent`, `tempering`), with K particles and k sweeps per chain and
-    /// cycle, and R replicas per particle (tempering).
-    pub fn set_statistics(
-        &mut self,
-        name: &str,
-        particles: f64,
-        sweeps: f64,
-        replicas: f64,
-    ) -> Result<(), JsError> {
-        let command = MachineCommand::statistics_from_numbers(name, particles, sweeps, replicas)
-            .map_err(js_error)?;
-        self.command(command).map(|_| ())
     }
 
     /// The way of getting the statistics' name.
@@ -357,16 +308,6 @@ impl WebMachineLab {
         self.lab.estimating()
     }
 
-    /// Runs up to `chunks` chunks (2 AIS runs each) of the KL estimate under way; returns
-    /// whether a point joined the AIS curve.
-    pub fn estimate_step(&mut self, chunks: f64) -> Result<bool, JsError> {
-        let chunks = Self::count(ESTIMATE_CHUNKS, chunks)?;
-        match self.command(MachineCommand::EstimateStep { chunks })? {
-            MachineReply::Estimated { added } => Ok(added),
-            other => unreachable!("an estimate step answers estimated, not {other:?}"),
-        }
-    }
-
     pub fn ais_len(&self) -> usize {
         self.lab.curve_ais_cycles().len()
     }
@@ -388,42 +329,17 @@ impl WebMachineLab {
         self.lab.stage_text()
     }
 
-    /// Watches the network by hand: visible units clamped to training pattern `pattern`
-    /// (0-based), or nothing clamped when `pattern` is −1. Learning waits.
-    pub fn explore(&mut self, pattern: f64) -> Result<(), JsError> {
-        let last = (self.lab.patterns().len() as u64).saturating_sub(1);
-        let pattern = if pattern == -1.0 {
-            None
-        } else {
-            Some(Self::count(PATTERN.up_to(last), pattern)?)
-        };
-        self.command(MachineCommand::Explore { pattern })
-            .map(|_| ())
-    }
-
-    /// Watches with training pattern `number` (1-based) clamped.
-    pub fn explore_number(&mut self, number: f64) -> Result<(), JsError> {
-        let pattern = self.lab.pattern_of_number(number).map_err(js_error)?;
-        self.command(MachineCommand::Explore {
-            pattern: Some(pattern),
-        })
-        .map(|_| ())
-    }
-
-    /// Back to learning.
-    pub fn stop_exploring(&mut self) -> Result<(), JsError> {
-        self.command(MachineCommand::StopExploring).map(|_| ())
+    /// The 0-based pattern of training pattern `number` as the page's box shows it (1-based),
+    /// refused naming `pattern to clamp` and its range: for the `explore` command.
+    pub fn pattern_of_number(&self, number: f64) -> Result<f64, JsError> {
+        self.lab
+            .pattern_of_number(number)
+            .map(|p| p as f64)
+            .map_err(js_error)
     }
 
     pub fn exploring(&self) -> bool {
         self.lab.exploring()
-    }
-
-    /// Sweeps of the hand-run sampler.
-    pub fn explore_sweeps(&mut self, sweeps: f64) -> Result<(), JsError> {
-        let sweeps = Self::count(EXPLORE_SWEEPS, sweeps)?;
-        self.command(MachineCommand::ExploreSweeps { sweeps })
-            .map(|_| ())
     }
 
     /// Free-running samples grouped: [{pattern, frequency, probability?, training}].
@@ -440,21 +356,6 @@ impl WebMachineLab {
     /// The network JSON that `boltzlab logz --network FILE` reads.
     pub fn export_network(&self) -> String {
         self.lab.export_network()
-    }
-
-    /// Loads weights from a network file of the same shape; a bad file changes nothing.
-    pub fn import_network(&mut self, text: &str) -> Result<(), JsError> {
-        self.command(MachineCommand::ImportNetwork {
-            text: text.to_string(),
-        })
-        .map(|_| ())
-    }
-
-    /// Starts from random couplings (the Sherrington–Kirkpatrick glass) drawn from `seed`;
-    /// on error nothing changes.
-    pub fn random_couplings(&mut self, seed: f64) -> Result<(), JsError> {
-        let command = MachineCommand::couplings_from_number(seed).map_err(js_error)?;
-        self.command(command).map(|_| ())
     }
 
     /// ln Z of the current network at T by `method`: {method, log_z, stderr?, bound, …}.

@@ -18,8 +18,7 @@ export class NetworkFiles {
       if (!file) return;
       const text = await file.text();
       $('bm-import-done').hidden = true;
-      const command = { command: 'import-network', text };
-      if (mode.change('bm-import-error', (lab) => lab.import_network(text), command)) {
+      if (mode.change('bm-import-error', { command: 'import-network', text })) {
         $('bm-import-done').textContent = `Loaded the weights of ${file.name}.`;
         $('bm-import-done').hidden = false;
       }

@@ -41,7 +41,8 @@ const SPEEDS = [1, 4, 16, 64, 256, 1024, 16384];
 const GRAPH_UNITS = 40;
 // Where a failed slice of the worker's work is shown.
 const ERROR_BOX = { learning: 'bm-run-error', estimate: 'bm-run-error', explore: 'bm-explore-error' };
-// The ln Z methods, in the table's order.
+
+/** @typedef {import('boltzlab-bindings').MachineCommand} MachineCommand */
 
 export class MachineMode {
   constructor(engine) {
@@ -205,12 +206,21 @@ export class MachineMode {
     return reply;
   }
 
-  // A change from a control: `check(mirror)` makes it on the mirror with the engine's checks
-  // (throwing its reason, shown in `errorId`, with nothing sent), then `command` goes to the
-  // worker. Whether it was accepted.
-  change(errorId, check, command) {
-    if (!this.mirror || !attempt(errorId, () => check(this.mirror))) return false;
-    this.send(typeof command === 'function' ? command(this.mirror) : command, errorId);
+  // A change from a control, as a MachineCommand object: made on the mirror first, which checks
+  // it with the engine's own code (its reason shown in `errorId`, with nothing sent), then sent
+  // to the worker. Whether it was accepted. `command` may be a function that builds it (from
+  // the controls, or a reading of the mirror): what it throws is shown the same way.
+  /** @param {string} errorId @param {MachineCommand | (() => MachineCommand)} command */
+  change(errorId, command) {
+    let made = null;
+    const ok =
+      this.mirror &&
+      attempt(errorId, () => {
+        made = typeof command === 'function' ? command() : command;
+        this.mirror.dispatch(made);
+      });
+    if (!ok) return false;
+    this.send(made, errorId);
     return true;
   }
 
@@ -365,7 +375,7 @@ export class MachineMode {
     $('bm-explore-clamped').addEventListener('click', () => this.exploreNumber());
     $('bm-explore-free').addEventListener('click', () => this.exploreFree());
     $('bm-explore-stop').addEventListener('click', () => {
-      this.change('bm-explore-error', (lab) => lab.stop_exploring(), { command: 'stop-exploring' });
+      this.change('bm-explore-error', { command: 'stop-exploring' });
       this.showExploring(false);
     });
     window.addEventListener('resize', () => {
@@ -379,17 +389,15 @@ export class MachineMode {
   exploreNumber() {
     this.setRunning(false);
     const number = readNumber($('bm-explore-pattern').value);
-    if (
-      this.change('bm-explore-error', (lab) => lab.explore_number(number), { command: 'explore', pattern: number - 1 })
-    )
+    // The box's number is 1-based; the mirror reads it (naming the box and its range).
+    if (this.change('bm-explore-error', () => ({ command: 'explore', pattern: this.mirror.pattern_of_number(number) })))
       this.showExploring(true);
   }
 
   // Nothing clamped: the machine dreams.
   exploreFree() {
     this.setRunning(false);
-    if (this.change('bm-explore-error', (lab) => lab.explore(-1), { command: 'explore', pattern: null }))
-      this.showExploring(true);
+    if (this.change('bm-explore-error', { command: 'explore', pattern: null })) this.showExploring(true);
   }
 
   stepCycle() {

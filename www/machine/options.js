@@ -21,58 +21,45 @@ export class MachineOptions {
   constructor(mode) {
     this.mode = mode;
     for (const id of ['bm-dataset', 'bm-method', 'bm-seed']) $(id).addEventListener('change', () => mode.create());
-    // Each change is made on the mirror first (the engine's checks, its reason shown beside
-    // the control), then sent to the worker as the command with the values the mirror holds.
+    // Each change is a command built from the controls: made on the mirror first (the
+    // engine's checks, its reason shown beside the control), then sent to the worker.
     const setRule = () =>
-      mode.change(
-        'bm-rule-error',
-        (lab) => lab.set_update($('bm-rule').value, readNumber($('bm-rate').value)),
-        (lab) => ({ command: 'set-update', rule: lab.rule(), size: lab.rule_size() }),
-      );
+      mode.change('bm-rule-error', () => ({
+        command: 'set-update',
+        rule: /** @type {'gradient' | 'sign'} */ ($('bm-rule').value),
+        size: readNumber($('bm-rate').value),
+      }));
     $('bm-rule').addEventListener('change', setRule);
     $('bm-rate').addEventListener('change', setRule);
     $('bm-decay').addEventListener('change', () =>
-      mode.change(
-        'bm-rule-error',
-        (lab) => lab.set_weight_decay(readNumber($('bm-decay').value)),
-        (lab) => ({ command: 'set-weight-decay', decay: lab.weight_decay() }),
-      ),
+      mode.change('bm-rule-error', () => ({ command: 'set-weight-decay', decay: readNumber($('bm-decay').value) })),
     );
     const setStatistics = () =>
-      mode.change(
-        'bm-statistics-error',
-        (lab) =>
-          lab.set_statistics(
-            $('bm-statistics').value,
-            readNumber($('bm-particles').value),
-            readNumber($('bm-gibbs').value),
-            readNumber($('bm-replicas').value),
-          ),
-        (lab) => ({
-          command: 'set-statistics',
-          statistics: lab.statistics(),
-          particles: lab.statistics_particles(),
-          sweeps: lab.statistics_sweeps(),
-          replicas: lab.statistics_replicas(),
-        }),
-      );
+      mode.change('bm-statistics-error', () => ({
+        command: 'set-statistics',
+        statistics: /** @type {any} */ ($('bm-statistics').value),
+        particles: readNumber($('bm-particles').value),
+        sweeps: readNumber($('bm-gibbs').value),
+        replicas: readNumber($('bm-replicas').value),
+      }));
     for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas'])
       $(id).addEventListener('change', () => {
         if (!setStatistics()) this.sync();
       });
     $('bm-random-couplings').addEventListener('click', () => {
-      const seed = readNumber($('bm-seed').value);
-      if (
-        mode.change('bm-statistics-error', (lab) => lab.random_couplings(seed), { command: 'random-couplings', seed })
-      )
-        mode.showCouplings(seed);
+      let seed = 0;
+      const drawn = () => ({
+        command: /** @type {const} */ ('random-couplings'),
+        seed: (seed = readNumber($('bm-seed').value)),
+      });
+      if (mode.change('bm-statistics-error', drawn)) mode.showCouplings(seed);
     });
     $('bm-schedule-apply').addEventListener('click', () =>
-      mode.change(
-        'bm-schedule-error',
-        (lab) => lab.set_schedule($('bm-schedule').value, readNumber($('bm-collect').value)),
-        (lab) => ({ command: 'set-schedule', schedule: lab.schedule(), collect: lab.collect_sweeps() }),
-      ),
+      mode.change('bm-schedule-error', () => ({
+        command: 'set-schedule',
+        schedule: $('bm-schedule').value,
+        collect: readNumber($('bm-collect').value),
+      })),
     );
   }
 

@@ -118,13 +118,24 @@ export class MachineScene {
       () => new this.engine.MachineLab(values.dataset ?? 'pixels-10', values.method ?? 'stochastic', seed),
       (lab) => {
         if (values.rule !== undefined || values.rate !== undefined)
-          lab.set_update(values.rule ?? lab.rule(), values.rate ?? lab.rule_size());
+          lab.dispatch({
+            command: 'set-update',
+            rule: values.rule ?? lab.rule(),
+            size: values.rate ?? lab.rule_size(),
+          });
         if (values.statistics) {
           const s = { ...STATISTICS_DEFAULTS, ...values.statistics };
-          lab.set_statistics(s.name, s.particles, s.sweeps, s.replicas);
+          lab.dispatch({
+            command: 'set-statistics',
+            statistics: s.name,
+            particles: s.particles,
+            sweeps: s.sweeps,
+            replicas: s.replicas,
+          });
         }
-        if (scene.couplings === 'random') lab.random_couplings(seed);
-        if (scene.clamp !== undefined) lab.explore_number(scene.clamp);
+        if (scene.couplings === 'random') lab.dispatch({ command: 'random-couplings', seed });
+        if (scene.clamp !== undefined)
+          lab.dispatch({ command: 'explore', pattern: lab.pattern_of_number(scene.clamp) });
       },
     );
     mode.setRunning(false);

@@ -42,10 +42,10 @@ export function fromRecordV1(engine, m) {
     lab = new engine.MachineLab(m.dataset, m.method, m.seed);
   }
   try {
-    lab.set_update(m.rule, m.rate);
-    lab.set_weight_decay(m.decay);
-    lab.set_schedule(m.schedule, m.collect);
-    lab.import_network(m.network);
+    lab.dispatch({ command: 'set-update', rule: m.rule, size: m.rate });
+    lab.dispatch({ command: 'set-weight-decay', decay: m.decay });
+    lab.dispatch({ command: 'set-schedule', schedule: m.schedule, collect: m.collect });
+    lab.dispatch({ command: 'import-network', text: m.network });
   } catch (err) {
     lab.free();
     throw err;
