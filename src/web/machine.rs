@@ -405,8 +405,15 @@ mod tests {
             .unwrap();
         assert!(lab.exploring());
         assert_eq!(lab.pattern(), -1.0);
-        lab.explore_number(2.0).unwrap();
+        // The page's box is 1-based: pattern number 2 is pattern 1.
+        let pattern = lab.pattern_of_number(2.0).unwrap();
+        assert_eq!(pattern, 1.0);
+        lab.dispatch(object(&format!(
+            r#"{{"command": "explore", "pattern": {pattern}}}"#
+        )))
+        .unwrap();
         assert_eq!(lab.pattern(), 1.0);
+        assert!(lab.pattern_of_number(5.0).is_err());
 
         let reply = lab
             .dispatch(object(
