@@ -24,7 +24,8 @@
 //     {type: 'fault'}                          test only: a deliberate panic
 //   worker → page
 //     {type: 'ready'} · {type: 'result', id, value | error}
-//     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats,
+//     {type: 'frame', seq, side, spins, clamps (null when nothing is clamped), trace, stats
+//      (ticks, sweeps, … and `at`, when they were read, in ms since the epoch),
 //      scan?}                                  scan: the temperature sweep, when it changed
 //                                              (scanPart below)
 //     {type: 'session', text, seq, ms}         the run's session, every SESSION_MS or so while
@@ -157,6 +158,8 @@ function frame(urgent = false) {
       version: lab.lattice_version(),
       nextSite: lab.next_site(),
       lastStep: lab.last_step(),
+      // When these figures were read (ms since the epoch): the run's ticks at a known moment.
+      at: performance.timeOrigin + performance.now(),
     },
   };
   inFlight += 1;
