@@ -417,12 +417,6 @@ export class LatticeMode {
     if (this.mirror === 'synced') this.mirror = 'running';
   }
 
-  // Resolves once the mirror holds the run (pausing it if it runs).
-  settle() {
-    if (this.running) this.setRunning(false);
-    return this.settled();
-  }
-
   // Resolves once the mirror holds the run (without pausing it).
   settled() {
     if (this.mirror === 'synced') return Promise.resolve();
