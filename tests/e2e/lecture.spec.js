@@ -99,11 +99,12 @@ for (const size of SIZES) {
         await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${l + 1}.${s + 1}`);
         expect(step.views.length, `${where}: declares its views`).toBeGreaterThan(0);
         // The canvases draw within a few frames of the step opening (the modes' workers send
-        // their first frame): wait for that, at most 10 s.
+        // their first frame; lesson 14's likelihood tile waits for the MNIST data and its first
+        // AIS point, which took more than 10 s once on a loaded 2-core machine): at most 30 s.
         await expect
           .poll(async () => (await layout(page)).tiles.flatMap((tile) => tile.blank), {
             message: `${where}: blank canvases`,
-            timeout: 10_000,
+            timeout: 30_000,
           })
           .toEqual([]);
         const shown = await layout(page);

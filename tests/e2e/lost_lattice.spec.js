@@ -11,12 +11,13 @@ const SPEEDS = [
   { name: 'maximum speed', step: '8' },
 ];
 
-// The worker's tick count and the time it was read (ms since the epoch).
+// The worker's tick count and the moment it was read (ms since the epoch), from its latest
+// frame: an exact pair, with no round trip to the worker.
 const ticksNow = (page) =>
-  page.evaluate(async () => ({
-    ticks: await window.boltzlabLab.ticks(),
-    at: performance.timeOrigin + performance.now(),
-  }));
+  page.evaluate(() => {
+    const { ticks, at } = window.boltzlabApp.lattice.frameData.stats;
+    return { ticks, at };
+  });
 
 // Runs the default 256 × 256 lattice at `step`, paints one clamp stroke across it while it
 // runs, and leaves the page at once by `leave(page)`, which returns the page opened again.
@@ -27,11 +28,14 @@ async function strokeThenLeave(page, name, step, leave) {
   await speed.fill(step);
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
   await choose(page, 'Brush', 'clamp');
-  // The moment the page is left, kept where the next page can read it.
+  // The moment the page is left, and the worker's tick count with the moment it was read from
+  // the latest frame the page had then, kept where the next page can read them.
   await page.evaluate(() =>
-    window.addEventListener('pagehide', () =>
-      localStorage.setItem('test-left-at', String(performance.timeOrigin + performance.now())),
-    ),
+    window.addEventListener('pagehide', () => {
+      const { ticks, at } = window.boltzlabApp.lattice.frameData.stats;
+      const leftAt = performance.timeOrigin + performance.now();
+      localStorage.setItem('test-left', JSON.stringify({ leftAt, ticks, at }));
+    }),
   );
   // Let it run, and measure its rate in ticks per second.
   await page.waitForTimeout(1500);
@@ -41,25 +45,30 @@ async function strokeThenLeave(page, name, step, leave) {
   const rate = ((second.ticks - first.ticks) / (second.at - first.at)) * 1000;
   expect(rate).toBeGreaterThan(0);
 
-  // One stroke across the middle of the lattice, the run going on.
+  // One stroke across the middle of the lattice, the run going on, and in one call, without
+  // waiting for the worker (the page is to be left at once): the clamps painted (on the page's
+  // mirror) and the commands not yet in a session the worker sent (the save on leaving replays
+  // them). The scenario is a page left within 0.3 s of the stroke; when a loaded machine makes
+  // this call alone take longer, the stroke is painted again lower down (at most 4 strokes).
   const box = await page.locator('#spins-box').boundingBox();
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width * 0.1, y);
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + box.width * (0.1 + 0.1 * k), y);
-  await page.mouse.up();
-  const strokeEnd = Date.now();
-  // In one call, without waiting for the worker (the page is to be left at once): the clamps
-  // painted (on the page's mirror), the commands not yet in a session the worker sent (the
-  // save on leaving replays them), and the worker's tick count with the moment it was read,
-  // from its latest frame.
-  const { painted, pending, last } = await page.evaluate(() => {
-    const lattice = window.boltzlabApp.lattice;
-    const { ticks, at } = lattice.frameData.stats;
-    return { painted: lattice.lab.clamped_count(), pending: lattice.journal.length, last: { ticks, at } };
-  });
-  const sinceStroke = Date.now() - strokeEnd;
-  expect(sinceStroke).toBeLessThan(300);
+  let painted, pending, strokeEnd, sinceStroke;
+  const slow = [];
+  for (let stroke = 0; stroke < 4; stroke++) {
+    const y = box.y + box.height * (0.5 + 0.1 * stroke);
+    await page.mouse.move(box.x + box.width * 0.1, y);
+    await page.mouse.down();
+    for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + box.width * (0.1 + 0.1 * k), y);
+    await page.mouse.up();
+    strokeEnd = Date.now();
+    ({ painted, pending } = await page.evaluate(() => {
+      const lattice = window.boltzlabApp.lattice;
+      return { painted: lattice.lab.clamped_count(), pending: lattice.journal.length };
+    }));
+    sinceStroke = Date.now() - strokeEnd;
+    if (sinceStroke < 300) break;
+    slow.push(sinceStroke);
+  }
+  expect(sinceStroke, `the page answered ${slow.join(', ')} ms after each stroke`).toBeLessThan(300);
   const again = await leave(page);
   expect(painted).toBeGreaterThan(500);
   await expect(again.locator('body')).toHaveAttribute('data-ready', 'true');
@@ -72,18 +81,19 @@ async function strokeThenLeave(page, name, step, leave) {
     ticks: await window.boltzlabLab.ticks(),
   }));
   expect(restored.clamped).toBe(painted);
-  // The run as it was when the page was left (the last reading, a few milliseconds before,
-  // moved on at the measured rate), and how much of it is gone: at most 1 s.
-  const leftAt = Number(await again.evaluate(() => localStorage.getItem('test-left-at')));
-  expect(leftAt).toBeGreaterThan(last.at);
-  const atLeaving = last.ticks + (rate * (leftAt - last.at)) / 1000;
+  // The run as it was when the page was left (the worker's last frame, read a few
+  // milliseconds before, moved on at the measured rate), and how much of it is gone: at most 1 s.
+  const left = JSON.parse(await again.evaluate(() => localStorage.getItem('test-left')));
+  expect(left.leftAt).toBeGreaterThanOrEqual(left.at);
+  const atLeaving = left.ticks + (rate * (left.leftAt - left.at)) / 1000;
   const lostSeconds = Math.max(0, atLeaving - restored.ticks) / rate;
-  console.log(
-    `${name}: stroke of ${painted} clamps kept; left ${Math.round(leftAt - strokeEnd)} ms after it ` +
-      `(${Math.round(leftAt - last.at)} ms after the last reading; ${pending} commands not yet in the worker's session); ` +
-      `${lostSeconds.toFixed(3)} s of run lost at ${rate.toExponential(3)} ticks/s`,
-  );
-  expect(lostSeconds).toBeLessThanOrEqual(1);
+  const measured =
+    `${name}: stroke of ${painted} clamps kept; left ${Math.round(left.leftAt - strokeEnd)} ms after it ` +
+    `(${Math.round(left.leftAt - left.at)} ms after the worker's last frame was read; ${pending} commands not yet in the worker's session); ` +
+    `${lostSeconds.toFixed(3)} s of run lost at ${rate.toExponential(3)} ticks/s ` +
+    `(${restored.ticks} ticks restored, ${Math.round(atLeaving)} at leaving)`;
+  console.log(measured);
+  expect(lostSeconds, measured).toBeLessThanOrEqual(1);
 }
 
 for (const { name, step } of SPEEDS) {

@@ -139,11 +139,13 @@ for (const hidden of [16, 500])
     await page.locator('#rbm-create').click();
     await expect(page.locator('#rbm-setup-done')).toContainText(`A 64-${hidden} machine`);
     await page.getByRole('button', { name: 'Run learning' }).click();
+    // The worker's update count and the moment it was read (ms since the epoch), from its
+    // latest frame: an exact pair, with no round trip to the worker.
     const now = () =>
-      page.evaluate(async () => ({
-        updates: await window.boltzlabApp.machine.rbm.read('updates'),
-        at: performance.timeOrigin + performance.now(),
-      }));
+      page.evaluate(() => {
+        const { updates, at } = window.boltzlabApp.machine.rbm.shown.stats;
+        return { updates, at };
+      });
     await page.waitForTimeout(1500);
     const first = await now();
     await page.waitForTimeout(1500);
@@ -154,16 +156,20 @@ for (const hidden of [16, 500])
     await page.locator('#rbm-rate').fill('0.03');
     await page.getByRole('button', { name: 'Apply options' }).click();
     await expect(page.locator('#rbm-training-error')).toBeHidden();
+    // The moment the page is left, with the latest frame's update count and the moment it was
+    // read, kept where the next page can read them.
     await page.evaluate(() =>
-      window.addEventListener('pagehide', () =>
-        localStorage.setItem('test-left-at', String(performance.timeOrigin + performance.now())),
-      ),
+      window.addEventListener('pagehide', () => {
+        const { updates, at } = window.boltzlabApp.machine.rbm.shown.stats;
+        const leftAt = performance.timeOrigin + performance.now();
+        localStorage.setItem('test-left', JSON.stringify({ leftAt, updates, at }));
+      }),
     );
     await page.waitForTimeout(300);
-    const last = await now();
     await page.reload();
     await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-    const leftAt = Number(await page.evaluate(() => localStorage.getItem('test-left-at')));
+    const last = JSON.parse(await page.evaluate(() => localStorage.getItem('test-left')));
+    const leftAt = last.leftAt;
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await expect(page.locator('#session')).toBeHidden();
     await expect(page.locator('#rbm')).toBeVisible();
@@ -173,14 +179,15 @@ for (const hidden of [16, 500])
     // Updates done between the last reading and the moment the page was left, at the measured rate.
     const atLeave = last.updates + (rate * (leftAt - last.at)) / 1000;
     const lostSeconds = (atLeave - restored) / rate;
-    console.log(
-      `restricted 64-${hidden} digits learning at ${rate.toFixed(0)} updates/s (under load): left at ≈ ${atLeave.toFixed(0)} updates, ` +
-        `restored ${restored}: ${lostSeconds.toFixed(2)} s of learning lost`,
-    );
+    const measured =
+      `restricted 64-${hidden} digits learning at ${rate.toFixed(0)} updates/s (under load): left at ≈ ${atLeave.toFixed(0)} updates ` +
+      `(${Math.round(leftAt - last.at)} ms after the worker's last frame was read), restored ${restored}: ` +
+      `${lostSeconds.toFixed(2)} s of learning lost`;
+    console.log(measured);
     expect(training.rate).toBe(0.03);
     await expect(page.locator('#rbm-rate')).toHaveValue('0.03');
     expect(restored).toBeGreaterThan(0);
-    expect(lostSeconds).toBeLessThanOrEqual(1);
+    expect(lostSeconds, measured).toBeLessThanOrEqual(1);
   });
 
 test('the main thread only draws while a 64-500 machine learns with its AIS points under way', async ({ page }) => {
@@ -245,8 +252,9 @@ test('the main thread only draws while a 64-500 machine learns with its AIS poin
 });
 
 test.describe('a restricted machine worker that dies', () => {
-  // console_error_panic_hook logs the worker's panic.
-  test.use({ expectedProblems: { patterns: [/deliberate panic for tests/] } });
+  // console_error_panic_hook logs the worker's panic; the log may be lost as the page ends the
+  // dead worker, so it is allowed, and the overlay is asserted to carry the panic's message.
+  test.use({ expectedProblems: { patterns: [], allowed: [/deliberate panic for tests/] } });
 
   test('shows the fault overlay, and the last good session is kept and exportable', async ({ page }) => {
     test.setTimeout(120_000);

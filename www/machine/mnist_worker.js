@@ -134,6 +134,8 @@ function stats() {
     running,
     run,
     cores: sharesUpdates() ? wantCores : 1,
+    // When these figures were read (ms since the epoch): the run's updates at a known moment.
+    at: performance.timeOrigin + performance.now(),
   };
 }
 

@@ -146,6 +146,8 @@ function stats() {
     completionSteps: lab.completion_steps(),
     completionClamped: lab.completion_clamped(),
     running,
+    // When these figures were read (ms since the epoch): the run's updates at a known moment.
+    at: performance.timeOrigin + performance.now(),
   };
 }
 
