@@ -89,9 +89,9 @@ const RBM_UPDATES: u64 = 50;
 /// particles advanced k = 1 block Gibbs step), the page's own call (the page's budget:
 /// ≤ 1 ms in wasm).
 fn time_rbm_update() -> Figure {
-    let mut lab = RbmLab::new("digits8", 16.0, 1.0).expect("the digits machine");
+    let mut lab = RbmLab::new("digits8", 16, 1).expect("the digits machine");
     let f = time_seconds(REPEATS, || {
-        std::hint::black_box(lab.advance(RBM_UPDATES as f64).expect("no divergence"));
+        std::hint::black_box(lab.advance(RBM_UPDATES).expect("no divergence"));
     });
     let per = |x: f64| x / RBM_UPDATES as f64;
     Figure {

@@ -251,7 +251,7 @@ fn the_cli_and_the_pages_sweep_measure_c_and_chi_alike() {
         sampler
             .set_dynamics(Dynamics::parse(dynamics).unwrap())
             .unwrap();
-        let plan = ScanPlan::new(t, 1.5, 2.0, burn_in as f64, measure as f64).unwrap();
+        let plan = ScanPlan::new(t, 1.5, 2, burn_in, measure).unwrap();
         let mut scan = TemperatureScan::new(plan, sampler);
         scan.advance(plan.sweeps_per_point());
         let r = scan.results();

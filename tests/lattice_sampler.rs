@@ -380,15 +380,15 @@ fn the_lab_exports_the_lane_streams_and_imports_files_without_them() {
     };
     let mut lab = LatticeLab::new(setup).unwrap();
     assert!(lab.sampler().lanes_apply());
-    lab.advance(5_000.0, false).unwrap();
+    lab.advance(5_000, false).unwrap();
     let json = lab.export_state();
     assert!(json.contains("\"lane_random_state\""));
     let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
     copy.import_state(&json).unwrap();
     assert_eq!(copy.sampler().state(), lab.sampler().state());
     for _ in 0..3 {
-        lab.advance(4_096.0, false).unwrap();
-        copy.advance(4_096.0, false).unwrap();
+        lab.advance(4_096, false).unwrap();
+        copy.advance(4_096, false).unwrap();
         assert_eq!(copy.sampler().spins(), lab.sampler().spins());
     }
     // An old file: the same JSON without the lane streams.
@@ -401,8 +401,8 @@ fn the_lab_exports_the_lane_streams_and_imports_files_without_them() {
     b.import_state(&old).unwrap();
     assert!(a.sampler().lanes_apply());
     for _ in 0..3 {
-        a.advance(4_096.0, false).unwrap();
-        b.advance(4_096.0, false).unwrap();
+        a.advance(4_096, false).unwrap();
+        b.advance(4_096, false).unwrap();
         assert_eq!(a.sampler().spins(), b.sampler().spins());
     }
     // A damaged lane state is refused by name and changes nothing.

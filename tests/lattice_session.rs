@@ -56,12 +56,11 @@ fn setups() -> Vec<LatticeSetup> {
 fn a_restored_session_continues_exactly_as_the_run_it_came_from() {
     for setup in setups() {
         let mut lab = LatticeLab::new(setup).unwrap();
-        lab.advance(1234.0, false).unwrap();
+        lab.advance(1234, false).unwrap();
         if setup.dynamics != Dynamics::Wolff {
-            lab.paint((1.0, 1.0), (5.0, 3.0), 1.0, Brush::Clamp)
-                .unwrap();
+            lab.paint((1.0, 1.0), (5.0, 3.0), 1, Brush::Clamp).unwrap();
         }
-        lab.advance(777.0, false).unwrap();
+        lab.advance(777, false).unwrap();
         let text = lab.session();
         let mut copy = LatticeLab::new(LatticeSetup::default()).unwrap();
         copy.restore_session(&text).unwrap();
@@ -72,8 +71,8 @@ fn a_restored_session_continues_exactly_as_the_run_it_came_from() {
         // The session carries exactly what the state file does.
         assert_eq!(copy.export_state(), lab.export_state());
         for _ in 0..5 {
-            lab.advance(999.0, false).unwrap();
-            copy.advance(999.0, false).unwrap();
+            lab.advance(999, false).unwrap();
+            copy.advance(999, false).unwrap();
             assert_eq!(copy.sampler().state(), lab.sampler().state(), "{setup:?}");
         }
         // Integer couplings keep E exactly; real ones to rounding (the copy recounted it),
@@ -90,8 +89,7 @@ fn the_clamps_are_stored_only_when_a_site_is_clamped() {
     let mut lab = LatticeLab::new(LatticeSetup::default()).unwrap();
     let bare: Value = serde_json::from_str(&lab.session()).unwrap();
     assert!(bare.get("clamped").is_none(), "no clamps, no field");
-    lab.paint((1.0, 1.0), (3.0, 1.0), 1.0, Brush::Clamp)
-        .unwrap();
+    lab.paint((1.0, 1.0), (3.0, 1.0), 1, Brush::Clamp).unwrap();
     let clamped_count = lab.clamped_count();
     assert!(clamped_count > 0);
     let text = lab.session();
@@ -130,10 +128,10 @@ fn a_damaged_session_is_refused_naming_the_field_and_changes_nothing() {
         ..LatticeSetup::default()
     })
     .unwrap();
-    source.advance(10.0, false).unwrap();
+    source.advance(10, false).unwrap();
     let good = source.session();
     let mut lab = LatticeLab::new(LatticeSetup::default()).unwrap();
-    lab.advance(5000.0, false).unwrap();
+    lab.advance(5000, false).unwrap();
 
     for cut in [0, 1, good.len() / 2, good.len() - 1] {
         refused_text(&mut lab, &good[..cut], "session");
@@ -198,8 +196,8 @@ fn a_2048_squared_session_takes_milliseconds() {
         ..LatticeSetup::default()
     })
     .unwrap();
-    lab.advance(1e6, false).unwrap();
-    lab.paint((10.0, 10.0), (200.0, 90.0), 8.0, Brush::Clamp)
+    lab.advance(1000000, false).unwrap();
+    lab.paint((10.0, 10.0), (200.0, 90.0), 8, Brush::Clamp)
         .unwrap();
     let mut best = f64::INFINITY;
     let mut text = String::new();
@@ -276,7 +274,7 @@ fn glasses() -> [LatticeSetup; 2] {
 fn a_glass_made_from_its_seed_stores_the_seed_and_restores_the_same_bonds() {
     for setup in glasses() {
         let mut lab = LatticeLab::new(setup).unwrap();
-        lab.advance(500.0, false).unwrap();
+        lab.advance(500, false).unwrap();
         // A change of field or boundary keeps the seed's bonds.
         lab.set_field(0.3).unwrap();
         let text = lab.session();
@@ -319,7 +317,7 @@ fn imported_bonds_are_stored_in_full_and_kept_through_every_change_that_keeps_th
         let mut lab = imported(setup, other);
         assert_ne!(lab.sampler().lattice(), drawn.sampler().lattice());
         lab.set_boundary("periodic").unwrap();
-        lab.advance(300.0, false).unwrap();
+        lab.advance(300, false).unwrap();
         let text = lab.session();
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_ne!(value["bonds"], json!("seed"), "{setup:?}");
@@ -343,7 +341,7 @@ fn imported_bonds_are_stored_in_full_and_kept_through_every_change_that_keeps_th
 fn a_version_1_session_still_restores_and_is_written_again_as_version_2() {
     for setup in glasses() {
         let mut lab = LatticeLab::new(setup).unwrap();
-        lab.advance(200.0, false).unwrap();
+        lab.advance(200, false).unwrap();
         let v2 = lab.session();
         // Version 1 of the same session: the bonds in full.
         let mut v1: Value = serde_json::from_str(&v2).unwrap();
@@ -398,7 +396,7 @@ fn every_menu_lattice_fits_and_the_largest_session_is_within_the_bound() {
             ..LatticeSetup::default()
         })
         .unwrap();
-        lab.paint((0.0, 0.0), (2047.0, 2047.0), 4.0, Brush::Clamp)
+        lab.paint((0.0, 0.0), (2047.0, 2047.0), 4, Brush::Clamp)
             .unwrap();
         let text = lab.session();
         println!("2048² {}: {} characters", model.name(), text.len());
@@ -421,11 +419,11 @@ fn every_menu_lattice_fits_and_the_largest_session_is_within_the_bound() {
         lab.paint(
             (0.0, 0.0),
             (side as f64, side as f64),
-            side as f64,
+            side as u64,
             Brush::Clamp,
         )
         .unwrap();
-        lab.advance(1e4, false).unwrap();
+        lab.advance(10000, false).unwrap();
         let text = lab.session();
         assert!(text.contains("lane_random_state"));
         assert!(

@@ -120,7 +120,7 @@ fn the_pages_trace_stays_bounded_over_a_long_run_of_small_steps() {
     let mut lab = LatticeLab::new(setup).unwrap();
     let mut longest = 0;
     for _ in 0..200_000 {
-        lab.advance(7.0, false).unwrap();
+        lab.advance(7, false).unwrap();
         longest = longest.max(lab.trace().len());
     }
     assert_eq!(longest, TRACE_CAPACITY);

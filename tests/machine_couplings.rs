@@ -67,13 +67,27 @@ fn the_session_keeps_random_couplings_and_a_bad_seed_changes_nothing() {
     let mut lab = MachineLab::new("pixels-10", "stochastic", 2).unwrap();
     lab.random_couplings(5).unwrap();
     let before = lab.export_network();
-    for bad in [f64::NAN, f64::INFINITY, -1.0, 0.5, 1e300] {
-        let err = MachineCommand::couplings_from_number(bad)
-            .and_then(|command| lab.apply(command))
-            .unwrap_err();
-        assert!(err.to_string().contains("seed"), "{err}");
-        assert_eq!(lab.export_network(), before);
+    // A seed from outside is read at the wire (JSON here; a JavaScript object in the page):
+    // not a whole number from 0 to 2^53 is refused there, naming the seed.
+    for bad in ["-1", "0.5", "1e300", "1e17"] {
+        let json = format!(r#"{{"command": "random-couplings", "seed": {bad}}}"#);
+        let err = serde_json::from_str::<MachineCommand>(&json).unwrap_err();
+        assert!(err.to_string().contains("seed"), "{bad}: {err}");
     }
+    for bad in ["null", "\"5\""] {
+        let json = format!(r#"{{"command": "random-couplings", "seed": {bad}}}"#);
+        assert!(
+            serde_json::from_str::<MachineCommand>(&json).is_err(),
+            "{bad}"
+        );
+    }
+    let err = lab
+        .apply(MachineCommand::RandomCouplings {
+            seed: (1 << 53) + 1,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("seed"), "{err}");
+    assert_eq!(lab.export_network(), before);
     let restored = MachineLab::from_session(&lab.session()).unwrap();
     assert_eq!(restored.export_network(), before);
 }

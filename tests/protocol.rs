@@ -63,7 +63,7 @@ fn other() -> LatticeLab {
         ..LatticeSetup::default()
     })
     .unwrap();
-    other.advance(500.0, false).unwrap();
+    other.advance(500, false).unwrap();
     other
 }
 
@@ -455,6 +455,18 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
         (
             r#"{"command":"start-scan","t_high":3,"t_low":1,"points":1,"burn_in":0,"measure":2}"#,
             "points".into(),
+        ),
+        (
+            r#"{"command":"start-scan","t_high":3,"t_low":1,"points":4.5,"burn_in":0,"measure":2}"#,
+            "points must be a whole number".into(),
+        ),
+        (
+            r#"{"command":"start-scan","t_high":3,"t_low":1,"points":4,"burn_in":-1,"measure":2}"#,
+            "burn-in sweeps must be".into(),
+        ),
+        (
+            r#"{"command":"advance-scan","sweeps":2.5}"#,
+            "sweeps must be a whole number".into(),
         ),
     ] {
         let error = decode_error(json);

@@ -54,14 +54,14 @@ const TINY: &str = "1100\n0011\n1001\n0110\n1100\n0011\n";
 
 /// The run every case starts from: bars and stripes 4×4 (30 images, V = 16), 8 hidden units.
 fn lab() -> RbmLab {
-    let mut lab = RbmLab::new("bars-4x4", 8.0, 5.0).unwrap();
+    let mut lab = RbmLab::new("bars-4x4", 8, 5).unwrap();
     lab.apply(RbmCommand::Advance { updates: 3 }).unwrap();
     lab
 }
 
 /// Another run (digits, advanced), for the commands that replace one.
 fn other() -> RbmLab {
-    let mut other = RbmLab::new("digits8", 12.0, 99.0).unwrap();
+    let mut other = RbmLab::new("digits8", 12, 99).unwrap();
     other.apply(RbmCommand::Advance { updates: 4 }).unwrap();
     other
 }
@@ -761,7 +761,7 @@ fn commands_learn_the_machine_the_engines_trainer_learns_bit_for_bit() {
     direct.run(50).unwrap();
 
     // Whole updates.
-    let mut lab = RbmLab::new("bars-4x4", 4.0, 9.0).unwrap();
+    let mut lab = RbmLab::new("bars-4x4", 4, 9).unwrap();
     lab.apply(pinned_run()).unwrap();
     lab.apply(RbmCommand::Advance { updates: 20 }).unwrap();
     lab.apply(RbmCommand::Advance { updates: 30 }).unwrap();
@@ -769,7 +769,7 @@ fn commands_learn_the_machine_the_engines_trainer_learns_bit_for_bit() {
     assert_eq!(fingerprint(lab.rbm()), PINNED_MACHINE);
 
     // Slices of a seventh of an update (each completes at most one), watched all along.
-    let mut sliced = RbmLab::new("bars-4x4", 4.0, 9.0).unwrap();
+    let mut sliced = RbmLab::new("bars-4x4", 4, 9).unwrap();
     sliced.apply(pinned_run()).unwrap();
     let work = (sliced.update_work() / 7.0) as u64;
     while sliced.updates() < 50 {
@@ -789,24 +789,25 @@ fn commands_learn_the_machine_the_engines_trainer_learns_bit_for_bit() {
 #[test]
 fn the_page_calls_and_the_commands_make_the_same_run() {
     use boltzlab::app::rbm::RbmTraining;
-    let mut page = RbmLab::new("digits8", 16.0, 1.0).unwrap();
+    let mut page = RbmLab::new("digits8", 16, 1).unwrap();
     page.set_training(&RbmTraining::from(pinned_training()))
         .unwrap();
-    page.set_likelihood_every((2 * page.updates_per_epoch()) as f64)
+    page.set_likelihood_every((2 * page.updates_per_epoch()) as u64)
         .unwrap();
-    page.advance(7.0).unwrap();
-    page.learn(50_000.0).unwrap();
+    page.advance(7).unwrap();
+    page.learn(50_000).unwrap();
     page.refresh();
-    page.likelihood_step(5000.0).unwrap();
-    page.gallery_start(6.0, 20.0).unwrap();
-    page.gallery_step(5.0).unwrap();
-    page.completion_start(3.0, "left", &[]).unwrap();
-    page.completion_step(4.0).unwrap();
+    page.likelihood_step(5000).unwrap();
+    page.gallery_start(6, 20).unwrap();
+    page.gallery_step(5).unwrap();
+    page.completion_start(3, Mask::parse("left").unwrap(), &[])
+        .unwrap();
+    page.completion_step(4).unwrap();
     page.set_completion_clamped(false).unwrap();
-    page.completion_step(2.0).unwrap();
+    page.completion_step(2).unwrap();
 
     use RbmCommand as C;
-    let mut commands = RbmLab::new("bars-4x4", 4.0, 9.0).unwrap();
+    let mut commands = RbmLab::new("bars-4x4", 4, 9).unwrap();
     for command in [
         pinned_run(),
         C::Advance { updates: 7 },
@@ -862,7 +863,7 @@ fn the_typescript_types_name_every_command_and_reply() {
 fn a_refresh_without_the_means_leaves_the_run_as_one_with_them() {
     use RbmCommand as C;
     let make = || {
-        let mut lab = RbmLab::new("digits8", 16.0, 1.0).unwrap();
+        let mut lab = RbmLab::new("digits8", 16, 1).unwrap();
         lab.apply(pinned_run()).unwrap();
         lab.apply(C::Advance { updates: 9 }).unwrap();
         lab

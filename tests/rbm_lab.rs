@@ -11,7 +11,7 @@
 mod common;
 
 use boltzlab::app::RbmLab;
-use boltzlab::app::rbm::{AIS_CHUNKS, AIS_RUNS_PER_CHUNK, RbmTraining};
+use boltzlab::app::rbm::{AIS_CHUNKS, AIS_RUNS_PER_CHUNK, Mask, RbmTraining};
 use boltzlab::learn::rbm::exact::{log_z, mean_free_energy};
 use boltzlab::learn::rbm::{AisSchedule, Rbm};
 use common::{chi_square_threshold, pearson_chi_square};
@@ -53,10 +53,10 @@ fn training(statistics: &str, particles: f64, rate: f64, steps: f64, batch: f64)
 
 /// A 4-2 machine trained a little on [`TINY`] (weights of order one).
 fn tiny_lab() -> RbmLab {
-    let mut lab = RbmLab::from_bytes(TINY.as_bytes(), 2.0, 7.0).unwrap();
+    let mut lab = RbmLab::from_bytes(TINY.as_bytes(), 2, 7).unwrap();
     lab.set_training(&training("persistent", 100.0, 0.1, 1.0, 6.0))
         .unwrap();
-    lab.advance(400.0).unwrap();
+    lab.advance(400).unwrap();
     let largest = lab
         .rbm()
         .weights()
@@ -68,8 +68,8 @@ fn tiny_lab() -> RbmLab {
 
 #[test]
 fn completion_never_changes_the_clamped_pixels_and_fills_the_rest() {
-    let mut lab = RbmLab::new("digits8", 16.0, 3.0).unwrap();
-    lab.advance(100.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 16, 3).unwrap();
+    lab.advance(100).unwrap();
     for (mask, painted) in [
         ("top", vec![]),
         ("left", vec![]),
@@ -79,7 +79,8 @@ fn completion_never_changes_the_clamped_pixels_and_fills_the_rest() {
             p
         }),
     ] {
-        lab.completion_start(5.0, mask, &painted).unwrap();
+        lab.completion_start(5, Mask::parse(mask).unwrap(), &painted)
+            .unwrap();
         let original = lab.test_images()[5].clone();
         assert_eq!(lab.completion_original(), &original[..]);
         let clamps = lab.completion_mask().to_vec();
@@ -90,7 +91,7 @@ fn completion_never_changes_the_clamped_pixels_and_fills_the_rest() {
             assert!((0..64).all(|i| clamps[i] == u8::from(i % 8 < 4)));
         }
         for _ in 0..50 {
-            lab.completion_step(3.0).unwrap();
+            lab.completion_step(3).unwrap();
             for i in 0..64 {
                 if clamps[i] == 1 {
                     assert_eq!(lab.completion_state()[i], original[i], "{mask}: pixel {i}");
@@ -103,9 +104,9 @@ fn completion_never_changes_the_clamped_pixels_and_fills_the_rest() {
         }
         // The free phase releases the clamps; the clamped phase holds them again.
         lab.set_completion_clamped(false).unwrap();
-        lab.completion_step(20.0).unwrap();
+        lab.completion_step(20).unwrap();
         lab.set_completion_clamped(true).unwrap();
-        lab.completion_step(1.0).unwrap();
+        lab.completion_step(1).unwrap();
         for i in (0..64).filter(|&i| clamps[i] == 1) {
             assert_eq!(lab.completion_state()[i], original[i]);
         }
@@ -136,8 +137,9 @@ fn completion_samples_the_exact_conditional_of_the_free_pixels() {
     };
     let mut counts = vec![0u64; 4];
     for _ in 0..20_000 {
-        lab.completion_start(0.0, "top", &[]).unwrap();
-        lab.completion_step(30.0).unwrap();
+        lab.completion_start(0, Mask::parse("top").unwrap(), &[])
+            .unwrap();
+        lab.completion_step(30).unwrap();
         let v = lab.completion_state();
         counts[usize::from(v[2]) + 2 * usize::from(v[3])] += 1;
     }
@@ -156,8 +158,8 @@ fn the_generation_gallery_samples_the_exact_p_v() {
     let exact = exact_p_v(lab.rbm());
     let mut counts = vec![0u64; 16];
     for _ in 0..200 {
-        lab.gallery_start(100.0, 40.0).unwrap();
-        while !lab.gallery_step(7.0).unwrap() {}
+        lab.gallery_start(100, 40).unwrap();
+        while !lab.gallery_step(7).unwrap() {}
         assert_eq!(lab.gallery_done(), 40);
         for v in lab.gallery_states().chunks(4) {
             counts[index(v)] += 1;
@@ -178,10 +180,10 @@ fn fantasy_particles_with_the_weights_held_sample_the_exact_p_v() {
     let mut lab = tiny_lab();
     lab.set_training(&training("persistent", 100.0, 1e-12, 25.0, 6.0))
         .unwrap();
-    lab.advance(40.0).unwrap();
+    lab.advance(40).unwrap();
     let mut counts = vec![0u64; 16];
     for _ in 0..200 {
-        lab.advance(8.0).unwrap();
+        lab.advance(8).unwrap();
         lab.refresh();
         assert_eq!(lab.shown(), 100);
         for v in lab.fantasy().chunks(4) {
@@ -200,13 +202,13 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     // while learning goes on, then its free energies 5000/16 = 312 images at a time; it
     // equals −mean F − ln Z of the machine as it was at update 0, bit for bit (the same
     // sums in the same order).
-    let mut lab = RbmLab::new("digits8", 16.0, 11.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 16, 11).unwrap();
     assert!(lab.likelihood_exact());
     let frozen = lab.rbm().clone();
-    assert!(!lab.likelihood_step(5000.0).unwrap());
+    assert!(!lab.likelihood_step(5000).unwrap());
     let mut slices = 1;
-    while !lab.likelihood_step(5000.0).unwrap() {
-        lab.advance(1.0).unwrap();
+    while !lab.likelihood_step(5000).unwrap() {
+        lab.advance(1).unwrap();
         slices += 1;
         let progress = lab.point_progress().unwrap();
         assert!((0.0..1.0).contains(&progress));
@@ -225,9 +227,9 @@ fn the_sliced_log_likelihood_is_the_exact_one_of_the_machine_at_its_update() {
     assert_eq!(lab.curve_test(), &[test]);
     assert_eq!(lab.curve_stderr(), &[0.0]);
     // The next point waits for `every` updates after the last.
-    lab.set_likelihood_every(100.0).unwrap();
+    lab.set_likelihood_every(100).unwrap();
     assert!(lab.updates() < 100);
-    assert!(!lab.likelihood_step(1.0).unwrap());
+    assert!(!lab.likelihood_step(1).unwrap());
     assert_eq!(lab.point_progress(), None);
 }
 
@@ -237,7 +239,7 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
     // estimate at update 0 (W ~ N(0, 0.01²), visible biases at the base rates) is close to
     // the independent-pixel model's: |ln p − ln p_base| is at most Σ_j |b_j + (vW)_j|-sized
     // terms, a few hundredths per image here; the AIS error bar is reported and positive.
-    let mut lab = RbmLab::new("digits8", 30.0, 2.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 30, 2).unwrap();
     assert!(!lab.likelihood_exact());
     // The work is AIS steps of one run, 1000 a call, crossing runs and chunks: 16 chunks
     // × 2 runs × 1450 steps take 47 calls (the last completes ln Z), then one call sums
@@ -246,7 +248,7 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
     assert_eq!(total, 46_400);
     let mut calls = 0;
     let mut last = 0.0;
-    while !lab.likelihood_step(1000.0).unwrap() {
+    while !lab.likelihood_step(1000).unwrap() {
         calls += 1;
         let progress = lab.point_progress().unwrap();
         assert!(progress > last && progress < 1.0, "{progress} after {last}");
@@ -259,8 +261,8 @@ fn beyond_24_units_the_log_likelihood_is_estimated_by_ais_with_an_error_bar() {
     );
     // The same point, one step a call: bit for bit the same value (each chunk is seeded by
     // its index, and a run's draws do not depend on the slicing).
-    let mut one_by_one = RbmLab::new("digits8", 30.0, 2.0).unwrap();
-    while !one_by_one.likelihood_step(1.0).unwrap() {}
+    let mut one_by_one = RbmLab::new("digits8", 30, 2).unwrap();
+    while !one_by_one.likelihood_step(1).unwrap() {}
     assert_eq!(one_by_one.curve_train(), lab.curve_train());
     assert_eq!(one_by_one.curve_test(), lab.curve_test());
     assert_eq!(one_by_one.curve_stderr(), lab.curve_stderr());
@@ -289,10 +291,11 @@ fn state(lab: &RbmLab) -> String {
 
 #[test]
 fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
-    let mut lab = RbmLab::new("bars-4x4", 8.0, 1.0).unwrap();
-    lab.advance(10.0).unwrap();
-    lab.completion_start(0.0, "top", &[]).unwrap();
-    lab.gallery_start(4.0, 10.0).unwrap();
+    let mut lab = RbmLab::new("bars-4x4", 8, 1).unwrap();
+    lab.advance(10).unwrap();
+    lab.completion_start(0, Mask::parse("top").unwrap(), &[])
+        .unwrap();
+    lab.gallery_start(4, 10).unwrap();
     let before = state(&lab);
     let good = training("persistent", 100.0, 0.05, 1.0, 10.0);
     let cases: Vec<(RbmTraining, &str)> = vec![
@@ -338,85 +341,79 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
     momentum.momentum = 1.0;
     assert_eq!(lab.set_training(&momentum).unwrap_err().field(), "momentum");
     for (call, field) in [
-        (lab.clone().advance(0.0).unwrap_err(), "updates"),
-        (lab.clone().advance(1e9).unwrap_err(), "updates"),
+        (lab.clone().advance(0).unwrap_err(), "updates"),
+        (lab.clone().advance(1000000000).unwrap_err(), "updates"),
         (
-            lab.clone().gallery_start(0.0, 10.0).unwrap_err(),
+            lab.clone().gallery_start(0, 10).unwrap_err(),
             "gallery images",
         ),
         (
-            lab.clone().gallery_start(101.0, 10.0).unwrap_err(),
+            lab.clone().gallery_start(101, 10).unwrap_err(),
             "gallery images",
         ),
         (
-            lab.clone().gallery_start(4.0, f64::NAN).unwrap_err(),
+            lab.clone().gallery_start(4, 0).unwrap_err(),
             "gallery steps",
         ),
         (
-            lab.clone().completion_start(30.0, "top", &[]).unwrap_err(),
+            lab.clone()
+                .completion_start(30, Mask::parse("top").unwrap(), &[])
+                .unwrap_err(),
             "test image",
         ),
+        (Mask::parse("diagonal").unwrap_err(), "mask"),
         (
             lab.clone()
-                .completion_start(0.0, "diagonal", &[])
-                .unwrap_err(),
-            "mask",
-        ),
-        (
-            lab.clone()
-                .completion_start(0.0, "paint", &[1; 15])
+                .completion_start(0, Mask::parse("paint").unwrap(), &[1; 15])
                 .unwrap_err(),
             "painted mask",
         ),
         (
             lab.clone()
-                .completion_start(0.0, "paint", &[0; 16])
+                .completion_start(0, Mask::parse("paint").unwrap(), &[0; 16])
                 .unwrap_err(),
             "painted mask",
         ),
         (
             lab.clone()
-                .completion_start(0.0, "paint", &[2; 16])
+                .completion_start(0, Mask::parse("paint").unwrap(), &[2; 16])
                 .unwrap_err(),
             "painted mask",
         ),
-        (lab.clone().completion_step(0.0).unwrap_err(), "steps"),
+        (lab.clone().completion_step(0).unwrap_err(), "steps"),
         (
-            lab.clone().likelihood_step(0.0).unwrap_err(),
+            lab.clone().likelihood_step(0).unwrap_err(),
             "likelihood work",
         ),
         (
-            lab.clone().set_likelihood_every(-1.0).unwrap_err(),
+            lab.clone().set_likelihood_every(0).unwrap_err(),
             "likelihood every",
         ),
     ] {
         assert_eq!(call.field(), field, "{call}");
     }
     // The same calls on the lab itself change nothing.
-    assert!(lab.advance(0.0).is_err());
-    assert!(lab.gallery_start(0.0, 10.0).is_err());
-    assert!(lab.completion_start(0.0, "paint", &[1; 15]).is_err());
-    assert!(lab.completion_step(f64::NAN).is_err());
-    assert!(lab.set_likelihood_every(0.0).is_err());
+    assert!(lab.advance(0).is_err());
+    assert!(lab.gallery_start(0, 10).is_err());
+    assert!(
+        lab.completion_start(0, Mask::parse("paint").unwrap(), &[1; 15])
+            .is_err()
+    );
+    assert!(lab.completion_step(0).is_err());
+    assert!(lab.set_likelihood_every(0).is_err());
     assert_eq!(state(&lab), before);
     // Datasets, sizes and seeds.
     for (result, field) in [
-        (RbmLab::new("digits9", 16.0, 1.0).err(), "dataset"),
-        (RbmLab::new("digits8", 0.0, 1.0).err(), "hidden units"),
-        (RbmLab::new("digits8", 1e6, 1.0).err(), "hidden units"),
-        (RbmLab::new("digits8", 2.5, 1.0).err(), "hidden units"),
-        (RbmLab::new("digits8", 16.0, -1.0).err(), "seed"),
+        (RbmLab::new("digits9", 16, 1).err(), "dataset"),
+        (RbmLab::new("digits8", 0, 1).err(), "hidden units"),
+        (RbmLab::new("digits8", 1000000, 1).err(), "hidden units"),
+        (RbmLab::new("digits8", 501, 1).err(), "hidden units"),
+        (RbmLab::new("digits8", 16, (1 << 53) + 1).err(), "seed"),
+        (RbmLab::from_bytes(b"1100\n012\n", 2, 1).err(), "dataset"),
+        (RbmLab::from_bytes(b"1100\n011\n", 2, 1).err(), "dataset"),
+        (RbmLab::from_bytes(b"", 2, 1).err(), "dataset"),
         (
-            RbmLab::from_bytes(b"1100\n012\n", 2.0, 1.0).err(),
-            "dataset",
-        ),
-        (
-            RbmLab::from_bytes(b"1100\n011\n", 2.0, 1.0).err(),
-            "dataset",
-        ),
-        (RbmLab::from_bytes(b"", 2.0, 1.0).err(), "dataset"),
-        (
-            RbmLab::from_bytes(&[0xff, 0xfe, 0x00], 2.0, 1.0).err(),
+            RbmLab::from_bytes(&[0xff, 0xfe, 0x00], 2, 1).err(),
             "dataset",
         ),
     ] {
@@ -427,16 +424,16 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
     let mut file = boltzlab::learn::digits::DIGITS_FILE.to_vec();
     let middle = file.len() / 2;
     file[middle] ^= 1;
-    let err = RbmLab::from_bytes(&file, 16.0, 1.0).unwrap_err();
+    let err = RbmLab::from_bytes(&file, 16, 1).unwrap_err();
     assert_eq!(err.field(), "dataset");
     // The shipped file itself loads, as one set used for training and testing.
-    let lab = RbmLab::from_bytes(boltzlab::learn::digits::DIGITS_FILE, 16.0, 1.0).unwrap();
+    let lab = RbmLab::from_bytes(boltzlab::learn::digits::DIGITS_FILE, 16, 1).unwrap();
     assert_eq!((lab.training_images().len(), lab.width()), (1797, 8));
 }
 
 #[test]
 fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
-    let mut lab = RbmLab::new("bars-4x4", 8.0, 4.0).unwrap();
+    let mut lab = RbmLab::new("bars-4x4", 8, 4).unwrap();
     lab.set_training(&training("cd", 0.0, 0.05, 5.0, 10.0))
         .unwrap();
     assert!(!lab.has_particles());
@@ -445,7 +442,7 @@ fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
         30,
         "one display chain per bars pattern (N = 30 < 100)"
     );
-    lab.advance(3.0).unwrap();
+    lab.advance(3).unwrap();
     lab.refresh();
     assert_eq!(lab.fantasy().len(), 30 * 16);
     assert!(lab.fantasy_mean().iter().all(|p| (0.0..=1.0).contains(p)));
@@ -453,7 +450,7 @@ fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
         .unwrap();
     assert!(lab.has_particles());
     assert_eq!(lab.shown(), 20);
-    lab.advance(2.0).unwrap();
+    lab.advance(2).unwrap();
     lab.refresh();
     assert_eq!(lab.fantasy().len(), 20 * 16);
     assert_eq!(lab.reconstructions().len(), 16 * 16);

@@ -69,7 +69,7 @@ fn apart(mut lab: RbmLab, rounds: usize) -> RbmLab {
 }
 
 fn run(hidden: u64, every: u64) -> RbmLab {
-    let mut lab = RbmLab::new("digits8", 1.0, 1.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 1, 1).unwrap();
     lab.apply(RbmCommand::NewRun {
         dataset: boltzlab::app::rbm::DatasetChoice::Digits8,
         hidden,

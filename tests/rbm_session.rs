@@ -28,7 +28,7 @@ fn training(statistics: &str, particles: f64, steps: f64, batch: f64) -> RbmTrai
 
 /// Runs `n` updates, saves, restores into a fresh lab, runs `m` more in both the restored
 /// and the uninterrupted lab, and checks they are the same run.
-fn continues_exactly(mut lab: RbmLab, n: f64, m: f64) {
+fn continues_exactly(mut lab: RbmLab, n: u64, m: u64) {
     lab.advance(n).unwrap();
     let text = lab.session();
     let mut restored = RbmLab::from_session(&text).unwrap();
@@ -59,39 +59,39 @@ fn every_statistics_continues_bit_for_bit_after_a_restore() {
         ("cd", 1.0, 3.0, 10.0),
         ("tempering", 8.0, 1.0, 30.0),
     ] {
-        let mut lab = RbmLab::new("bars-4x4", 6.0, 11.0).unwrap();
+        let mut lab = RbmLab::new("bars-4x4", 6, 11).unwrap();
         lab.set_training(&training(statistics, particles, steps, batch))
             .unwrap();
         // N = 9 stops inside an epoch (batch 7 of 30: cursor 21 after 3 updates of the
         // second epoch's order).
-        continues_exactly(lab, 9.0, 13.0);
+        continues_exactly(lab, 9, 13);
     }
 }
 
 #[test]
 fn digits_with_persistent_particles_continue_bit_for_bit() {
-    let mut lab = RbmLab::new("digits8", 30.0, 5.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 30, 5).unwrap();
     lab.set_training(&training("persistent", 100.0, 1.0, 100.0))
         .unwrap();
-    continues_exactly(lab, 17.0, 20.0);
+    continues_exactly(lab, 17, 20);
 }
 
 #[test]
 fn the_users_images_are_kept_in_the_session() {
-    let lab = RbmLab::from_bytes(b"110\n011\n101\n000\n111\n", 2.0, 3.0).unwrap();
-    continues_exactly(lab, 4.0, 5.0);
+    let lab = RbmLab::from_bytes(b"110\n011\n101\n000\n111\n", 2, 3).unwrap();
+    continues_exactly(lab, 4, 5);
 }
 
 #[test]
 fn a_likelihood_point_under_way_gives_the_same_curve() {
     // 25 hidden and 16 visible units: exact ln Z over 2^16 states, summed in slices.
-    let mut lab = RbmLab::new("bars-4x4", 25.0, 2.0).unwrap();
-    lab.set_likelihood_every(5.0).unwrap();
-    lab.advance(7.0).unwrap();
-    assert!(!lab.likelihood_step(1000.0).unwrap());
+    let mut lab = RbmLab::new("bars-4x4", 25, 2).unwrap();
+    lab.set_likelihood_every(5).unwrap();
+    lab.advance(7).unwrap();
+    assert!(!lab.likelihood_step(1000).unwrap());
     let mut restored = RbmLab::from_session(&lab.session()).unwrap();
-    while !lab.likelihood_step(4096.0).unwrap() {}
-    while !restored.likelihood_step(4096.0).unwrap() {}
+    while !lab.likelihood_step(4096).unwrap() {}
+    while !restored.likelihood_step(4096).unwrap() {}
     assert_eq!(restored.curve_updates(), lab.curve_updates());
     assert_eq!(restored.curve_train(), lab.curve_train());
     assert_eq!(restored.curve_test(), lab.curve_test());
@@ -100,10 +100,10 @@ fn a_likelihood_point_under_way_gives_the_same_curve() {
 // --- Malformed texts --------------------------------------------------------------------------
 
 fn saved() -> (RbmLab, Value) {
-    let mut lab = RbmLab::new("bars-4x4", 4.0, 1.0).unwrap();
+    let mut lab = RbmLab::new("bars-4x4", 4, 1).unwrap();
     lab.set_training(&training("tempering", 5.0, 1.0, 10.0))
         .unwrap();
-    lab.advance(3.0).unwrap();
+    lab.advance(3).unwrap();
     let value = serde_json::from_str(&lab.session()).unwrap();
     (lab, value)
 }
@@ -253,7 +253,7 @@ fn huge_sizes_are_refused() {
 // --- Updates in slices ------------------------------------------------------------------------
 
 /// `updates` updates done in slices of `budget` multiply-adds by `lab.learn`.
-fn learn_in_slices(lab: &mut RbmLab, updates: u64, budget: f64) {
+fn learn_in_slices(lab: &mut RbmLab, updates: u64, budget: u64) {
     let target = lab.updates() + updates;
     while lab.updates() < target {
         lab.learn(budget).unwrap();
@@ -270,19 +270,19 @@ fn an_update_in_slices_is_the_update_at_once_bit_for_bit() {
         ("cd", 1.0, 4.0, 10.0),
         ("tempering", 8.0, 3.0, 30.0),
     ] {
-        for budget in [1.0, 700.0, 5000.0] {
-            let mut whole = RbmLab::new("bars-4x4", 6.0, 4.0).unwrap();
+        for budget in [1, 700, 5000] {
+            let mut whole = RbmLab::new("bars-4x4", 6, 4).unwrap();
             whole
                 .set_training(&training(statistics, particles, steps, batch))
                 .unwrap();
             let mut sliced = whole.clone();
-            whole.advance(12.0).unwrap();
+            whole.advance(12).unwrap();
             learn_in_slices(&mut sliced, 12, budget);
             assert_eq!(sliced.rbm(), whole.rbm(), "{statistics}, budget {budget}");
             // The last slice may have begun update 13: finishing it at once gives the same
             // update 13 as doing it whole.
-            sliced.advance(1.0).unwrap();
-            whole.advance(1.0).unwrap();
+            sliced.advance(1).unwrap();
+            whole.advance(1).unwrap();
             // Everything but the count of weight changes the page redraws by.
             let state = |lab: &RbmLab| {
                 let mut v: Value = serde_json::from_str(&lab.session()).unwrap();
@@ -305,12 +305,12 @@ fn a_session_saved_inside_an_update_continues_bit_for_bit() {
         ("cd", 1.0, 4.0, 10.0),
         ("tempering", 8.0, 3.0, 30.0),
     ] {
-        let mut lab = RbmLab::new("bars-4x4", 6.0, 8.0).unwrap();
+        let mut lab = RbmLab::new("bars-4x4", 6, 8).unwrap();
         lab.set_training(&training(statistics, particles, steps, batch))
             .unwrap();
-        lab.advance(3.0).unwrap();
+        lab.advance(3).unwrap();
         // Part of an update: the session carries where it stands.
-        lab.learn(1500.0).unwrap();
+        lab.learn(1500).unwrap();
         let text = lab.session();
         assert!(
             !text.contains("\"pending\":null"),
@@ -318,8 +318,8 @@ fn a_session_saved_inside_an_update_continues_bit_for_bit() {
         );
         let mut restored = RbmLab::from_session(&text).unwrap();
         assert_eq!(restored.session(), text);
-        learn_in_slices(&mut lab, 5, 900.0);
-        learn_in_slices(&mut restored, 5, 900.0);
+        learn_in_slices(&mut lab, 5, 900);
+        learn_in_slices(&mut restored, 5, 900);
         assert_eq!(restored.rbm(), lab.rbm(), "{statistics}");
         assert_eq!(restored.session(), lab.session(), "{statistics}");
         // A place that is not in an update is refused.

@@ -77,14 +77,14 @@ const NATIVE_FINGERPRINT: u32 = 1_192_079_894;
 #[wasm_bindgen_test]
 fn a_session_saved_inside_an_update_continues_bit_for_bit() {
     use boltzlab::app::RbmLab;
-    let mut lab = RbmLab::new("digits8", 16.0, 3.0).unwrap();
-    lab.advance(5.0).unwrap();
-    lab.learn(50_000.0).unwrap();
+    let mut lab = RbmLab::new("digits8", 16, 3).unwrap();
+    lab.advance(5).unwrap();
+    lab.learn(50_000).unwrap();
     let text = lab.session();
     assert!(!text.contains("\"pending\":null"), "an update is under way");
     let mut restored = RbmLab::from_session(&text).unwrap();
-    lab.advance(3.0).unwrap();
-    restored.advance(3.0).unwrap();
+    lab.advance(3).unwrap();
+    restored.advance(3).unwrap();
     assert_eq!(fingerprint(restored.rbm()), fingerprint(lab.rbm()));
     assert_eq!(restored.session(), lab.session());
 }

@@ -12,6 +12,7 @@ mod command;
 pub mod wire;
 
 pub use command::{LatticeCommand, LatticeReply, Point};
+pub use wire::Count;
 
 use super::scan::{ScanPlan, TemperatureScan};
 use super::session;
@@ -19,7 +20,7 @@ use super::setup::{self, LatticeModel, LatticeSetup};
 use super::snapshot::Snapshot;
 use crate::dynamics::lattice_sampler::TickExplanation;
 use crate::dynamics::{Dynamics, LatticeSampler, Order};
-use crate::error::{ParamError, check_temperature, whole_in};
+use crate::error::{ParamError, check_temperature};
 use crate::estimate::trace::Trace;
 use crate::model::{Boundary, Lattice};
 
@@ -37,6 +38,25 @@ pub const MATRIX_UNITS: usize = 256;
 pub const MAX_BRUSH_RADIUS: u64 = 64;
 /// Most sweeps of the temperature scan one `advance_scan` call may do.
 pub const MAX_SCAN_SWEEPS_PER_CALL: u64 = 1 << 20;
+
+/// Ticks of one advance: 0 to [`MAX_TICKS_PER_CALL`].
+pub const TICKS: Count = Count {
+    field: "ticks",
+    min: 0,
+    max: MAX_TICKS_PER_CALL,
+};
+/// A brush radius in sites: 0 to [`MAX_BRUSH_RADIUS`].
+pub const BRUSH_RADIUS: Count = Count {
+    field: "brush radius",
+    min: 0,
+    max: MAX_BRUSH_RADIUS,
+};
+/// Sweeps of the temperature scan in one call: 0 to [`MAX_SCAN_SWEEPS_PER_CALL`].
+pub const SCAN_SWEEPS: Count = Count {
+    field: "sweeps",
+    min: 0,
+    max: MAX_SCAN_SWEEPS_PER_CALL,
+};
 
 /// What the last explained step did.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -275,11 +295,11 @@ impl LatticeLab {
         self.report.as_ref()
     }
 
-    /// Does `ticks` ticks (a whole number, at most 2^26), then appends a trace point.
+    /// Does `ticks` ticks ([`TICKS`]: at most 2^26), then appends a trace point.
     /// With `explain`, the last tick is an explained one (see [`Self::report`]); for Wolff
     /// dynamics the report gives the number of spins the moves flipped.
-    pub fn advance(&mut self, ticks: f64, explain: bool) -> Result<(), ParamError> {
-        let ticks = whole_in("ticks", ticks, 0, MAX_TICKS_PER_CALL)?;
+    pub fn advance(&mut self, ticks: u64, explain: bool) -> Result<(), ParamError> {
+        let ticks = TICKS.check(ticks)?;
         self.report = None;
         if explain && ticks > 0 {
             if self.sampler.dynamics() == Dynamics::Wolff {
@@ -359,8 +379,8 @@ impl LatticeLab {
 
     /// Starts again on an L×L lattice (spins from the seed; T, h, model, dynamics, order and
     /// boundary kept; the trace and the clamps start afresh).
-    pub fn set_size(&mut self, size: f64) -> Result<(), ParamError> {
-        let size = setup::check_size(size)?;
+    pub fn set_size(&mut self, size: u64) -> Result<(), ParamError> {
+        let size = setup::SIZE.check(size)? as usize;
         let setup = LatticeSetup {
             size,
             ..self.setup()
@@ -369,20 +389,9 @@ impl LatticeLab {
         Ok(())
     }
 
-    /// Starts again from `seed` (spins, glass bonds and the whole trajectory).
-    pub fn set_seed(&mut self, seed: f64) -> Result<(), ParamError> {
-        self.choose_seed(setup::check_seed(seed)?)
-    }
-
-    fn choose_seed(&mut self, seed: u64) -> Result<(), ParamError> {
-        if seed > setup::MAX_SEED {
-            return Err(ParamError::OutOfRange {
-                field: "seed",
-                value: seed as f64,
-                min: 0.0,
-                max: setup::MAX_SEED as f64,
-            });
-        }
+    /// Starts again from `seed` (0 to 2^53: spins, glass bonds and the whole trajectory).
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), ParamError> {
+        wire::SEED.check(seed)?;
         let setup = LatticeSetup {
             seed,
             ..self.setup()
@@ -431,10 +440,10 @@ impl LatticeLab {
         &mut self,
         from: (f64, f64),
         to: (f64, f64),
-        radius: f64,
+        radius: u64,
         brush: Brush,
     ) -> Result<(), ParamError> {
-        let radius = whole_in("brush radius", radius, 0, MAX_BRUSH_RADIUS)? as i64;
+        let radius = BRUSH_RADIUS.check(radius)? as i64;
         for v in [from.0, from.1, to.0, to.1] {
             crate::error::finite_in("brush position", v, -1.0e6, 1.0e6)?;
         }
@@ -572,8 +581,8 @@ impl LatticeLab {
     }
 
     /// Runs at most `sweeps` sweeps of the scan; returns how many it did.
-    pub fn advance_scan(&mut self, sweeps: f64) -> Result<u64, ParamError> {
-        let sweeps = whole_in("sweeps", sweeps, 0, MAX_SCAN_SWEEPS_PER_CALL)?;
+    pub fn advance_scan(&mut self, sweeps: u64) -> Result<u64, ParamError> {
+        let sweeps = SCAN_SWEEPS.check(sweeps)?;
         Ok(self.scan.as_mut().map_or(0, |scan| scan.advance(sweeps)))
     }
 

@@ -189,20 +189,16 @@ impl RbmLab {
     /// A run on a built-in dataset (`bars-4x4`: the 30 patterns, trained and tested on the
     /// same set; `digits8`: the fixed 1500/297 split) with `hidden` units (1 to 500), the
     /// default training ([`RbmTraining::default`], batch limited to the set) and `seed`.
-    /// The page's number form of [`RbmCommand::NewRun`].
-    pub fn new(dataset: &str, hidden: f64, seed: f64) -> Result<RbmLab, ParamError> {
+    /// [`RbmCommand::NewRun`].
+    pub fn new(dataset: &str, hidden: u64, seed: u64) -> Result<RbmLab, ParamError> {
         let images = Images::built_in(DatasetChoice::parse(dataset)?);
-        RbmLab::build(images, HIDDEN.read(hidden)?, SEED.read(seed)?)
+        RbmLab::build(images, hidden, seed)
     }
 
     /// A run on the user's dataset ([`Images::from_bytes`]: a digits file or text, one image
-    /// per line of 0s and 1s). The page's number form of [`RbmCommand::NewRunFromFile`].
-    pub fn from_bytes(bytes: &[u8], hidden: f64, seed: f64) -> Result<RbmLab, ParamError> {
-        RbmLab::build(
-            Images::from_bytes(bytes)?,
-            HIDDEN.read(hidden)?,
-            SEED.read(seed)?,
-        )
+    /// per line of 0s and 1s). [`RbmCommand::NewRunFromFile`].
+    pub fn from_bytes(bytes: &[u8], hidden: u64, seed: u64) -> Result<RbmLab, ParamError> {
+        RbmLab::build(Images::from_bytes(bytes)?, hidden, seed)
     }
 
     /// A run on `images` with `hidden` units from `seed`: W small and random, the visible

@@ -6,10 +6,9 @@
 //! reads `model=ferromagnet&size=256&T=2.269&h=0&rule=heat-bath&order=sequential&boundary=periodic&seed=1`;
 //! [`LatticeSetup::from_fragment`] checks every value and names the first bad one.
 
+use crate::app::lattice::Count;
 use crate::dynamics::{Dynamics, Order};
-use crate::error::{
-    ParamError, TemperatureDomain, check_temperature, finite_in, shorten, whole_in,
-};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, finite_in, shorten};
 use crate::model::{Boundary, Lattice};
 
 /// The energy models the page offers on the square lattice.
@@ -128,9 +127,16 @@ impl Default for LatticeSetup {
     }
 }
 
+/// The side L: [`MIN_SIZE`] to [`MAX_SIZE`].
+pub const SIZE: Count = Count {
+    field: "size",
+    min: MIN_SIZE as u64,
+    max: MAX_SIZE as u64,
+};
+
 /// Checks a side from outside: a whole number from [`MIN_SIZE`] to [`MAX_SIZE`].
 pub fn check_size(size: f64) -> Result<usize, ParamError> {
-    whole_in("size", size, MIN_SIZE as u64, MAX_SIZE as u64).map(|s| s as usize)
+    SIZE.read(size).map(|s| s as usize)
 }
 
 /// The page's temperatures: 0 ≤ T ≤ [`MAX_TEMPERATURE`], finite.
@@ -145,7 +151,7 @@ pub fn check_field(field: f64) -> Result<f64, ParamError> {
 
 /// Checks a seed from outside: a whole number from 0 to 2^53.
 pub fn check_seed(seed: f64) -> Result<u64, ParamError> {
-    whole_in("seed", seed, 0, MAX_SEED)
+    crate::app::lattice::wire::SEED.read(seed)
 }
 
 impl LatticeSetup {

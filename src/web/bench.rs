@@ -2,7 +2,7 @@
 //! times them. JavaScript measures with `performance.now()` around calls of bounded size,
 //! so V8 tiers the kernels up before the timed runs; nothing here reads a clock.
 
-use crate::app::rbm::RbmLab;
+use crate::app::rbm::{HIDDEN, RbmLab, UPDATES};
 use crate::dynamics::lanes::CheckerboardLanes;
 use crate::dynamics::rules::acceptance_table;
 use crate::estimate::exact_log_z;
@@ -150,13 +150,15 @@ impl BenchRbm {
     /// The page's default digits machine with `hidden` units (16 when not given), seed 1.
     #[wasm_bindgen(constructor)]
     pub fn new(hidden: Option<f64>) -> Result<BenchRbm, JsError> {
+        let hidden = HIDDEN.read(hidden.unwrap_or(16.0)).map_err(thrown)?;
         Ok(BenchRbm {
-            lab: RbmLab::new("digits8", hidden.unwrap_or(16.0), 1.0).map_err(thrown)?,
+            lab: RbmLab::new("digits8", hidden, 1).map_err(thrown)?,
         })
     }
 
     /// `updates` mini-batch updates (1 to 10 000), as the page's learning calls them.
     pub fn run(&mut self, updates: f64) -> Result<f64, JsError> {
+        let updates = UPDATES.read(updates).map_err(thrown)?;
         self.lab.advance(updates).map(|n| n as f64).map_err(thrown)
     }
 

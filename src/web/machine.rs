@@ -10,7 +10,9 @@
 //! through typed-array views over wasm memory from the pointers below.
 
 use super::{decoding_error, js_error};
-use crate::app::machine::{GALLERY_SAMPLES, GALLERY_SEED, HIDDEN, SEED, STEPS, UpdateRule};
+use crate::app::machine::{
+    GALLERY_SAMPLES, GALLERY_SEED, HIDDEN, PATTERN_NUMBER, SEED, STEPS, UpdateRule,
+};
 use crate::app::{Count, MachineCommand, MachineLab, MachineReply};
 use crate::learn::experiment::LearningMethod;
 use wasm_bindgen::prelude::*;
@@ -332,10 +334,9 @@ impl WebMachineLab {
     /// The 0-based pattern of training pattern `number` as the page's box shows it (1-based),
     /// refused naming `pattern to clamp` and its range: for the `explore` command.
     pub fn pattern_of_number(&self, number: f64) -> Result<f64, JsError> {
-        self.lab
-            .pattern_of_number(number)
-            .map(|p| p as f64)
-            .map_err(js_error)
+        let count = self.lab.patterns().len() as u64;
+        let number = PATTERN_NUMBER.up_to(count).read(number).map_err(js_error)?;
+        Ok((number - 1) as f64)
     }
 
     pub fn exploring(&self) -> bool {

@@ -100,6 +100,7 @@ impl WebRbmLab {
     /// A run on `bars-4x4` or `digits8` with `hidden` units from `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(dataset: &str, hidden: f64, seed: f64) -> Result<WebRbmLab, JsError> {
+        let (hidden, seed) = (Self::count(HIDDEN, hidden)?, Self::count(SEED, seed)?);
         let lab = RbmLab::new(dataset, hidden, seed).map_err(js_error)?;
         Ok(WebRbmLab { lab })
     }
@@ -107,6 +108,7 @@ impl WebRbmLab {
     /// A run on the user's file: a digits file (`DIGITS8` format) or text, one image per
     /// line of 0s and 1s.
     pub fn from_bytes(bytes: &[u8], hidden: f64, seed: f64) -> Result<WebRbmLab, JsError> {
+        let (hidden, seed) = (Self::count(HIDDEN, hidden)?, Self::count(SEED, seed)?);
         let lab = RbmLab::from_bytes(bytes, hidden, seed).map_err(js_error)?;
         Ok(WebRbmLab { lab })
     }

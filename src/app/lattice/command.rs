@@ -162,11 +162,11 @@ impl LatticeLab {
             C::SetField { field } => self.set_field(field)?,
             C::SetModel { model } => self.choose_model(model)?,
             C::SetSize { size } => {
-                self.set_size(size as f64)?;
+                self.set_size(size as u64)?;
                 return Ok(self.restarted());
             }
             C::SetSeed { seed } => {
-                self.choose_seed(seed)?;
+                self.set_seed(seed)?;
                 return Ok(self.restarted());
             }
             C::SetDynamics { dynamics } => self.choose_dynamics(dynamics)?,
@@ -178,7 +178,7 @@ impl LatticeLab {
                 to,
                 radius,
                 brush,
-            } => self.paint((from.x, from.y), (to.x, to.y), radius as f64, brush)?,
+            } => self.paint((from.x, from.y), (to.x, to.y), radius, brush)?,
             C::SetClampsOn { on } => self.set_clamps_on(on)?,
             C::ReleaseAll => self.release_all(),
             C::ApplyFragment { fragment } => {
@@ -194,7 +194,7 @@ impl LatticeLab {
                 return Ok(self.restarted());
             }
             C::Advance { ticks, explain } => {
-                self.advance(ticks as f64, explain)?;
+                self.advance(ticks, explain)?;
                 return Ok(LatticeReply::Advanced { ticks });
             }
             C::StartScan {
@@ -204,12 +204,11 @@ impl LatticeLab {
                 burn_in,
                 measure,
             } => {
-                let plan =
-                    ScanPlan::new(t_high, t_low, points as f64, burn_in as f64, measure as f64)?;
+                let plan = ScanPlan::new(t_high, t_low, points, burn_in, measure)?;
                 self.start_scan(plan);
             }
             C::AdvanceScan { sweeps } => {
-                let sweeps = self.advance_scan(sweeps as f64)?;
+                let sweeps = self.advance_scan(sweeps)?;
                 return Ok(LatticeReply::ScanAdvanced { sweeps });
             }
             C::CancelScan => self.cancel_scan(),

@@ -122,34 +122,26 @@ fn checked<'de, T, D: serde::Deserializer<'de>>(
     check(f64::deserialize(d)?).map_err(D::Error::custom)
 }
 
-macro_rules! whole {
-    ($(#[$doc:meta] $name:ident: $t:ty = $check:expr;)*) => {$(
-        #[$doc]
-        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
-            checked(d, $check)
+/// The side L (2 to 2048).
+pub fn size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    read_count(d, crate::app::setup::SIZE).map(|s| s as usize)
+}
+
+/// `read! { name: path::COUNT; … }`: one deserializer a count of the lattice's own.
+macro_rules! read {
+    ($($name:ident: $count:path;)*) => {$(
+        pub fn $name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+            read_count(d, $count)
         }
     )*};
 }
 
-whole! {
-    /// The side L (2 to 2048).
-    size: usize = crate::app::setup::check_size;
-    /// A seed (0 to 2^53).
-    seed: u64 = crate::app::setup::check_seed;
-    /// Ticks of one advance (0 to 2^26).
-    ticks: u64 = |x| crate::error::whole_in("ticks", x, 0, super::MAX_TICKS_PER_CALL);
-    /// A brush radius in sites (0 to 64).
-    radius: u64 = |x| crate::error::whole_in("brush radius", x, 0, super::MAX_BRUSH_RADIUS);
-    /// A scan's temperatures (2 to 200).
-    points: u64 = |x| crate::error::whole_in("points", x, 2, crate::app::scan::MAX_POINTS);
-    /// A scan's burn-in sweeps per temperature.
-    burn_in: u64 = |x| {
-        crate::error::whole_in("burn-in sweeps", x, 0, crate::app::scan::MAX_SWEEPS_PER_POINT)
-    };
-    /// A scan's measurement sweeps per temperature.
-    measure: u64 = |x| {
-        crate::error::whole_in("measurement sweeps", x, 2, crate::app::scan::MAX_SWEEPS_PER_POINT)
-    };
-    /// Sweeps of the scan in one call (0 to 2^20).
-    scan_sweeps: u64 = |x| crate::error::whole_in("sweeps", x, 0, super::MAX_SCAN_SWEEPS_PER_CALL);
+read! {
+    seed: SEED;
+    ticks: super::TICKS;
+    radius: super::BRUSH_RADIUS;
+    scan_sweeps: super::SCAN_SWEEPS;
+    points: crate::app::scan::POINTS;
+    burn_in: crate::app::scan::BURN_IN;
+    measure: crate::app::scan::MEASURE;
 }

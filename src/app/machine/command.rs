@@ -16,7 +16,7 @@
 //! and the session text) stays with plain methods: only commands change the lab.
 
 use super::options::{StatisticsWay, UpdateRule};
-use super::{GIBBS_STEPS, MAX_STEPS_PER_CALL, MachineLab, PARTICLES, REPLICAS, SEED};
+use super::{GIBBS_STEPS, MAX_STEPS_PER_CALL, MachineLab, PARTICLES, REPLICAS};
 use crate::app::lattice::wire::by_name;
 use crate::app::parse::parse_patterns;
 use crate::error::ParamError;
@@ -181,13 +181,6 @@ impl MachineCommand {
             particles,
             sweeps,
             replicas,
-        })
-    }
-
-    /// [`MachineCommand::RandomCouplings`] from a seed as a number.
-    pub fn couplings_from_number(seed: f64) -> Result<MachineCommand, ParamError> {
-        Ok(MachineCommand::RandomCouplings {
-            seed: SEED.read(seed)?,
         })
     }
 }

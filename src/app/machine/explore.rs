@@ -2,7 +2,7 @@
 //! temperature, with the visible units clamped to a chosen training pattern or nothing
 //! clamped (the machine dreams). Learning waits while it runs; the views show its state.
 
-use super::{EXPLORE_SWEEPS, MachineLab, PATTERN, PATTERN_NUMBER};
+use super::{EXPLORE_SWEEPS, MachineLab, PATTERN};
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::ParamError;
 
@@ -49,13 +49,6 @@ impl MachineLab {
             }),
             count => Ok(count),
         }
-    }
-
-    /// The 0-based pattern of a page's pattern number (1-based): a number from outside read
-    /// as [`PATTERN_NUMBER`] up to the number of patterns, the error naming `pattern to clamp`.
-    pub fn pattern_of_number(&self, number: f64) -> Result<u64, ParamError> {
-        let count = self.patterns().len() as u64;
-        Ok(PATTERN_NUMBER.up_to(count).read(number)? - 1)
     }
 
     /// Back to learning.

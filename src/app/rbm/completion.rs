@@ -204,26 +204,23 @@ impl RbmLab {
         Ok(())
     }
 
-    // --- The page's number forms -----------------------------------------------------------
+    // --- Starting and advancing ---------------------------------------------------------------
 
-    /// [`RbmCommand::StartCompletion`](super::RbmCommand::StartCompletion) from the page's
-    /// values: test image `image` (0-based), mask `top`, `left` or `paint` (`painted`: V
-    /// values 0/1).
+    /// [`RbmCommand::StartCompletion`](super::RbmCommand::StartCompletion): test image
+    /// `image` (0-based), mask `kind` (`painted`: V values 0/1 for [`Mask::Paint`]).
     pub fn completion_start(
         &mut self,
-        image: f64,
-        mask: &str,
+        image: u64,
+        kind: Mask,
         painted: &[u8],
     ) -> Result<(), ParamError> {
-        let last = self.images.test.len() as u64 - 1;
-        let image = TEST_IMAGE.up_to(last).read(image)?;
-        self.start_completion(image, Mask::parse(mask)?, painted)
+        self.start_completion(image, kind, painted)
     }
 
-    /// [`RbmCommand::AdvanceCompletion`](super::RbmCommand::AdvanceCompletion) from a
-    /// number (1 to 100 000).
-    pub fn completion_step(&mut self, steps: f64) -> Result<(), ParamError> {
-        self.advance_completion(CHAIN_STEPS.read(steps)?)
+    /// [`RbmCommand::AdvanceCompletion`](super::RbmCommand::AdvanceCompletion): `steps`
+    /// steps (1 to 100 000).
+    pub fn completion_step(&mut self, steps: u64) -> Result<(), ParamError> {
+        self.advance_completion(steps)
     }
 
     /// [`RbmCommand::SetCompletionClamped`](super::RbmCommand::SetCompletionClamped).

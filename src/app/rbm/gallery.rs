@@ -56,19 +56,18 @@ impl RbmLab {
         Ok(g.steps >= g.target)
     }
 
-    // --- The page's number forms -----------------------------------------------------------
+    // --- The commands as methods -------------------------------------------------------------
 
-    /// [`RbmCommand::StartGallery`](super::RbmCommand::StartGallery) from numbers: `count`
-    /// images (1 to 100), `steps` steps (1 to 100 000).
-    pub fn gallery_start(&mut self, count: f64, steps: f64) -> Result<(), ParamError> {
-        let count = GALLERY_IMAGES.read(count)?;
-        self.start_gallery(count, GALLERY_STEPS.read(steps)?)
+    /// [`RbmCommand::StartGallery`](super::RbmCommand::StartGallery): `count` images (1 to
+    /// 100), `steps` steps (1 to 100 000).
+    pub fn gallery_start(&mut self, count: u64, steps: u64) -> Result<(), ParamError> {
+        self.start_gallery(count, steps)
     }
 
-    /// [`RbmCommand::AdvanceGallery`](super::RbmCommand::AdvanceGallery) from a number (1 to
+    /// [`RbmCommand::AdvanceGallery`](super::RbmCommand::AdvanceGallery): `steps` steps (1 to
     /// 100 000); returns whether the chains are done.
-    pub fn gallery_step(&mut self, steps: f64) -> Result<bool, ParamError> {
-        self.advance_gallery(CHAIN_STEPS.read(steps)?)
+    pub fn gallery_step(&mut self, steps: u64) -> Result<bool, ParamError> {
+        self.advance_gallery(steps)
     }
 
     // --- What the page shows ---------------------------------------------------------------

@@ -377,17 +377,17 @@ impl RbmLab {
         LikelihoodJob::for_machine(rbm, update, &base, self.seed)
     }
 
-    // --- The page's number forms -----------------------------------------------------------
+    // --- The commands as methods -------------------------------------------------------------
 
-    /// [`RbmCommand::SetLikelihoodEvery`](super::RbmCommand::SetLikelihoodEvery) from a number.
-    pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), ParamError> {
-        self.set_every(LIKELIHOOD_EVERY.read(every)?)
+    /// [`RbmCommand::SetLikelihoodEvery`](super::RbmCommand::SetLikelihoodEvery).
+    pub fn set_likelihood_every(&mut self, every: u64) -> Result<(), ParamError> {
+        self.set_every(every)
     }
 
-    /// [`RbmCommand::LikelihoodStep`](super::RbmCommand::LikelihoodStep) from a number (1 to
+    /// [`RbmCommand::LikelihoodStep`](super::RbmCommand::LikelihoodStep): `work` units (1 to
     /// 2^24); returns whether a point joined the curves.
-    pub fn likelihood_step(&mut self, work: f64) -> Result<bool, ParamError> {
-        self.work_on_likelihood(LIKELIHOOD_WORK.read(work)?)
+    pub fn likelihood_step(&mut self, work: u64) -> Result<bool, ParamError> {
+        self.work_on_likelihood(work)
     }
 
     // --- What the page shows ---------------------------------------------------------------

@@ -357,8 +357,7 @@ fn read(t: Text) -> Result<RbmLab, ParamError> {
             format!("{} hidden units; 1 to {MAX_HIDDEN}", t.hidden),
         ));
     }
-    let hidden = t.hidden as f64;
-    let seed = t.seed as f64;
+    let (hidden, seed) = (t.hidden as u64, t.seed);
     // The dataset first: it fixes V and the training set. The lab is built exactly as a
     // new run would be, then its learning state is replaced.
     let mut lab = match (t.dataset.as_str(), &t.images) {

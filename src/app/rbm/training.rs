@@ -368,9 +368,10 @@ impl RbmLab {
         Ok(completed)
     }
 
-    // --- The page's number forms (each reads its numbers, then makes the command) ----------
+    // --- The commands as methods -------------------------------------------------------------
 
-    /// [`RbmCommand::SetTraining`](super::RbmCommand::SetTraining) from the page's numbers.
+    /// [`RbmCommand::SetTraining`](super::RbmCommand::SetTraining), from the options as the
+    /// wire carries them.
     pub fn set_training(&mut self, training: &RbmTraining) -> Result<(), ParamError> {
         let training = training.typed(self.images.train.len())?;
         self.apply(super::RbmCommand::SetTraining { training })
@@ -379,14 +380,14 @@ impl RbmLab {
 
     /// [`RbmCommand::Advance`](super::RbmCommand::Advance): up to `updates` updates (1 to
     /// 10 000); returns the updates done.
-    pub fn advance(&mut self, updates: f64) -> Result<u64, ParamError> {
-        self.run_updates(UPDATES.read(updates)?)
+    pub fn advance(&mut self, updates: u64) -> Result<u64, ParamError> {
+        self.run_updates(updates)
     }
 
     /// [`RbmCommand::Learn`](super::RbmCommand::Learn): about `work` multiply-adds (1 to
     /// 2^40); returns the updates completed.
-    pub fn learn(&mut self, work: f64) -> Result<u64, ParamError> {
-        self.learn_for(LEARNING_WORK.read(work)?)
+    pub fn learn(&mut self, work: u64) -> Result<u64, ParamError> {
+        self.learn_for(work)
     }
 
     // --- What the page shows of the learning -----------------------------------------------
