@@ -20,6 +20,18 @@
 //                   {type: 'error', message, part: 'protocol'} for a message it cannot handle
 
 /**
+ * The end of a worker's switch over its own messages (their union is in www/messages.d.ts):
+ * `data` is `never` there once every message the union declares is handled, which `make
+ * typecheck` checks. One that still comes (from a page of another version) is refused as a
+ * protocol error.
+ * @param {never} data
+ */
+export function unknownMessage(data) {
+  const type = /** @type {any} */ (data)?.type;
+  postMessage({ type: 'error', part: 'protocol', message: `unknown message ${type}` });
+}
+
+/**
  * Whether `err` is a wasm trap (`WebAssembly.RuntimeError`: an out-of-bounds access, a stack
  * overflow, `unreachable`), which no panic hook reports: the engine's memory may be left half
  * changed, so the worker stops as for a panic ({type: 'panic'}, once). A Rust panic's own trap,

@@ -15,10 +15,13 @@
 //   worker → page   {type: 'ready'} · {type: 'result', id, value | error} · {type: 'frame', …}
 //                   {type: 'session', text, seq, …} · {type: 'error', message}
 //                   {type: 'panic', message}
-// Anything else a mode posts itself with `post` (run, ack, fault, …). The worker's side of the
+// Anything else a mode posts itself with `post` (run, ack, fault, …): each worker's own messages
+// are one union in www/messages.d.ts, the link's type parameter, so `make typecheck` checks
+// what a mode posts against what its worker handles. The worker's side of the
 // shared messages is worker_host.js (hostWorker, which every mode's engine worker is built
 // on); SessionJournal, at the end, is what a mode keeps to save its worker's run at any moment.
 
+/** @template M the worker's own messages (www/messages.d.ts) */
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
   // onFrame(frame); onSession({text, seq, …}): the run's session as the worker keeps it;
@@ -110,6 +113,11 @@ export class WorkerLink {
     this.worker.terminate();
   }
 
+  /**
+   * A message of the worker's own, or a shared one ('fault', in tests).
+   * @param {M | import('./messages').HostMessage} message
+   * @param {Transferable[]} [transfer]
+   */
   post(message, transfer = []) {
     if (!this.dead) this.worker.postMessage(message, transfer);
   }

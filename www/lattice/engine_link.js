@@ -8,6 +8,7 @@
 
 import { WorkerLink } from '../worker_link.js';
 
+/** @extends {WorkerLink<import('../messages').LatticeMessage>} */
 export class EngineLink extends WorkerLink {
   // session: the engine's session text the run starts from; the handlers as WorkerLink's.
   /**

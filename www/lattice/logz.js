@@ -17,7 +17,7 @@ export class LatticeLogZ {
   /** @param {() => Promise<{text: string}>} session */
   constructor(session) {
     this.session = session;
-    /** @type {WorkerLink | null} */
+    /** @type {WorkerLink<never> | null} */
     this.link = null;
     $('lattice-logz-run').addEventListener('click', () => this.compute());
   }

@@ -48,7 +48,7 @@
 // when packing it would take more than about 5 % of its time): with the commands the page
 // made since, it is what the page saves as it is left, which cannot wait for an answer.
 
-import { hostWorker, readGetter, trapped } from '../worker_host.js';
+import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -311,6 +311,7 @@ function read(name, args) {
 }
 
 // This worker's own messages.
+/** @param {import('../messages').LatticeMessage} data */
 function other(data) {
   switch (data.type) {
     case 'advance':
@@ -333,7 +334,7 @@ function other(data) {
       frame();
       break;
     default:
-      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+      unknownMessage(data);
   }
 }
 

@@ -22,7 +22,7 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { PacedSlices, serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, serveEngine, trapped, unknownMessage, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -126,6 +126,7 @@ function fromLearning({ data }) {
   }
 }
 
+/** @param {import('../messages').MnistLikelihoodMessage} data */
 function handle(data) {
   switch (data.type) {
     case 'load':
@@ -150,7 +151,7 @@ function handle(data) {
       }
       break;
     default:
-      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+      unknownMessage(data);
   }
 }
 

@@ -41,7 +41,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter, timedLogZ, trapped } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter, timedLogZ, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -269,6 +269,7 @@ function made() {
 }
 
 // This worker's own messages.
+/** @param {import('../messages').MachineMessage} data */
 function other(data) {
   switch (data.type) {
     case 'run':
@@ -297,7 +298,7 @@ function other(data) {
       failLearning = String(data.message);
       break;
     default:
-      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+      unknownMessage(data);
   }
 }
 

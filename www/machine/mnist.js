@@ -116,7 +116,9 @@ export class MnistRun {
   constructor(engine) {
     this.engine = engine;
     this.active = false;
+    /** @type {WorkerLink<import('../messages').MnistMessage> | null} */
     this.link = null;
+    /** @type {WorkerLink<import('../messages').MnistLikelihoodMessage> | null} */
     this.scorer = null;
     this.running = false;
     this.loading = false;
@@ -268,6 +270,7 @@ export class MnistRun {
     // workers their ends of one channel.
     const channel = first ? new MessageChannel() : null;
     if (channel) this.scorer.post({ type: 'load', bytes: bytes.slice(), seed, port: channel.port2 }, [channel.port2]);
+    /** @type {Extract<import('../messages').MnistMessage, {type: 'load'}>} */
     const message = {
       type: 'load',
       bytes: bytes.buffer,

@@ -41,7 +41,7 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { PaceLink, hostWorker, trapped } from '../worker_host.js';
+import { PaceLink, hostWorker, trapped, unknownMessage } from '../worker_host.js';
 import { KEY, STORE, keptRecord, openRuns } from './mnist_store.js';
 import { Team, sharedUpdate } from './mnist_team.js';
 
@@ -332,6 +332,7 @@ function savePadSoon() {
   }, PAD_SAVE_MS);
 }
 
+/** @param {Extract<import('../messages').MnistMessage, {type: 'load'}>} message */
 async function load({ bytes, hidden, seed, training, labels, resume, every: e, port: p, cores }) {
   if (p) {
     port = p;
@@ -457,6 +458,7 @@ function read(name) {
 }
 
 // The worker's own messages (the shared ones are hostWorker's).
+/** @param {import('../messages').MnistMessage} data */
 function other(data) {
   switch (data.type) {
     case 'load':
@@ -483,7 +485,7 @@ function other(data) {
       frame();
       break;
     default:
-      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+      unknownMessage(data);
   }
 }
 

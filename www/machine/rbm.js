@@ -55,7 +55,9 @@ export class RbmMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
+    /** @type {WorkerLink<import('../messages').RbmMessage> | null} */
     this.link = null; // the worker, started with the first run
+    /** @type {WorkerLink<import('../messages').PointsMessage> | null} */
     this.points = null; // the points worker, started with it
     this.running = false;
     this.file = null; // the bytes of the user's dataset file

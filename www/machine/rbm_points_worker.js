@@ -24,7 +24,7 @@
 //   worker → page
 //     {type: 'ready'} · {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 
-import { PacedSlices, serveEngine, trapped, workSliced } from '../worker_host.js';
+import { PacedSlices, serveEngine, trapped, unknownMessage, workSliced } from '../worker_host.js';
 
 // Wall time of one slice (a new run or point waits at most about this long to be read), and
 // the least time between two progress messages.
@@ -102,11 +102,17 @@ function fromLearning({ data }) {
   }
 }
 
+/** @param {import('../messages').PointsMessage} data */
 function handle(data) {
-  if (data.type === 'port') {
-    port = data.port;
-    port.onmessage = fromLearning;
-  } else postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+  switch (data.type) {
+    case 'port':
+      port = data.port;
+      port.onmessage = fromLearning;
+      break;
+    default:
+      // (One message only: a switch over a single type narrows nothing, so no check here.)
+      unknownMessage(/** @type {never} */ (data));
+  }
 }
 
 const served = serveEngine((loaded) => (engine = loaded), handle);

@@ -48,7 +48,7 @@
 // includes. Only commands change the engine: a read of one of its changing exports is refused
 // (worker_host.js, CHANGING).
 
-import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped } from '../worker_host.js';
+import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
@@ -484,6 +484,7 @@ function made(command) {
 }
 
 // This worker's own messages.
+/** @param {import('../messages').RbmMessage} data */
 function other(data) {
   switch (data.type) {
     case 'run':
@@ -518,7 +519,7 @@ function other(data) {
       }
       break;
     default:
-      postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+      unknownMessage(data);
   }
 }
 

@@ -30,7 +30,7 @@
 // Frames never queue up: at most one is in flight (a command's frame is posted at once, with at
 // most one other in flight).
 
-import { hostWorker, readGetter, trapped } from '../worker_host.js';
+import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
 
 const SLICE_MS = 4;
 const SESSION_MS = 500;
@@ -87,6 +87,7 @@ const host = hostWorker({
     if (name === 'busy') return running || (capacity !== null && !capacity.finished);
     return readGetter(lab, name, args, 'the pattern memory');
   },
+  /** @param {import('../messages').MemoryMessage} data */
   other(data) {
     switch (data.type) {
       case 'run':
@@ -110,7 +111,7 @@ const host = hostWorker({
         frame();
         break;
       case 'capacity':
-        if (data.stop) {
+        if (data.stop === true) {
           if (capacity) {
             capacity.finished = true;
             capacity.version += 1;
@@ -120,7 +121,7 @@ const host = hostWorker({
         } else startCapacity(data);
         break;
       default:
-        postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+        unknownMessage(data);
     }
   },
 });
