@@ -108,7 +108,7 @@ e2e-webkit:
 # beside the kernel figures; then MNIST learning on one learning worker and on K.
 bench: setup
 	cargo bench --bench ticks
-	cargo bench --bench rbm_products
+	cargo bench --bench rbm_products --features bench-faer
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
 	trunk build --release --offline

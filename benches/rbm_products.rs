@@ -24,7 +24,7 @@ use boltzlab::learn::digits;
 use boltzlab::learn::rbm::{
     BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
 };
-use boltzlab::linalg::{Kernel, multiply_with};
+use boltzlab::linalg::{Kernel, ThreadPair, multiply_rows, multiply_with};
 use boltzlab::rng::seeded_rng;
 use linalg_checks::{mnist_sized_products, mnist_sized_trainer, random_patterns, summary};
 use rand::Rng;
@@ -43,6 +43,81 @@ fn time_seconds(repeats: usize, mut f: impl FnMut()) -> (f64, f64, f64) {
         })
         .collect();
     summary(&mut samples)
+}
+
+/// A product to time: its name and shape, A and B.
+#[cfg(feature = "bench-faer")]
+type Timed<'a> = (
+    (&'a str, boltzlab::linalg::Product),
+    &'a Vec<f32>,
+    &'a Vec<f32>,
+);
+
+/// The same three products by the `faer` crate, the other well-kept Rust kernel the choice
+/// of `gemm` was measured against (`cargo bench --bench rbm_products --features bench-faer`;
+/// make bench passes it). Without the feature this says how to get the comparison.
+#[cfg(feature = "bench-faer")]
+fn faer_products(
+    products: &[Timed<'_>; 3],
+    out: &mut [f32],
+    repeats: usize,
+    json: &mut BTreeMap<String, f64>,
+) {
+    use boltzlab::linalg::Layout;
+    use faer::linalg::matmul::matmul;
+    use faer::{Accum, MatMut, MatRef, Par};
+    println!(
+        "native f32 products (faer {}), median of {repeats} runs",
+        FAER_VERSION
+    );
+    for ((name, p), a, bm) in products {
+        let mut row = Vec::new();
+        for threads in [1, 2] {
+            let par = if threads == 1 {
+                Par::Seq
+            } else {
+                Par::rayon(threads)
+            };
+            let (median, _, _) = time_seconds(repeats * 5, || {
+                let lhs = match p.a {
+                    Layout::AsStored => MatRef::from_row_major_slice(a, p.m, p.k),
+                    Layout::Transposed => MatRef::from_row_major_slice(a, p.k, p.m).transpose(),
+                };
+                let rhs = match p.b {
+                    Layout::AsStored => MatRef::from_row_major_slice(bm, p.k, p.n),
+                    Layout::Transposed => MatRef::from_row_major_slice(bm, p.n, p.k).transpose(),
+                };
+                let dst = MatMut::from_row_major_slice_mut(&mut out[..p.m * p.n], p.m, p.n);
+                matmul(dst, Accum::Replace, lhs, rhs, p.alpha, par);
+            });
+            row.push((median * 1e3, 2.0 * p.work() as f64 / median / 1e9));
+        }
+        println!(
+            "{:<28} {:>10.3} {:>8.1} {:>10.3} {:>8.1}",
+            name, row[0].0, row[0].1, row[1].0, row[1].1
+        );
+        let key = product_key(name);
+        json.insert(format!("native_product_{key}_faer_1_thread_ms"), row[0].0);
+        json.insert(format!("native_product_{key}_faer_2_threads_ms"), row[1].0);
+    }
+}
+
+/// A product's layout tag for the JSON keys: `nn`, `nt` or `tn` (from "…, NN)").
+fn product_key(name: &str) -> String {
+    name.rsplit(", ")
+        .next()
+        .unwrap_or(name)
+        .trim_end_matches(')')
+        .to_lowercase()
+}
+
+/// The faer release the comparison is built with (Cargo.toml).
+#[cfg(feature = "bench-faer")]
+const FAER_VERSION: &str = "0.24";
+
+#[cfg(not(feature = "bench-faer"))]
+fn faer_products<T>(_: &T, _: &mut [f32], _: usize, _: &mut BTreeMap<String, f64>) {
+    println!("(faer's times: cargo bench --bench rbm_products --features bench-faer)");
 }
 
 /// CPU seconds this process's threads have run so far (Linux: the sum over
@@ -102,24 +177,56 @@ fn main() {
     let [nn, nt, tn] = mnist_sized_products();
     let products = [(nn, &x, &w), (nt, &p, &w), (tn, &x, &p)];
     if part("products") {
+        // Two threads two ways: gemm's own (rayon), and C's rows in two halves, each by gemm
+        // on one thread, on the caller's thread and a ThreadPair's (as the batch trainer
+        // splits an update; each row has the same bits either way, tests/batch_threads.rs).
         println!("native f32 products (gemm), median of {repeats} runs");
         println!(
-            "{:<28} {:>10} {:>10} {:>10} {:>10}",
-            "product", "1 thr ms", "GFLOP/s", "2 thr ms", "GFLOP/s"
+            "{:<28} {:>10} {:>8} {:>10} {:>8} {:>10} {:>8}",
+            "product", "1 thr ms", "GFLOP/s", "2 thr ms", "GFLOP/s", "halves ms", "GFLOP/s"
         );
+        let mut pair = ThreadPair::new();
         for ((name, product), a, bm) in products {
             let mut row = Vec::new();
             for threads in [1, 2] {
                 let (median, _, _) = time_seconds(repeats * 5, || {
                     multiply_with(Kernel::Fast, &mut out, a, bm, &product, threads)
                 });
-                row.push((median * 1e3, 2.0 * product.work() as f64 / median / 1e9));
+                row.push(median);
             }
+            let (m, n) = (product.m, product.n);
+            let half = m.div_ceil(2);
+            let (median, _, _) = time_seconds(repeats * 5, || {
+                let (top, bottom) = out[..m * n].split_at_mut(half * n);
+                pair.join(
+                    || multiply_rows(top, a, bm, &product, 0..half, 1),
+                    || multiply_rows(bottom, a, bm, &product, half..m, 1),
+                );
+            });
+            row.push(median);
+            let gflops = |s: f64| 2.0 * product.work() as f64 / s / 1e9;
             println!(
-                "{:<28} {:>10.3} {:>10.1} {:>10.3} {:>10.1}",
-                name, row[0].0, row[0].1, row[1].0, row[1].1
+                "{:<28} {:>10.3} {:>8.1} {:>10.3} {:>8.1} {:>10.3} {:>8.1}",
+                name,
+                row[0] * 1e3,
+                gflops(row[0]),
+                row[1] * 1e3,
+                gflops(row[1]),
+                row[2] * 1e3,
+                gflops(row[2])
             );
+            let key = product_key(name);
+            json.insert(
+                format!("native_product_{key}_gemm_1_thread_ms"),
+                row[0] * 1e3,
+            );
+            json.insert(
+                format!("native_product_{key}_gemm_2_threads_ms"),
+                row[1] * 1e3,
+            );
+            json.insert(format!("native_product_{key}_gemm_halves_ms"), row[2] * 1e3);
         }
+        faer_products(&products, &mut out, repeats, &mut json);
     }
 
     // One whole 784-500 CD-1 update, batch 100 (random data of MNIST's density).
