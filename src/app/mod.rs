@@ -21,8 +21,10 @@
 //!   pictures, stored by Hebb, unlearning or the Boltzmann rule, recalled tick by tick,
 //!   changed only by its commands ([`MemoryCommand`] → [`MemoryReply`], through
 //!   `MemoryLab::apply`);
-//! - [`parse`]: the text the machine's editors take (patterns, schedules).
+//! - [`parse`]: the text the machine's editors take (patterns, schedules);
+//! - [`count`]: a whole count from outside and its range, every engine's ([`Count`]).
 
+pub mod count;
 pub mod lattice;
 pub mod machine;
 pub mod memory;

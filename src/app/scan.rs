@@ -15,7 +15,7 @@
 //! The work is cut into [`TemperatureScan::advance`] calls of a bounded number of sweeps, so
 //! a page can run a scan a little per animation frame and cancel it at any time.
 
-use crate::app::lattice::Count;
+use crate::app::count::Count;
 use crate::dynamics::LatticeSampler;
 use crate::error::{ParamError, finite_in};
 use crate::estimate::observables::{Estimate, ThermalSeries, WolffCalibration};

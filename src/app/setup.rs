@@ -6,7 +6,7 @@
 //! reads `model=ferromagnet&size=256&T=2.269&h=0&rule=heat-bath&order=sequential&boundary=periodic&seed=1`;
 //! [`LatticeSetup::from_fragment`] checks every value and names the first bad one.
 
-use crate::app::lattice::Count;
+use crate::app::count::Count;
 use crate::dynamics::{Dynamics, Order};
 use crate::error::{ParamError, TemperatureDomain, check_temperature, finite_in, shorten};
 use crate::model::{Boundary, Lattice};
@@ -93,8 +93,7 @@ pub const MAX_SIZE: usize = 2048;
 pub const MAX_TEMPERATURE: f64 = 100.0;
 /// Largest |h| the page accepts.
 pub const MAX_FIELD: f64 = 10.0;
-/// Largest seed: every integer up to 2^53 is exact in a JavaScript number.
-pub const MAX_SEED: u64 = 1 << 53;
+pub use super::count::MAX_SEED;
 
 /// Everything needed to start a lattice run from scratch.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -151,7 +150,7 @@ pub fn check_field(field: f64) -> Result<f64, ParamError> {
 
 /// Checks a seed from outside: a whole number from 0 to 2^53.
 pub fn check_seed(seed: f64) -> Result<u64, ParamError> {
-    crate::app::lattice::wire::SEED.read(seed)
+    super::count::SEED.read(seed)
 }
 
 impl LatticeSetup {

@@ -10,7 +10,7 @@
 use crate::app::lattice::{Brush, Reset};
 use crate::app::setup::LatticeModel;
 use crate::dynamics::{Dynamics, Order};
-use crate::error::{ParamError, whole_in};
+use crate::error::ParamError;
 use crate::model::Boundary;
 
 /// A choice with a name on the wire: `name(parse(s)) == s` for every allowed `s`.
@@ -51,49 +51,7 @@ pub mod by_name {
     }
 }
 
-/// A whole count a command carries: its field name and allowed range [min, max]
-/// (max ≤ 2^53, where every integer is exact in an f64).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Count {
-    pub field: &'static str,
-    pub min: u64,
-    pub max: u64,
-}
-
-impl Count {
-    /// `value` if it is a whole number in [min, max]: how a number from outside (any
-    /// JavaScript number is an f64) is read, refused with a message naming the field.
-    pub fn read(self, value: f64) -> Result<u64, ParamError> {
-        whole_in(self.field, value, self.min, self.max)
-    }
-
-    /// `value` if it is in [min, max], refused with the same error as [`Count::read`] gives
-    /// for that number (compared as integers, so 2^53 + 1 is not taken for 2^53).
-    pub fn check(self, value: u64) -> Result<u64, ParamError> {
-        if (self.min..=self.max).contains(&value) {
-            return Ok(value);
-        }
-        Err(ParamError::OutOfRange {
-            field: self.field,
-            value: value as f64,
-            min: self.min as f64,
-            max: self.max as f64,
-        })
-    }
-
-    /// The same count with another upper bound (one that depends on the run: the batch is
-    /// at most the number of training images, a test image at most the last one).
-    pub fn up_to(self, max: u64) -> Count {
-        Count { max, ..self }
-    }
-}
-
-/// A seed: 0 to 2^53.
-pub const SEED: Count = Count {
-    field: "seed",
-    min: 0,
-    max: crate::app::setup::MAX_SEED,
-};
+pub use crate::app::count::{Count, SEED};
 
 /// Reads a count on the wire: the number a front end sent, through `count`'s check (so a bad
 /// value gets the engine's own message).
