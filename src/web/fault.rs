@@ -2,13 +2,14 @@
 //!
 //! No input of the page reaches a panic; to check that a panic anyway is shown to the user
 //! (with the last good state still exportable), the end-to-end tests need a way to cause
-//! one. Nothing in the page calls this (tests/architecture.rs checks that page code reads no
-//! test hook).
+//! one. Only a worker's test-only `{type: 'fault'}` message calls these, and only the test
+//! hooks send it (the modes' `faultWorker`, reached through `window.boltzlab…`; page code
+//! reads no such hook: tests/architecture.rs).
 //!
-//! Why it ships: the end-to-end tests run the very build that is shipped (`make build`'s
-//! `dist/`, served as a user gets it), so a hook left out of production would leave the
-//! shipped wasm's panic path untested. The two exports cost a few hundred bytes, take no
-//! argument, and are reachable only from a console or a test.
+//! Why they ship: the end-to-end tests run the very build that is shipped (`make build`'s
+//! `dist/`, served as a user gets it), so hooks left out of production would leave the
+//! shipped wasm's panic and trap paths untested. They take no argument and are reachable only
+//! from a console or a test.
 
 use wasm_bindgen::prelude::*;
 
