@@ -97,6 +97,10 @@ export async function fetchMnist(progress) {
 // two pairs of rows fill a column or a lecture tile (ten in one row were 25 px each).
 const RECONSTRUCTIONS_PER_ROW = 5;
 
+// The likelihood chart of a run with no point yet: its axes, drawn at once, so that a new run
+// never shows the old run's curve or a blank canvas while its first point is computed.
+const NO_CURVE = Object.freeze({ updates: [], train: [], test: [], stderr: [] });
+
 // The worker's `n` images followed by their `n` reconstructions (each `size` values), laid out
 // as rows of `per` images, each row followed by the row of their reconstructions.
 function besideEachOther(values, n, size, per) {
@@ -294,6 +298,7 @@ export class MnistRun {
       this.waiting = null;
       this.loads += 1;
       this.curve = null;
+      this.pointFresh = true; // the chart starts again, empty, until the run's first point
       this.shown = null;
       this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
       // A new or restored run shows a page of filters (its engine's start).
@@ -433,9 +438,9 @@ export class MnistRun {
       return refuse(err.message ?? String(err));
     }
     // The old run's curve goes at once (the likelihood worker's next frame brings the new
-    // one); the last point's read-outs are drawn again without it.
+    // one): the chart and the last point's read-outs are drawn again without it.
     this.curve = null;
-    this.pointFresh = this.point !== null;
+    this.pointFresh = true;
     const options = await this.read('options');
     localStorage.setItem(STATE_KEY, JSON.stringify(options));
     this.onOptions?.(options);
@@ -724,9 +729,10 @@ export class MnistRun {
 
   drawPoint() {
     const p = this.point;
+    const progress = p?.progress ?? -1;
     $('mnist-progress').textContent =
-      p.progress >= 0 ? `${Math.round(p.progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle';
-    $('mnist-progress-bar').value = p.progress >= 0 ? p.progress : 0;
+      progress >= 0 ? `${Math.round(progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle';
+    $('mnist-progress-bar').value = progress >= 0 ? progress : 0;
     const c = this.curve;
     const n = c ? c.updates.length : 0;
     const pm = (x, e) => (e > 0 ? `${format(x, 4)} ± ${format(e, 2)}` : format(x, 4));
@@ -738,9 +744,10 @@ export class MnistRun {
     $('mnist-test-error').textContent = Number.isFinite(e)
       ? `${format(100 * e, 3)} % ± ${format(100 * c.errorStderr[n - 1], 2)} % (update ${c.updates[n - 1]})`
       : '–';
-    if (c && c !== this.drawnCurve) {
-      this.drawnCurve = c;
-      this.views.likelihood.draw(c);
+    const curve = c ?? NO_CURVE;
+    if (curve !== this.drawnCurve) {
+      this.drawnCurve = curve;
+      this.views.likelihood.draw(curve);
     }
   }
 }
