@@ -44,9 +44,10 @@
 // the engine (IsingLab exports no other changing method), so the page's mirror, which gets
 // the same commands, cannot drift from it.
 //
-// While the run goes on, the worker sends its session at least every SESSION_MS (less often
-// when packing it would take more than about 5 % of its time): with the commands the page
-// made since, it is what the page saves as it is left, which cannot wait for an answer.
+// While the run goes on, the worker sends its session every SESSION_MS (less often when
+// packing it would take more than about 5 % of its time, but never less often than every
+// SESSION_MAX_MS): with the commands the page made since, it is what the page saves as it is
+// left, which cannot wait for an answer.
 
 import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
 
@@ -60,6 +61,11 @@ const SLICE_MS = 4;
 const FRAME_MS = 8;
 const CHUNK = 14 * 4096;
 const SESSION_MS = 250;
+// The longest wait between two sessions while the run goes on, whatever the last one took to
+// pack: a packing preempted on a loaded machine (a 1 ms pack measured at 40 ms) must not
+// stretch the wait, since a reload loses what came after the last session (≤ 1 s is
+// promised). A 2048² lattice packs in 7–19 ms in the worker (docs/speed.md): ≤ 4 % of it.
+const SESSION_MAX_MS = 500;
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
@@ -276,7 +282,8 @@ function scanPart() {
 }
 
 // Sends the run's session when it moved on and the last is SESSION_MS old (or older, for a
-// lattice whose packing is slow: at most about 5 % of the worker's time goes to it).
+// lattice whose packing is slow: at most about 5 % of the worker's time goes to it, and at
+// most SESSION_MAX_MS old).
 function keepSession() {
   const now = performance.now();
   if (now - kept.at < kept.every || host.dead()) return;
@@ -285,7 +292,7 @@ function keepSession() {
   if (ticks === kept.ticks && seq === kept.seq) return;
   const text = lab.session();
   const ms = performance.now() - now;
-  Object.assign(kept, { at: now, ticks, seq, every: Math.max(SESSION_MS, 20 * ms) });
+  Object.assign(kept, { at: now, ticks, seq, every: Math.min(SESSION_MAX_MS, Math.max(SESSION_MS, 20 * ms)) });
   postMessage({ type: 'session', text, seq, ms });
 }
 
