@@ -659,6 +659,15 @@ export class MnistRun {
       this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
     }
     $('mnist-speed').textContent = this.running ? format(this.rate.shown, 3) : '–';
+    // The chart is drawn again when its canvas changed size (a lecture tile laid out, the
+    // panel shown): drawn while hidden, it would stay blank until the next point.
+    const box = $('mnist-likelihood').getBoundingClientRect();
+    const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
+    if (size !== this.chartSize) {
+      this.chartSize = size;
+      this.drawnCurve = null;
+      this.pointFresh = true;
+    }
     if (this.pointFresh) {
       this.pointFresh = false;
       this.drawPoint();
