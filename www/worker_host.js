@@ -19,6 +19,22 @@
 //   worker → page   {type: 'panic', message} when the engine panics or cannot start
 //                   {type: 'error', message, part: 'protocol'} for a message it cannot handle
 
+/** The wait between two sessions of a running engine worker, at least (ms). */
+export const SESSION_MS = 250;
+
+/**
+ * The wait before a running engine worker's next session, after one that took `packMs` to
+ * make: SESSION_MS, or 20 times the packing time when longer (at most about 5 % of the
+ * worker's time), but never more than 500 ms, whatever the last packing took (one preempted on
+ * a loaded machine must not stretch it): a reload loses what came after the last session, and
+ * at most 1 s is promised. The lattice's and the restricted machine's workers share it.
+ * @param {number} packMs
+ * @returns {number}
+ */
+export function sessionWait(packMs) {
+  return Math.min(500, Math.max(SESSION_MS, 20 * packMs));
+}
+
 /**
  * The end of a worker's switch over its own messages (their union is in www/messages.d.ts):
  * `data` is `never` there once every message the union declares is handled, which `make

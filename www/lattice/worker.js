@@ -46,10 +46,10 @@
 //
 // While the run goes on, the worker sends its session every SESSION_MS (less often when
 // packing it would take more than about 5 % of its time, but never less often than every
-// SESSION_MAX_MS): with the commands the page made since, it is what the page saves as it is
+// 500 ms (sessionWait)): with the commands the page made since, it is what the page saves as it is
 // left, which cannot wait for an answer.
 
-import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
+import { SESSION_MS, hostWorker, readGetter, sessionWait, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -60,12 +60,8 @@ import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.
 const SLICE_MS = 4;
 const FRAME_MS = 8;
 const CHUNK = 14 * 4096;
-const SESSION_MS = 250;
-// The longest wait between two sessions while the run goes on, whatever the last one took to
-// pack: a packing preempted on a loaded machine (a 1 ms pack measured at 40 ms) must not
-// stretch the wait, since a reload loses what came after the last session (≤ 1 s is
-// promised). A 2048² lattice packs in 7–19 ms in the worker (docs/speed.md): ≤ 4 % of it.
-const SESSION_MAX_MS = 500;
+// (The sessions' wait is sessionWait's: a 2048² lattice packs in 7–19 ms in the worker,
+// docs/speed.md, so its 500 ms cap costs at most about 4 %.)
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
@@ -283,7 +279,7 @@ function scanPart() {
 
 // Sends the run's session when it moved on and the last is SESSION_MS old (or older, for a
 // lattice whose packing is slow: at most about 5 % of the worker's time goes to it, and at
-// most SESSION_MAX_MS old).
+// most 500 ms (sessionWait) old).
 function keepSession() {
   const now = performance.now();
   if (now - kept.at < kept.every || host.dead()) return;
@@ -292,7 +288,7 @@ function keepSession() {
   if (ticks === kept.ticks && seq === kept.seq) return;
   const text = lab.session();
   const ms = performance.now() - now;
-  Object.assign(kept, { at: now, ticks, seq, every: Math.min(SESSION_MAX_MS, Math.max(SESSION_MS, 20 * ms)) });
+  Object.assign(kept, { at: now, ticks, seq, every: sessionWait(ms) });
   postMessage({ type: 'session', text, seq, ms });
 }
 

@@ -34,7 +34,7 @@
 //      gallery?, completion?}                  what the views draw, in transferred buffers;
 //                                              the parts marked ? only when they changed
 //     {type: 'session', text, seq, updates, ms} the run's session, every SESSION_MS to
-//                                              SESSION_MAX_MS while it learns, when it stops, and after each
+//                                              500 ms (sessionWait) while it learns, when it stops, and after each
 //                                              change to what a session keeps
 //     {type: 'error', message, part}           a slice of `part` (learning, likelihood,
 //                                              gallery, completion) failed; learning stops
@@ -48,19 +48,26 @@
 // includes. Only commands change the engine: a read of one of its changing exports is refused
 // (worker_host.js, CHANGING).
 
-import { PaceLink, copyFromWasm, hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
+import {
+  PaceLink,
+  SESSION_MS,
+  copyFromWasm,
+  hostWorker,
+  readGetter,
+  sessionWait,
+  trapped,
+  unknownMessage,
+} from '../worker_host.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
 // sent: every SESSION_MS, or 20 times as long as the last one took to make (at most 5 % of the
-// worker's time), but never less often than every SESSION_MAX_MS. The bound on learning lost
+// worker's time), but never less often than every 500 ms (sessionWait). The bound on learning lost
 // on leaving is this period plus the time the text takes to reach the page, which a loaded
 // machine stretches (2026-12-06: 1.07 s lost in CI at a fixed 500 ms): a 64-500 machine's
 // 1.4 MB text takes 3–10 ms, so its sessions come every 250 ms.
 const SLICE_MS = 4;
 const CHAIN_STEPS = 10;
-const SESSION_MS = 250;
-const SESSION_MAX_MS = 500;
 // Commands that change what the session keeps (the gallery and the completion it does not).
 const KEPT = new Set([
   'new-run',
@@ -368,7 +375,7 @@ function slice() {
 }
 
 // Sends the run's session text when what it keeps moved on and the last is kept.every old
-// (`now`: at once). Never less often than SESSION_MAX_MS, even for long texts: what the page
+// (`now`: at once). Never less often than 500 ms (sessionWait), even for long texts: what the page
 // saves on leaving is the last text sent plus the commands since, so a longer wait would lose
 // more learning.
 function keepSession(now = false) {
@@ -379,7 +386,7 @@ function keepSession(now = false) {
   if (key === kept.key) return;
   const text = lab.session();
   const ms = performance.now() - at;
-  Object.assign(kept, { at, key, every: Math.min(SESSION_MAX_MS, Math.max(SESSION_MS, 20 * ms)) });
+  Object.assign(kept, { at, key, every: sessionWait(ms) });
   postMessage({ type: 'session', text, seq: host.seq(), updates: lab.updates(), ms });
 }
 
