@@ -1,5 +1,6 @@
 // A `test` whose page fails the test on any console error, page error or request that
-// leaves this machine's server; and helpers to drive the page as a person would.
+// leaves this machine's server; helpers to drive the page as a person would; and readings of
+// what a run has done, for the specs that measure how much of it a reload loses.
 import { test as base, expect } from '@playwright/test';
 
 export const test = base.extend({
@@ -114,4 +115,46 @@ export async function drag(page, side, [x0, y0], [x1, y1]) {
   await page.mouse.down();
   for (let k = 1; k <= 8; k++) await page.mouse.move(...at(x0 + ((x1 - x0) * k) / 8, y0 + ((y1 - y0) * k) / 8));
   await page.mouse.up();
+}
+
+// How much of a run a reload (or a closed tab) loses: the specs that measure it read the run's
+// count (`count`: the lattice's 'ticks', a machine's 'updates') and the moment it was read (ms
+// since the epoch) from the stats of the latest frame the page has from the run's worker. The
+// frame is named by its place under window.boltzlabApp, a path such as 'lattice.frameData' or
+// 'machine.rbm.shown', since page.evaluate cannot close over a Node variable; it is looked up
+// anew at each reading, as the page replaces it with each frame.
+
+// The worker's count and the moment it was read, from its latest frame: an exact pair, with no
+// round trip to the worker ({ [count]: n, at }).
+export function latestCount(page, frame, count) {
+  return page.evaluate(
+    ([path, name]) => {
+      const stats = path.split('.').reduce((object, key) => object[key], window.boltzlabApp).stats;
+      const { [name]: value, at } = stats;
+      return { [name]: value, at };
+    },
+    [frame, count],
+  );
+}
+
+// From now on, leaving the page (pagehide) keeps the moment it is left with the count and the
+// moment it was read from the latest frame the page had then ({ leftAt, [count], at }), in
+// localStorage as 'test-left', where the page opened again reads them (readLeaving). A page
+// being left cannot ask its worker anything: that frame is the last reading there is.
+export function recordLeaving(page, frame, count) {
+  return page.evaluate(
+    ([path, name]) =>
+      window.addEventListener('pagehide', () => {
+        const stats = path.split('.').reduce((object, key) => object[key], window.boltzlabApp).stats;
+        const { [name]: value, at } = stats;
+        const leftAt = performance.timeOrigin + performance.now();
+        localStorage.setItem('test-left', JSON.stringify({ leftAt, [name]: value, at }));
+      }),
+    [frame, count],
+  );
+}
+
+// What recordLeaving kept as the page was left, read on the page opened again.
+export async function readLeaving(page) {
+  return JSON.parse(await page.evaluate(() => localStorage.getItem('test-left')));
 }

@@ -4,20 +4,12 @@
 // worker's latest session (sent about every 0.25 s while it runs) and the commands made since;
 // the stroke must come back whole, and at most 1 s of run may be lost, at 1 sweep per frame and
 // at maximum speed. Each test prints what it measured (the worst case goes into the guide).
-import { test, expect, openApp, choose } from './fixtures.js';
+import { test, expect, openApp, choose, latestCount, recordLeaving, readLeaving } from './fixtures.js';
 
 const SPEEDS = [
   { name: '1 sweep per frame', step: '5' },
   { name: 'maximum speed', step: '8' },
 ];
-
-// The worker's tick count and the moment it was read (ms since the epoch), from its latest
-// frame: an exact pair, with no round trip to the worker.
-const ticksNow = (page) =>
-  page.evaluate(() => {
-    const { ticks, at } = window.boltzlabApp.lattice.frameData.stats;
-    return { ticks, at };
-  });
 
 // Runs the default 256 × 256 lattice at `step`, paints one clamp stroke across it while it
 // runs, and leaves the page at once by `leave(page)`, which returns the page opened again.
@@ -30,18 +22,12 @@ async function strokeThenLeave(page, name, step, leave) {
   await choose(page, 'Brush', 'clamp');
   // The moment the page is left, and the worker's tick count with the moment it was read from
   // the latest frame the page had then, kept where the next page can read them.
-  await page.evaluate(() =>
-    window.addEventListener('pagehide', () => {
-      const { ticks, at } = window.boltzlabApp.lattice.frameData.stats;
-      const leftAt = performance.timeOrigin + performance.now();
-      localStorage.setItem('test-left', JSON.stringify({ leftAt, ticks, at }));
-    }),
-  );
+  await recordLeaving(page, 'lattice.frameData', 'ticks');
   // Let it run, and measure its rate in ticks per second.
   await page.waitForTimeout(1500);
-  const first = await ticksNow(page);
+  const first = await latestCount(page, 'lattice.frameData', 'ticks');
   await page.waitForTimeout(1500);
-  const second = await ticksNow(page);
+  const second = await latestCount(page, 'lattice.frameData', 'ticks');
   const rate = ((second.ticks - first.ticks) / (second.at - first.at)) * 1000;
   expect(rate).toBeGreaterThan(0);
 
@@ -83,7 +69,7 @@ async function strokeThenLeave(page, name, step, leave) {
   expect(restored.clamped).toBe(painted);
   // The run as it was when the page was left (the worker's last frame, read a few
   // milliseconds before, moved on at the measured rate), and how much of it is gone: at most 1 s.
-  const left = JSON.parse(await again.evaluate(() => localStorage.getItem('test-left')));
+  const left = await readLeaving(again);
   expect(left.leftAt).toBeGreaterThanOrEqual(left.at);
   const atLeaving = left.ticks + (rate * (left.leftAt - left.at)) / 1000;
   const lostSeconds = Math.max(0, atLeaving - restored.ticks) / rate;

@@ -6,7 +6,7 @@
 // reload resumes the run kept in IndexedDB at the same update, bit for bit.
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { test, expect, openRestricted, reopenRestricted } from './fixtures.js';
+import { test, expect, openRestricted, reopenRestricted, latestCount, recordLeaving, readLeaving } from './fixtures.js';
 import { cliPath } from './cli.js';
 
 // A reading of the MNIST learning worker ('updates', 'fingerprint', 'saved', …).
@@ -202,31 +202,18 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await expect(page.locator('#mnist-updates')).toHaveText(String(paused.updates));
   // Learning, then left at once: the updates lost on reload.
   await page.getByRole('button', { name: 'Run learning' }).click();
-  // The worker's update count and the moment it was read (ms since the epoch), from its latest
-  // frame: an exact pair, with no round trip to the worker.
-  const now = () =>
-    page.evaluate(() => {
-      const { updates, at } = window.boltzlabApp.machine.rbm.mnist.shown.stats;
-      return { updates, at };
-    });
   await page.waitForTimeout(2000);
-  const first = await now();
+  const first = await latestCount(page, 'machine.rbm.mnist.shown', 'updates');
   await page.waitForTimeout(2000);
-  const second = await now();
+  const second = await latestCount(page, 'machine.rbm.mnist.shown', 'updates');
   const rate = ((second.updates - first.updates) / (second.at - first.at)) * 1000;
   // The moment the page is left, with the latest frame's reading, kept for the next page.
-  await page.evaluate(() =>
-    window.addEventListener('pagehide', () => {
-      const { updates, at } = window.boltzlabApp.machine.rbm.mnist.shown.stats;
-      const leftAt = performance.timeOrigin + performance.now();
-      localStorage.setItem('test-left', JSON.stringify({ leftAt, updates, at }));
-    }),
-  );
+  await recordLeaving(page, 'machine.rbm.mnist.shown', 'updates');
   await page.reload();
   await reopenRestricted(page);
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');
   const restored = await read(page, 'updates');
-  const last = JSON.parse(await page.evaluate(() => localStorage.getItem('test-left')));
+  const last = await readLeaving(page);
   // Updates done between the last reading and the moment the page was left, at the measured rate.
   const atLeave = last.updates + (rate * (last.leftAt - last.at)) / 1000;
   const lost = atLeave - restored;

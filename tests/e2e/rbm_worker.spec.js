@@ -7,7 +7,7 @@
 // worker meanwhile; and a worker that dies shows the fault overlay
 // with the last good session kept.
 import { readFile } from 'node:fs/promises';
-import { test, expect, openRestricted } from './fixtures.js';
+import { test, expect, openRestricted, latestCount, recordLeaving, readLeaving } from './fixtures.js';
 
 // A reading of the worker's live run (an RbmLab getter, or 'weights', 'curve', 'session').
 function read(page, name, ...args) {
@@ -139,17 +139,10 @@ for (const hidden of [16, 500])
     await page.locator('#rbm-create').click();
     await expect(page.locator('#rbm-setup-done')).toContainText(`A 64-${hidden} machine`);
     await page.getByRole('button', { name: 'Run learning' }).click();
-    // The worker's update count and the moment it was read (ms since the epoch), from its
-    // latest frame: an exact pair, with no round trip to the worker.
-    const now = () =>
-      page.evaluate(() => {
-        const { updates, at } = window.boltzlabApp.machine.rbm.shown.stats;
-        return { updates, at };
-      });
     await page.waitForTimeout(1500);
-    const first = await now();
+    const first = await latestCount(page, 'machine.rbm.shown', 'updates');
     await page.waitForTimeout(1500);
-    const second = await now();
+    const second = await latestCount(page, 'machine.rbm.shown', 'updates');
     const rate = ((second.updates - first.updates) / (second.at - first.at)) * 1000;
     expect(rate).toBeGreaterThan(0);
     // An option change, the run going on, then the page left at once.
@@ -158,17 +151,11 @@ for (const hidden of [16, 500])
     await expect(page.locator('#rbm-training-error')).toBeHidden();
     // The moment the page is left, with the latest frame's update count and the moment it was
     // read, kept where the next page can read them.
-    await page.evaluate(() =>
-      window.addEventListener('pagehide', () => {
-        const { updates, at } = window.boltzlabApp.machine.rbm.shown.stats;
-        const leftAt = performance.timeOrigin + performance.now();
-        localStorage.setItem('test-left', JSON.stringify({ leftAt, updates, at }));
-      }),
-    );
+    await recordLeaving(page, 'machine.rbm.shown', 'updates');
     await page.waitForTimeout(300);
     await page.reload();
     await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-    const last = JSON.parse(await page.evaluate(() => localStorage.getItem('test-left')));
+    const last = await readLeaving(page);
     const leftAt = last.leftAt;
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await expect(page.locator('#session')).toBeHidden();
