@@ -17,11 +17,17 @@
 //                   {type: 'panic', message}
 // Anything else a mode posts itself with `post` (run, ack, fault, …): each worker's own messages
 // are one union in www/messages.d.ts, the link's type parameter, so `make typecheck` checks
-// what a mode posts against what its worker handles. The worker's side of the
+// what a mode posts against what its worker handles. Each worker's frames and sessions are
+// declared there too (the link's other two type parameters), checked where the worker builds
+// them and where the page's handlers read them. The worker's side of the
 // shared messages is worker_host.js (hostWorker, which every mode's engine worker is built
 // on); SessionJournal, at the end, is what a mode keeps to save its worker's run at any moment.
 
-/** @template M the worker's own messages (www/messages.d.ts) */
+/**
+ * @template M the worker's own messages (www/messages.d.ts)
+ * @template F its frames (www/messages.d.ts: LatticeFrame, RbmFrame, …)
+ * @template S the sessions it keeps
+ */
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
   // onFrame(frame); onSession({text, seq, …}): the run's session as the worker keeps it;
@@ -30,8 +36,7 @@ export class WorkerLink {
   /**
    * @param {URL} url
    * @param {object} start
-   * @param {{onFrame: (frame: any) => void, onSession: (kept: any) => void,
-   *   onError: (message: string, data?: any) => void, onFault: (message: string) => void}} handlers
+   * @param {import('./messages').LinkHandlers<F, S>} handlers
    */
   constructor(url, start, { onFrame, onSession, onError, onFault }) {
     this.onFrame = onFrame;

@@ -8,12 +8,16 @@
 
 import { WorkerLink } from '../worker_link.js';
 
-/** @extends {WorkerLink<import('../messages').LatticeMessage>} */
+/**
+ * @extends {WorkerLink<import('../messages').LatticeMessage, import('../messages').LatticeFrame,
+ *   import('../messages').LatticeSession>}
+ */
 export class EngineLink extends WorkerLink {
   // session: the engine's session text the run starts from; the handlers as WorkerLink's.
   /**
    * @param {string} session
-   * @param {ConstructorParameters<typeof WorkerLink>[2]} handlers
+   * @param {import('../messages').LinkHandlers<import('../messages').LatticeFrame,
+   *   import('../messages').LatticeSession>} handlers
    */
   constructor(session, handlers) {
     super(new URL('./worker.js', import.meta.url), { session }, handlers);

@@ -112,6 +112,7 @@ export class LatticeMode {
     const lab = this.lab;
     // The worker and its frames; the mirror's state: 'synced' (it holds the run) or
     // 'running' (the worker is ahead) or 'syncing' (its session is on the way).
+    /** @type {import('../messages').LatticeFrame | null} */
     this.frameData = null;
     this.fresh = false;
     this.spare = [];
@@ -287,6 +288,7 @@ export class LatticeMode {
   // its buffers back. Every frame is acknowledged once: one from before the page's last
   // change at once (it is not shown), one replaced before it was drawn at once (after a
   // change the worker sends a second frame without waiting), a drawn one when drawn.
+  /** @param {import('../messages').LatticeFrame} frame */
   received(frame) {
     // The sweep's part, even of a frame not shown (its result rows come once).
     if (frame.scan) this.experiment.received(frame.scan);
@@ -367,6 +369,7 @@ export class LatticeMode {
 
   // A session of the run with the number of the last change it includes: the latest, if it
   // is; the journal then keeps only the commands after it.
+  /** @param {import('../messages').KeptSession} session */
   kept({ text, seq }) {
     if (seq < this.latest.seq) return;
     this.latest = { text, seq };
@@ -601,6 +604,7 @@ export class LatticeMode {
 
   // The couplings on the lattice (every frame: its sites show the spins) and, when the
   // lattice changed, the weight matrix, the captions and the legend.
+  /** @param {import('../messages').LatticeFrame} frame */
   drawWeights(frame) {
     const lab = this.lab;
     const engine = this.engine;

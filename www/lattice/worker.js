@@ -142,6 +142,7 @@ function frame(urgent = false) {
     energy: new Float64Array(memory, lab.trace_energy_ptr(), points).slice(),
     magnetization: new Float64Array(memory, lab.trace_magnetization_ptr(), points).slice(),
   };
+  /** @type {import('../messages').LatticeFrame} */
   const message = {
     type: 'frame',
     scan: scanPart(),
@@ -238,12 +239,14 @@ function advanceScan(untilMs) {
 // {has, running, len, progress, done, cancelled, temperature, range: [T high, T low],
 // onsager, side and spins (its lattice, while it runs), columns (when rows were added: the
 // result columns t, m, mErr, u, uErr, c, cErr, chi, chiErr)}.
+/** @returns {import('../messages').LatticeScanPart | undefined} */
 function scanPart() {
   if (!scan.changed) return undefined;
   scan.changed = false;
   const has = lab.has_scan();
   const len = lab.scan_len();
   const memory = engine.wasm_memory().buffer;
+  /** @type {import('../messages').LatticeScanPart} */
   const part = {
     has,
     running: scan.running,
@@ -289,7 +292,9 @@ function keepSession() {
   const text = lab.session();
   const ms = performance.now() - now;
   Object.assign(kept, { at: now, ticks, seq, every: sessionWait(ms) });
-  postMessage({ type: 'session', text, seq, ms });
+  /** @type {import('../messages').LatticeSession} */
+  const session = { type: 'session', text, seq, ms };
+  postMessage(session);
 }
 
 // Advancing failed (a slice, or a frame's ticks).

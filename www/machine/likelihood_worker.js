@@ -62,7 +62,7 @@ function post(force = false) {
   const now = performance.now();
   if (!force && now - lastFrame < FRAME_MS) return;
   lastFrame = now;
-  /** @type {any} */
+  /** @type {import('../messages').MnistLikelihoodFrame} */
   const message = {
     type: 'frame',
     run,

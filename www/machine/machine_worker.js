@@ -86,6 +86,7 @@ const busy = () =>
 /** @template T @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type */
 const copyOut = (Type, ptr, length) => copyFromWasm(engine, Type, ptr, length);
 
+/** @returns {import('../messages').MachineStats} */
 function stats() {
   return {
     units: lab.units(),
@@ -115,7 +116,7 @@ function frame(urgent = false) {
     transfer.push(array.buffer);
     return array;
   };
-  /** @type {any} */
+  /** @type {import('../messages').MachineFrame} */
   const message = {
     type: 'frame',
     seq: host.seq(),
@@ -213,7 +214,9 @@ function keepSession(now = false) {
   const key = `${lab.version()} ${lab.cycles()} ${lab.phase()} ${lab.pattern()} ${lab.curve_len()} ${lab.ais_len()} ${seq}`;
   if (key === kept.key) return;
   Object.assign(kept, { at, key });
-  postMessage({ type: 'session', text: lab.session(), seq, cycles: lab.cycles() });
+  /** @type {import('../messages').MachineSession} */
+  const session = { type: 'session', text: lab.session(), seq, cycles: lab.cycles() };
+  postMessage(session);
 }
 
 function read(name, args) {

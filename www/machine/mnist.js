@@ -120,9 +120,9 @@ export class MnistRun {
   constructor(engine) {
     this.engine = engine;
     this.active = false;
-    /** @type {WorkerLink<import('../messages').MnistMessage> | null} */
+    /** @type {WorkerLink<import('../messages').MnistMessage, import('../messages').MnistFrame, import('../messages').MnistSession> | null} */
     this.link = null;
-    /** @type {WorkerLink<import('../messages').MnistLikelihoodMessage> | null} */
+    /** @type {WorkerLink<import('../messages').MnistLikelihoodMessage, import('../messages').MnistLikelihoodFrame, never> | null} */
     this.scorer = null;
     this.running = false;
     this.loading = false;
@@ -130,9 +130,14 @@ export class MnistRun {
     this.runWhenLoaded = null;
     /** @type {((run: boolean) => void) | null} */
     this.onLoaded = null;
+    // The latest frame (each part kept until a frame brings it again), the likelihood worker's
+    // latest frame and its curve.
+    /** @type {import('../messages').MnistFrame | null} */
     this.shown = null;
     this.fresh = false;
+    /** @type {import('../messages').MnistLikelihoodFrame['curve'] | null} */
     this.curve = null;
+    /** @type {import('../messages').MnistLikelihoodFrame | null} */
     this.point = null;
     this.kept = null;
     this.loads = 0; // runs loaded (for tests)
@@ -292,6 +297,7 @@ export class MnistRun {
     return outcome;
   }
 
+  /** @param {import('../messages').MnistFrame} frame */
   received(frame) {
     if (frame.loaded && this.waiting) {
       this.waiting.resolve(frame.loaded);
@@ -310,7 +316,7 @@ export class MnistRun {
     }
     const shown = this.shown ?? {};
     for (const part of ['filters', 'units', 'reconstructions', 'gallery', 'completion'])
-      if (frame[part] === undefined) frame[part] = shown[part] ?? null;
+      if (frame[part] === undefined) frame[part] = shown[part];
     // The worker's pad (a restored run's, a test digit copied) unless a newer drawing is here.
     if (frame.pad && (frame.loaded || (!this.drawing && !this.padInFlight && !this.padPending))) {
       this.pad = new Uint8Array(frame.pad);
@@ -332,12 +338,14 @@ export class MnistRun {
     else this.unacked = (this.unacked ?? 0) + 1;
   }
 
+  /** @param {import('../messages').MnistLikelihoodFrame} frame */
   scored(frame) {
     this.point = frame;
     if (frame.curve) this.curve = frame.curve;
     this.pointFresh = true;
   }
 
+  /** @param {import('../messages').MnistSession} kept */
   keptRun(kept) {
     this.kept = kept;
     $('mnist-kept').textContent =
@@ -741,7 +749,7 @@ export class MnistRun {
     const progress = p?.progress ?? -1;
     $('mnist-progress').textContent =
       progress >= 0 ? `${Math.round(progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle';
-    $('mnist-progress-bar').value = progress >= 0 ? progress : 0;
+    $('mnist-progress-bar').value = String(progress >= 0 ? progress : 0);
     const c = this.curve;
     const n = c ? c.updates.length : 0;
     const pm = (x, e) => (e > 0 ? `${format(x, 4)} ± ${format(e, 2)}` : format(x, 4));

@@ -113,6 +113,7 @@ function setRunning(on) {
 
 const busy = () => lab !== null && (running || galleryActive || completionActive);
 
+/** @returns {import('../messages').MnistStats} */
 function stats() {
   return {
     updates: lab.updates(),
@@ -157,7 +158,7 @@ function frame(urgent = false, extra = {}) {
     transfer.push(array.buffer);
     return array;
   };
-  /** @type {any} */
+  /** @type {import('../messages').MnistFrame} */
   const message = { type: 'frame', stats: s, chains: take(lab.chains()), ...extra };
   if (views) {
     message.filters = take(lab.filters());
@@ -308,7 +309,9 @@ function save() {
       saved.ms = performance.now() - t0;
       saved.busyMs = busyMs;
       saved.bytes = bytes.length;
-      postMessage({ type: 'session', updates, ms: saved.ms, busyMs, bytes: bytes.length });
+      /** @type {import('../messages').MnistSession} */
+      const session = { type: 'session', updates, ms: saved.ms, busyMs, bytes: bytes.length };
+      postMessage(session);
     })
     .catch((err) => {
       saved.updates = -1;

@@ -48,7 +48,7 @@ export class MachineMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's MachineLab: shape, options, checked changes (never learns)
-    /** @type {WorkerLink<import('../messages').MachineMessage> | null} */
+    /** @type {WorkerLink<import('../messages').MachineMessage, import('../messages').MachineFrame, import('../messages').MachineSession> | null} */
     this.link = null; // the worker, started with the first run
     this.running = false;
     // The page's commands sent to the worker, numbered, the worker's latest session and the
@@ -57,6 +57,7 @@ export class MachineMode {
     this.changes = 0; // counts runs made, for the fingerprint
     // The worker's last frame (its weight part kept until a frame brings it again), whether
     // one came since the last draw, and frames not yet acknowledged.
+    /** @type {import('../messages').MachineFrame | null} */
     this.shown = null;
     this.fresh = false;
     this.unacknowledged = 0;
@@ -227,12 +228,14 @@ export class MachineMode {
 
   // A session of the run with the number of the last command it includes: the latest, if it
   // is; the journal then keeps only the commands after it.
+  /** @param {import('../messages').MachineSession} session */
   kept(session) {
     this.journal.received(session);
   }
 
   // A frame from the worker: it replaces the one kept (the weight part kept when it brings
   // none); drawn at the next draw().
+  /** @param {import('../messages').MachineFrame} frame */
   received(frame) {
     if (frame.weights === undefined) frame.weights = this.shown?.weights ?? null;
     this.shown = frame;

@@ -55,9 +55,9 @@ export class RbmMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
-    /** @type {WorkerLink<import('../messages').RbmMessage> | null} */
+    /** @type {WorkerLink<import('../messages').RbmMessage, import('../messages').RbmFrame, import('../messages').RbmSession> | null} */
     this.link = null; // the worker, started with the first run
-    /** @type {WorkerLink<import('../messages').PointsMessage> | null} */
+    /** @type {WorkerLink<import('../messages').PointsMessage, never, never> | null} */
     this.points = null; // the points worker, started with it
     this.running = false;
     this.file = null; // the bytes of the user's dataset file
@@ -66,6 +66,7 @@ export class RbmMode {
     this.journal = new SessionJournal();
     // What the worker's frames brought (each part kept until a frame brings it again), and
     // whether one came since the last draw.
+    /** @type {import('../messages').RbmFrame | null} */
     this.shown = null;
     this.fresh = false;
     this.unacknowledged = 0; // frames received and not yet acknowledged
@@ -227,15 +228,17 @@ export class RbmMode {
 
   // A session of the run with the number of the last command it includes: the latest, if it
   // is; the journal then keeps only the commands after it.
+  /** @param {import('../messages').RbmSession} session */
   kept(session) {
     this.journal.received(session);
   }
 
   // A frame from the worker: its parts replace the ones kept; drawn at the next draw().
+  /** @param {import('../messages').RbmFrame} frame */
   received(frame) {
     const shown = this.shown ?? {};
     for (const part of ['weights', 'reconstructions', 'curve', 'gallery', 'completion'])
-      if (frame[part] === undefined) frame[part] = shown[part] ?? null;
+      if (frame[part] === undefined) frame[part] = shown[part];
     this.shown = frame;
     this.fresh = true;
     this.unacknowledged += 1;
@@ -666,12 +669,13 @@ export class RbmMode {
     this.acknowledge();
   }
 
+  /** @param {import('../messages').RbmFrame} frame @param {number} width @param {number} height */
   drawFrame(frame, width, height) {
     const s = frame.stats;
     $('rbm-updates').textContent = String(s.updates);
     $('rbm-epochs').textContent = format(s.updates / s.updatesPerEpoch, 1);
     $('rbm-progress').textContent = s.progress >= 0 ? `${Math.round(s.progress * 100)} %` : 'idle';
-    $('rbm-progress-bar').value = s.progress >= 0 ? s.progress : 0;
+    $('rbm-progress-bar').value = String(s.progress >= 0 ? s.progress : 0);
     const curve = frame.curve;
     const points = curve ? curve.updates.length : 0;
     const last = points - 1;

@@ -131,6 +131,7 @@ function pointProgress() {
 /** @template T @param {{new (buffer: ArrayBuffer): T & {set: (a: ArrayLike<number>) => void}, BYTES_PER_ELEMENT: number}} Type */
 const copyOut = (Type, ptr, length) => copyFromWasm(engine, Type, ptr, length);
 
+/** @returns {import('../messages').RbmStats} */
 function stats() {
   return {
     updates: lab.updates(),
@@ -213,7 +214,7 @@ function frame(urgent = false) {
     transfer.push(array.buffer);
     return array;
   };
-  /** @type {any} */
+  /** @type {import('../messages').RbmFrame} */
   const message = {
     type: 'frame',
     seq: host.seq(),
@@ -387,7 +388,9 @@ function keepSession(now = false) {
   const text = lab.session();
   const ms = performance.now() - at;
   Object.assign(kept, { at, key, every: sessionWait(ms) });
-  postMessage({ type: 'session', text, seq: host.seq(), updates: lab.updates(), ms });
+  /** @type {import('../messages').RbmSession} */
+  const session = { type: 'session', text, seq: host.seq(), updates: lab.updates(), ms };
+  postMessage(session);
 }
 
 function read(name, args) {

@@ -35,14 +35,15 @@ export class MemoryMode {
     this.engine = engine;
     this.mirror = new engine.MemoryLab(8, 8, 1); // replaced by the first memory made
     this.made = false; // a memory was made or restored (the first mirror is a placeholder)
-    /** @type {WorkerLink<import('../messages').MemoryMessage> | null} */
+    /** @type {WorkerLink<import('../messages').MemoryMessage, import('../messages').MemoryFrame, import('../messages').MemorySession> | null} */
     this.link = null;
     // The worker's latest session and the commands sent since (worker_link.js).
     this.kept = new SessionJournal();
     this.running = false;
     this.runId = 0;
     this.asked = false; // an 'advance' is on its way and its frame not yet here
-    this.shown = null; // the worker's last frame
+    /** @type {import('../messages').MemoryFrame | null} the worker's last frame */
+    this.shown = null;
     this.fresh = false;
     this.unacknowledged = 0;
     this.trace = { ticks: [], energy: [] };
@@ -139,6 +140,7 @@ export class MemoryMode {
     return true;
   }
 
+  /** @param {import('../messages').MemoryFrame} frame */
   received(frame) {
     this.asked = false;
     const keep = this.shown?.capacity;
@@ -498,6 +500,7 @@ export class MemoryMode {
     this.acknowledge();
   }
 
+  /** @param {import('../messages').MemoryCapacity} cap */
   drawCapacity(cap) {
     const points = cap?.points ?? [];
     this.views.capacity.draw({

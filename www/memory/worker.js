@@ -281,7 +281,7 @@ function frame(urgent = false) {
   const n = lab.width() * lab.height();
   const state = new Int8Array(host.engine().wasm_memory().buffer, lab.state_ptr(), n).slice();
   const overlaps = Float64Array.from(lab.overlaps());
-  /** @type {any} */
+  /** @type {import('../messages').MemoryFrame} */
   const message = {
     type: 'frame',
     seq: host.seq(),
@@ -324,5 +324,7 @@ function keepSession(now = false) {
   const key = `${lab.ticks()} ${host.seq()} ${lab.pattern_count()}`;
   if (key === kept.key && !now) return;
   Object.assign(kept, { at, key });
-  postMessage({ type: 'session', text: lab.session(), seq: host.seq() });
+  /** @type {import('../messages').MemorySession} */
+  const session = { type: 'session', text: lab.session(), seq: host.seq() };
+  postMessage(session);
 }
