@@ -424,10 +424,18 @@ fn the_wire_reads_numbers_through_the_engine_checks() {
     for (text, needle) in [
         (
             r#"{"command":"new","width":3.5,"height":8,"seed":2,"storage":{"rule":"hebb"}}"#,
-            "side",
+            "width must be a whole number between 1 and 64, got 3.5",
+        ),
+        (
+            r#"{"command":"new","width":8,"height":65,"seed":2,"storage":{"rule":"hebb"}}"#,
+            "height must be between 1 and 64, got 65",
         ),
         (r#"{"command":"advance","ticks":-1}"#, "ticks"),
-        (r#"{"command":"cue","pattern":1e300}"#, "count"),
+        (r#"{"command":"add-random","count":0.5}"#, "count"),
+        (
+            r#"{"command":"cue","pattern":1e300}"#,
+            "pattern must be between 0 and 2047",
+        ),
         (r#"{"command":"teleport"}"#, "teleport"),
         (r#"{"command":"advance","ticks":1,"extra":1}"#, "extra"),
     ] {
@@ -440,6 +448,37 @@ fn the_wire_reads_numbers_through_the_engine_checks() {
     })
     .unwrap();
     assert_eq!(reply, r#"{"reply":"advanced","ticks":5,"stable":true}"#);
+    // A count out of its range is refused with one message, on the wire or by the engine.
+    for (text, command) in [
+        (
+            r#"{"command":"new","width":0,"height":8,"seed":2,"storage":{"rule":"hebb"}}"#,
+            C::New {
+                width: 0,
+                height: 8,
+                seed: 2,
+                storage: StorageChoice::Hebb,
+            },
+        ),
+        (
+            r#"{"command":"new","width":8,"height":8,"seed":9007199254740994,"storage":{"rule":"hebb"}}"#,
+            C::New {
+                width: 8,
+                height: 8,
+                seed: (1 << 53) + 2,
+                storage: StorageChoice::Hebb,
+            },
+        ),
+        (
+            r#"{"command":"advance","ticks":4194305}"#,
+            C::Advance {
+                ticks: (1 << 22) + 1,
+            },
+        ),
+    ] {
+        let wire = read(text).unwrap_err().to_string();
+        let engine = lab().apply(command).unwrap_err().to_string();
+        assert_eq!(wire, engine, "{text}");
+    }
 }
 
 #[test]

@@ -8,15 +8,19 @@
 //! On the wire a command is an object tagged by `command` (kebab-case):
 //! `{"command": "cue", "pattern": 2, "flip": 0.2}`. A refused command changes nothing.
 //! Reading (the state, the overlaps, what the state is, the energy, the weights) is by
-//! getters.
+//! getters. Every whole number a command carries has its range as one [`Count`] here
+//! ([`WIDTH`], [`HEIGHT`], [`SEED`], [`COUNT`], [`PATTERN`], [`TICKS`]), read once where the
+//! number comes in (the wire, `web/memory.rs`) and checked again by the method that takes it,
+//! with the same message either way.
 //!
 //! The network is a pure function of the patterns, the rule and the seed
 //! ([`Storage::store`]), so a session keeps those and the sampler's state, and rebuilds
 //! the weights on restore.
 
+use crate::app::count::Count;
 use crate::dynamics::network_sampler::NetworkSamplerState;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
-use crate::error::{ParamError, check_temperature, finite_in, whole_in};
+use crate::error::{ParamError, check_temperature, finite_in};
 use crate::learn::memory::{Capacity, Experiment, MAX_RELAX_SWEEPS, Recalling, Storage, is_stable};
 use crate::model::memory::{Patterns, Recall};
 use crate::model::network::{Network, SpinKind};
@@ -27,8 +31,65 @@ use serde::{Deserialize, Serialize};
 pub const MAX_SIDE: usize = 64;
 /// Most ticks one `advance` may do.
 pub const MAX_TICKS: u64 = 1 << 22;
-/// Largest seed: 2^53, the largest whole number a JavaScript number holds exactly.
-pub const MAX_SEED: u64 = 1 << 53;
+
+/// The width in pixels: 1 to [`MAX_SIDE`].
+pub const WIDTH: Count = Count {
+    field: "width",
+    min: 1,
+    max: MAX_SIDE as u64,
+};
+/// The height in pixels: 1 to [`MAX_SIDE`].
+pub const HEIGHT: Count = Count {
+    field: "height",
+    min: 1,
+    max: MAX_SIDE as u64,
+};
+/// A seed: 0 to 2^53 (every engine's).
+pub use crate::app::count::SEED;
+/// Random pictures one `add-random` stores: 1 to the room left ([`Count::up_to`]; at most
+/// [`Network::MAX_UNITS`], the most pixels a memory may have).
+pub const COUNT: Count = Count {
+    field: "count",
+    min: 1,
+    max: Network::MAX_UNITS as u64,
+};
+/// A stored pattern, 0-based: 0 to the last one ([`Count::up_to`]).
+pub const PATTERN: Count = Count {
+    field: "pattern",
+    min: 0,
+    max: Network::MAX_UNITS as u64 - 1,
+};
+/// Ticks of one `advance`: 0 to [`MAX_TICKS`].
+pub const TICKS: Count = Count {
+    field: "ticks",
+    min: 0,
+    max: MAX_TICKS,
+};
+/// Pixels of a capacity run's pictures ([`MemoryLab::capacity_run`]): 1 to
+/// [`Network::MAX_UNITS`].
+pub const CAPACITY_UNITS: Count = Count {
+    field: "units",
+    min: 1,
+    max: Network::MAX_UNITS as u64,
+};
+/// Patterns of a capacity run: 1 to its pixels ([`Count::up_to`]).
+pub const CAPACITY_PATTERNS: Count = Count {
+    field: "patterns",
+    min: 1,
+    max: Network::MAX_UNITS as u64,
+};
+/// Random starts of a capacity run: 0 to 10⁴.
+pub const RANDOM_STARTS: Count = Count {
+    field: "random starts",
+    min: 0,
+    max: 10_000,
+};
+/// The index of a capacity run: 0 to 10⁴.
+pub const CAPACITY_RUN: Count = Count {
+    field: "run",
+    min: 0,
+    max: 10_000,
+};
 
 /// The storage rule a front end names, with its settings (the defaults of
 /// [`Storage::unlearning`] and [`Storage::boltzmann`] when omitted).
@@ -91,9 +152,9 @@ pub enum MemoryCommand {
     /// An empty memory of `width × height` pixels (each 1 to 64, at most 2048 in all), seeded
     /// by `seed` (0 to 2^53), storing by `storage`; the state starts random.
     New {
-        #[serde(deserialize_with = "wire::side")]
+        #[serde(deserialize_with = "wire::width")]
         width: usize,
-        #[serde(deserialize_with = "wire::side")]
+        #[serde(deserialize_with = "wire::height")]
         height: usize,
         #[serde(deserialize_with = "wire::seed")]
         seed: u64,
@@ -120,7 +181,7 @@ pub enum MemoryCommand {
     /// `flip` (0 to 1), or, with `hide`, the pattern with its lower `hide` fraction of rows
     /// set to −1 (a mask).
     Cue {
-        #[serde(deserialize_with = "wire::count")]
+        #[serde(deserialize_with = "wire::pattern")]
         pattern: usize,
         #[serde(default)]
         flip: f64,
@@ -143,32 +204,33 @@ pub enum MemoryCommand {
 }
 
 /// How a command's whole numbers are read on the wire: as the number a front end sends,
-/// through the engine's own check (so "width 3.5" gets the engine's message).
+/// through its [`Count`] (so "width 3.5" gets the engine's message).
 mod wire {
-    use serde::{Deserialize, Deserializer, de::Error};
+    use crate::app::lattice::wire::read_count;
+    use serde::Deserializer;
 
-    fn whole<'de, D: Deserializer<'de>>(
-        d: D,
-        field: &'static str,
-        max: u64,
-    ) -> Result<u64, D::Error> {
-        crate::error::whole_in(field, f64::deserialize(d)?, 0, max).map_err(D::Error::custom)
+    /// `sizes! { name: COUNT; … }`: one deserializer a count held as a `usize`.
+    macro_rules! sizes {
+        ($($name:ident: $count:ident;)*) => {$(
+            pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+                read_count(d, super::$count).map(|x| x as usize)
+            }
+        )*};
     }
 
-    pub fn side<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-        whole(d, "side", super::MAX_SIDE as u64).map(|x| x as usize)
+    sizes! {
+        width: WIDTH;
+        height: HEIGHT;
+        count: COUNT;
+        pattern: PATTERN;
     }
 
     pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        whole(d, "seed", super::MAX_SEED)
-    }
-
-    pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-        whole(d, "count", crate::model::network::Network::MAX_UNITS as u64).map(|x| x as usize)
+        read_count(d, super::SEED)
     }
 
     pub fn ticks<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        whole(d, "ticks", super::MAX_TICKS)
+        read_count(d, super::TICKS)
     }
 }
 
@@ -232,16 +294,9 @@ impl MemoryLab {
         seed: u64,
         storage: StorageChoice,
     ) -> Result<Self, ParamError> {
-        whole_in("width", width as f64, 1, MAX_SIDE as u64)?;
-        whole_in("height", height as f64, 1, MAX_SIDE as u64)?;
-        if seed > MAX_SEED {
-            return Err(ParamError::OutOfRange {
-                field: "seed",
-                value: seed as f64,
-                min: 0.0,
-                max: MAX_SEED as f64,
-            });
-        }
+        WIDTH.check(width as u64)?;
+        HEIGHT.check(height as u64)?;
+        SEED.check(seed)?;
         let units = width * height;
         if units > Network::MAX_UNITS {
             return Err(ParamError::Invalid {
@@ -282,7 +337,7 @@ impl MemoryLab {
                 return self.store(vec![picture]);
             }
             C::AddRandom { count } => {
-                whole_in("count", count as f64, 1, self.room() as u64)?;
+                COUNT.up_to(self.room() as u64).check(count as u64)?;
                 let mut rng = self.rng.clone();
                 let pictures = (0..count).map(|_| random_picture(&mut rng, self.units()));
                 let reply = self.store(pictures.collect())?;
@@ -324,7 +379,7 @@ impl MemoryLab {
                 self.sampler.set_state(&picture)?;
             }
             C::Advance { ticks } => {
-                whole_in("ticks", ticks as f64, 0, MAX_TICKS)?;
+                TICKS.check(ticks)?;
                 self.sampler.run(ticks);
                 return Ok(self.advanced(ticks));
             }
@@ -434,7 +489,9 @@ impl MemoryLab {
     /// units, [`Storage::parse`]): `patterns` random pictures of `units` pixels stored, each
     /// recalled at T = 0 from itself until stable, then `random_starts` random states relaxed
     /// and named (the spurious states). Seeded by the memory's seed, so the same run gives the
-    /// same numbers anywhere; the memory itself does not change.
+    /// same numbers anywhere; the memory itself does not change. The counts are
+    /// [`CAPACITY_UNITS`], [`CAPACITY_PATTERNS`] (up to `units`), [`RANDOM_STARTS`] and
+    /// [`CAPACITY_RUN`].
     pub fn capacity_run(
         &self,
         units: usize,
@@ -442,6 +499,11 @@ impl MemoryLab {
         random_starts: usize,
         run: u64,
     ) -> Result<Capacity, ParamError> {
+        let units = CAPACITY_UNITS.check(units as u64)?;
+        CAPACITY_PATTERNS.up_to(units).check(patterns as u64)?;
+        RANDOM_STARTS.check(random_starts as u64)?;
+        CAPACITY_RUN.check(run)?;
+        let units = units as usize;
         Experiment {
             units,
             patterns,
@@ -541,14 +603,17 @@ impl MemoryLab {
     /// Pattern μ with each pixel flipped with probability `flip` and its lowest ⌈hide·H⌉ rows
     /// set to −1; the lab's generator after the draws.
     fn cue(&self, mu: usize, flip: f64, hide: f64) -> Result<(Vec<i8>, SpinRng), ParamError> {
-        let Some(stored) = self.stored.as_ref().filter(|p| mu < p.count()) else {
+        // With nothing stored no pattern can be named (the range 0 to −1 is empty, which a
+        // Count cannot hold); a memory that stores any holds at least one.
+        let Some(stored) = self.stored.as_ref() else {
             return Err(ParamError::OutOfRange {
-                field: "pattern",
+                field: PATTERN.field,
                 value: mu as f64,
                 min: 0.0,
-                max: self.pattern_count() as f64 - 1.0,
+                max: -1.0,
             });
         };
+        PATTERN.up_to(stored.count() as u64 - 1).check(mu as u64)?;
         let flip = finite_in("flip", flip, 0.0, 1.0)?;
         let hide = finite_in("hide", hide, 0.0, 1.0)?;
         let mut rng = self.rng.clone();

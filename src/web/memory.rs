@@ -7,7 +7,11 @@
 //! the energy and the session text.
 
 use super::{decoding_error, js_error};
-use crate::app::memory::{MemoryCommand, MemoryLab, StorageChoice};
+use crate::app::count::Count;
+use crate::app::memory::{
+    CAPACITY_PATTERNS, CAPACITY_RUN, CAPACITY_UNITS, HEIGHT, MemoryCommand, MemoryLab,
+    RANDOM_STARTS, SEED, StorageChoice, WIDTH,
+};
 use crate::model::memory::Recall;
 use wasm_bindgen::prelude::*;
 
@@ -54,11 +58,8 @@ impl WebMemoryLab {
     /// An empty `width × height` memory storing by Hebb's rule, from `seed`.
     #[wasm_bindgen(constructor)]
     pub fn new(width: f64, height: f64, seed: f64) -> Result<WebMemoryLab, JsError> {
-        let whole = |field, x, max| crate::error::whole_in(field, x, 1, max).map_err(js_error);
-        let side = crate::app::memory::MAX_SIDE as u64;
-        let (width, height) = (whole("width", width, side)?, whole("height", height, side)?);
-        let seed = crate::error::whole_in("seed", seed, 0, crate::app::memory::MAX_SEED)
-            .map_err(js_error)?;
+        let (width, height) = (count(WIDTH, width)?, count(HEIGHT, height)?);
+        let seed = count(SEED, seed)?;
         let lab = MemoryLab::new(width as usize, height as usize, seed, StorageChoice::Hebb)
             .map_err(js_error)?;
         Ok(WebMemoryLab { lab })
@@ -175,15 +176,13 @@ impl WebMemoryLab {
         random_starts: f64,
         run: f64,
     ) -> Result<Vec<f64>, JsError> {
-        let max = crate::model::network::Network::MAX_UNITS as u64;
-        let whole = |field, x, lo, hi| crate::error::whole_in(field, x, lo, hi).map_err(js_error);
-        let units = whole("units", units, 1, max)? as usize;
-        let patterns = whole("patterns", patterns, 1, units as u64)? as usize;
-        let starts = whole("random starts", random_starts, 0, 10_000)? as usize;
-        let run = whole("run", run, 0, 10_000)?;
+        let units = count(CAPACITY_UNITS, units)?;
+        let patterns = count(CAPACITY_PATTERNS.up_to(units), patterns)? as usize;
+        let starts = count(RANDOM_STARTS, random_starts)? as usize;
+        let run = count(CAPACITY_RUN, run)?;
         let c = self
             .lab
-            .capacity_run(units, patterns, starts, run)
+            .capacity_run(units as usize, patterns, starts, run)
             .map_err(js_error)?;
         let mut out = vec![c.overlap().0, c.recalled as f64, c.recalls as f64];
         out.extend(c.from_random.iter().map(|&k| k as f64));
@@ -194,6 +193,11 @@ impl WebMemoryLab {
     pub fn rule(&self) -> String {
         self.lab.storage().name().into()
     }
+}
+
+/// A number from the page read as a count (the wire's reading).
+fn count(count: Count, value: f64) -> Result<u64, JsError> {
+    count.read(value).map_err(js_error)
 }
 
 #[cfg(test)]
