@@ -20,6 +20,7 @@ use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::model::Network;
 use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::Rng;
+use std::sync::Arc;
 
 /// The order in which ticks visit the free units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -57,10 +58,12 @@ impl NetworkOrder {
 }
 
 /// A network, its state, the temperature, the rule, the order, the clamps and the random
-/// stream: everything a tick needs.
+/// stream: everything a tick needs. The network is shared, not copied, among samplers made
+/// from one [`Arc`] ([`NetworkSampler::shared`]: the runs of an AIS estimate) and among
+/// clones; a change through [`NetworkSampler::with_network_mut`] copies it first if shared.
 #[derive(Debug, Clone)]
 pub struct NetworkSampler {
-    network: Network,
+    network: Arc<Network>,
     state: Vec<i8>,
     clamped: Vec<bool>,
     /// The free units in increasing order.
@@ -80,6 +83,17 @@ impl NetworkSampler {
     /// drawn from `seed`), nothing clamped, at `temperature` (0 ≤ T ≤ ∞).
     pub fn new(
         network: Network,
+        temperature: f64,
+        rule: Rule,
+        order: NetworkOrder,
+        seed: u64,
+    ) -> Result<Self, ParamError> {
+        NetworkSampler::shared(Arc::new(network), temperature, rule, order, seed)
+    }
+
+    /// [`NetworkSampler::new`] on a network shared with other samplers.
+    pub fn shared(
+        network: Arc<Network>,
         temperature: f64,
         rule: Rule,
         order: NetworkOrder,
@@ -112,7 +126,7 @@ impl NetworkSampler {
     /// Changes the network through its own checked mutators (weights, biases), then
     /// recomputes the energy. The number of units and their kind cannot change.
     pub fn with_network_mut<R>(&mut self, change: impl FnOnce(&mut Network) -> R) -> R {
-        let result = change(&mut self.network);
+        let result = change(Arc::make_mut(&mut self.network));
         self.energy = self.network.energy(&self.state);
         result
     }

@@ -3,13 +3,13 @@
 //! KL = Σ_v P(v) ln P(v) − Σ_v P(v) ln Z(v) + ln Z, where P is the training set's empirical
 //! distribution ([`data_distribution`]), Z(v) = Σ_h e^{−E(v,h)/T} sums the hidden states
 //! exactly ([`visible_log_z`]), and ln Z is estimated by the engine's AIS driver
-//! ([`super::ais::Ais`]) on the general network's path ([`NetworkPath`]) a chunk of runs
+//! ([`super::ais::Ais`]) on the general network's path ([`log_z::NetworkPath`]) a chunk of runs
 //! at a time ([`KlEstimate`]), so a page can spread the work over frames.
 
 use super::ais::{Ais, AisPath};
 use super::exact_log_z;
-use super::log_z;
-use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
+use super::log_z::{self, NetworkPath};
+use crate::dynamics::NetworkSampler;
 use crate::error::{ParamError, TemperatureDomain, check_temperature, whole_in};
 use crate::log_sum_exp::log_mean_and_spread;
 use crate::model::Network;
@@ -33,7 +33,8 @@ pub const MAX_KL_HIDDEN: usize = 16;
 /// the KL estimate is that of ln Ẑ.
 #[derive(Debug, Clone)]
 pub struct KlEstimate {
-    network: Network,
+    /// The network and its AIS path (the runs share the network).
+    path: NetworkPath,
     temperature: f64,
     cycle: u64,
     data_term: f64,
@@ -42,68 +43,6 @@ pub struct KlEstimate {
     /// ln Ẑ_c of the chunks done before a resumption.
     resumed: Vec<f64>,
     ais: Ais<NetworkSampler>,
-}
-
-/// The AIS path of a general network at temperature T: from the uniform distribution
-/// (β = 0, Z_0 = 2^n) to e^{−E(s)/T} through p*_β(s) = e^{−β E(s)}; the weight increment
-/// is −(β_to − β_from) E(s) and the transition one sequential heat-bath sweep at
-/// T = 1/β_to. A run is a [`NetworkSampler`] (its state and its stream).
-#[derive(Debug, Clone)]
-pub struct NetworkPath<'a> {
-    network: &'a Network,
-}
-
-impl<'a> NetworkPath<'a> {
-    /// The path of `network`.
-    pub fn new(network: &'a Network) -> NetworkPath<'a> {
-        NetworkPath { network }
-    }
-}
-
-impl AisPath for NetworkPath<'_> {
-    type Run = NetworkSampler;
-    type Scratch = ();
-
-    fn log_z_base(&self) -> f64 {
-        self.network.len() as f64 * core::f64::consts::LN_2
-    }
-
-    fn start(&self, seed: u64) -> NetworkSampler {
-        // A state drawn uniformly from the run's stream (the sampler starts random).
-        NetworkSampler::new(
-            self.network.clone(),
-            f64::INFINITY,
-            Rule::HeatBath,
-            NetworkOrder::Sequential,
-            seed,
-        )
-        .expect("T = ∞ is a valid sampling temperature")
-    }
-
-    fn scratch(&self, _runs: usize) {}
-
-    fn step(
-        &self,
-        runs: &mut [NetworkSampler],
-        log_weights: &mut [f64],
-        from: f64,
-        to: f64,
-        transition: bool,
-        _scratch: &mut (),
-    ) {
-        for (run, weight) in runs.iter_mut().zip(log_weights) {
-            *weight -= (to - from) * run.energy();
-            if transition {
-                run.set_temperature(1.0 / to)
-                    .expect("β > 0 on the path after its start");
-                run.sweep();
-            }
-        }
-    }
-
-    fn cost(&self) -> u64 {
-        (self.network.len() * self.network.len()) as u64
-    }
 }
 
 impl KlEstimate {
@@ -136,7 +75,7 @@ impl KlEstimate {
         let betas: Vec<f64> = log_z::ais_schedule(temperature, AIS_KL_STEPS).collect();
         let runs = chunks as u64 * AIS_KL_RUNS_PER_CHUNK;
         Ok(KlEstimate {
-            network: network.clone(),
+            path: NetworkPath::new(network),
             temperature,
             cycle,
             data_term,
@@ -152,7 +91,7 @@ impl KlEstimate {
         let steps = (chunks as u64)
             .saturating_mul(AIS_KL_RUNS_PER_CHUNK)
             .saturating_mul(self.ais.steps());
-        self.ais.advance(&NetworkPath::new(&self.network), steps);
+        self.ais.advance(&self.path, steps);
         Ok(self.done())
     }
 
@@ -163,7 +102,7 @@ impl KlEstimate {
 
     /// ln Ẑ_c of each chunk done: ln Z_0 + ln mean(w) of its runs.
     fn chunk_log_z(&self) -> Vec<f64> {
-        let base = NetworkPath::new(&self.network).log_z_base();
+        let base = self.path.log_z_base();
         let done = self.ais.batch_log_means().iter().map(|m| base + m);
         self.resumed.iter().copied().chain(done).collect()
     }
@@ -209,7 +148,7 @@ impl KlEstimate {
     /// What the estimate started from and the chunks done, for a session.
     pub fn saved(&self) -> KlEstimateState {
         KlEstimateState {
-            network: self.network.clone(),
+            network: self.path.network().clone(),
             temperature: self.temperature,
             seed: self.seed,
             chunks: self.chunks,

@@ -18,18 +18,21 @@
 //! Every function takes a finite T > 0 (T = 0 has no finite ln Z; at T = ∞, ln Z = n ln 2
 //! needs no estimator) and checks its counts against documented limits that bound its
 //! memory and time, returning a [`ParamError`] naming the field otherwise. A seed fixes
-//! every random choice (the [`NetworkSampler`] stream), and all arithmetic that enters a
+//! every random choice (the [`NetworkSampler`] streams), and all arithmetic that enters a
 //! result uses `libm`, so the numbers are the same natively and in WebAssembly — except
 //! [`LogZ::seconds`], the wall-clock time, which is measured natively only.
 
+use super::ais::{Ais, AisPath};
 use super::exact_log_z;
 use super::mean_field::{self, MeanFieldOptions};
+use super::rbm_exact::available_threads;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
-use crate::log_sum_exp::{LogSumExp, log_mean_and_spread};
+use crate::log_sum_exp::LogSumExp;
 use crate::model::{Network, SpinKind};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Most sweeps [`sampled_log_z`] runs: 10⁷.
 pub const MAX_SAMPLED_SWEEPS: u64 = 10_000_000;
@@ -42,6 +45,9 @@ pub const MIN_AIS_RUNS: u64 = 2;
 pub const MAX_AIS_RUNS: u64 = 1_000_000;
 /// Most intermediate distributions K [`ais_log_z`] accepts: 10⁶.
 pub const MAX_AIS_STEPS: u64 = 1_000_000;
+/// Runs [`ais_log_z`] takes through the temperatures together (a batch of the driver's; the
+/// runs of a batch are shared among threads natively).
+const AIS_BATCH: usize = 64;
 /// Most multiply-adds a sampling estimate may cost: 2^40 ≈ 1.1·10¹² (minutes, not hours).
 /// A sweep of n units costs n² (n local fields of n terms), so sweeps × n² ≤ 2^40.
 pub const MAX_WORK: u128 = 1 << 40;
@@ -386,7 +392,8 @@ pub fn ais_schedule(temperature: f64, steps: u64) -> impl Iterator<Item = f64> {
     (0..=steps).map(move |k| beta * (k as f64 / steps as f64))
 }
 
-/// Annealed importance sampling (Neal 2001; Salakhutdinov & Murray 2008).
+/// Annealed importance sampling (Neal 2001; Salakhutdinov & Murray 2008), by the engine's
+/// one AIS driver ([`Ais`]) on the general network's path ([`NetworkPath`]).
 ///
 /// Intermediate distributions p_k(s) ∝ e^{−β_k E(s)} with the linear schedule
 /// β_k = (k/K)·β ([`ais_schedule`]), K = `steps`: p_0 is uniform over the 2^n states,
@@ -405,9 +412,11 @@ pub fn ais_schedule(temperature: f64, steps: u64) -> impl Iterator<Item = f64> {
 /// but not a bound ([`Bound::None`]). The error bar is honest when the weights are even:
 /// check `effective_runs`, (Σ w)² / Σ w², which should be a good fraction of M.
 ///
-/// All runs share one [`NetworkSampler`] stream of `seed`, one after another, so a seed
-/// fixes everything. Limits: finite T > 0, [`MIN_AIS_RUNS`] ≤ runs ≤ [`MAX_AIS_RUNS`],
-/// 1 ≤ steps ≤ [`MAX_AIS_STEPS`], runs × steps × n² ≤ [`MAX_WORK`].
+/// Run r draws only from its own stream, seeded by (`seed`, r) ([`super::ais::run_seed`]),
+/// so a seed fixes everything, and the result is the same bit for bit natively, where the
+/// runs are shared among the cores, and in WebAssembly, on one. Limits: finite T > 0,
+/// [`MIN_AIS_RUNS`] ≤ runs ≤ [`MAX_AIS_RUNS`], 1 ≤ steps ≤ [`MAX_AIS_STEPS`],
+/// runs × steps × n² ≤ [`MAX_WORK`].
 pub fn ais_log_z(
     network: &Network,
     temperature: f64,
@@ -432,34 +441,22 @@ pub fn ais_log_z(
         });
     }
     let clock = Stopwatch::start();
-    let betas: Vec<f64> = ais_schedule(temperature, steps).collect();
-    let mut sampler = NetworkSampler::new(
-        network.clone(),
-        f64::INFINITY,
-        Rule::HeatBath,
-        NetworkOrder::Sequential,
+    let path = NetworkPath::new(network);
+    let mut ais = Ais::new(
+        ais_schedule(temperature, steps).collect(),
+        runs,
+        AIS_BATCH,
         seed,
-    )?;
-    let mut log_weights = Vec::with_capacity(runs as usize);
-    for run in 0..runs {
-        if run > 0 {
-            sampler.randomize_free_units();
-        }
-        let mut log_weight = 0.0;
-        for k in 1..betas.len() {
-            log_weight -= (betas[k] - betas[k - 1]) * sampler.energy();
-            if k + 1 < betas.len() {
-                sampler.set_temperature(1.0 / betas[k])?;
-                sampler.sweep();
-            }
-        }
-        log_weights.push(log_weight);
-    }
-    let (log_mean, relative_sd, effective_runs) = log_mean_and_spread(&log_weights);
+    )
+    .with_threads(available_threads());
+    ais.advance(&path, ais.total_steps());
+    let estimate = ais
+        .estimate(path.log_z_base())
+        .expect("every run is done, and there are at least two");
     finite(LogZ {
         method: LogZMethod::Ais,
-        log_z: n as f64 * core::f64::consts::LN_2 + log_mean,
-        stderr: Some(relative_sd / libm::sqrt(runs as f64)),
+        log_z: estimate.log_z,
+        stderr: Some(estimate.stderr),
         bound: Bound::None,
         temperature,
         units: n,
@@ -467,11 +464,81 @@ pub fn ais_log_z(
         facts: Facts::Ais {
             runs,
             steps,
-            effective_runs,
+            effective_runs: estimate.effective_runs,
             seed,
         },
         seconds: clock.seconds(),
     })
+}
+
+/// The AIS path of a general network at temperature T: from the uniform distribution
+/// (β = 0, Z_0 = 2^n) to e^{−E(s)/T} through p*_β(s) = e^{−β E(s)}; the weight increment
+/// is −(β_to − β_from) E(s) and the transition one sequential heat-bath sweep at
+/// T = 1/β_to. A run is a [`NetworkSampler`] (its state and its stream) on the path's one
+/// copy of the network, shared by every run.
+#[derive(Debug, Clone)]
+pub struct NetworkPath {
+    network: Arc<Network>,
+}
+
+impl NetworkPath {
+    /// The path of `network` (copied once, for all the runs).
+    pub fn new(network: &Network) -> NetworkPath {
+        NetworkPath {
+            network: Arc::new(network.clone()),
+        }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+}
+
+impl AisPath for NetworkPath {
+    type Run = NetworkSampler;
+    type Scratch = ();
+
+    fn log_z_base(&self) -> f64 {
+        self.network.len() as f64 * core::f64::consts::LN_2
+    }
+
+    fn start(&self, seed: u64) -> NetworkSampler {
+        // A state drawn uniformly from the run's stream (the sampler starts random).
+        NetworkSampler::shared(
+            Arc::clone(&self.network),
+            f64::INFINITY,
+            Rule::HeatBath,
+            NetworkOrder::Sequential,
+            seed,
+        )
+        .expect("T = ∞ is a valid sampling temperature")
+    }
+
+    fn scratch(&self, _runs: usize) {}
+
+    fn step(
+        &self,
+        runs: &mut [NetworkSampler],
+        log_weights: &mut [f64],
+        from: f64,
+        to: f64,
+        transition: bool,
+        _scratch: &mut (),
+    ) {
+        for (run, weight) in runs.iter_mut().zip(log_weights) {
+            *weight -= (to - from) * run.energy();
+            if transition {
+                run.set_temperature(1.0 / to)
+                    .expect("β > 0 on the path after its start");
+                run.sweep();
+            }
+        }
+    }
+
+    fn cost(&self) -> u64 {
+        (self.network.len() * self.network.len()) as u64
+    }
 }
 
 /// Refuses a result that overflowed: a temperature so low for these weights that −E/T
