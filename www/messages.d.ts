@@ -366,6 +366,13 @@ export type MnistLikelihoodFrame = {
   };
 };
 
+/** One way of ln Z worked out by a worker (worker_host.js, timedLogZ): its value (the engine's
+ * LogZ) or why the engine refused, and the time it took. */
+export type LogZRow = { method: string; value?: unknown; error?: string; ms: number };
+
+/** The lattice's ln Z worker's frame (www/lattice/logz_worker.js): each row as it is done. */
+export type LogZFrame = { type: 'frame'; row: LogZRow };
+
 /** The handlers a page gives its worker link (www/worker_link.js), F its frames, S its sessions. */
 export type LinkHandlers<F, S> = {
   onFrame: (frame: F) => void;

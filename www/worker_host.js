@@ -234,7 +234,8 @@ export const CHANGING = Object.freeze([
 /**
  * @param {string[]} methods
  * @param {(method: string) => any} compute
- * @param {(row: any) => void} [each]
+ * @param {(row: import('./messages').LogZRow) => void} [each]
+ * @returns {import('./messages').LogZRow[]}
  */
 export function timedLogZ(methods, compute, each = () => {}) {
   return methods.map((method) => {

@@ -17,7 +17,7 @@ export class LatticeLogZ {
   /** @param {() => Promise<{text: string}>} session */
   constructor(session) {
     this.session = session;
-    /** @type {WorkerLink<never> | null} */
+    /** @type {WorkerLink<never, import('../messages').LogZFrame, never> | null} */
     this.link = null;
     $('lattice-logz-run').addEventListener('click', () => this.compute());
   }
@@ -27,6 +27,7 @@ export class LatticeLogZ {
   async compute() {
     this.link?.stop();
     markLogZTable(TABLE, ERROR);
+    /** @type {WorkerLink<never, import('../messages').LogZFrame, never>} */
     const mine = new WorkerLink(
       new URL('./logz_worker.js', import.meta.url),
       {},

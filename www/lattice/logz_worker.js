@@ -34,7 +34,11 @@ serveEngine(
     const rows = timedLogZ(
       data.methods,
       (method) => lab.lattice_log_z(method),
-      (row) => postMessage({ type: 'frame', row }),
+      (row) => {
+        /** @type {import('../messages').LogZFrame} */
+        const frame = { type: 'frame', row };
+        postMessage(frame);
+      },
     );
     postMessage({ type: 'result', id: data.id, value: rows });
   },
