@@ -373,6 +373,38 @@ export type LogZRow = { method: string; value?: unknown; error?: string; ms: num
 /** The lattice's ln Z worker's frame (www/lattice/logz_worker.js): each row as it is done. */
 export type LogZFrame = { type: 'frame'; row: LogZRow };
 
+// --- Between workers ----------------------------------------------------------------------
+// A learning worker and its background worker (the log-likelihood points) talk on a
+// MessageChannel of their own; each side's messages are one union, checked where they are
+// posted and where they are read, as above.
+
+/** How many workers learn now (0: paused), told by a learning worker (worker_host.js,
+ * PaceLink) to its background worker, which then takes its share of a core (PacedSlices). */
+export type PaceMessage = { type: 'pace'; learners: number };
+
+/** The restricted machine's worker → its likelihood-points worker. */
+export type ToPoints =
+  // A new run: its images and seed (a point under way is dropped).
+  | { type: 'run'; run: number; visible: number; train: Uint8Array; test: Uint8Array; seed: number }
+  // The frozen machine of the point due at `update`.
+  | { type: 'point'; run: number; update: number; hidden: number; parameters: Float64Array }
+  | PaceMessage;
+
+/** The likelihood-points worker → the restricted machine's worker. */
+export type FromPoints =
+  | { type: 'progress'; run: number; update: number; progress: number }
+  // A finished point: [update, train, test, stderr].
+  | { type: 'point'; run: number; values: number[] }
+  | { type: 'failed'; run: number; update: number; message: string };
+
+/** The MNIST learning worker → its likelihood worker. */
+export type ToMnistLikelihood =
+  // A new run (or one restored): the curve starts again, on this seed.
+  | { type: 'reset'; run: number; seed: number }
+  // The machine at `update`, to score when the worker is free (the latest waits).
+  | { type: 'snapshot'; run: number; hidden: number; labels: boolean; update: number; parameters: Float32Array }
+  | PaceMessage;
+
 /** The handlers a page gives its worker link (www/worker_link.js), F its frames, S its sessions. */
 export type LinkHandlers<F, S> = {
   onFrame: (frame: F) => void;

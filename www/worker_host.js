@@ -377,6 +377,8 @@ export class PaceLink {
   tell(learners) {
     if (!this.port || learners === this.told) return;
     this.told = learners;
-    this.port.postMessage({ type: 'pace', learners });
+    /** @type {import('./messages').PaceMessage} */
+    const pace = { type: 'pace', learners };
+    this.port.postMessage(pace);
   }
 }

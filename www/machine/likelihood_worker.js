@@ -110,6 +110,7 @@ function slice() {
   if (busy()) schedule();
 }
 
+/** @param {MessageEvent<import('../messages').ToMnistLikelihood>} event */
 function fromLearning({ data }) {
   if (served.dead() || !scorer) return;
   if (data.type === 'pace') {

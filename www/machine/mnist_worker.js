@@ -189,6 +189,12 @@ function frame(urgent = false, extra = {}) {
   postMessage(message, transfer);
 }
 
+/**
+ * @param {import('../messages').ToMnistLikelihood} message
+ * @param {Transferable[]} [transfer]
+ */
+const toLikelihood = (message, transfer = []) => port?.postMessage(message, transfer);
+
 // A snapshot of the machine for the likelihood worker when one is due (and at update 0).
 function snapshot() {
   if (!port || !lab) return;
@@ -196,10 +202,9 @@ function snapshot() {
   if (lastSnapshot >= 0 && updates < lastSnapshot + every) return;
   lastSnapshot = updates;
   const parameters = lab.parameters();
-  port.postMessage(
-    { type: 'snapshot', run, hidden: lab.hidden(), labels: lab.labelled(), update: updates, parameters },
-    [parameters.buffer],
-  );
+  toLikelihood({ type: 'snapshot', run, hidden: lab.hidden(), labels: lab.labelled(), update: updates, parameters }, [
+    parameters.buffer,
+  ]);
 }
 
 function learn(untilMs) {
@@ -380,7 +385,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
   lastSnapshot = -1;
   galleryActive = false;
   completionActive = false;
-  port?.postMessage({ type: 'reset', run, seed: lab.seed() });
+  toLikelihood({ type: 'reset', run, seed: lab.seed() });
   snapshot();
   dirty = true;
   inFlight = 0;
@@ -398,7 +403,7 @@ function make(command) {
       lastSnapshot = -1;
       galleryActive = false;
       completionActive = false;
-      port?.postMessage({ type: 'reset', run, seed: lab.seed() });
+      toLikelihood({ type: 'reset', run, seed: lab.seed() });
       snapshot();
       saved.at = -Infinity;
       save();

@@ -49,9 +49,12 @@ function schedule() {
   slices.schedule();
 }
 
+/** @param {import('../messages').FromPoints} message */
+const toLearning = (message) => port?.postMessage(message);
+
 function fail(update, err) {
   if (trapped(err) || served.dead()) return;
-  port?.postMessage({ type: 'failed', run, update, message: String(err?.message ?? err) });
+  toLearning({ type: 'failed', run, update, message: String(err?.message ?? err) });
 }
 
 function slice() {
@@ -66,10 +69,10 @@ function slice() {
       (work) => scorer.step(work),
       exact ? 256 : 1,
     );
-    if (point) port?.postMessage({ type: 'point', run, values: Array.from(point) });
+    if (point) toLearning({ type: 'point', run, values: Array.from(point) });
     else if (performance.now() - lastProgress >= PROGRESS_MS) {
       lastProgress = performance.now();
-      port?.postMessage({ type: 'progress', run, update, progress: scorer.progress() });
+      toLearning({ type: 'progress', run, update, progress: scorer.progress() });
     }
   } catch (err) {
     fail(update, err);
@@ -78,6 +81,7 @@ function slice() {
 }
 
 // A message from the learning worker.
+/** @param {MessageEvent<import('../messages').ToPoints>} event */
 function fromLearning({ data }) {
   if (served.dead()) return;
   if (data.type === 'run') {

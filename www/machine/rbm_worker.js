@@ -284,16 +284,22 @@ function startPoint() {
   const key = `${run} ${update}`;
   if (update < 0 || key === points.sent || !points.port) return;
   const parameters = lab.point_parameters();
-  points.port.postMessage({ type: 'point', run, update, hidden: lab.hidden(), parameters }, [parameters.buffer]);
+  toPoints({ type: 'point', run, update, hidden: lab.hidden(), parameters }, [parameters.buffer]);
   points.sent = key;
   points.progress = { run, update, progress: 0 };
   dirty = true;
 }
 
+/**
+ * @param {import('../messages').ToPoints} message
+ * @param {Transferable[]} [transfer]
+ */
+const toPoints = (message, transfer = []) => points.port?.postMessage(message, transfer);
+
 // A new run: the points worker gets its images and seed (and drops any point under way).
 function sendRun() {
   points.sent = '';
-  points.port?.postMessage({
+  toPoints({
     type: 'run',
     run,
     visible: lab.visible(),
@@ -305,6 +311,7 @@ function sendRun() {
 
 // A message from the points worker: progress, a finished point (recorded in the run, which
 // its session then keeps) or a failed one (dropped; the next starts after more learning).
+/** @param {MessageEvent<import('../messages').FromPoints>} event */
 function fromPoints({ data }) {
   if (host.dead() || !hasRun || data.run !== run) return;
   switch (data.type) {
