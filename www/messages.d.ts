@@ -405,6 +405,21 @@ export type ToMnistLikelihood =
   | { type: 'snapshot'; run: number; hidden: number; labels: boolean; update: number; parameters: Float32Array }
   | PaceMessage;
 
+/** A helper of MNIST learning on several cores → the learning worker that leads the team
+ * (mnist_team.js), besides serveEngine's ready and panic. */
+export type ShardReport =
+  // It holds the run it was sent, at `updates`.
+  | { type: 'synced'; updates: number }
+  | { type: 'error'; part: string; message: string }
+  | { type: 'ready' }
+  | { type: 'panic'; message: string };
+
+/** One replica → each other, in a shared MNIST update (mnist_team.js, sharedUpdate): its
+ * chains' rows, then its block of the step (`within`: the step stayed within its bound). */
+export type ShardExchange =
+  | { stage: 'rows'; update: number; from: number; values: Float32Array }
+  | { stage: 'step'; update: number; from: number; within: boolean; values: Float32Array };
+
 /** The handlers a page gives its worker link (www/worker_link.js), F its frames, S its sessions. */
 export type LinkHandlers<F, S> = {
   onFrame: (frame: F) => void;

@@ -16,8 +16,11 @@ let through = 0;
 /** @type {Promise<void> | null} */
 let sharing = null;
 
+/** @param {import('../messages').ShardReport} report */
+const toLeader = (report) => postMessage(report);
+
 function refuse(message) {
-  postMessage({ type: 'error', part: 'learning', message });
+  toLeader({ type: 'error', part: 'learning', message });
 }
 
 // Shares updates until the run has `through` (a divergence, at the end of an update, is the
@@ -55,7 +58,7 @@ function handle(data) {
       if (!lab) throw new Error('MNIST helper: no file yet');
       lab.dispatch({ command: 'restore-run', bytes: new Uint8Array(data.run) });
       through = lab.updates();
-      postMessage({ type: 'synced', updates: lab.updates() });
+      toLeader({ type: 'synced', updates: lab.updates() });
       break;
     case 'go':
       through = Math.max(through, data.through);

@@ -48,15 +48,15 @@ export function coresToUse() {
 /** Messages from the other replicas, waited for by (stage, update, sender). */
 export class Mailbox {
   constructor() {
-    /** @type {Map<string, any>} */
+    /** @type {Map<string, import('../messages').ShardExchange>} */
     this.box = new Map();
-    /** @type {Map<string, {resolve: (v: any) => void, reject: (e: any) => void}>} */
+    /** @type {Map<string, {resolve: (v: import('../messages').ShardExchange) => void, reject: (e: any) => void}>} */
     this.waiting = new Map();
     /** @type {Error | null} */
     this.failure = null;
   }
 
-  /** @param {any} message a replica's {stage, update, from, …} */
+  /** @param {import('../messages').ShardExchange} message */
   put(message) {
     const key = `${message.stage}:${message.update}:${message.from}`;
     const waiter = this.waiting.get(key);
@@ -66,16 +66,25 @@ export class Mailbox {
     } else this.box.set(key, message);
   }
 
-  /** @returns {Promise<any>} */
+  /**
+   * The message of `stage` for `update` from replica `from`, once it is here.
+   * @template {import('../messages').ShardExchange['stage']} K
+   * @param {K} stage
+   * @param {number} update
+   * @param {number} from
+   * @returns {Promise<Extract<import('../messages').ShardExchange, {stage: K}>>}
+   */
   take(stage, update, from) {
     if (this.failure) return Promise.reject(this.failure);
     const key = `${stage}:${update}:${from}`;
+    // The key holds the stage, so what is filed under it is a message of that stage.
+    /** @type {Promise<any>} */
+    let message;
     if (this.box.has(key)) {
-      const message = this.box.get(key);
+      message = Promise.resolve(this.box.get(key));
       this.box.delete(key);
-      return Promise.resolve(message);
-    }
-    return new Promise((resolve, reject) => this.waiting.set(key, { resolve, reject }));
+    } else message = new Promise((resolve, reject) => this.waiting.set(key, { resolve, reject }));
+    return message;
   }
 
   /** Every wait, now and later, fails with `error` (a replica died). */
@@ -87,14 +96,16 @@ export class Mailbox {
 }
 
 /**
- * Sends `message` with `values` (a Float32Array) to every other replica: a copy to each but
- * the last, which gets the buffer itself.
+ * Sends `message` to every other replica: a copy of its values to each but the last, which
+ * gets the buffer itself.
+ * @param {(MessagePort | null)[]} ports
+ * @param {import('../messages').ShardExchange} message
  */
-function broadcast(ports, message, values) {
+function broadcast(ports, message) {
   const others = ports.filter(Boolean);
   others.forEach((port, k) => {
     const last = k === others.length - 1;
-    const own = last ? values : values.slice();
+    const own = last ? message.values : message.values.slice();
     port.postMessage({ ...message, values: own }, [own.buffer]);
   });
 }
@@ -112,7 +123,7 @@ export async function sharedUpdate(lab, { index, count, ports, mailbox }) {
   let t = performance.now();
   const rows = lab.share_chains(index, count);
   let compute = performance.now() - t;
-  broadcast(ports, { stage: 'rows', update, from: index }, rows);
+  broadcast(ports, { stage: 'rows', update, from: index, values: rows });
   for (let from = 0; from < count; from++) {
     if (from === index) continue;
     const message = await mailbox.take('rows', update, from);
@@ -124,7 +135,7 @@ export async function sharedUpdate(lab, { index, count, ports, mailbox }) {
   const block = lab.share_step();
   const within = lab.step_within();
   compute += performance.now() - t;
-  broadcast(ports, { stage: 'step', update, from: index, within }, block);
+  broadcast(ports, { stage: 'step', update, from: index, within, values: block });
   for (let from = 0; from < count; from++) {
     if (from === index) continue;
     const message = await mailbox.take('step', update, from);
@@ -152,6 +163,14 @@ function mesh(count) {
   return ports;
 }
 
+/**
+ * A message of the team's to one helper (mnist_shard_worker.js handles each).
+ * @param {Worker} worker
+ * @param {import('../messages').MnistShardMessage} message
+ * @param {Transferable[]} [transfer]
+ */
+const toHelper = (worker, message, transfer = []) => worker.postMessage(message, transfer);
+
 /** Replica 0's side of the team: the helpers, the ports, keeping the replicas equal. */
 export class Team {
   /**
@@ -178,6 +197,7 @@ export class Team {
     this.helpers = [];
     for (let k = 1; k < count; k++) {
       const worker = new Worker(new URL('./mnist_shard_worker.js', import.meta.url), { type: 'module' });
+      /** @param {MessageEvent<import('../messages').ShardReport>} event */
       worker.onmessage = ({ data }) => {
         if (data.type === 'panic' || data.type === 'error') fault(k, data.message);
         else if (data.type === 'synced') this.syncing.shift()?.(data.updates);
@@ -189,7 +209,8 @@ export class Team {
       worker.onmessageerror = () => fault(k, 'a message it could not read');
       worker.postMessage({ type: 'init', js: init.js, wasm: init.wasm });
       const own = ports[k];
-      worker.postMessage(
+      toHelper(
+        worker,
         { type: 'join', index: k, count, ports: own },
         own.filter((p) => p !== null),
       );
@@ -211,7 +232,7 @@ export class Team {
       (worker) =>
         new Promise((resolve) => {
           this.syncing.push(resolve);
-          worker.postMessage({
+          toHelper(worker, {
             type: 'sync',
             file: sendFile ? file.slice(0) : undefined,
             hidden: lab.hidden(),
@@ -228,7 +249,7 @@ export class Team {
 
   /** Lets the helpers share updates until the run has `through`. */
   go(through) {
-    for (const worker of this.helpers) worker.postMessage({ type: 'go', through });
+    for (const worker of this.helpers) toHelper(worker, { type: 'go', through });
   }
 
   stop() {
