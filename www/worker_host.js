@@ -23,6 +23,15 @@
 export const SESSION_MS = 250;
 
 /**
+ * Posts one of the messages every engine worker shares (ready, result, error, panic) to
+ * whoever started it, as HostReport (www/messages.d.ts) declares them.
+ * @param {import('./messages').HostReport} message
+ */
+export function report(message) {
+  postMessage(message);
+}
+
+/**
  * The wait before a running engine worker's next session, after one that took `packMs` to
  * make: SESSION_MS, or 20 times the packing time when longer (at most about 5 % of the
  * worker's time), but never more than 500 ms, whatever the last packing took (one preempted on
@@ -44,7 +53,7 @@ export function sessionWait(packMs) {
  */
 export function unknownMessage(data) {
   const type = /** @type {any} */ (data)?.type;
-  postMessage({ type: 'error', part: 'protocol', message: `unknown message ${type}` });
+  report({ type: 'error', part: 'protocol', message: `unknown message ${type}` });
 }
 
 /**
@@ -85,7 +94,7 @@ export function serveEngine(ready, handle, started) {
   const die = (message) => {
     if (dead) return; // a panic's trap that follows its hook's report is not a second panic
     dead = true;
-    postMessage({ type: 'panic', message });
+    report({ type: 'panic', message });
   };
   // The wasm panic hook (src/web/mod.rs) calls globalThis.boltzlabReportPanic.
   /** @type {any} */ (globalThis).boltzlabReportPanic = (message) => die(String(message));
@@ -94,8 +103,7 @@ export function serveEngine(ready, handle, started) {
     try {
       handle(data);
     } catch (err) {
-      if (!trapped(err) && !dead)
-        postMessage({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
+      if (!trapped(err) && !dead) report({ type: 'error', part: 'protocol', message: String(err?.message ?? err) });
     }
   };
   const init = async (data) => {
@@ -103,7 +111,7 @@ export function serveEngine(ready, handle, started) {
     await engine.default({ module_or_path: data.wasm });
     ready(engine, data);
     loaded = true;
-    postMessage({ type: 'ready' });
+    report({ type: 'ready' });
     started?.();
     for (const waiting of early.splice(0)) safely(waiting);
   };
@@ -145,11 +153,11 @@ export function hostWorker(worker) {
         let made = false;
         try {
           const value = data.type === 'read' ? worker.read(data.name, data.args ?? []) : worker.make(data.command);
-          postMessage({ type: 'result', id: data.id, value });
+          report({ type: 'result', id: data.id, value });
           made = data.type === 'command';
         } catch (err) {
           if (!trapped(err) && !host.dead())
-            postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+            report({ type: 'result', id: data.id, error: String(err?.message ?? err) });
         }
         if (made && !host.dead()) worker.made?.(data.command);
         if (!host.dead()) worker.answered?.(data);
@@ -161,7 +169,7 @@ export function hostWorker(worker) {
         break;
       default:
         if (worker.other) worker.other(data);
-        else postMessage({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+        else report({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
     }
   };
   const host = serveEngine(worker.start, handle, worker.started);

@@ -14,7 +14,7 @@
 //                   {type: 'panic', message} · {type: 'error', part: 'protocol', message}
 // Rows are {method, value | error, ms} (worker_host.js, timedLogZ).
 
-import { serveEngine, timedLogZ } from '../worker_host.js';
+import { report, serveEngine, timedLogZ } from '../worker_host.js';
 
 /** @type {import('boltzlab-bindings').IsingLab} */
 let lab = null;
@@ -28,7 +28,7 @@ serveEngine(
     try {
       lab.dispatch({ command: 'restore-session', text: data.session });
     } catch (err) {
-      postMessage({ type: 'result', id: data.id, error: `the lattice could not be read: ${err?.message ?? err}` });
+      report({ type: 'result', id: data.id, error: `the lattice could not be read: ${err?.message ?? err}` });
       return;
     }
     const rows = timedLogZ(
@@ -40,6 +40,6 @@ serveEngine(
         postMessage(frame);
       },
     );
-    postMessage({ type: 'result', id: data.id, value: rows });
+    report({ type: 'result', id: data.id, value: rows });
   },
 );

@@ -49,7 +49,7 @@
 // 500 ms (sessionWait)): with the commands the page made since, it is what the page saves as it is
 // left, which cannot wait for an answer.
 
-import { SESSION_MS, hostWorker, readGetter, sessionWait, trapped, unknownMessage } from '../worker_host.js';
+import { hostWorker, readGetter, report, SESSION_MS, sessionWait, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one continuous slice at maximum speed (short, so a change the page sends
 // waits at most this long to be read), the most one frame's ticks may take at a slower
@@ -209,10 +209,10 @@ function slice() {
       scan.running = false;
       scan.changed = true;
       dirty = true;
-      postMessage({ type: 'error', part: 'scan', message: String(err?.message ?? err) });
+      report({ type: 'error', part: 'scan', message: String(err?.message ?? err) });
     } else {
       runMax = false;
-      report(err);
+      advanceFailed(err);
       return;
     }
   }
@@ -298,8 +298,8 @@ function keepSession() {
 }
 
 // Advancing failed (a slice, or a frame's ticks).
-function report(err) {
-  if (!trapped(err) && !host.dead()) postMessage({ type: 'error', message: String(err?.message ?? err) });
+function advanceFailed(err) {
+  if (!trapped(err) && !host.dead()) report({ type: 'error', message: String(err?.message ?? err) });
 }
 
 function read(name, args) {
@@ -327,7 +327,7 @@ function other(data) {
         // A frame's ticks stop after a slice's time, as the page's frame budget stopped them.
         advance(data.ticks, data.explain, performance.now() + FRAME_MS);
       } catch (err) {
-        report(err);
+        advanceFailed(err);
       }
       frame();
       keepSession();

@@ -22,7 +22,7 @@
 //     {type: 'frame', progress, update, exact, pending, curve?}
 //     {type: 'error', part: 'likelihood', message} · {type: 'panic', message}
 
-import { PacedSlices, serveEngine, trapped, unknownMessage, workSliced } from '../worker_host.js';
+import { PacedSlices, report, serveEngine, trapped, unknownMessage, workSliced } from '../worker_host.js';
 
 // Wall time of one slice, and the least time between two progress frames.
 const SLICE_MS = 20;
@@ -105,7 +105,7 @@ function slice() {
     post(Boolean(added));
   } catch (err) {
     if (trapped(err) || served.dead()) return;
-    postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
+    report({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
   }
   if (busy()) schedule();
 }
@@ -137,7 +137,7 @@ function handle(data) {
         scorer = next;
         data.port.onmessage = fromLearning;
       } catch (err) {
-        if (!trapped(err)) postMessage({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
+        if (!trapped(err)) report({ type: 'error', part: 'likelihood', message: String(err?.message ?? err) });
       }
       break;
     case 'read':
@@ -146,9 +146,9 @@ function handle(data) {
         if (data.name === 'busy') value = busy();
         else if (data.name === 'curve') value = scorer ? curve() : null;
         else throw new Error(`the likelihood worker has no reading ${data.name}`);
-        postMessage({ type: 'result', id: data.id, value });
+        report({ type: 'result', id: data.id, value });
       } catch (err) {
-        if (!trapped(err)) postMessage({ type: 'result', id: data.id, error: String(err?.message ?? err) });
+        if (!trapped(err)) report({ type: 'result', id: data.id, error: String(err?.message ?? err) });
       }
       break;
     default:

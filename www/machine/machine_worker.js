@@ -41,7 +41,7 @@
 // flight). Each frame and session carries the number (seq) of the page's last command it
 // includes. Only commands change the engine (MachineLab's other exports are readings).
 
-import { copyFromWasm, hostWorker, readGetter, timedLogZ, trapped, unknownMessage } from '../worker_host.js';
+import { copyFromWasm, hostWorker, readGetter, report, timedLogZ, trapped, unknownMessage } from '../worker_host.js';
 
 // Wall time of one slice (short, so that a command waits at most about this long), the share
 // of it learning may take while an AIS estimate is under way, the sweeps per engine call, and
@@ -162,7 +162,7 @@ function attempt(part, action) {
     if (trapped(err) || host.dead()) return false;
     if (part === 'learning') running = false;
     if (part === 'explore') lab.dispatch({ command: 'stop-exploring' });
-    postMessage({ type: 'error', part, message: String(err?.message ?? err) });
+    report({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
 }

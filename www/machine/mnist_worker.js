@@ -41,7 +41,7 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { PaceLink, hostWorker, trapped, unknownMessage } from '../worker_host.js';
+import { hostWorker, PaceLink, report, trapped, unknownMessage } from '../worker_host.js';
 import { KEY, STORE, keptRecord, openRuns } from './mnist_store.js';
 import { Team, sharedUpdate } from './mnist_team.js';
 
@@ -226,7 +226,7 @@ function attempt(part, action) {
   } catch (err) {
     if (trapped(err) || host.dead()) return false;
     setRunning(false);
-    postMessage({ type: 'error', part, message: String(err?.message ?? err) });
+    report({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
 }
@@ -320,7 +320,7 @@ function save() {
     })
     .catch((err) => {
       saved.updates = -1;
-      postMessage({ type: 'error', part: 'save', message: `the run could not be kept: ${err?.message ?? err}` });
+      report({ type: 'error', part: 'save', message: `the run could not be kept: ${err?.message ?? err}` });
     });
 }
 
@@ -355,7 +355,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
   } catch (err) {
     if (trapped(err)) return;
     next?.free();
-    postMessage({ type: 'error', part: 'data', message: String(err?.message ?? err) });
+    report({ type: 'error', part: 'data', message: String(err?.message ?? err) });
     return;
   }
   let restored = false;
@@ -368,7 +368,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
       }
     } catch (err) {
       if (trapped(err)) return;
-      postMessage({
+      report({
         type: 'error',
         part: 'save',
         message: `the kept run could not be restored: ${err?.message ?? err}`,
@@ -528,7 +528,7 @@ function sharesUpdates() {
 
 function teamFault(message) {
   setRunning(false);
-  postMessage({ type: 'panic', message });
+  report({ type: 'panic', message });
 }
 
 // Learns with the team while running: shared updates one after another, each answered by
@@ -561,7 +561,7 @@ function learnShared() {
       lab?.abandon_shared_update();
       setRunning(false);
       if (team.mailbox.failure) return; // a helper died: teamFault reported it
-      postMessage({ type: 'error', part: 'learning', message: String(err?.message ?? err) });
+      report({ type: 'error', part: 'learning', message: String(err?.message ?? err) });
     })
     .finally(() => {
       sharing = null;

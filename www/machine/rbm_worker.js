@@ -49,11 +49,12 @@
 // (worker_host.js, CHANGING).
 
 import {
-  PaceLink,
-  SESSION_MS,
   copyFromWasm,
   hostWorker,
+  PaceLink,
   readGetter,
+  report,
+  SESSION_MS,
   sessionWait,
   trapped,
   unknownMessage,
@@ -329,7 +330,7 @@ function fromPoints({ data }) {
     }
     case 'failed':
       if (data.update === lab.point_update()) lab.dispatch({ command: 'drop-point', update: data.update });
-      postMessage({ type: 'error', part: 'likelihood', message: data.message });
+      report({ type: 'error', part: 'likelihood', message: data.message });
       break;
     default:
       return;
@@ -348,7 +349,7 @@ function attempt(part, action) {
   } catch (err) {
     if (trapped(err) || host.dead()) return false;
     if (part !== 'likelihood') setRunning(false);
-    postMessage({ type: 'error', part, message: String(err?.message ?? err) });
+    report({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
 }

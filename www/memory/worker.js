@@ -30,7 +30,7 @@
 // Frames never queue up: at most one is in flight (a command's frame is posted at once, with at
 // most one other in flight).
 
-import { hostWorker, readGetter, trapped, unknownMessage } from '../worker_host.js';
+import { hostWorker, readGetter, report, trapped, unknownMessage } from '../worker_host.js';
 
 const SLICE_MS = 4;
 const SESSION_MS = 500;
@@ -140,7 +140,7 @@ function attempt(part, action) {
   } catch (err) {
     if (trapped(err) || host.dead()) return false;
     running = false;
-    postMessage({ type: 'error', part, message: String(err?.message ?? err) });
+    report({ type: 'error', part, message: String(err?.message ?? err) });
     return false;
   }
 }
@@ -232,7 +232,7 @@ function capacityStep(rethrow = false) {
   } catch (err) {
     c.finished = true;
     if (rethrow || trapped(err)) throw err;
-    postMessage({ type: 'error', part: 'capacity', message: String(err?.message ?? err) });
+    report({ type: 'error', part: 'capacity', message: String(err?.message ?? err) });
     return;
   }
   c.done += 1;
