@@ -10,6 +10,7 @@ mod common;
 
 use common::{boltzlab, boltzlab_json as json};
 
+use boltzlab::estimate::kl::KlEstimate;
 use boltzlab::estimate::log_z::{
     Bound, Facts, LogZ, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_STATES, MAX_SAMPLED_SWEEPS,
     ais_log_z, exact_log_z, mean_field_log_z, sampled_log_z,
@@ -368,6 +369,25 @@ fn bad_input_gets_typed_errors_naming_the_field() {
             );
             assert!(err.to_string().starts_with("temperature"), "{err}");
         }
+    }
+    // A subnormal T (found by tests/robustness.rs): 1/T overflows an f64, so AIS refuses
+    // its schedule, in ln Z and in the KL estimate alike, with a typed error, not a panic.
+    let subnormal = 1.4e-309;
+    let patterns = vec![vec![0u8; network.visible()]];
+    for err in [
+        ais_log_z(&network, subnormal, 10, 10, 1).unwrap_err(),
+        KlEstimate::new(&network, subnormal, &patterns, 2, 1, 0).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                ParamError::Invalid {
+                    field: "temperature",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
     }
     let out_of_range = |result: Result<LogZ, ParamError>, name: &str| match result {
         Err(ParamError::OutOfRange { field, .. }) => assert_eq!(field, name),

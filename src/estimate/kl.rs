@@ -72,7 +72,7 @@ impl KlEstimate {
                 reason: format!("a chunk of AIS runs on {n} units is beyond the limit 2^40"),
             });
         }
-        let betas: Vec<f64> = log_z::ais_schedule(temperature, AIS_KL_STEPS).collect();
+        let betas = log_z::ais_schedule(temperature, AIS_KL_STEPS)?;
         let runs = chunks as u64 * AIS_KL_RUNS_PER_CHUNK;
         Ok(KlEstimate {
             path: NetworkPath::new(network),

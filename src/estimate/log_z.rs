@@ -386,10 +386,22 @@ fn mean_field_result(
 }
 
 /// The inverse temperatures of [`ais_log_z`]: β_k = (k/K)·β for k = 0 … K, linear in β
-/// from β_0 = 0 (the uniform distribution) to β_K = β = 1/T.
-pub fn ais_schedule(temperature: f64, steps: u64) -> impl Iterator<Item = f64> {
+/// from β_0 = 0 (the uniform distribution) to β_K = β = 1/T. A T so small that 1/T
+/// overflows an f64 (a subnormal T) is refused, naming `temperature`.
+pub fn ais_schedule(temperature: f64, steps: u64) -> Result<Vec<f64>, ParamError> {
     let beta = 1.0 / temperature;
-    (0..=steps).map(move |k| beta * (k as f64 / steps as f64))
+    if !beta.is_finite() {
+        return Err(ParamError::Invalid {
+            field: "temperature",
+            reason: format!(
+                "at T = {temperature} the inverse temperature 1/T overflows an f64; raise the \
+                 temperature"
+            ),
+        });
+    }
+    Ok((0..=steps)
+        .map(|k| beta * (k as f64 / steps as f64))
+        .collect())
 }
 
 /// Annealed importance sampling (Neal 2001; Salakhutdinov & Murray 2008), by the engine's
@@ -442,13 +454,8 @@ pub fn ais_log_z(
     }
     let clock = Stopwatch::start();
     let path = NetworkPath::new(network);
-    let mut ais = Ais::new(
-        ais_schedule(temperature, steps).collect(),
-        runs,
-        AIS_BATCH,
-        seed,
-    )
-    .with_threads(available_threads());
+    let mut ais = Ais::new(ais_schedule(temperature, steps)?, runs, AIS_BATCH, seed)
+        .with_threads(available_threads());
     ais.advance(&path, ais.total_steps());
     let estimate = ais
         .estimate(path.log_z_base())
