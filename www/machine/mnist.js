@@ -304,7 +304,7 @@ export class MnistRun {
       this.waiting = null;
       this.loads += 1;
       this.curve = null;
-      this.pointFresh = true; // the chart starts again, empty, until the run's first point
+      this.pointFresh = true; // the read-outs start again, and the chart shows no point
       this.shown = null;
       this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
       // A new or restored run shows a page of filters (its engine's start).
@@ -667,19 +667,11 @@ export class MnistRun {
       this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
     }
     $('mnist-speed').textContent = this.running ? format(this.rate.shown, 3) : '–';
-    // The chart is drawn again when its canvas changed size (a lecture tile laid out, the
-    // panel shown): drawn while hidden, it would stay blank until the next point.
-    const box = $('mnist-likelihood').getBoundingClientRect();
-    const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
-    if (size !== this.chartSize) {
-      this.chartSize = size;
-      this.drawnCurve = null;
-      this.pointFresh = true;
-    }
     if (this.pointFresh) {
       this.pointFresh = false;
       this.drawPoint();
     }
+    this.views.likelihood.show(this.curve ?? NO_CURVE);
     if (!this.padDrawn) this.drawPad();
     const frame = this.shown;
     if (!this.fresh || !frame) return;
@@ -761,10 +753,5 @@ export class MnistRun {
     $('mnist-test-error').textContent = Number.isFinite(e)
       ? `${format(100 * e, 3)} % ± ${format(100 * c.errorStderr[n - 1], 2)} % (update ${c.updates[n - 1]})`
       : '–';
-    const curve = c ?? NO_CURVE;
-    if (curve !== this.drawnCurve) {
-      this.drawnCurve = curve;
-      this.views.likelihood.draw(curve);
-    }
   }
 }

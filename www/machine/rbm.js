@@ -663,6 +663,7 @@ export class RbmMode {
     }
     $('rbm-speed').textContent = this.running ? `${Math.round(this.rate.shown)}` : '–';
     const frame = this.shown;
+    if (frame?.curve) this.views.likelihood.show(frame.curve);
     if (!this.fresh || !frame) return;
     this.fresh = false;
     this.drawFrame(frame, width, height);
@@ -708,10 +709,6 @@ export class RbmMode {
       });
       const r = frame.reconstructions;
       this.views.reconstructions.draw({ values: r.values, count: r.count, width, height, columns: r.columns });
-    }
-    if (curve && curve !== this.drawnCurve) {
-      this.drawnCurve = curve;
-      this.views.likelihood.draw(curve);
     }
     $('rbm-gallery-progress').textContent =
       s.galleryCount > 0 ? `${s.galleryDone} of ${readNumber($('rbm-gallery-steps').value) || '?'} steps` : '';

@@ -12,6 +12,19 @@ export class LikelihoodView {
     this.canvas = canvas;
   }
 
+  // Draws `curve` unless it is already drawn at the canvas's present size. Called with every
+  // animation frame, it draws a new curve once, and the same curve again when its canvas
+  // changed size (a lecture tile laid out, the panel shown): a chart drawn while hidden would
+  // otherwise stay blank until the next point.
+  show(curve) {
+    const { width, height } = this.canvas.getBoundingClientRect();
+    const size = `${Math.round(width)}×${Math.round(height)}`;
+    if (curve === this.shown && size === this.size) return;
+    this.shown = curve;
+    this.size = size;
+    this.draw(curve);
+  }
+
   // updates, train, test, stderr: typed arrays of the points.
   draw({ updates, train, test, stderr }) {
     const last = updates.length - 1;
