@@ -106,6 +106,9 @@ export type HostReport =
 /** A worker's session as the page keeps it: its text and the page's last command in it. */
 export type KeptSession = { text: string; seq: number };
 
+/** A worker's session message: the kept session and what else the worker says of it (X). */
+export type SessionMessage<X = {}> = { type: 'session' } & KeptSession & X;
+
 /** The lattice worker's figures of a frame (www/lattice/worker.js). */
 export type LatticeStats = {
   ticks: number;
@@ -164,7 +167,7 @@ export type LatticeFrame = {
 };
 
 /** The lattice worker's session (`ms`: the time packing it took). */
-export type LatticeSession = { type: 'session'; text: string; seq: number; ms: number };
+export type LatticeSession = SessionMessage<{ ms: number }>;
 
 /** The general machine worker's figures of a frame (www/machine/machine_worker.js). */
 export type MachineStats = {
@@ -203,7 +206,7 @@ export type MachineFrame = {
 };
 
 /** The general machine worker's session. */
-export type MachineSession = { type: 'session'; text: string; seq: number; cycles: number };
+export type MachineSession = SessionMessage<{ cycles: number }>;
 
 /** The restricted machine worker's figures of a frame (www/machine/rbm_worker.js). */
 export type RbmStats = {
@@ -250,7 +253,7 @@ export type RbmFrame = {
 };
 
 /** The restricted machine worker's session. */
-export type RbmSession = { type: 'session'; text: string; seq: number; updates: number; ms: number };
+export type RbmSession = SessionMessage<{ updates: number; ms: number }>;
 
 /** The MNIST learning worker's figures of a frame (www/machine/mnist_worker.js). */
 export type MnistStats = {
@@ -324,7 +327,7 @@ export type MemoryFrame = {
 };
 
 /** The pattern memory's session. */
-export type MemorySession = { type: 'session'; text: string; seq: number };
+export type MemorySession = SessionMessage;
 
 /** The capacity experiment's curve, as the pattern memory's frames carry it. */
 export type MemoryCapacity = {
@@ -406,13 +409,9 @@ export type ToMnistLikelihood =
   | PaceMessage;
 
 /** A helper of MNIST learning on several cores → the learning worker that leads the team
- * (mnist_team.js), besides serveEngine's ready and panic. */
-export type ShardReport =
-  // It holds the run it was sent, at `updates`.
-  | { type: 'synced'; updates: number }
-  | { type: 'error'; part: string; message: string }
-  | { type: 'ready' }
-  | { type: 'panic'; message: string };
+ * (mnist_team.js): that it holds the run it was sent, at `updates`, or what every engine
+ * worker reports (serveEngine's ready and panic, its own errors). */
+export type ShardReport = { type: 'synced'; updates: number } | HostReport;
 
 /** One replica → each other, in a shared MNIST update (mnist_team.js, sharedUpdate): its
  * chains' rows, then its block of the step (`within`: the step stayed within its bound). */
