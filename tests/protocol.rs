@@ -492,12 +492,12 @@ fn scan_commands_alone_leave_the_run_as_it_is() {
     }
 }
 
-/// The TypeScript types the page is checked against (src/web/mod.rs) name every command and
-/// reply the engine knows.
+/// The TypeScript types the page is checked against (derived from the enums) name every
+/// command and reply the engine knows, each with its wire fields.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/mod.rs",
+        &protocol_laws::declarations::<LatticeCommand, LatticeReply>(),
         cases(),
         &[
             LatticeReply::Changed,
@@ -506,4 +506,15 @@ fn the_typescript_types_name_every_command_and_reply() {
             LatticeReply::ScanAdvanced { sweeps: 1 },
         ],
     );
+}
+
+/// Each choice a command names has a TypeScript union of exactly its names.
+#[test]
+fn the_choice_types_name_every_choice() {
+    protocol_laws::a_choice_type_names_every_choice::<LatticeModel>();
+    protocol_laws::a_choice_type_names_every_choice::<Dynamics>();
+    protocol_laws::a_choice_type_names_every_choice::<Order>();
+    protocol_laws::a_choice_type_names_every_choice::<Boundary>();
+    protocol_laws::a_choice_type_names_every_choice::<Reset>();
+    protocol_laws::a_choice_type_names_every_choice::<Brush>();
 }

@@ -3,7 +3,8 @@
 //! that forgets a command, each make `every_command_reaches_the_engine_state` fail; a refused
 //! command that changes the state makes `a_refused_command_leaves_the_state_unchanged` fail;
 //! TypeScript types with a renamed or a missing field make
-//! `the_typescript_types_name_every_command_and_reply` fail.
+//! `the_typescript_types_name_every_command_and_reply` fail, and a choice's union that misses
+//! or misspells a name makes `a_choice_type_names_every_choice` fail.
 //! The real engines' files (tests/protocol*.rs) call the same functions.
 
 use boltzlab::ParamError;
@@ -163,61 +164,98 @@ fn a_refusal_that_changes_the_state_fails_its_law() {
     );
 }
 
-/// The toy's TypeScript types with `members` (its command union's members), written to a
-/// file of this test's own as the custom section `TOY_PROTOCOL`: the path the law reads.
-fn typescript(test: &str, members: &str) -> String {
-    let path = std::env::temp_dir().join(format!("boltzlab-toy-{}-{test}.rs", std::process::id()));
-    let text = format!(
-        "const BEFORE: &str = r#\"{{ command: 'add'; wrong: number }}\"#;\n\
-         const TOY_PROTOCOL: &'static str = r#\"\nexport type Command =\n{members};\n\"#;\n"
-    );
-    std::fs::write(&path, text).unwrap();
-    format!("{}#TOY_PROTOCOL", path.display())
+/// The toy's TypeScript types with `members` (its command union's members), written as the
+/// derive writes them.
+fn typescript(members: &str) -> String {
+    format!("export type Command = {members};")
 }
 
-const RIGHT: &str = "  | { command: 'add'; by: number }\n  | { command: 'reset'; hard?: boolean }\n  | { command: 'forgotten'; to: number }";
+const RIGHT: &str = r#"{ command: "add"; by: number } | { command: "reset"; hard?: boolean } | { command: "forgotten"; to: number }"#;
 
 #[test]
 fn typescript_types_with_a_renamed_or_missing_field_fail_their_law() {
-    let law = |test: &str, members: &str| {
-        let web = typescript(test, members);
-        let result = failure(|| {
-            protocol_laws::the_typescript_types_name_every_command_and_reply(&web, cases(), &[])
-        });
-        std::fs::remove_file(web.trim_end_matches("#TOY_PROTOCOL")).unwrap();
-        result
+    let law = |members: &str| {
+        failure(|| {
+            protocol_laws::the_typescript_types_name_every_command_and_reply(
+                &typescript(members),
+                cases(),
+                &[],
+            )
+        })
     };
-    // Right (an optional field the wire form leaves out is allowed); the section before it,
-    // with a wrong `add`, is not read.
-    assert_eq!(law("right", RIGHT), None);
-    let renamed = law("renamed", &RIGHT.replace("by: number", "step: number"));
+    // Right (an optional field the wire form leaves out is allowed).
+    assert_eq!(law(RIGHT), None);
+    let renamed = law(&RIGHT.replace("by: number", "step: number"));
     assert!(
         renamed
             .as_ref()
             .is_some_and(|m| m.contains("the wire field by is not in its TypeScript member")),
         "{renamed:?}"
     );
-    let required = law(
-        "required",
-        &RIGHT.replace("hard?: boolean", "hard: boolean"),
-    );
+    let required = law(&RIGHT.replace("hard?: boolean", "hard: boolean"));
     assert!(
         required
             .as_ref()
             .is_some_and(|m| m.contains("requires hard")),
         "{required:?}"
     );
-    let dropped = law(
-        "dropped",
-        &RIGHT.replace(
-            "  | { command: 'forgotten'; to: number }",
-            "  | { command: 'other' }",
-        ),
-    );
+    let dropped = law(&RIGHT.replace(
+        r#"{ command: "forgotten"; to: number }"#,
+        r#"{ command: "other" }"#,
+    ));
     assert!(
         dropped
             .as_ref()
             .is_some_and(|m| m.contains("forgotten is not in the TypeScript types")),
         "{dropped:?}"
     );
+}
+
+/// A choice with its TypeScript union right, and two with it wrong.
+macro_rules! toy_choice {
+    ($name:ident, $union:literal) => {
+        #[derive(Debug, Clone, Copy, PartialEq, tsify::Tsify)]
+        #[tsify(type = $union)]
+        enum $name {
+            Up,
+            Down,
+        }
+        impl boltzlab::app::lattice::wire::Named for $name {
+            const ALL: &'static [Self] = &[$name::Up, $name::Down];
+            fn name(self) -> &'static str {
+                match self {
+                    $name::Up => "up",
+                    $name::Down => "down",
+                }
+            }
+            fn parse(name: &str) -> Result<Self, ParamError> {
+                match name {
+                    "up" => Ok($name::Up),
+                    "down" => Ok($name::Down),
+                    _ => Err(ParamError::UnknownChoice {
+                        field: "toy",
+                        value: name.into(),
+                        allowed: "up, down",
+                    }),
+                }
+            }
+        }
+    };
+}
+toy_choice!(RightChoice, "'up' | 'down'");
+toy_choice!(MissingChoice, "'up'");
+toy_choice!(MisspeltChoice, "'up' | 'dwn'");
+
+#[test]
+fn a_choice_union_that_misses_or_misspells_a_name_fails_its_law() {
+    protocol_laws::a_choice_type_names_every_choice::<RightChoice>();
+    for message in [
+        failure(protocol_laws::a_choice_type_names_every_choice::<MissingChoice>),
+        failure(protocol_laws::a_choice_type_names_every_choice::<MisspeltChoice>),
+    ] {
+        assert!(
+            message.as_ref().is_some_and(|m| m.contains("assertion")),
+            "{message:?}"
+        );
+    }
 }

@@ -660,12 +660,12 @@ fn commands_learn_the_network_the_engines_learner_learns_bit_for_bit() {
     }
 }
 
-/// The TypeScript types the page is checked against (src/web/machine.rs) name every command
-/// and reply the engine knows.
+/// The TypeScript types the page is checked against (derived from the enums) name every
+/// command and reply the engine knows, each with its wire fields.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/machine.rs",
+        &protocol_laws::declarations::<MachineCommand, MachineReply>(),
         cases(),
         &[
             MachineReply::Changed,
@@ -678,4 +678,13 @@ fn the_typescript_types_name_every_command_and_reply() {
             MachineReply::Estimated { added: true },
         ],
     );
+}
+
+/// Each choice a command names has a TypeScript union of exactly its names.
+#[test]
+fn the_choice_types_name_every_choice() {
+    protocol_laws::a_choice_type_names_every_choice::<Problem>();
+    protocol_laws::a_choice_type_names_every_choice::<LearningMethod>();
+    protocol_laws::a_choice_type_names_every_choice::<UpdateRule>();
+    protocol_laws::a_choice_type_names_every_choice::<StatisticsWay>();
 }

@@ -507,12 +507,12 @@ fn a_session_continues_exactly() {
     assert_eq!(m.energy().to_bits(), copy.energy().to_bits());
 }
 
-/// The TypeScript types the page is checked against (src/web/memory.rs) name every command
-/// and reply the engine knows.
+/// The TypeScript types the page is checked against (derived from the enums) name every
+/// command and reply the engine knows, each with its wire fields.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/memory.rs",
+        &protocol_laws::declarations::<C, MemoryReply>(),
         cases(),
         &[
             MemoryReply::Changed,

@@ -544,7 +544,7 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/rbm.rs#MNIST_PROTOCOL",
+        &protocol_laws::declarations::<MnistCommand, MnistReply>(),
         cases(),
         &[
             MnistReply::Changed,
@@ -868,4 +868,10 @@ fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
             all: false
         }
     );
+}
+
+/// Each choice a command names has a TypeScript union of exactly its names.
+#[test]
+fn the_choice_types_name_every_choice() {
+    protocol_laws::a_choice_type_names_every_choice::<FilterOrder>();
 }

@@ -833,12 +833,12 @@ fn the_page_calls_and_the_commands_make_the_same_run() {
     assert_eq!(state(&commands), state(&page));
 }
 
-/// The TypeScript types the page is checked against (src/web/rbm.rs) name every command and
-/// reply the engine knows.
+/// The TypeScript types the page is checked against (derived from the enums) name every
+/// command and reply the engine knows, each with its wire fields.
 #[test]
 fn the_typescript_types_name_every_command_and_reply() {
     protocol_laws::the_typescript_types_name_every_command_and_reply(
-        "src/web/rbm.rs#RBM_PROTOCOL",
+        &protocol_laws::declarations::<RbmCommand, RbmReply>(),
         cases(),
         &[
             RbmReply::Changed,
@@ -880,4 +880,12 @@ fn a_refresh_without_the_means_leaves_the_run_as_one_with_them() {
     assert_eq!(with.fantasy_mean(), without.fantasy_mean());
     assert_eq!(with.reconstructions(), without.reconstructions());
     assert_eq!(with.session(), without.session());
+}
+
+/// Each choice a command names has a TypeScript union of exactly its names.
+#[test]
+fn the_choice_types_name_every_choice() {
+    protocol_laws::a_choice_type_names_every_choice::<DatasetChoice>();
+    protocol_laws::a_choice_type_names_every_choice::<Mask>();
+    protocol_laws::a_choice_type_names_every_choice::<StatisticsKind>();
 }

@@ -5,7 +5,7 @@
 // fails if the page posts a message a worker does not handle, with a field it does not read,
 // or if a worker handles a message no type declares. Types only: nothing here is loaded.
 
-import type { RbmTraining } from 'boltzlab-bindings';
+import type { Training } from 'boltzlab-bindings';
 
 /** The messages every engine worker built on hostWorker (worker_host.js) answers. */
 export type HostMessage =
@@ -53,7 +53,7 @@ export type MnistMessage =
       bytes: ArrayBuffer;
       hidden: number;
       seed: number;
-      training: RbmTraining | null;
+      training: Training | null;
       labels: boolean;
       every: number;
       resume: ArrayBuffer | Uint8Array | null;

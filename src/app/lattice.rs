@@ -69,7 +69,8 @@ pub enum StepReport {
 }
 
 /// How a reset sets the free spins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'random' | 'up' | 'down'")]
 pub enum Reset {
     Random,
     AllUp,
@@ -77,6 +78,8 @@ pub enum Reset {
 }
 
 impl Reset {
+    pub const ALL: [Reset; 3] = [Reset::Random, Reset::AllUp, Reset::AllDown];
+
     pub fn name(self) -> &'static str {
         match self {
             Reset::Random => "random",
@@ -100,7 +103,8 @@ impl Reset {
 }
 
 /// What a paint stroke does to the sites it covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'up' | 'down' | 'clamp' | 'unclamp'")]
 pub enum Brush {
     Up,
     Down,
@@ -111,6 +115,8 @@ pub enum Brush {
 }
 
 impl Brush {
+    pub const ALL: [Brush; 4] = [Brush::Up, Brush::Down, Brush::Clamp, Brush::Unclamp];
+
     pub fn name(self) -> &'static str {
         match self {
             Brush::Up => "up",

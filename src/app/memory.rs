@@ -93,8 +93,9 @@ pub const CAPACITY_RUN: Count = Count {
 
 /// The storage rule a front end names, with its settings (the defaults of
 /// [`Storage::unlearning`] and [`Storage::boltzmann`] when omitted).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum StorageChoice {
     Hebb,
     Unlearning {
@@ -146,8 +147,9 @@ impl StorageChoice {
 }
 
 /// Every change a front end can make to the pattern memory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum MemoryCommand {
     /// An empty memory of `width × height` pixels (each 1 to 64, at most 2048 in all), seeded
     /// by `seed` (0 to 2^53), storing by `storage`; the state starts random.
@@ -162,7 +164,10 @@ pub enum MemoryCommand {
     },
     /// Stores one more picture (±1 per pixel, row-major; 0 is read as −1, so a 0/1 drawing
     /// works too). Refused when the memory holds as many patterns as pixels.
-    AddPattern { pixels: Vec<i8> },
+    AddPattern {
+        #[tsify(type = "Int8Array | number[]")]
+        pixels: Vec<i8>,
+    },
     /// Stores `count` more random pictures (each pixel ±1 with probability ½).
     AddRandom {
         #[serde(deserialize_with = "wire::count")]
@@ -191,7 +196,10 @@ pub enum MemoryCommand {
     /// The state becomes a random picture.
     RandomState,
     /// The state becomes `pixels` (the user's drawing; 0 read as −1).
-    SetState { pixels: Vec<i8> },
+    SetState {
+        #[tsify(type = "Int8Array | number[]")]
+        pixels: Vec<i8>,
+    },
     /// `ticks` sequential ticks (0 to 2^22).
     Advance {
         #[serde(deserialize_with = "wire::ticks")]
@@ -235,7 +243,7 @@ mod wire {
 }
 
 /// What the memory answers to a command it accepted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "reply", rename_all = "kebab-case")]
 pub enum MemoryReply {
     Changed,

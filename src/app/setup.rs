@@ -12,7 +12,8 @@ use crate::error::{ParamError, TemperatureDomain, check_temperature, finite_in, 
 use crate::model::{Boundary, Lattice};
 
 /// The energy models the page offers on the square lattice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'ferromagnet' | 'antiferromagnet' | 'spin-glass-pm' | 'spin-glass-gaussian'")]
 pub enum LatticeModel {
     /// J = +1 on every bond: neighbours like to agree.
     Ferromagnet,

@@ -19,7 +19,8 @@ use crate::rng::{SpinRng, random_index, seeded_rng};
 use rand::{Rng, SeedableRng};
 
 /// How a lattice state changes: single-spin updates by a rule, or Wolff cluster flips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'heat-bath' | 'metropolis' | 'wolff'")]
 pub enum Dynamics {
     Single(Rule),
     /// Wolff single-cluster moves (uniform J, h = 0, no fixed border, nothing clamped).

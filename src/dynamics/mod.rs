@@ -28,7 +28,8 @@ pub use rules::Rule;
 use crate::error::ParamError;
 
 /// The order in which ticks visit sites.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'sequential' | 'random' | 'checkerboard'")]
 pub enum Order {
     /// Typewriter order: x fastest, then y; the seeds' sequential dynamics.
     Sequential,

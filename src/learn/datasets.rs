@@ -111,7 +111,8 @@ impl Encoder {
 }
 
 /// The training sets the CLI and the page offer by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, tsify::Tsify)]
+#[tsify(type = "'4-2-4' | '4-3-4' | '8-3-8' | '40-10-40' | 'bars-3x3' | 'bars-4x4' | 'pixels-10'")]
 pub enum Problem {
     /// 4-2-4 encoder.
     Encoder4x2,

@@ -66,8 +66,9 @@ use crate::model::{Network, SpinKind};
 pub const KL_REPORT_UNITS: usize = 24;
 
 /// The two machines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, tsify::Tsify)]
 #[serde(rename_all = "kebab-case")]
+#[tsify(type = "'stochastic' | 'mean-field'")]
 pub enum LearningMethod {
     /// Sampled statistics (Ackley, Hinton & Sejnowski 1985).
     Stochastic,

@@ -21,7 +21,8 @@ use crate::rng::{SpinRng, seeded_rng, standard_normal_pair};
 use rand::Rng;
 
 /// What the bonds leaving the lattice's last column and row do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'periodic' | 'open' | 'fixed-up' | 'fixed-down'")]
 pub enum Boundary {
     Periodic,
     Open,
@@ -30,6 +31,13 @@ pub enum Boundary {
 }
 
 impl Boundary {
+    pub const ALL: [Boundary; 4] = [
+        Boundary::Periodic,
+        Boundary::Open,
+        Boundary::Fixed(1),
+        Boundary::Fixed(-1),
+    ];
+
     /// Parses `periodic`, `open`, `fixed-up` or `fixed-down`.
     pub fn parse(name: &str) -> Result<Boundary, ParamError> {
         match name {

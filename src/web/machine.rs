@@ -17,39 +17,6 @@ use crate::app::{Count, MachineCommand, MachineLab, MachineReply};
 use crate::learn::experiment::LearningMethod;
 use wasm_bindgen::prelude::*;
 
-/// The general machine's protocol for TypeScript (`MachineLab.dispatch`), written beside the
-/// Rust enums it mirrors (`app::machine::command`); `tests/protocol_machine.rs` checks that
-/// every command and reply tag appears here, with the fields of its wire form.
-#[wasm_bindgen(typescript_custom_section)]
-const MACHINE_PROTOCOL: &'static str = r#"
-/** The built-in problems of the general machine (Rust: learn::Problem). */
-export type MachineProblem = '4-2-4' | '4-3-4' | '8-3-8' | '40-10-40' | 'bars-3x3' | 'bars-4x4' | 'pixels-10';
-/** Every change the page can make to the general machine (Rust: app::machine::MachineCommand). */
-export type MachineCommand =
-  | { command: 'new-run'; problem: MachineProblem; method: 'stochastic' | 'mean-field'; seed: number }
-  | { command: 'new-custom-run'; patterns: string; hidden: number; method: 'stochastic' | 'mean-field'; seed: number }
-  | { command: 'restore-session'; text: string }
-  | { command: 'set-update'; rule: 'gradient' | 'sign'; size: number }
-  | { command: 'set-weight-decay'; decay: number }
-  | { command: 'set-schedule'; schedule: string; collect: number }
-  | { command: 'set-statistics'; statistics: 'anneal' | 'persistent' | 'persistent-free' | 'mean-field-persistent' | 'tempering'; particles: number; sweeps: number; replicas: number }
-  | { command: 'advance'; steps: number }
-  | { command: 'step-cycle' }
-  | { command: 'reset-weights' }
-  | { command: 'estimate-step'; chunks: number }
-  | { command: 'explore'; pattern?: number | null }
-  | { command: 'stop-exploring' }
-  | { command: 'explore-sweeps'; sweeps: number }
-  | { command: 'import-network'; text: string }
-  | { command: 'random-couplings'; seed: number };
-/** What the general machine answers to a command it accepted (Rust: app::machine::MachineReply). */
-export type MachineReply =
-  | { reply: 'changed' }
-  | { reply: 'restarted'; units: number; visible: number; patterns: number }
-  | { reply: 'advanced'; cycles: number }
-  | { reply: 'estimated'; added: boolean };
-"#;
-
 /// Checks the length of a pattern drawn in the editor: a whole number of pixels, 1 to
 /// 256; returns it.
 #[wasm_bindgen]

@@ -15,38 +15,6 @@ use crate::app::memory::{
 use crate::model::memory::Recall;
 use wasm_bindgen::prelude::*;
 
-/// The pattern memory's protocol for TypeScript (`MemoryLab.dispatch`), beside the Rust enums
-/// it mirrors (`app::memory`); `tests/protocol_memory.rs` checks that every command and reply
-/// tag appears here, with the fields of its wire form.
-#[wasm_bindgen(typescript_custom_section)]
-const MEMORY_PROTOCOL: &'static str = r#"
-/** How a memory stores its patterns (Rust: app::memory::StorageChoice). */
-export type MemoryStorage =
-  | { rule: 'hebb' }
-  | { rule: 'unlearning'; steps?: number | null; epsilon?: number | null }
-  | { rule: 'boltzmann'; updates?: number | null; rate?: number | null };
-/** Every change the page can make to the pattern memory (Rust: app::memory::MemoryCommand). */
-export type MemoryCommand =
-  | { command: 'new'; width: number; height: number; seed: number; storage: MemoryStorage }
-  | { command: 'add-pattern'; pixels: Int8Array | number[] }
-  | { command: 'add-random'; count: number }
-  | { command: 'add-digits' }
-  | { command: 'clear' }
-  | { command: 'set-storage'; storage: MemoryStorage }
-  | { command: 'set-temperature'; temperature: number }
-  | { command: 'cue'; pattern: number; flip?: number; hide?: number }
-  | { command: 'random-state' }
-  | { command: 'set-state'; pixels: Int8Array | number[] }
-  | { command: 'advance'; ticks: number }
-  | { command: 'settle' }
-  | { command: 'restore-session'; text: string };
-/** What the memory answers to a command it accepted (Rust: app::memory::MemoryReply). */
-export type MemoryReply =
-  | { reply: 'changed' }
-  | { reply: 'stored'; patterns: number }
-  | { reply: 'advanced'; ticks: number; stable: boolean };
-"#;
-
 /// One pattern memory.
 #[wasm_bindgen(js_name = MemoryLab)]
 pub struct WebMemoryLab {

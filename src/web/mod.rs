@@ -107,42 +107,6 @@ fn decoding_error(err: serde_wasm_bindgen::Error) -> JsError {
     JsError::new(&message)
 }
 
-/// The lattice protocol's types for TypeScript (`IsingLab.dispatch`), written beside the Rust
-/// enums they mirror (`app::lattice::command`); `tests/protocol.rs` checks that every command
-/// and reply tag appears here, with the fields of its wire form.
-#[wasm_bindgen(typescript_custom_section)]
-const LATTICE_PROTOCOL: &'static str = r#"
-/** A point in lattice coordinates. */
-export type LatticePoint = { x: number; y: number };
-/** Every change the page can make to the lattice engine (Rust: app::lattice::LatticeCommand). */
-export type LatticeCommand =
-  | { command: 'set-temperature'; temperature: number }
-  | { command: 'set-field'; field: number }
-  | { command: 'set-model'; model: string }
-  | { command: 'set-size'; size: number }
-  | { command: 'set-seed'; seed: number }
-  | { command: 'set-dynamics'; dynamics: string }
-  | { command: 'set-order'; order: string }
-  | { command: 'set-boundary'; boundary: string }
-  | { command: 'reset'; to: string }
-  | { command: 'paint'; from: LatticePoint; to: LatticePoint; radius: number; brush: string }
-  | { command: 'set-clamps-on'; on: boolean }
-  | { command: 'release-all' }
-  | { command: 'apply-fragment'; fragment: string }
-  | { command: 'import-state'; json: string }
-  | { command: 'restore-session'; text: string }
-  | { command: 'advance'; ticks: number; explain: boolean }
-  | { command: 'start-scan'; t_high: number; t_low: number; points: number; burn_in: number; measure: number }
-  | { command: 'advance-scan'; sweeps: number }
-  | { command: 'cancel-scan' };
-/** What the lattice engine answers to a command it accepted (Rust: app::lattice::LatticeReply). */
-export type LatticeReply =
-  | { reply: 'changed' }
-  | { reply: 'restarted'; side: number }
-  | { reply: 'advanced'; ticks: number }
-  | { reply: 'scan-advanced'; sweeps: number };
-"#;
-
 /// One live lattice run: the page's whole engine.
 #[wasm_bindgen]
 pub struct IsingLab {

@@ -23,51 +23,6 @@ use wasm_bindgen::prelude::*;
 /// The MNIST run's update shared by several learning workers.
 mod shared;
 
-/// The restricted machine's protocol for TypeScript (`RbmLab.dispatch`), written beside the
-/// Rust enums it mirrors (`app::rbm::command`); `tests/protocol_rbm.rs` checks that every
-/// command and reply tag appears here, with the fields of its wire form.
-#[wasm_bindgen(typescript_custom_section)]
-const RBM_PROTOCOL: &'static str = r#"
-/** The learning options a restricted-machine command carries (Rust: app::rbm::Training). */
-export type RbmTraining = {
-  statistics: 'cd' | 'persistent' | 'tempering';
-  steps: number;
-  particles?: number | null;
-  replicas?: number | null;
-  batch: number;
-  rate: number;
-  momentum: number;
-  decay: number;
-};
-/** Every change the page can make to the restricted machine (Rust: app::rbm::RbmCommand). */
-export type RbmCommand =
-  | { command: 'new-run'; dataset: 'bars-4x4' | 'digits8'; hidden: number; seed: number; training?: RbmTraining | null; likelihood_every?: number | null }
-  | { command: 'new-run-from-file'; bytes: Uint8Array | number[]; hidden: number; seed: number; training?: RbmTraining | null; likelihood_every?: number | null }
-  | { command: 'restore-session'; text: string }
-  | { command: 'set-training'; training: RbmTraining }
-  | { command: 'set-likelihood-every'; every: number }
-  | { command: 'advance'; updates: number }
-  | { command: 'learn'; work: number }
-  | { command: 'refresh'; means?: boolean }
-  | { command: 'likelihood-step'; work: number }
-  | { command: 'start-point' }
-  | { command: 'finish-point'; update: number; train: number; test: number; stderr: number }
-  | { command: 'drop-point'; update: number }
-  | { command: 'start-gallery'; count: number; steps: number }
-  | { command: 'advance-gallery'; steps: number }
-  | { command: 'start-completion'; image: number; mask: 'top' | 'left' | 'paint'; painted?: Uint8Array | number[] }
-  | { command: 'advance-completion'; steps: number }
-  | { command: 'set-completion-clamped'; clamped: boolean };
-/** What the restricted machine answers to a command it accepted (Rust: app::rbm::RbmReply). */
-export type RbmReply =
-  | { reply: 'changed' }
-  | { reply: 'restarted'; visible: number; hidden: number; width: number; test_images: number }
-  | { reply: 'learned'; updates: number }
-  | { reply: 'likelihood-worked'; added: boolean }
-  | { reply: 'gallery-advanced'; done: boolean }
-  | { reply: 'point-under-way'; update?: number | null };
-"#;
-
 /// One restricted-machine learning run.
 #[wasm_bindgen(js_name = RbmLab)]
 pub struct WebRbmLab {
@@ -167,7 +122,7 @@ impl WebRbmLab {
 
     /// The learning options as the `training` of an `RbmCommand` (`set-training`, `new-run`):
     /// what a checked `set_training` made of the page's numbers, ready to send to the worker.
-    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    #[wasm_bindgen(unchecked_return_type = "Training")]
     pub fn training(&self) -> Result<JsValue, JsError> {
         serde_wasm_bindgen::to_value(&self.lab.typed_training())
             .map_err(|e| JsError::new(&e.to_string()))
@@ -480,41 +435,6 @@ impl WebRbmLab {
     }
 }
 
-/// The protocol through real JavaScript objects (headless Chromium): the page's command
-/// objects decode (numbers, names, a `Uint8Array` of the user's file), replies come back as
-/// objects, and a bad value is thrown with the engine's message, changing nothing.
-///
-///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
-///     --no-default-features --lib
-/// The MNIST run's protocol for TypeScript (`MnistLab.dispatch`), beside the Rust enums it
-/// mirrors (`app::rbm::mnist`); `tests/protocol_mnist.rs` checks every tag appears
-/// here, with the fields of its wire form.
-#[wasm_bindgen(typescript_custom_section)]
-const MNIST_PROTOCOL: &'static str = r#"
-/** Every change the page can make to the MNIST run (Rust: app::rbm::mnist::MnistCommand). */
-export type MnistCommand =
-  | { command: 'new-run'; hidden: number; seed: number; training?: RbmTraining | null; labels?: boolean }
-  | { command: 'set-training'; training: RbmTraining }
-  | { command: 'advance'; updates: number }
-  | { command: 'show-filters'; page: number; order: 'unit' | 'norm'; all?: boolean }
-  | { command: 'refresh' }
-  | { command: 'start-gallery'; count: number; steps: number; label?: number }
-  | { command: 'advance-gallery'; steps: number }
-  | { command: 'set-pad'; image: Uint8Array | number[] }
-  | { command: 'pad-from-test'; image: number }
-  | { command: 'complete-pad'; mask: 'paint' | 'top' | 'left'; steps: number }
-  | { command: 'clamp-pad'; clamped: boolean }
-  | { command: 'advance-pad'; steps: number }
-  | { command: 'restore-run'; bytes: Uint8Array | number[] };
-/** What the MNIST run answers (Rust: app::rbm::mnist::MnistReply). */
-export type MnistReply =
-  | { reply: 'changed' }
-  | { reply: 'restarted'; visible: number; hidden: number; width: number; updates: number; updates_per_epoch: number }
-  | { reply: 'learned'; updates: number }
-  | { reply: 'gallery-advanced'; done: boolean }
-  | { reply: 'completion-advanced'; done: boolean };
-"#;
-
 /// A restricted machine learning MNIST with the f32 batch trainer (`app::rbm::mnist`).
 #[wasm_bindgen(js_name = MnistLab)]
 pub struct WebMnistLab {
@@ -554,14 +474,14 @@ impl WebMnistLab {
     }
 
     /// The default learning options of an MNIST run, with or without the labels.
-    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    #[wasm_bindgen(unchecked_return_type = "Training")]
     pub fn default_training(labels: bool) -> Result<JsValue, JsError> {
         serde_wasm_bindgen::to_value(&MnistLab::default_training(labels))
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// The learning options of this run.
-    #[wasm_bindgen(unchecked_return_type = "RbmTraining")]
+    #[wasm_bindgen(unchecked_return_type = "Training")]
     pub fn training(&self) -> Result<JsValue, JsError> {
         serde_wasm_bindgen::to_value(&self.lab.training()).map_err(|e| JsError::new(&e.to_string()))
     }
@@ -838,6 +758,12 @@ const UPDATES_SO_FAR: crate::app::rbm::Count = crate::app::rbm::Count {
     max: 1 << 53,
 };
 
+/// The protocol through real JavaScript objects (headless Chromium): the page's command
+/// objects decode (numbers, names, a `Uint8Array` of the user's file), replies come back as
+/// objects, and a bad value is thrown with the engine's message, changing nothing.
+///
+///   CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown \
+///     --no-default-features --lib
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::WebRbmLab;

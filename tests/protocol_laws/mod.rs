@@ -11,15 +11,18 @@
 //! - [`every_command_goes_through_json_and_back_unchanged`]: the wire form decodes to the same
 //!   command.
 //! - [`the_typescript_types_name_every_command_and_reply`]: the TypeScript types the page is
-//!   checked against (in the engine's `src/web/` file) name every command and reply tag, each
-//!   with the fields of its wire form.
+//!   checked against (generated from the enums by `#[derive(Tsify)]`) name every command and
+//!   reply tag, each with the fields of its wire form.
+//! - [`a_choice_type_names_every_choice`]: a choice's TypeScript union lists its names.
 //!
 //! Every engine here is seeded, so no law can fail by chance.
 
 use boltzlab::ParamError;
+use boltzlab::app::lattice::wire::Named;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
+use tsify::Tsify;
 
 /// An engine behind a protocol: its commands, its replies, its one dispatcher, and
 /// everything a command may change, written out for comparison.
@@ -148,45 +151,59 @@ pub fn every_command_goes_through_json_and_back_unchanged<E: Engine>(cases: Vec<
     }
 }
 
-/// The tag (`command` or `reply`) of a command or reply on the wire.
-/// The TypeScript types in `web_source` (a file of src/web/, or `file#NAME` for its custom
-/// section `NAME` alone) name every command the cases
-/// make and every reply given, each with the fields its wire form has: every field the JSON
-/// carries is in the type's member, and every field the member requires (no `?`) is in the
-/// JSON. A renamed, added or dropped field fails here, not only a renamed tag.
+/// The declarations of an engine's command and reply types as the page is checked against
+/// them: what `#[derive(Tsify)]` puts into wasm-bindgen's `.d.ts`.
+pub fn declarations<C: Tsify, R: Tsify>() -> String {
+    format!("{}\n{}", C::DECL, R::DECL)
+}
+
+/// The TypeScript declarations `types` (generated: [`declarations`]) name every command the
+/// cases make and every reply given, each with the fields its wire form has: every field the
+/// JSON carries is in the type's member, and every field the member requires (no `?`) is in
+/// the JSON. The derive reads the Rust types, the wire reads serde's attributes and the
+/// wire readers (`deserialize_with`, defaults, type overrides): a field the two see
+/// differently fails here, as a renamed or dropped one would.
 pub fn the_typescript_types_name_every_command_and_reply<E: Engine>(
-    web_source: &str,
+    types: &str,
     cases: Vec<Case<E>>,
     replies: &[E::Reply],
 ) where
     E::Reply: Serialize,
 {
-    let (file, section) = web_source.split_once('#').unwrap_or((web_source, ""));
-    let text = std::fs::read_to_string(file).unwrap();
-    // `file#NAME`: only the custom section `const NAME`, up to its end.
-    let web = if section.is_empty() {
-        text.as_str()
-    } else {
-        let from = text
-            .find(&format!("const {section}"))
-            .unwrap_or_else(|| panic!("{file} has no section {section}"));
-        let to = from + text[from..].find("\"#;").expect("a raw string's end");
-        &text[from..to]
-    };
     for Case { command, .. } in cases {
-        same_fields(web, web_source, &command, "command");
+        same_fields(types, &command, "command");
     }
     for reply in replies {
-        same_fields(web, web_source, reply, "reply");
+        same_fields(types, reply, "reply");
+    }
+}
+
+/// A choice's TypeScript type (a union of names, `#[tsify(type = …)]` on the enum) lists
+/// exactly the names of its choices, in order, and each parses back to its choice.
+#[allow(dead_code)] // the memory's commands name no choice
+pub fn a_choice_type_names_every_choice<T: Named + Tsify + PartialEq + Debug>() {
+    let decl = T::DECL;
+    let union = decl
+        .split_once(" = ")
+        .and_then(|(_, u)| u.strip_suffix(';'))
+        .unwrap_or_else(|| panic!("not a type alias: {decl}"));
+    let listed: Vec<&str> = union
+        .split(" | ")
+        .map(|n| n.trim().trim_matches('\''))
+        .collect();
+    let names: Vec<&str> = T::ALL.iter().map(|c| c.name()).collect();
+    assert_eq!(listed, names, "{decl}");
+    for &choice in T::ALL {
+        assert_eq!(T::parse(choice.name()).ok(), Some(choice), "{decl}");
     }
 }
 
 /// The wire form of `value` (tagged by `key`) against its member in the TypeScript types.
-fn same_fields(web: &str, web_source: &str, value: &impl Serialize, key: &str) {
+fn same_fields(types: &str, value: &impl Serialize, key: &str) {
     let json = serde_json::to_value(value).unwrap();
     let name = json[key].as_str().unwrap();
-    let (required, all) = member_fields(web, &format!("{{ {key}: '{name}'"))
-        .unwrap_or_else(|| panic!("{name} is not in the TypeScript types of {web_source}"));
+    let (required, all) = member_fields(types, &format!("{{ {key}: \"{name}\""))
+        .unwrap_or_else(|| panic!("{name} is not in the TypeScript types:\n{types}"));
     let sent: Vec<&str> = json
         .as_object()
         .unwrap()
@@ -196,13 +213,13 @@ fn same_fields(web: &str, web_source: &str, value: &impl Serialize, key: &str) {
     for field in &sent {
         assert!(
             all.contains(&field.to_string()),
-            "{key} {name}: the wire field {field} is not in its TypeScript member in {web_source} ({all:?})"
+            "{key} {name}: the wire field {field} is not in its TypeScript member ({all:?})"
         );
     }
     for field in &required {
         assert!(
             sent.contains(&field.as_str()),
-            "{key} {name}: the TypeScript member in {web_source} requires {field}, which the wire form {json} lacks"
+            "{key} {name}: the TypeScript member requires {field}, which the wire form {json} lacks"
         );
     }
 }

@@ -5,6 +5,11 @@
 
 import { $ as byId, attempt, readNumber } from '../ui.js';
 
+/** @typedef {import('boltzlab-bindings').LatticeModel} LatticeModel */
+/** @typedef {import('boltzlab-bindings').Dynamics} Dynamics */
+/** @typedef {import('boltzlab-bindings').Order} Order */
+/** @typedef {import('boltzlab-bindings').Boundary} Boundary */
+
 // The page's form controls by id, typed as inputs and selects alike (value, min, max,
 // options, checked) for the type checker.
 const $ = (id) => /** @type {HTMLInputElement & HTMLSelectElement} */ (byId(id));
@@ -41,13 +46,15 @@ export class Controls {
     const setField = (id) => () => this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) });
     $('field').addEventListener('input', setField('field'));
     $('field-value').addEventListener('change', setField('field-value'));
-    // The menus: each control's id, and the command its value goes in.
+    // The menus: each control's id, and the command its value goes in. A menu's value is
+    // one of the names its options list, typed as the engine's choice here and checked again
+    // when the engine decodes the command.
     /** @type {Record<string, (value: string) => import('boltzlab-bindings').LatticeCommand>} */
     this.choices = {
-      model: (model) => ({ command: 'set-model', model }),
-      rule: (dynamics) => ({ command: 'set-dynamics', dynamics }),
-      order: (order) => ({ command: 'set-order', order }),
-      boundary: (boundary) => ({ command: 'set-boundary', boundary }),
+      model: (model) => ({ command: 'set-model', model: /** @type {LatticeModel} */ (model) }),
+      rule: (dynamics) => ({ command: 'set-dynamics', dynamics: /** @type {Dynamics} */ (dynamics) }),
+      order: (order) => ({ command: 'set-order', order: /** @type {Order} */ (order) }),
+      boundary: (boundary) => ({ command: 'set-boundary', boundary: /** @type {Boundary} */ (boundary) }),
     };
     for (const [id, command] of Object.entries(this.choices)) {
       $(id).addEventListener('change', () => this.apply(`${id}-error`, command($(id).value)));

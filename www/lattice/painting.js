@@ -70,7 +70,8 @@ export class Painter {
 
   stroke(from, to) {
     const radius = readNumber($('brush-size').value);
-    const brush = $('brush').value;
+    // The menu's value, one of the engine's brush names (checked again when it decodes).
+    const brush = /** @type {import('boltzlab-bindings').Brush} */ ($('brush').value);
     const ok = attempt('brush-error', () => this.lab.dispatch({ command: 'paint', from, to, radius, brush }));
     if (ok) this.onPaint();
     else this.last = null;

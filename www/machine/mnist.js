@@ -388,6 +388,7 @@ export class MnistRun {
 
   // A command to the learning worker (checked by the engine there): a promise of its reply,
   // its refusal shown in `errorId`.
+  /** @param {import('boltzlab-bindings').MnistCommand} command @returns {Promise<import('boltzlab-bindings').MnistReply>} */
   send(command, errorId = 'mnist-error') {
     const reply = this.link.command(command, 0);
     reply.then(
@@ -460,7 +461,8 @@ export class MnistRun {
     const page = readNumber($('mnist-filter-page').value) - 1;
     const all = /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked;
     $('mnist-filter-page').toggleAttribute('disabled', all);
-    return this.send({ command: 'show-filters', page, order: $('mnist-filter-order').value, all }, 'mnist-view-error');
+    const order = /** @type {import('boltzlab-bindings').FilterOrder} */ ($('mnist-filter-order').value); // the menu's engine name
+    return this.send({ command: 'show-filters', page, order, all }, 'mnist-view-error');
   }
 
   setEvery() {
@@ -597,7 +599,8 @@ export class MnistRun {
 
   complete() {
     const steps = readNumber($('mnist-pad-steps').value);
-    return this.send({ command: 'complete-pad', mask: $('mnist-pad-mask').value, steps }, 'mnist-pad-error');
+    const mask = /** @type {import('boltzlab-bindings').Mask} */ ($('mnist-pad-mask').value); // the menu's engine name
+    return this.send({ command: 'complete-pad', mask, steps }, 'mnist-pad-error');
   }
 
   toggleClamps() {

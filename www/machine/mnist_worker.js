@@ -92,6 +92,7 @@ const saved = {
   bytes: 0,
 };
 // Commands that change only what is shown (the trainer stays as it is).
+/** @type {Set<import('boltzlab-bindings').MnistCommand['command']>} */
 const VIEW_COMMANDS = new Set(['show-filters', 'refresh', 'start-gallery', 'advance-gallery']);
 // Changes to the run that are not updates (the gallery draws from the run's view stream).
 let changes = 0;

@@ -33,6 +33,7 @@ export const MAX_FILE_BYTES = 2_000_000;
 
 // The commands that change what a session keeps (the gallery and the completion it does not):
 // they are journalled until a session of the worker includes them.
+/** @type {Set<import('boltzlab-bindings').RbmCommand['command']>} */
 const KEPT = new Set([
   'new-run',
   'new-run-from-file',
@@ -217,6 +218,7 @@ export class RbmMode {
 
   // Sends a command to the worker, numbered, journalled when a session keeps what it changes.
   // A promise of the worker's RbmReply; a refusal there (after the mirror accepted) is shown.
+  /** @param {import('boltzlab-bindings').RbmCommand} command @returns {Promise<import('boltzlab-bindings').RbmReply>} */
   send(command, errorId = 'rbm-run-error') {
     const seq = this.journal.record(command, KEPT.has(command.command));
     const reply = this.worker().command(command, seq);
@@ -428,7 +430,8 @@ export class RbmMode {
   training() {
     const number = (id) => readNumber($(id).value);
     return {
-      statistics: $('rbm-statistics').value,
+      // The menu's value, one of the engine's names (checked when the engine reads it).
+      statistics: /** @type {import('boltzlab-bindings').StatisticsKind} */ ($('rbm-statistics').value),
       steps: number('rbm-steps'),
       particles: number('rbm-particles'),
       replicas: number('rbm-replicas'),
@@ -512,7 +515,7 @@ export class RbmMode {
 
   startCompletion() {
     const image = readNumber($('rbm-complete-image').value);
-    const mask = $('rbm-complete-mask').value;
+    const mask = /** @type {import('boltzlab-bindings').Mask} */ ($('rbm-complete-mask').value); // a menu of the engine's names
     const steps = readNumber($('rbm-complete-steps').value);
     if (!(steps >= 1 && steps <= 100000 && Number.isInteger(steps))) {
       showError(
@@ -521,6 +524,7 @@ export class RbmMode {
       );
       return;
     }
+    /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'start-completion', image, mask, painted: this.painted.slice() };
     if (attempt('rbm-complete-error', () => this.mirror.dispatch(command))) {
       this.send(command, 'rbm-complete-error');
@@ -536,6 +540,7 @@ export class RbmMode {
       showError('rbm-complete-error', 'completion: choose a test image and a mask first');
       return;
     }
+    /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'set-completion-clamped', clamped: !mirror.completion_clamped() };
     if (attempt('rbm-complete-error', () => mirror.dispatch(command))) {
       this.send(command, 'rbm-complete-error');

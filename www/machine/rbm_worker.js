@@ -70,6 +70,7 @@ import {
 const SLICE_MS = 4;
 const CHAIN_STEPS = 10;
 // Commands that change what the session keeps (the gallery and the completion it does not).
+/** @type {Set<import('boltzlab-bindings').RbmCommand['command']>} */
 const KEPT = new Set([
   'new-run',
   'new-run-from-file',

@@ -118,6 +118,7 @@ export class MemoryMode {
   }
 
   // Sends a command to the worker, numbered and journalled; a promise of its MemoryReply.
+  /** @param {import('boltzlab-bindings').MemoryCommand} command @returns {Promise<import('boltzlab-bindings').MemoryReply>} */
   send(command, errorId = 'memory-recall-error') {
     const reply = this.worker().command(command, this.kept.record(command));
     reply.catch((err) => {
@@ -128,6 +129,7 @@ export class MemoryMode {
 
   // A command as the page makes it: checked on the mirror first (a refusal is shown in
   // `errorId` and nothing changes anywhere), then sent. Returns whether it was accepted.
+  /** @param {import('boltzlab-bindings').MemoryCommand} command @param {string} errorId */
   change(command, errorId) {
     const checked = ['advance', 'settle'].includes(command.command)
       ? true
@@ -231,8 +233,10 @@ export class MemoryMode {
     this.drawStatic();
   }
 
+  // The menu's rule, one of the engine's names (checked when the engine decodes it).
+  /** @returns {import('boltzlab-bindings').StorageChoice} */
   storage() {
-    return { rule: $('memory-rule').value };
+    return /** @type {import('boltzlab-bindings').StorageChoice} */ ({ rule: $('memory-rule').value });
   }
 
   // The controls show what the mirror holds.
@@ -315,6 +319,7 @@ export class MemoryMode {
     const pattern = readNumber($('memory-cue-pattern').value);
     const fraction = readNumber($('memory-cue-fraction').value);
     const mask = $('memory-cue-kind').value === 'mask';
+    /** @type {import('boltzlab-bindings').MemoryCommand} */
     const command = { command: 'cue', pattern, flip: mask ? 0 : fraction, hide: mask ? fraction : 0 };
     if (!Number.isFinite(fraction)) {
       showError(

@@ -37,6 +37,7 @@ const SESSION_MS = 500;
 // The α = P/N of the capacity curve's points.
 const ALPHAS = Array.from({ length: 15 }, (_, k) => 0.02 * (k + 1));
 // Commands after which the energy trace starts again (the state or the weights jumped).
+/** @type {Set<import('boltzlab-bindings').MemoryCommand['command']>} */
 const FRESH_TRACE = new Set([
   'new',
   'add-pattern',

@@ -5,7 +5,10 @@
 //! The page, its worker and the tests therefore cannot disagree about what the engine
 //! accepts: the page builds command objects (`{command: "set-size", size: 64}`), the web
 //! facade decodes them with serde once (`web::IsingLab::dispatch`), and a new change is a new
-//! variant, which the dispatcher's `match` must handle before anything compiles.
+//! variant, which the dispatcher's `match` must handle before anything compiles. The page's
+//! TypeScript types for the commands and replies are derived from these enums
+//! (`#[derive(tsify::Tsify)]`, into wasm-bindgen's `.d.ts`), so `make typecheck` checks every
+//! command object the page builds against them.
 //!
 //! This is the shape every engine of the app layer is meant to take: a state, a `Command`
 //! enum (serde, tagged by `command`, its fields typed: whole numbers as integers, choices as
@@ -28,15 +31,16 @@ use crate::model::Boundary;
 use serde::{Deserialize, Serialize};
 
 /// A point in lattice coordinates (site (x, y) covers [x, x + 1) × [y, y + 1)).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 pub struct Point {
     pub x: f64,
     pub y: f64,
 }
 
 /// Every change a front end can make to the lattice engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum LatticeCommand {
     /// T (0 ≤ T ≤ 100; T = 0 is the zero-temperature rule).
     SetTemperature { temperature: f64 },
@@ -139,7 +143,7 @@ impl LatticeCommand {
 }
 
 /// What the engine answers to a command it accepted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "reply", rename_all = "kebab-case")]
 pub enum LatticeReply {
     /// The change was made; the run goes on from where it was.

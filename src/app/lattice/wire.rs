@@ -13,8 +13,11 @@ use crate::dynamics::{Dynamics, Order};
 use crate::error::ParamError;
 use crate::model::Boundary;
 
-/// A choice with a name on the wire: `name(parse(s)) == s` for every allowed `s`.
-pub trait Named: Sized + Copy {
+/// A choice with a name on the wire: `name(parse(s)) == s` for every allowed `s`, and `ALL`
+/// every choice (each type's TypeScript union, `#[tsify(type = …)]`, lists their names;
+/// tests/protocol_laws checks the two agree).
+pub trait Named: Sized + Copy + 'static {
+    const ALL: &'static [Self];
     fn name(self) -> &'static str;
     fn parse(name: &str) -> Result<Self, ParamError>;
 }
@@ -24,6 +27,7 @@ pub trait Named: Sized + Copy {
 macro_rules! named {
     ($($t:ty),*) => {$(
         impl $crate::app::lattice::wire::Named for $t {
+            const ALL: &'static [Self] = &<$t>::ALL;
             fn name(self) -> &'static str {
                 <$t>::name(self)
             }

@@ -25,8 +25,9 @@ use crate::learn::experiment::LearningMethod;
 use serde::{Deserialize, Serialize};
 
 /// Every change a front end can make to the general machine's engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum MachineCommand {
     /// Replaces the run by a new one on a built-in problem (`4-2-4`, `bars-3x3`, …) with
     /// `method`, from `seed` (0 to 2^53).
@@ -117,7 +118,7 @@ pub enum MachineCommand {
 }
 
 /// What the engine answers to a command it accepted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "reply", rename_all = "kebab-case")]
 pub enum MachineReply {
     /// The change was made.

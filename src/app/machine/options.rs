@@ -9,7 +9,8 @@ use crate::error::ParamError;
 use crate::learn::{GeneralStatistics, Update};
 
 /// The learning rule's kind, chosen by name: `gradient` or `sign`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'gradient' | 'sign'")]
 pub enum UpdateRule {
     /// g_ij = ε (p_ij − p′_ij), 0 < ε ≤ 100.
     Gradient,
@@ -18,6 +19,8 @@ pub enum UpdateRule {
 }
 
 impl UpdateRule {
+    pub const ALL: [UpdateRule; 2] = [UpdateRule::Gradient, UpdateRule::Sign];
+
     /// `gradient` or `sign`.
     pub fn name(self) -> &'static str {
         match self {
@@ -56,7 +59,10 @@ impl UpdateRule {
 }
 
 /// The named ways of getting the statistics ([`crate::learn::statistics`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(
+    type = "'anneal' | 'persistent' | 'persistent-free' | 'mean-field-persistent' | 'tempering'"
+)]
 pub enum StatisticsWay {
     /// Both phases annealed (the paper's method).
     Anneal,
@@ -71,7 +77,7 @@ pub enum StatisticsWay {
 }
 
 impl StatisticsWay {
-    const ALL: [StatisticsWay; 5] = [
+    pub const ALL: [StatisticsWay; 5] = [
         StatisticsWay::Anneal,
         StatisticsWay::Persistent,
         StatisticsWay::PersistentFree,

@@ -23,8 +23,9 @@ use crate::error::ParamError;
 use serde::{Deserialize, Serialize};
 
 /// Every change a front end can make to the restricted-machine engine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum RbmCommand {
     /// Replaces the run by a new one on a built-in dataset: `hidden` units (1 to 500) from
     /// `seed` (0 to 2^53), with `training` (the default when `None`: persistent, 100
@@ -46,6 +47,7 @@ pub enum RbmCommand {
     /// As [`RbmCommand::NewRun`] on the user's file (a digits file or text, one image per
     /// line of 0s and 1s; its images are the training and the test set).
     NewRunFromFile {
+        #[tsify(type = "Uint8Array | number[]")]
         #[serde(deserialize_with = "wire::bytes")]
         bytes: Vec<u8>,
         #[serde(deserialize_with = "wire::hidden")]
@@ -134,6 +136,7 @@ pub enum RbmCommand {
         image: u64,
         #[serde(with = "by_name")]
         mask: Mask,
+        #[tsify(type = "Uint8Array | number[]")]
         #[serde(default, deserialize_with = "wire::bytes")]
         painted: Vec<u8>,
     },
@@ -147,7 +150,7 @@ pub enum RbmCommand {
 }
 
 /// What the engine answers to a command it accepted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "reply", rename_all = "kebab-case")]
 pub enum RbmReply {
     /// The change was made.

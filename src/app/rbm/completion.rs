@@ -10,7 +10,8 @@ use crate::error::ParamError;
 use rand::Rng;
 
 /// What a completion clamps: the top half, the left half, or painted units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'top' | 'left' | 'paint'")]
 pub enum Mask {
     /// `top`: the top ⌈rows/2⌉ rows.
     Top,
@@ -45,6 +46,7 @@ impl Mask {
 }
 
 impl Named for Mask {
+    const ALL: &'static [Self] = &Mask::ALL;
     fn name(self) -> &'static str {
         Mask::name(self)
     }

@@ -9,7 +9,8 @@ use crate::learn::Dataset;
 use crate::learn::digits;
 
 /// A built-in dataset, by its name on the wire and in sessions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'bars-4x4' | 'digits8'")]
 pub enum DatasetChoice {
     /// `bars-4x4`: the 30 bars-and-stripes patterns of 4×4, trained and tested on the same set.
     BarsAndStripes4,
@@ -41,6 +42,7 @@ impl DatasetChoice {
 }
 
 impl Named for DatasetChoice {
+    const ALL: &'static [Self] = &DatasetChoice::ALL;
     fn name(self) -> &'static str {
         DatasetChoice::name(self)
     }

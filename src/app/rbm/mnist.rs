@@ -95,7 +95,8 @@ pub const FILTER_PAGES: Count = Count {
 };
 
 /// The order the filters are shown in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'unit' | 'norm'")]
 pub enum FilterOrder {
     /// `unit`: hidden unit 0, 1, 2, …
     Unit,
@@ -104,6 +105,7 @@ pub enum FilterOrder {
 }
 
 impl Named for FilterOrder {
+    const ALL: &'static [Self] = &[FilterOrder::Unit, FilterOrder::Norm];
     fn name(self) -> &'static str {
         match self {
             FilterOrder::Unit => "unit",
@@ -124,8 +126,9 @@ impl Named for FilterOrder {
 }
 
 /// Every change the page can make to the MNIST run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "command", rename_all = "kebab-case", deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub enum MnistCommand {
     /// Replaces the run by a new 784-`hidden` machine (1 to 500) from `seed` with `training`
     /// (the default when `None`: [`MnistLab::default_training`] for `labels`). Nothing changes if any
@@ -180,6 +183,7 @@ pub enum MnistCommand {
     /// The drawing pad's image: 784 values 0 or 1 (error names `pad image`); a run with
     /// labels classifies it at once.
     SetPad {
+        #[tsify(type = "Uint8Array | number[]")]
         #[serde(deserialize_with = "super::command::wire::bytes")]
         image: Vec<u8>,
     },
@@ -207,13 +211,14 @@ pub enum MnistCommand {
     },
     /// Replaces the run by a saved one ([`MnistLab::save`]'s bytes), continuing exactly.
     RestoreRun {
+        #[tsify(type = "Uint8Array | number[]")]
         #[serde(deserialize_with = "super::command::wire::bytes")]
         bytes: Vec<u8>,
     },
 }
 
 /// What the MNIST run answers to a command it accepted.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(tag = "reply", rename_all = "kebab-case")]
 pub enum MnistReply {
     Changed,

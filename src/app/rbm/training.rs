@@ -15,7 +15,8 @@ use crate::learn::rbm::{RateSchedule, Statistics, TrainingOptions};
 use serde::{Deserialize, Serialize};
 
 /// How the free-phase statistics are gathered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tsify::Tsify)]
+#[tsify(type = "'cd' | 'persistent' | 'tempering'")]
 pub enum StatisticsKind {
     /// `cd`: CD-k, k block Gibbs steps from each training image of the batch.
     ContrastiveDivergence,
@@ -64,6 +65,7 @@ impl StatisticsKind {
 }
 
 impl Named for StatisticsKind {
+    const ALL: &'static [Self] = &StatisticsKind::ALL;
     fn name(self) -> &'static str {
         StatisticsKind::name(self)
     }
@@ -75,8 +77,9 @@ impl Named for StatisticsKind {
 /// The learning options a command carries. On the wire: `{"statistics": "persistent",
 /// "steps": 1, "particles": 100, "replicas": null, "batch": 100, "rate": 0.05,
 /// "momentum": 0.5, "decay": 0}`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(deny_unknown_fields)]
+#[tsify(missing_as_null)]
 pub struct Training {
     #[serde(with = "by_name")]
     pub statistics: StatisticsKind,
