@@ -18,7 +18,7 @@ ONLY_DRIVER := env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER
 # WebKitGTK has no headless mode: its runs get an Xvfb display of their own (-a: a free one).
 XVFB := xvfb-run -a -s "-screen 0 1280x1024x24"
 
-.PHONY: setup serve test format-check lint typecheck test-native test-wasm test-wasm-firefox test-wasm-webkit \
+.PHONY: setup serve test format-check lint typecheck test-native test-native-avx2 test-wasm test-wasm-firefox test-wasm-webkit \
 	build dist e2e e2e-firefox e2e-webkit bench bench-peer soak clean
 
 setup:
@@ -28,7 +28,7 @@ serve: setup
 	trunk serve --release --offline --address 127.0.0.1 --port 8080
 
 test: setup
-	$(MAKE) --no-print-directory format-check lint typecheck test-native \
+	$(MAKE) --no-print-directory format-check lint typecheck test-native test-native-avx2 \
 		test-wasm test-wasm-firefox test-wasm-webkit build e2e e2e-firefox e2e-webkit
 
 format-check:
@@ -54,6 +54,14 @@ typecheck:
 TEST_PROFILE := --profile release-tests
 test-native:
 	cargo test $(TEST_PROFILE)
+
+# The products and the batch trainer again at the AVX2+FMA level (most machines' own), on a
+# machine that would otherwise test only its widest: valgrind's simulated processor has AVX2
+# and FMA but no AVX-512, so `gemm` and the elementwise loops pick their AVX2 kernels there.
+# tests/linalg.rs's first test checks the level (BOLTZLAB_EXPECT_LEVEL). About 40 s.
+test-native-avx2:
+	BOLTZLAB_EXPECT_LEVEL=avx2 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind --tool=none -q" \
+		cargo test $(TEST_PROFILE) --test linalg
 
 # wasm-bindgen-test in a real browser (the runner is set in .cargo/config.toml): the facades'
 # own tests (--lib: the restricted and general machines' and the memory's dispatch from JS

@@ -76,6 +76,14 @@ else
   apt_install webkit2gtk-driver libwebkit2gtk-4.1-0 xvfb
 fi
 
+# valgrind runs the products at the AVX2 level (make test-native-avx2).
+if command -v valgrind >/dev/null 2>&1; then
+  say "valgrind: present"
+else
+  say "installing Debian's valgrind"
+  apt_install valgrind
+fi
+
 # npm dev tools (Playwright's runner, binaryen's wasm-opt, prettier, selenium-webdriver's
 # client for the smoke suite) exactly as locked.
 # node_modules/.package-lock.json is npm's record of what it installed.

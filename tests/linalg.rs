@@ -18,6 +18,32 @@ use linalg_checks::{
 };
 use rand::Rng;
 
+/// The level this run's kernels are at is the one the run is for, when it says
+/// (`BOLTZLAB_EXPECT_LEVEL=avx2`: `make test-native-avx2`, under valgrind, whose processor has
+/// AVX2 and FMA but not AVX-512, so `gemm` takes its AVX2+FMA kernels and the elementwise
+/// loops their AVX2 ones). Without this check, a valgrind that learned AVX-512 would test the
+/// widest level a second time and pass, saying nothing of AVX2.
+#[test]
+fn the_kernels_run_at_the_level_the_run_is_for() {
+    use boltzlab::linalg::elementwise::{Level, best_level, levels};
+    let best = best_level();
+    println!("SIMD level of this run: {best:?}");
+    match std::env::var("BOLTZLAB_EXPECT_LEVEL").as_deref() {
+        Ok("avx2") => {
+            assert_eq!(best, Level::Avx2, "this run is for the AVX2 kernels");
+            #[cfg(target_arch = "x86_64")]
+            assert!(
+                std::arch::is_x86_feature_detected!("fma"),
+                "gemm's AVX2 kernels need FMA"
+            );
+        }
+        Ok(other) => {
+            panic!("BOLTZLAB_EXPECT_LEVEL: avx2 is the one level a run asks for, not {other}")
+        }
+        Err(_) => assert_eq!(Some(&best), levels().last()),
+    }
+}
+
 #[test]
 fn every_kernel_agrees_with_an_f64_product_within_the_rounding_bound_on_odd_shapes() {
     let shapes = [
