@@ -27,6 +27,9 @@
  * @template M the worker's own messages (www/messages.d.ts)
  * @template F its frames (www/messages.d.ts: LatticeFrame, RbmFrame, …)
  * @template S the sessions it keeps
+ * @template [C=never] the commands its engine takes (the generated bindings: LatticeCommand,
+ *   RbmCommand, …; never: a worker with no engine to change)
+ * @template [R=never] the engine's replies
  */
 export class WorkerLink {
   // url: the worker's module; start: the fields of the init message besides js and wasm;
@@ -130,6 +133,7 @@ export class WorkerLink {
   // A command object for the engine's dispatch: a promise of its reply (rejected with the
   // engine's message). `seq` numbers the page's changes: each frame and session says the last
   // it includes.
+  /** @param {C} command @param {number} [seq] @returns {Promise<R>} */
   command(command, seq) {
     return this.call({ type: 'command', command, seq });
   }

@@ -10,7 +10,8 @@ import { WorkerLink } from '../worker_link.js';
 
 /**
  * @extends {WorkerLink<import('../messages').LatticeMessage, import('../messages').LatticeFrame,
- *   import('../messages').LatticeSession>}
+ *   import('../messages').LatticeSession, import('boltzlab-bindings').LatticeCommand,
+ *   import('boltzlab-bindings').LatticeReply>}
  */
 export class EngineLink extends WorkerLink {
   // session: the engine's session text the run starts from; the handlers as WorkerLink's.

@@ -120,7 +120,7 @@ export class MnistRun {
   constructor(engine) {
     this.engine = engine;
     this.active = false;
-    /** @type {WorkerLink<import('../messages').MnistMessage, import('../messages').MnistFrame, import('../messages').MnistSession> | null} */
+    /** @type {WorkerLink<import('../messages').MnistMessage, import('../messages').MnistFrame, import('../messages').MnistSession, import('boltzlab-bindings').MnistCommand, import('boltzlab-bindings').MnistReply> | null} */
     this.link = null;
     /** @type {WorkerLink<import('../messages').MnistLikelihoodMessage, import('../messages').MnistLikelihoodFrame, never> | null} */
     this.scorer = null;
@@ -440,9 +440,12 @@ export class MnistRun {
     } catch (err) {
       return refuse(`could not be read (${err.message ?? err})`);
     }
+    // A run restored answers `restarted` (MnistLab::apply), with the run's shape and update.
+    /** @typedef {Extract<import('boltzlab-bindings').MnistReply, { reply: 'restarted' }>} Restarted */
+    /** @type {Restarted} */
     let reply;
     try {
-      reply = await this.link.command({ command: 'restore-run', bytes }, 0);
+      reply = /** @type {Restarted} */ (await this.link.command({ command: 'restore-run', bytes }, 0));
     } catch (err) {
       return refuse(err.message ?? String(err));
     }

@@ -48,7 +48,7 @@ export class MachineMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's MachineLab: shape, options, checked changes (never learns)
-    /** @type {WorkerLink<import('../messages').MachineMessage, import('../messages').MachineFrame, import('../messages').MachineSession> | null} */
+    /** @type {WorkerLink<import('../messages').MachineMessage, import('../messages').MachineFrame, import('../messages').MachineSession, import('boltzlab-bindings').MachineCommand, import('boltzlab-bindings').MachineReply> | null} */
     this.link = null; // the worker, started with the first run
     this.running = false;
     // The page's commands sent to the worker, numbered, the worker's latest session and the

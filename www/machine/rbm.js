@@ -56,7 +56,7 @@ export class RbmMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
-    /** @type {WorkerLink<import('../messages').RbmMessage, import('../messages').RbmFrame, import('../messages').RbmSession> | null} */
+    /** @type {WorkerLink<import('../messages').RbmMessage, import('../messages').RbmFrame, import('../messages').RbmSession, import('boltzlab-bindings').RbmCommand, import('boltzlab-bindings').RbmReply> | null} */
     this.link = null; // the worker, started with the first run
     /** @type {WorkerLink<import('../messages').PointsMessage, never, never> | null} */
     this.points = null; // the points worker, started with it

@@ -35,7 +35,7 @@ export class MemoryMode {
     this.engine = engine;
     this.mirror = new engine.MemoryLab(8, 8, 1); // replaced by the first memory made
     this.made = false; // a memory was made or restored (the first mirror is a placeholder)
-    /** @type {WorkerLink<import('../messages').MemoryMessage, import('../messages').MemoryFrame, import('../messages').MemorySession> | null} */
+    /** @type {WorkerLink<import('../messages').MemoryMessage, import('../messages').MemoryFrame, import('../messages').MemorySession, import('boltzlab-bindings').MemoryCommand, import('boltzlab-bindings').MemoryReply> | null} */
     this.link = null;
     // The worker's latest session and the commands sent since (worker_link.js).
     this.kept = new SessionJournal();
