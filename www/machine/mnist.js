@@ -485,10 +485,9 @@ export class MnistRun {
     const count = readNumber($('mnist-gallery-count').value);
     const steps = readNumber($('mnist-gallery-steps').value);
     const text = $('mnist-gallery-label').value.trim();
-    /** @type {any} */
-    const command = { command: 'start-gallery', count, steps };
     // A digit to generate (the engine checks 0–9 and that the run learned the labels).
-    if (text !== '') command.label = readNumber(text);
+    /** @type {import('boltzlab-bindings').MnistCommand} */
+    const command = { command: 'start-gallery', count, steps, ...(text !== '' ? { label: readNumber(text) } : {}) };
     $('mnist-gallery-classes').textContent = '';
     return this.send(command, 'mnist-gallery-error');
   }

@@ -37,7 +37,7 @@ export class MachineOptions {
     const setStatistics = () =>
       mode.change('bm-statistics-error', () => ({
         command: 'set-statistics',
-        statistics: /** @type {any} */ ($('bm-statistics').value),
+        statistics: /** @type {import('boltzlab-bindings').StatisticsWay} */ ($('bm-statistics').value), // the menu's engine name
         particles: readNumber($('bm-particles').value),
         sweeps: readNumber($('bm-gibbs').value),
         replicas: readNumber($('bm-replicas').value),

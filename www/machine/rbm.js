@@ -508,7 +508,7 @@ export class RbmMode {
   startGallery() {
     const count = readNumber($('rbm-gallery-count').value);
     const steps = readNumber($('rbm-gallery-steps').value);
-    /** @type {any} */
+    /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'start-gallery', count, steps };
     if (attempt('rbm-gallery-error', () => this.mirror.dispatch(command))) this.send(command, 'rbm-gallery-error');
   }

@@ -27,7 +27,9 @@ export class MemoryScene {
     const mode = this.mode;
     const width = m.width ?? 8;
     const height = m.height ?? 8;
-    /** @type {any[]} MemoryCommand objects, checked by the engine */
+    // The scene's values go to the engine as they are: it checks each (a lesson's rule is one
+    // of the engine's names).
+    /** @type {import('boltzlab-bindings').MemoryCommand[]} */
     const commands = [{ command: 'new', width, height, seed: scene.seed ?? 1, storage: { rule: m.rule ?? 'hebb' } }];
     if (m.patterns === 'digits') commands.push({ command: 'add-digits' });
     else if (m.patterns !== undefined) commands.push({ command: 'add-random', count: m.patterns });
