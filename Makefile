@@ -35,9 +35,13 @@ format-check:
 	cargo fmt --check
 	prettier --check www tests/e2e tests/soak tests/smoke sw.js scripts/offline_stamp.mjs playwright.config.js playwright.soak.config.js benches
 
+# clippy on both targets, and the library's docs (a broken or private intra-doc link, a
+# bracket read as a link) on both: the web facade's are built for wasm alone.
 lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib $(WASM)
 
 # The page's JS (the files that begin with // @ts-check; tsconfig.json, tsconfig.worker.json)
 # checked against the TypeScript types wasm-bindgen writes for the engine's bindings, so a

@@ -2,7 +2,7 @@
 //!
 //! An interactive laboratory for Ising models and Boltzmann machines. This crate is the
 //! engine: plain Rust that compiles natively (library, CLI, tests, benchmarks) and to
-//! WebAssembly (the page). Only [`web`] knows about the browser.
+//! WebAssembly (the page). Only `web` (built for wasm alone) knows about the browser.
 //!
 //! Conventions (see docs/references.md): J = k_B = 1, β = 1/T, Ising spins s = ±1, energy
 //! E(s) = −Σ_{i<j} w_ij s_i s_j − Σ_i θ_i s_i.

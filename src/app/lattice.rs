@@ -6,7 +6,7 @@
 //! Every method that takes a value from outside checks it and, on error, changes nothing.
 //!
 //! A front end changes the lab through one door, [`LatticeLab::apply`], with a
-//! [`LatticeCommand`] ([`command`] defines the protocol; [`wire`] how its fields are written).
+//! [`LatticeCommand`] (`command` defines the protocol; [`wire`] how its fields are written).
 
 mod command;
 pub mod wire;

@@ -8,7 +8,7 @@
 //! (equally valid) realisation of the checkerboard chain from [`super::LatticeSampler`]'s
 //! single stream, with its own fingerprint.
 //!
-//! The vector kernel ([`vector`], SSE2 natively, SIMD128 in wasm) works on a full group
+//! The vector kernel (`vector`, SSE2 natively, SIMD128 in wasm) works on a full group
 //! with integer operations only, so native and wasm follow the same trajectory:
 //! - the neighbour sums S of the 16 sites come from four unaligned 16-byte loads of the
 //!   interleaved row (left, right, up, down neighbours line up with the site's byte), added

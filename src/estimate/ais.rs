@@ -6,7 +6,7 @@
 //! For unnormalised p*_β, 0 = β_0 < β_1 ≤ … ≤ β_K, p*_0 the base with known Z_0, each run
 //! draws x_1 ~ p_0 exactly and, for k = 1 … K, adds ln p*_{β_k}(x_k) − ln p*_{β_{k−1}}(x_k)
 //! to its log weight and (for k < K) moves x_k → x_{k+1} by a transition that leaves
-//! p_{β_k} invariant. Then E[w] = Z_K / Z_0 and over M runs
+//! p_{β_k} invariant. Then E\[w\] = Z_K / Z_0 and over M runs
 //!
 //!   ln Ẑ = ln Z_0 + ln((1/M) Σ_r w_r),
 //!

@@ -413,7 +413,7 @@ pub fn ais_schedule(temperature: f64, steps: u64) -> Result<Vec<f64>, ParamError
 /// runs draws s uniformly, then for k = 1 … K adds −(β_k − β_{k−1}) E(s) to its log weight
 /// ln w and, for k < K, applies one sequential heat-bath sweep at β_k (a transition that
 /// leaves p_k invariant; the one at β_K would not change the weight and is skipped). Then
-/// E[w] = Z/Z_0 and
+/// E\[w\] = Z/Z_0 and
 ///
 ///   ln Ẑ = n ln 2 + ln((1/M) Σ_r w_r),
 ///

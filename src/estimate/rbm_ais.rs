@@ -360,7 +360,7 @@ impl AisPath for RbmPath<'_> {
 
     /// The weight increment (β_to − β_from)(a − a_A)·v + Σ_j softplus(β_to c_j) −
     /// Σ_j softplus(β_from c_j) (each sum by [`softplus_sum`], to about 10⁻¹⁵ relative),
-    /// then h ~ σ(β_to c) and v ~ σ((1 − β_to) a_A + β_to(a + Wh)) ([`logistic`]), each
+    /// then h ~ σ(β_to c) and v ~ σ((1 − β_to) a_A + β_to(a + Wh)) (`logistic`), each
     /// run drawing from its own stream (hidden units first, then visible).
     fn step(
         &self,

@@ -237,7 +237,7 @@ pub fn mean_field_codes(
 /// patterns in H", p. 158), hidden unit j receives the local field h_j = Σ_i w_ij s_i + θ_j
 /// (for 0/1 units h_j = w(V1_k, h_j) + w(V2_k, h_j) + θ_j; the hidden units are not
 /// connected to each other, so nothing else enters), and bit j of input k's code is
-/// [h_j > 0]: the code at zero temperature. An input whose field is exactly 0 on some
+/// \[h_j > 0\]: the code at zero temperature. An input whose field is exactly 0 on some
 /// hidden unit has no code (`None`). Under the sign rule from zero weights every
 /// parameter is a multiple of the step, so a decided bit has |h_j| ≥ the step. The paper
 /// does not say how it read codes; this is one reading, reported beside

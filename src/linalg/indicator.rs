@@ -14,7 +14,7 @@
 //! split: the module's rounding bound holds with k + 2 replaced by |S_i| + 2. op(B) must
 //! be finite (0·∞ would be NaN in the dense product, and is skipped here).
 //!
-//! The columns of C are taken [`CHUNK`] at a time so that a chunk of each row's sums stays
+//! The columns of C are taken `CHUNK` at a time so that a chunk of each row's sums stays
 //! in registers while the rows of op(B) in S_i stream past.
 
 use super::elementwise::Level;

@@ -209,7 +209,7 @@ impl RbmLab {
     // --- Starting and advancing ---------------------------------------------------------------
 
     /// [`RbmCommand::StartCompletion`](super::RbmCommand::StartCompletion): test image
-    /// `image` (0-based), mask `kind` (`painted`: V values 0/1 for [`Mask::Paint`]).
+    /// `image` (0-based), mask `kind` (`painted`: V values 0/1 for [`Mask::Painted`]).
     pub fn completion_start(
         &mut self,
         image: u64,

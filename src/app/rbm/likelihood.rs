@@ -438,7 +438,7 @@ impl RbmLab {
 
 /// One log-likelihood point on its own, for a front end that computes points apart from
 /// learning (the page's second worker): the machine frozen at an update, the images it is
-/// scored on, and [`LikelihoodJob`]'s work (ln Z exact or by AIS, then the free energies),
+/// scored on, and `LikelihoodJob`'s work (ln Z exact or by AIS, then the free energies),
 /// advanced in slices.
 #[derive(Debug, Clone)]
 pub struct PointJob {
@@ -456,7 +456,7 @@ pub struct Point {
 }
 
 impl PointJob {
-    /// The point of `rbm` at `update` ([`LikelihoodJob::for_machine`]: exact while the
+    /// The point of `rbm` at `update` (`LikelihoodJob::for_machine`: exact while the
     /// smaller layer has at most 25 units, else AIS from the base rates `base`, seeded by
     /// `seed` and the update).
     pub fn new(rbm: Rbm, update: u64, base: &[f64], seed: u64) -> Result<PointJob, ParamError> {
@@ -494,7 +494,7 @@ impl PointJob {
     }
 
     /// The point of `rbm` whose last `labels` visible units are a label group
-    /// ([`LikelihoodJob::for_labelled_machine`]: ln Z exact up to 25 hidden units, else AIS
+    /// (`LikelihoodJob::for_labelled_machine`: ln Z exact up to 25 hidden units, else AIS
     /// with the label group from the image base rates `base`).
     pub fn new_labelled(
         rbm: Rbm,

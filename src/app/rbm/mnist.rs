@@ -16,7 +16,7 @@
 //! - [`MnistLikelihood`]: the log-likelihood points of frozen copies of the machine (the
 //!   engine's exact sum or its AIS driver, [`super::likelihood::PointJob`]) on the first
 //!   [`LIKELIHOOD_IMAGES`] training and test images, for a second worker.
-//! - The run saves as bytes ([`MnistLab::save`], [`MnistLab::restore`]): the options, the
+//! - The run saves as bytes ([`MnistLab::save`], [`MnistCommand::RestoreRun`]): the options, the
 //!   trainer's whole state ([`BatchState`]) and a CRC-32, so a reload continues with the
 //!   same bits (same build; the f32 trainer's promise, `learn::rbm::batch`).
 //!
@@ -24,7 +24,7 @@
 //!   [`crate::model::rbm_labels`]: 784 pixels and a one-of-10 label group (794 visible
 //!   units) learned by the same trainer with its label group; a drawing pad is classified
 //!   by p(y | v) exactly, a chosen digit is generated with its label clamped, and the pad is
-//!   completed by block Gibbs with its pixels clamped ([`pad`]).
+//!   completed by block Gibbs with its pixels clamped (`mnist::pad`).
 //!
 //! Every change is one [`MnistCommand`] through [`MnistLab::apply`]; a refused command
 //! changes nothing.

@@ -16,7 +16,7 @@
 //! Five products of B·V·H multiply-adds each for CD-1. In wasm the four whose left factor
 //! is a visible 0/1 state (V₀·W, X·W, V₀ᵀ·P₀, Xᵀ·P; about 13 % ones on MNIST) are computed
 //! as sums of the rows the ones pick ([`crate::linalg::indicator`]: the reference
-//! kernel's bits, additions only; see [`ROW_SUMS`]); H·Wᵀ (half the hidden units on) and
+//! kernel's bits, additions only; see `ROW_SUMS`); H·Wᵀ (half the hidden units on) and
 //! every native product are dense.
 //! σ and the sampling are vectorised
 //! f32 loops ([`crate::linalg::elementwise`]); the means are summed in f64. The result is
@@ -28,7 +28,7 @@
 //! between neighbouring replicas, particle by particle, accepted with probability
 //! min(1, e^{(β_r − β_{r+1})(E_r − E_{r+1})}) on the joint energies
 //! E(x, h) = −Σ_j h_j u_j − a·x, u = x W + b (h the sample x was drawn from), which keeps
-//! the product of the replicas' laws invariant ([`BatchTrainer::swap_replicas`]). Only
+//! the product of the replicas' laws invariant (`BatchTrainer::swap_replicas`). Only
 //! replica 0 (β = 1) enters the gradient: X and P above are its K rows.
 //!
 //! With two threads or more, a large enough update is split in halves over the caller's
@@ -213,7 +213,7 @@ impl BatchTrainer {
     /// The same trainer with the last `labels` visible units sampled as one one-of-K group
     /// (a softmax over their inputs, one unit on) instead of independent bits: the
     /// labelled machine of [`crate::model::rbm_labels`] (the chains' step in
-    /// [`super::label_group::sample_rows_with_label_group`]). Every training vector's group must
+    /// `label_group::sample_rows_with_label_group`). Every training vector's group must
     /// have exactly one unit on (error names `patterns` and the vector); the persistent
     /// particles' groups start at label (particle number mod K). 2 ≤ K < V (error names
     /// `labels`). Nothing else changes: the same products, gradient and update rule.
