@@ -25,24 +25,13 @@ import { $, attempt, clearError, format, readNumber, showError } from '../ui.js'
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
 import { MnistRun } from './mnist.js';
+import { KEPT } from './rbm_kept.js';
 
 // The largest image file the page reads: parsed on the main thread by the mirror (about 20–50
 // ms for 2 MB at the rate a 50 MB file froze the page, 0.5–1.3 s) and kept, as bits, in the
 // session.
 export const MAX_FILE_BYTES = 2_000_000;
 
-// The commands that change what a session keeps (the gallery and the completion it does not):
-// they are journalled until a session of the worker includes them.
-/** @type {Set<import('boltzlab-bindings').RbmCommand['command']>} */
-const KEPT = new Set([
-  'new-run',
-  'new-run-from-file',
-  'restore-session',
-  'set-training',
-  'set-likelihood-every',
-  'advance',
-  'learn',
-]);
 // Where a failed slice of the worker's work is shown.
 const ERROR_BOX = {
   learning: 'rbm-run-error',

@@ -59,6 +59,7 @@ import {
   trapped,
   unknownMessage,
 } from '../worker_host.js';
+import { KEPT } from './rbm_kept.js';
 
 // Wall time of one slice (short, so a command waits at most about this long to be read), the
 // block Gibbs steps of the gallery and the completion per slice, and how often the session is
@@ -69,17 +70,6 @@ import {
 // 1.4 MB text takes 3–10 ms, so its sessions come every 250 ms.
 const SLICE_MS = 4;
 const CHAIN_STEPS = 10;
-// Commands that change what the session keeps (the gallery and the completion it does not).
-/** @type {Set<import('boltzlab-bindings').RbmCommand['command']>} */
-const KEPT = new Set([
-  'new-run',
-  'new-run-from-file',
-  'restore-session',
-  'set-training',
-  'set-likelihood-every',
-  'advance',
-  'learn',
-]);
 
 /** @type {typeof import('boltzlab-bindings')} */
 let engine = null;
