@@ -183,8 +183,10 @@ pub fn the_typescript_types_name_every_command_and_reply<E: Engine>(
 #[allow(dead_code)] // the memory's commands name no choice
 pub fn a_choice_type_names_every_choice<T: Named + Tsify + PartialEq + Debug>() {
     let decl = T::DECL;
+    // After the doc comment: `export type Name = 'a' | 'b';`.
     let union = decl
-        .split_once(" = ")
+        .split_once("export type ")
+        .and_then(|(_, alias)| alias.split_once(" = "))
         .and_then(|(_, u)| u.strip_suffix(';'))
         .unwrap_or_else(|| panic!("not a type alias: {decl}"));
     let listed: Vec<&str> = union
