@@ -52,7 +52,12 @@ export function sessionWait(packMs) {
  * @param {never} data
  */
 export function unknownMessage(data) {
-  const type = /** @type {any} */ (data)?.type;
+  refuseType(/** @type {any} */ (data)?.type);
+}
+
+// Refuses a message of a type no handler knows, as a protocol error (the typed end of a
+// worker's switch above, and hostWorker's messages that no `other` takes).
+function refuseType(type) {
   report({ type: 'error', part: 'protocol', message: `unknown message ${type}` });
 }
 
@@ -169,7 +174,7 @@ export function hostWorker(worker) {
         break;
       default:
         if (worker.other) worker.other(data);
-        else report({ type: 'error', part: 'protocol', message: `unknown message ${data.type}` });
+        else refuseType(data.type);
     }
   };
   const host = serveEngine(worker.start, handle, worker.started);
