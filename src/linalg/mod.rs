@@ -57,7 +57,9 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use indicator::{multiply_indicator, multiply_indicator_rows};
-pub use pair::ThreadPair;
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub use pair::wasm_helper;
+pub use pair::{ThreadPair, page_threads};
 
 pub mod elementwise;
 pub mod indicator;

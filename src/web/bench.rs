@@ -181,7 +181,7 @@ impl BenchMnistRbm {
     #[wasm_bindgen(constructor)]
     pub fn new() -> BenchMnistRbm {
         BenchMnistRbm {
-            trainer: measured::mnist_sized_trainer(1),
+            trainer: measured::mnist_sized_trainer(crate::linalg::page_threads()),
         }
     }
 

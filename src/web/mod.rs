@@ -30,6 +30,8 @@ pub use machine::WebMachineLab;
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
+        #[cfg(target_feature = "atomics")]
+        crate::linalg::wasm_helper::note_panic();
         console_error_panic_hook::hook(info);
         let report =
             js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("boltzlabReportPanic"));
@@ -39,6 +41,45 @@ pub fn start() {
             let _ = report.call1(&JsValue::NULL, &JsValue::from_str(&info.to_string()));
         }
     }));
+}
+
+/// The threads an MNIST run's update uses in this build: 2 in the threaded build (atomics,
+/// shared memory; the page when cross-origin isolated) once its helper thread is registered
+/// (`pair_register`), else 1.
+#[wasm_bindgen]
+pub fn page_threads() -> f64 {
+    crate::linalg::page_threads() as f64
+}
+
+/// Registers the calling thread (a Web Worker that instantiated the threaded build on the
+/// learning worker's memory) as the instance's second thread; false if one already is.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen]
+pub fn pair_register() -> bool {
+    crate::linalg::wasm_helper::register()
+}
+
+/// Serves the learning's second halves on the registered helper's thread; never returns.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen]
+pub fn pair_serve() {
+    crate::linalg::wasm_helper::serve()
+}
+
+/// How many split halves the second thread ran, and how many the learning thread took back
+/// because the second had not started them when its own half was done: `[helped, taken
+/// back]`, both 0 without a second thread (a diagnostic for `benches/mnist_cores.mjs`).
+#[wasm_bindgen]
+pub fn pair_counts() -> Vec<f64> {
+    #[cfg(target_feature = "atomics")]
+    {
+        let (helped, taken_back) = crate::linalg::wasm_helper::counts();
+        vec![helped as f64, taken_back as f64]
+    }
+    #[cfg(not(target_feature = "atomics"))]
+    {
+        vec![0.0, 0.0]
+    }
 }
 
 /// wasm's linear memory, for typed-array views over the pointers below.

@@ -376,7 +376,8 @@ impl BatchTrainer {
         let forward = Product::new(rows, nv, nh, Layout::AsStored, Layout::AsStored);
         let backward = Product::new(chains, nh, nv, Layout::AsStored, Layout::Transposed);
         let outer = Product::new(nv, rows, nh, Layout::Transposed, Layout::AsStored);
-        cfg!(not(target_arch = "wasm32"))
+        // wasm has a second thread only in the threaded build (linalg::ThreadPair).
+        (cfg!(not(target_arch = "wasm32")) || cfg!(target_feature = "atomics"))
             && self.threads >= 2
             && forward.work() >= SPLIT_WORK
             && splits_like_the_whole(&forward, &rows_half)

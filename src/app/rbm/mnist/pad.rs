@@ -68,7 +68,7 @@ pub(super) fn trainer(
             reason: "an MNIST run learns by CD-k or persistent chains, not tempering".into(),
         });
     }
-    let trainer = BatchTrainer::new(start, train, options, 1)?;
+    let trainer = BatchTrainer::new(start, train, options, crate::linalg::page_threads())?;
     if labels {
         trainer.with_label_group(LABELS)
     } else {
