@@ -19,12 +19,14 @@ ONLY_DRIVER := env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER
 XVFB := xvfb-run -a -s "-screen 0 1280x1024x24"
 
 .PHONY: setup serve test format-check lint typecheck test-native test-native-avx2 test-wasm test-wasm-firefox test-wasm-webkit \
-	build dist e2e e2e-firefox e2e-webkit bench bench-peer soak clean
+	threads build dist e2e e2e-firefox e2e-webkit bench bench-peer soak clean
 
 setup:
 	@bash scripts/setup.sh
 
-serve: setup
+# The threaded engine first (Trunk copies it into the page's threads/); Trunk.toml's [serve]
+# sends the isolation headers that let the page use it.
+serve: setup threads
 	trunk serve --release --offline --address 127.0.0.1 --port 8080
 
 test: setup
@@ -93,8 +95,15 @@ test-wasm-webkit:
 # site): the release build with relative addresses, in dist/. Copy the folder's contents as
 # they are; docs/guide.md, "Offline and hosting". The end-to-end tests run this same build
 # (tests/e2e/offline.spec.js serves it from a sub-folder too), so what is shipped is tested.
-build:
+build: threads
 	trunk build --release --offline --public-url ./
+
+# The threaded engine (wasm with atomics and a shared memory) that a cross-origin isolated page
+# learns MNIST with on two threads: target/threads-pkg/, copied by Trunk into the page's
+# threads/ (index.html). Its own target directory; cargo skips it when up to date. About 2.5
+# minutes the first time (it rebuilds std).
+threads:
+	bash scripts/build_threads.sh
 
 dist: setup build
 
@@ -123,6 +132,7 @@ bench: setup
 	cargo bench --bench rbm_products --features bench-faer
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
+	bash scripts/build_threads.sh
 	trunk build --release --offline
 	node benches/page.mjs dist
 	node benches/mnist_cores.mjs dist

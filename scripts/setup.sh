@@ -30,6 +30,15 @@ else
   rustup target add wasm32-unknown-unknown
 fi
 
+# The standard library's source, which the threaded engine rebuilds with atomics
+# (scripts/build_threads.sh).
+if rustup component list --installed | grep -q '^rust-src'; then
+  say "rust component rust-src: present"
+else
+  say "adding rust component rust-src (for the threaded engine's std)"
+  rustup component add rust-src
+fi
+
 if command -v trunk >/dev/null 2>&1 && trunk --version | grep -q " ${TRUNK_VERSION}\$"; then
   say "trunk ${TRUNK_VERSION}: present"
 else
