@@ -77,6 +77,17 @@ export function trapped(err) {
 }
 
 /**
+ * The page's engine in this worker: the wasm-bindgen module and wasm the 'init' message names.
+ * @param {{js: string, wasm: string}} init
+ * @returns {Promise<any>} the loaded module
+ */
+export async function loadEngine(init) {
+  const engine = await import(init.js);
+  await engine.default({ module_or_path: init.wasm });
+  return engine;
+}
+
+/**
  * The start every engine worker shares: load the engine on {type: 'init', js, wasm}, hold the
  * messages that come before it, hand each later one to `handle` (an error it throws is
  * reported as {type: 'error', part: 'protocol'}), and report a wasm panic or a failed start as
@@ -88,10 +99,12 @@ export function trapped(err) {
  * @param {(data: any) => void} handle  every message after 'init'
  * @param {() => void} [started]  called after {type: 'ready'} is posted and before the messages
  *   that came early are handled (the lattice worker's first frame)
+ * @param {(init: any) => Promise<any>} [load]  loads the engine from the 'init' message
+ *   (loadEngine: the page's default engine; the MNIST learning worker may load the threaded one)
  * @returns {{dead: () => boolean, engine: () => any, handle: (data: any) => void}}  handle:
  *   handles a message as if it had just come (a message the worker kept for later)
  */
-export function serveEngine(ready, handle, started) {
+export function serveEngine(ready, handle, started, load = loadEngine) {
   let engine = null;
   let loaded = false;
   let dead = false;
@@ -112,8 +125,7 @@ export function serveEngine(ready, handle, started) {
     }
   };
   const init = async (data) => {
-    engine = await import(data.js);
-    await engine.default({ module_or_path: data.wasm });
+    engine = await load(data);
     ready(engine, data);
     loaded = true;
     report({ type: 'ready' });
@@ -131,11 +143,13 @@ export function serveEngine(ready, handle, started) {
 
 /**
  * @param {{start: (engine: any, init: any) => void, started?: () => void,
+ *   load?: (init: any) => Promise<any>,
  *   make: (command: any) => any, read: (name: string, args: any[]) => any,
  *   made?: (command: any) => void, answered?: (data: any) => void,
  *   held?: (data: any) => boolean, other?: (data: any) => void}} worker
  *   start: builds the engine objects from the 'init' message; started: after {type: 'ready'}
- *   is posted, before the messages that came early (a first frame); make: a command (throws
+ *   is posted, before the messages that came early (a first frame); load: loads the engine
+ *   (serveEngine's, by default the page's); make: a command (throws
  *   the engine's reason, nothing changed); read: a value; made: after a command was made and
  *   answered (frames, sessions); answered: after every command or read was answered, made or
  *   refused, and after `made` (a frame after each, the next slice); held: whether the
@@ -177,7 +191,7 @@ export function hostWorker(worker) {
         else refuseType(data.type);
     }
   };
-  const host = serveEngine(worker.start, handle, worker.started);
+  const host = serveEngine(worker.start, handle, worker.started, worker.load);
   return { ...host, seq: () => seq };
 }
 

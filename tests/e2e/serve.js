@@ -3,9 +3,12 @@
 // (application/wasm matters: streaming compilation requires it). Pages get the same
 // Content-Security-Policy as index.html's meta tag, plus frame-ancestors (header only).
 //
-// Imported, `host({ root, folder })` serves DIR below a folder of the site (as a school's
-// server or GitHub Pages would: /folder/… is DIR/…, anything else is not found) on a free
-// port, and the folder served can be swapped while it runs (a new build put on the server).
+// Imported, `host({ root, folder, isolate })` serves DIR below a folder of the site (as a
+// school's server or GitHub Pages would: /folder/… is DIR/…, anything else is not found) on a
+// free port, and the folder served can be swapped while it runs (a new build put on the
+// server). With `isolate` (or `--isolate` on the command line) every response also carries the
+// cross-origin isolation headers `make serve` sends (Trunk.toml), under which the page learns
+// MNIST with the threaded engine; without them, as on most static hosts, it does not.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -38,9 +41,12 @@ const policy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// The headers that make a page cross-origin isolated.
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 // A server of `mount.root` at the site's path `mount.folder` ('/' or '/a/b/'), both read per
-// request.
-function server(mount) {
+// request; `isolate`: with the isolation headers.
+function server(mount, isolate = false) {
   return createServer(async (request, response) => {
     const base = resolve(mount.root);
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
@@ -57,7 +63,7 @@ function server(mount) {
     try {
       const body = await readFile(file);
       const type = types[extname(file)] ?? 'application/octet-stream';
-      const headers = { 'Content-Type': type };
+      const headers = { 'Content-Type': type, ...(isolate ? isolation : {}) };
       if (type.startsWith('text/html')) headers['Content-Security-Policy'] = policy;
       response.writeHead(200, headers);
       response.end(body);
@@ -69,9 +75,9 @@ function server(mount) {
 
 // Serves `root` at `folder` on a free port of 127.0.0.1: { url (the folder's address), mount
 // (set mount.root to serve another build), close() }.
-export async function host({ root, folder = '/' }) {
+export async function host({ root, folder = '/', isolate = false }) {
   const mount = { root, folder };
-  const running = server(mount);
+  const running = server(mount, isolate);
   await new Promise((done) => running.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${running.address().port}${folder}`;
   const close = () =>
@@ -83,8 +89,9 @@ export async function host({ root, folder = '/' }) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const [root = 'dist', port = '8181'] = process.argv.slice(2);
-  server({ root, folder: '/' }).listen(Number(port), '127.0.0.1', () =>
+  const isolate = process.argv.includes('--isolate');
+  const [root = 'dist', port = '8181'] = process.argv.slice(2).filter((a) => a !== '--isolate');
+  server({ root, folder: '/' }, isolate).listen(Number(port), '127.0.0.1', () =>
     console.log(`serving ${resolve(root)} on http://127.0.0.1:${port}/`),
   );
 }

@@ -25,6 +25,7 @@
 
 import { WorkerLink } from '../worker_link.js';
 import { coresToUse } from './mnist_team.js';
+import { threadedEngine } from './threads.js';
 import { keepLastRun, onEngineStop, reportPanic } from '../fault.js';
 import { keptRecord, openRuns, runFileName } from './mnist_store.js';
 import { $, clearError, download, format, readNumber, showError } from '../ui.js';
@@ -237,7 +238,9 @@ export class MnistRun {
     if (first) {
       this.link = new WorkerLink(
         new URL('./mnist_worker.js', import.meta.url),
-        {},
+        // Two threads where the page may share memory and has a core to spare for the second
+        // (coresToUse ≥ 2); else learning workers (mnist_team.js) or one.
+        { threads: coresToUse() >= 2 ? threadedEngine(document.baseURI) : null },
         {
           onFrame: (frame) => this.received(frame),
           onSession: (kept) => this.keptRun(kept),

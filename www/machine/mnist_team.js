@@ -31,7 +31,8 @@ export const CORES_KEY = 'boltzlab-mnist-cores';
  * min(navigator.hardwareConcurrency − 1, MAX_CORES), at least 1: one core is left to the page and
  * the likelihood worker. On a 2-core machine two learning workers beside the likelihood worker
  * made 0.72× the rate of one (`node benches/mnist_cores.mjs dist`, docs/measured.md), so such a
- * machine learns on one.
+ * machine learns on one. On a cross-origin isolated page, two or more cores to use mean the
+ * threaded engine's two threads instead of a team (threads.js).
  * @returns {number}
  */
 export function coresToUse() {

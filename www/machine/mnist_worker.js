@@ -9,7 +9,9 @@
 // when the page is hidden, and restores it on the next visit.
 //
 //   page → worker
-//     {type: 'init', js, wasm}                  load the engine
+//     {type: 'init', js, wasm, threads}         load the engine; threads: the threaded
+//                                               engine's js and wasm on a cross-origin
+//                                               isolated page (threads.js), else null
 //     {type: 'load', bytes, hidden, seed, training, labels, every, resume, port, cores}
 //                                               the packed file (transferred; parsed by the
 //                                               engine's validating reader), the run's
@@ -18,7 +20,10 @@
 //                                               to the likelihood worker, the learning
 //                                               workers to use (mnist_team.js)
 //     {type: 'command', id, command, seq}       an MnistCommand for MnistLab.dispatch
-//     {type: 'read', id, name}                  'updates', 'busy', 'engine_time', 'saved',
+//     {type: 'read', id, name}                  'updates', 'busy', 'engine_time',
+//                                               'pair_counts' (the threaded engine's split
+//                                               halves: [by its second thread, taken back]),
+//                                               'saved',
 //                                               'fingerprint' (a hash of the saved bytes),
 //                                               'pad', 'classification', 'completion',
 //                                               'gallery-classes' (argmax p(y | v) of each
@@ -41,9 +46,10 @@
 // (p(y | v), exactly) and kept with the run (saved within PAD_SAVE_MS, not on every stroke).
 //     {type: 'panic', message}
 
-import { hostWorker, PaceLink, report, trapped, unknownMessage } from '../worker_host.js';
+import { hostWorker, loadEngine, PaceLink, report, trapped, unknownMessage } from '../worker_host.js';
 import { KEY, STORE, keptRecord, openRuns } from './mnist_store.js';
 import { Team, sharedUpdate } from './mnist_team.js';
+import { loadThreaded } from './threads.js';
 
 // Wall time of one slice of learning (an update of a 784-500 machine takes tens of ms), the
 // gallery's steps per slice, how often the run is saved while it learns, and how often the
@@ -109,7 +115,7 @@ function schedule() {
 // them their cores.
 function setRunning(on) {
   running = on;
-  pacing.tell(running ? (sharesUpdates() ? wantCores : 1) : 0);
+  pacing.tell(running ? learners() : 0);
 }
 
 const busy = () => lab !== null && (running || galleryActive || completionActive);
@@ -135,7 +141,8 @@ function stats() {
     completionClamped: lab.completion_clamped(),
     running,
     run,
-    cores: sharesUpdates() ? wantCores : 1,
+    cores: learners(),
+    threads: engine.page_threads(),
     // When these figures were read (ms since the epoch): the run's updates at a known moment.
     at: performance.timeOrigin + performance.now(),
   };
@@ -437,6 +444,7 @@ function make(command) {
 
 function read(name) {
   if (name === 'engine_time') return { ...engineTime };
+  if (name === 'pair_counts') return Array.from(engine.pair_counts());
   // Busy while learning, drawing a view's chain, or ending a shared update: after a pause the
   // replicas still finish the updates the helpers were let make (learnShared), so a reader
   // that waits for 'busy' to fall reads updates and the run at one and the same update.
@@ -522,9 +530,33 @@ const TEAM_HIDDEN = 250;
 // The learning workers the page asked for (the load message's `cores`).
 let wantCores = 1;
 
-/** Whether this run learns with a team (started on its first update). */
+/** Whether this run learns with a team (started on its first update). The threaded engine
+ * learns on its two threads instead. */
 function sharesUpdates() {
-  return wantCores >= 2 && lab !== null && lab.hidden() >= TEAM_HIDDEN;
+  return wantCores >= 2 && engine.page_threads() === 1 && lab !== null && lab.hidden() >= TEAM_HIDDEN;
+}
+
+/** The cores that learn: the team's workers, or the engine's threads (2 in the threaded
+ * engine, which splits each large enough update in halves; src/linalg/pair.rs). */
+function learners() {
+  return sharesUpdates() ? wantCores : engine.page_threads();
+}
+
+/**
+ * The threaded engine when the page offers it (threads.js), else the default one; a threaded
+ * engine that cannot start (a host without the files, a browser refusing a nested worker)
+ * leaves the default engine, saying why in the console.
+ * @param {{js: string, wasm: string, threads?: {js: string, wasm: string} | null}} data
+ */
+async function loadEither(data) {
+  if (data.threads) {
+    try {
+      return await loadThreaded(data.threads);
+    } catch (err) {
+      console.warn(`boltzlab: learning on one thread (the threaded engine did not start: ${err?.message ?? err})`);
+    }
+  }
+  return loadEngine(data);
 }
 
 function teamFault(message) {
@@ -575,6 +607,7 @@ function learnShared() {
 }
 
 const host = hostWorker({
+  load: loadEither,
   start: (loaded, data) => {
     engine = loaded;
     init = { js: data.js, wasm: data.wasm };

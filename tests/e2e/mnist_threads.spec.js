@@ -1,0 +1,82 @@
+// MNIST learning on the threaded engine (www/machine/threads.js, src/linalg/pair.rs): on a page
+// served with the cross-origin isolation headers (as `make serve` sends them) and two cores to
+// use, the learning worker loads the engine built with atomics and starts its second thread,
+// which runs half of each split update. The run is, bit for bit, the one the default engine
+// makes alone on a page served without the headers (as most static hosts serve it), from the
+// same start: the split never changes a bit (tests/batch_threads.rs natively).
+import { test, expect } from './fixtures.js';
+import { host } from './serve.js';
+
+const CORES_KEY = 'boltzlab-mnist-cores';
+
+function read(page, name) {
+  return page.evaluate((n) => window.boltzlabApp.machine.rbm.mnist.read(n), name);
+}
+
+function send(page, command) {
+  return page.evaluate((c) => window.boltzlabApp.machine.rbm.mnist.send(c), command);
+}
+
+// On the isolated page: two threads learn; returns the run's updates and fingerprint when
+// paused.
+async function learnThreaded(page, url) {
+  await mnistRun(page, url);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await expect(page.locator('#mnist-cores')).toHaveText('2');
+  await page.getByRole('button', { name: 'Run learning' }).click();
+  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(20);
+  await page.getByRole('button', { name: 'Pause learning' }).click();
+  await expect.poll(() => read(page, 'busy')).toBe(false);
+  const run = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
+  // Each update splits (784-250, batch 100, is above the split's threshold) and the second
+  // thread ran halves: a page that quietly fell back to one thread fails here.
+  const [helped] = await read(page, 'pair_counts');
+  expect(helped).toBeGreaterThan(0);
+  return run;
+}
+
+// Opens the page at `url` on an MNIST run of 784-250 from seed 7.
+async function mnistRun(page, url) {
+  await page.goto(url);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await page.locator('#bm-kind-restricted').check();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+  await page.locator('#rbm-dataset').selectOption('mnist');
+  await page.locator('#rbm-hidden').fill('250');
+  await page.locator('#rbm-create').click();
+  await expect(page.locator('#mnist')).toBeVisible({ timeout: 60_000 });
+  await send(page, { command: 'new-run', hidden: 250, seed: 7 });
+}
+
+test('an isolated page learns on two threads, with the bits of one', async ({ page, baseURL, browser }) => {
+  test.setTimeout(150_000);
+  // The isolated page is served by a server of its own, so it gets its own context and the
+  // checks the page fixture makes for the suite's server (fixtures.js): no console error, no
+  // page error, no request off its own server.
+  const isolated = await host({ root: 'dist', isolate: true });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  let threaded;
+  try {
+    const own = await context.newPage();
+    own.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+    own.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    own.on('request', (r) => r.url().startsWith(isolated.url) || problems.push(`request off its server: ${r.url()}`));
+    await own.addInitScript((key) => localStorage.setItem(key, '2'), CORES_KEY);
+    threaded = await learnThreaded(own, isolated.url);
+  } finally {
+    await context.close();
+    await isolated.close();
+  }
+  expect(problems, problems.join('\n')).toEqual([]);
+
+  // Without isolation: the default engine, one thread (advance: the learning worker alone).
+  await mnistRun(page, baseURL);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+  expect(await read(page, 'pair_counts')).toEqual([0, 0]);
+  for (let left = threaded.updates; left > 0; left -= Math.min(left, 600))
+    await send(page, { command: 'advance', updates: Math.min(left, 600) });
+  expect(await read(page, 'updates')).toBe(threaded.updates);
+  expect(await read(page, 'fingerprint')).toBe(threaded.fingerprint);
+});
