@@ -6,16 +6,9 @@
 // same start: the split never changes a bit (tests/batch_threads.rs natively).
 import { test, expect } from './fixtures.js';
 import { host } from './serve.js';
+import { advance, chooseMnist, learnThenPause, read, send } from './mnist_helpers.js';
 
 const CORES_KEY = 'boltzlab-mnist-cores';
-
-function read(page, name) {
-  return page.evaluate((n) => window.boltzlabApp.machine.rbm.mnist.read(n), name);
-}
-
-function send(page, command) {
-  return page.evaluate((c) => window.boltzlabApp.machine.rbm.mnist.send(c), command);
-}
 
 // On the isolated page: two threads learn; returns the run's updates and fingerprint when
 // paused.
@@ -23,11 +16,7 @@ async function learnThreaded(page, url) {
   await mnistRun(page, url);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await expect(page.locator('#mnist-cores')).toHaveText('2');
-  await page.getByRole('button', { name: 'Run learning' }).click();
-  await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(20);
-  await page.getByRole('button', { name: 'Pause learning' }).click();
-  await expect.poll(() => read(page, 'busy')).toBe(false);
-  const run = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
+  const run = await learnThenPause(page, { more: 20 });
   // Each update splits (784-250, batch 100, is above the split's threshold) and the second
   // thread ran halves: a page that quietly fell back to one thread fails here.
   const [helped] = await read(page, 'pair_counts');
@@ -39,13 +28,7 @@ async function learnThreaded(page, url) {
 async function mnistRun(page, url) {
   await page.goto(url);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-  await page.locator('#bm-kind-restricted').check();
-  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
-  await page.locator('#rbm-dataset').selectOption('mnist');
-  await page.locator('#rbm-hidden').fill('250');
-  await page.locator('#rbm-create').click();
-  await expect(page.locator('#mnist')).toBeVisible({ timeout: 60_000 });
+  await chooseMnist(page, 250);
   await send(page, { command: 'new-run', hidden: 250, seed: 7 });
 }
 
@@ -75,8 +58,7 @@ test('an isolated page learns on two threads, with the bits of one', async ({ pa
   await mnistRun(page, baseURL);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
   expect(await read(page, 'pair_counts')).toEqual([0, 0]);
-  for (let left = threaded.updates; left > 0; left -= Math.min(left, 600))
-    await send(page, { command: 'advance', updates: Math.min(left, 600) });
+  await advance(page, threaded.updates);
   expect(await read(page, 'updates')).toBe(threaded.updates);
   expect(await read(page, 'fingerprint')).toBe(threaded.fingerprint);
 });
