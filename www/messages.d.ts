@@ -11,8 +11,9 @@ import type { Training } from 'boltzlab-bindings';
 export type HostMessage =
   | { type: 'command'; id?: number; command: object; seq?: number }
   | { type: 'read'; id?: number; name: string; args?: unknown[] }
-  // Test only: the engine panics (`trap`: it stops with a wasm trap instead).
-  | { type: 'fault'; trap?: boolean };
+  // Test only: the engine panics (`trap`: it stops with a wasm trap instead; `helper`: the
+  // threaded engine's second thread panics at the next half it runs).
+  | { type: 'fault'; trap?: boolean; helper?: boolean };
 
 /** The lattice worker's own (www/lattice/worker.js). */
 export type LatticeMessage =

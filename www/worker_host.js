@@ -13,8 +13,10 @@
 //                   {type: 'read', id, name, args}      → {type: 'result', id, value | error}
 //                                                         then made(command) if a command was
 //                                                         made, and answered(data) either way
-//                   {type: 'fault', trap?}              test only: the engine panics (trap: it
-//                                                        stops with a wasm trap instead)
+//                   {type: 'fault', trap?, helper?}     test only: the engine panics (trap: it
+//                                                        stops with a wasm trap instead; helper:
+//                                                        the threaded engine's second thread
+//                                                        panics at its next half)
 //                   anything else                       → other(data)
 //   worker → page   {type: 'panic', message} when the engine panics or cannot start
 //                   {type: 'error', message, part: 'protocol'} for a message it cannot handle
@@ -183,7 +185,8 @@ export function hostWorker(worker) {
         break;
       }
       case 'fault':
-        if (data.trap) host.engine().trap_for_tests();
+        if (data.helper) host.engine().pair_fault_for_tests();
+        else if (data.trap) host.engine().trap_for_tests();
         else host.engine().fault_for_tests();
         break;
       default:

@@ -240,13 +240,14 @@ mod threaded {
     }
 
     /// Runs `here` on this thread and `there` on `worker`, which serves `shared`
-    /// ([`serve`]); `alive` says whether the worker can still finish a job it started (a
-    /// wasm helper that panicked cannot: the caller then panics rather than wait forever).
-    /// Also says whether the caller took `there` back and ran it itself.
+    /// ([`serve`]); `down` gives the worker's panic message if it can no longer finish a job
+    /// it started (a wasm helper that panicked: wasm aborts, so the caller then panics with
+    /// that message rather than wait forever). Also says whether the caller took `there`
+    /// back and ran it itself.
     pub(super) fn join_on<A, B: Send>(
         shared: &Shared,
         worker: &Thread,
-        alive: impl Fn() -> bool,
+        down: impl Fn() -> Option<String>,
         here: impl FnOnce() -> A,
         there: impl FnOnce() -> B + Send,
     ) -> ((A, B), bool) {
@@ -269,7 +270,7 @@ mod threaded {
         worker.unpark();
         let claim = Claim {
             shared,
-            alive: &alive,
+            down: &down,
         };
         let a = here();
         let taken_back = claim.take_back();
@@ -292,7 +293,7 @@ mod threaded {
     /// the job is DONE or takes it back, and leaves the state IDLE.
     struct Claim<'a> {
         shared: &'a Shared,
-        alive: &'a dyn Fn() -> bool,
+        down: &'a dyn Fn() -> Option<String>,
     }
 
     impl Claim<'_> {
@@ -317,10 +318,14 @@ mod threaded {
                 match self.shared.state.load(Ordering::Acquire) {
                     DONE => break,
                     IDLE => return,
-                    _ if !(self.alive)() => {
-                        panic!("the second thread stopped in the middle of an update")
-                    }
-                    _ => wait.pause(|| thread::park_timeout(Duration::from_millis(1))),
+                    _ => match (self.down)() {
+                        Some(message) => {
+                            panic!(
+                                "the second thread stopped in the middle of an update: {message}"
+                            )
+                        }
+                        None => wait.pause(|| thread::park_timeout(Duration::from_millis(1))),
+                    },
                 }
             }
             self.shared.state.store(IDLE, Ordering::Release);
@@ -395,7 +400,7 @@ mod threaded {
             there: impl FnOnce() -> B + Send,
         ) -> (A, B) {
             let worker = self.thread.as_ref().expect("running").thread().clone();
-            join_on(&self.shared, &worker, || true, here, there).0
+            join_on(&self.shared, &worker, || None, here, there).0
         }
     }
 
@@ -415,8 +420,8 @@ mod threaded {
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub mod wasm_helper {
     use super::threaded::{Shared, join_on, serve as serve_jobs};
-    use std::sync::OnceLock;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::{Mutex, OnceLock};
     use std::thread::{self, Thread};
 
     /// The one job slot of the instance.
@@ -425,8 +430,12 @@ pub mod wasm_helper {
     static HELPER: OnceLock<Thread> = OnceLock::new();
     /// Whether a join is under way (a second one, nested or not, runs in turn).
     static BUSY: AtomicBool = AtomicBool::new(false);
-    /// Whether the helper panicked (it cannot finish a job: wasm aborts on panic).
+    /// Whether the helper panicked (it cannot finish a job: wasm aborts on panic), and its
+    /// panic's message.
     static DOWN: AtomicBool = AtomicBool::new(false);
+    static DOWN_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+    /// Armed by [`fault_for_tests`]: the helper panics at the next half it runs.
+    static FAULT: AtomicBool = AtomicBool::new(false);
     /// Joins whose second half the helper ran, and those the caller took back.
     static HELPED: AtomicU64 = AtomicU64::new(0);
     static TAKEN_BACK: AtomicU64 = AtomicU64::new(0);
@@ -457,15 +466,36 @@ pub mod wasm_helper {
         HELPER.get().is_some() && !DOWN.load(Ordering::Acquire)
     }
 
-    /// Notes a panic on the current thread (the panic hook calls this): if it is the
-    /// helper's, the caller waiting on it stops waiting.
-    pub fn note_panic() {
+    /// Notes a panic on the current thread (the panic hook calls this with its message): if
+    /// it is the helper's, the caller waiting on it stops waiting and panics with it.
+    pub fn note_panic(message: &str) {
         if HELPER
             .get()
             .is_some_and(|h| h.id() == thread::current().id())
         {
+            if let Ok(mut slot) = DOWN_MESSAGE.lock() {
+                *slot = Some(message.to_owned());
+            }
             DOWN.store(true, Ordering::Release);
         }
+    }
+
+    /// The helper's panic message once it is down.
+    fn down() -> Option<String> {
+        DOWN.load(Ordering::Acquire).then(|| {
+            DOWN_MESSAGE
+                .lock()
+                .ok()
+                .and_then(|slot| slot.clone())
+                .unwrap_or_default()
+        })
+    }
+
+    /// For tests: the helper panics at the next half it runs (a half the caller takes back
+    /// runs as usual), as a bug in the engine would, so the page's fault report is tested on
+    /// this path too.
+    pub fn fault_for_tests() {
+        FAULT.store(true, Ordering::Release);
     }
 
     /// Clears BUSY when a join ends, by return or by unwinding.
@@ -491,13 +521,14 @@ pub mod wasm_helper {
                         .is_ok() =>
             {
                 let _busy = Busy;
-                let (both, taken_back) = join_on(
-                    &SHARED,
-                    helper,
-                    || !DOWN.load(Ordering::Acquire),
-                    here,
-                    there,
-                );
+                let helper_id = helper.id();
+                let there = move || {
+                    if thread::current().id() == helper_id && FAULT.swap(false, Ordering::AcqRel) {
+                        panic!("deliberate panic for tests on the second thread");
+                    }
+                    there()
+                };
+                let (both, taken_back) = join_on(&SHARED, helper, down, here, there);
                 if taken_back { &TAKEN_BACK } else { &HELPED }.fetch_add(1, Ordering::Relaxed);
                 both
             }

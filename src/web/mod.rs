@@ -31,7 +31,7 @@ pub use machine::WebMachineLab;
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         #[cfg(target_feature = "atomics")]
-        crate::linalg::wasm_helper::note_panic();
+        crate::linalg::wasm_helper::note_panic(&info.to_string());
         console_error_panic_hook::hook(info);
         let report =
             js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("boltzlabReportPanic"));
@@ -80,6 +80,14 @@ pub fn pair_counts() -> Vec<f64> {
     {
         vec![0.0, 0.0]
     }
+}
+
+/// For tests: the threaded engine's second thread panics at the next half it runs (nothing in
+/// the default build, which has none).
+#[wasm_bindgen]
+pub fn pair_fault_for_tests() {
+    #[cfg(target_feature = "atomics")]
+    crate::linalg::wasm_helper::fault_for_tests();
 }
 
 /// wasm's linear memory, for typed-array views over the pointers below.

@@ -3,7 +3,8 @@
 // use, the learning worker loads the engine built with atomics and starts its second thread,
 // which runs half of each split update. The run is, bit for bit, the one the default engine
 // makes alone on a page served without the headers (as most static hosts serve it), from the
-// same start: the split never changes a bit (tests/batch_threads.rs natively).
+// same start: the split never changes a bit (tests/batch_threads.rs natively). A panic on the
+// second thread is shown as any engine panic, and does not leave the learning thread waiting.
 import { test, expect } from './fixtures.js';
 import { host } from './serve.js';
 import { advance, chooseMnist, learnThenPause, read, send } from './mnist_helpers.js';
@@ -32,27 +33,34 @@ async function mnistRun(page, url) {
   await send(page, { command: 'new-run', hidden: 250, seed: 7 });
 }
 
-test('an isolated page learns on two threads, with the bits of one', async ({ page, baseURL, browser }) => {
-  test.setTimeout(150_000);
-  // The isolated page is served by a server of its own, so it gets its own context and the
-  // checks the page fixture makes for the suite's server (fixtures.js): no console error, no
-  // page error, no request off its own server.
+// Runs `use(page, url)` on the built page served with the isolation headers by a server of its
+// own, with two cores to use: a context of its own, and the checks the page fixture makes for
+// the suite's server (fixtures.js): no console error or page error but those `allowed`
+// matches, no request off its own server. Returns what `use` returned.
+async function onIsolatedPage(browser, use, allowed = /$^/) {
   const isolated = await host({ root: 'dist', isolate: true });
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
   const problems = [];
-  let threaded;
+  let result;
   try {
-    const own = await context.newPage();
-    own.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-    own.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    own.on('request', (r) => r.url().startsWith(isolated.url) || problems.push(`request off its server: ${r.url()}`));
-    await own.addInitScript((key) => localStorage.setItem(key, '2'), CORES_KEY);
-    threaded = await learnThreaded(own, isolated.url);
+    const page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => r.url().startsWith(isolated.url) || problems.push(`request off its server: ${r.url()}`));
+    await page.addInitScript((key) => localStorage.setItem(key, '2'), CORES_KEY);
+    result = await use(page, isolated.url);
   } finally {
     await context.close();
     await isolated.close();
   }
-  expect(problems, problems.join('\n')).toEqual([]);
+  const unexpected = problems.filter((problem) => !allowed.test(problem));
+  expect(unexpected, unexpected.join('\n')).toEqual([]);
+  return result;
+}
+
+test('an isolated page learns on two threads, with the bits of one', async ({ page, baseURL, browser }) => {
+  test.setTimeout(150_000);
+  const threaded = await onIsolatedPage(browser, learnThreaded);
 
   // Without isolation: the default engine, one thread (advance: the learning worker alone).
   await mnistRun(page, baseURL);
@@ -61,4 +69,30 @@ test('an isolated page learns on two threads, with the bits of one', async ({ pa
   await advance(page, threaded.updates);
   expect(await read(page, 'updates')).toBe(threaded.updates);
   expect(await read(page, 'fingerprint')).toBe(threaded.fingerprint);
+});
+
+test('a panic on the second thread stops the learning with the fault overlay, not a hang', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // The panics' own console lines (console_error_panic_hook in both threads, and the second
+  // thread's report) are expected; nothing else.
+  const panics = /deliberate panic for tests|second thread stopped/;
+  await onIsolatedPage(
+    browser,
+    async (page, url) => {
+      await mnistRun(page, url);
+      await expect(page.locator('#mnist-cores')).toHaveText('2');
+      await page.getByRole('button', { name: 'Run learning' }).click();
+      await expect.poll(() => read(page, 'updates'), { timeout: 60_000 }).toBeGreaterThan(5);
+      await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.faultSecondThread());
+      // The learning thread, waiting on the half the second thread will not finish, panics
+      // with the second thread's message: the page shows it as any engine panic.
+      await expect(page.getByRole('alertdialog', { name: 'The engine stopped' })).toBeVisible();
+      const message = page.locator('#fault-message');
+      await expect(message).toContainText("The MNIST machine's worker stopped");
+      await expect(message).toContainText('the second thread stopped in the middle of an update');
+      await expect(message).toContainText('deliberate panic for tests on the second thread');
+      await expect(page.locator('body')).toHaveAttribute('data-fault', 'panic');
+    },
+    panics,
+  );
 });

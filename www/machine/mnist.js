@@ -410,6 +410,11 @@ export class MnistRun {
     this.link.post({ type: 'fault', trap });
   }
 
+  // Test only: the threaded engine's second thread panics at the next half it runs.
+  faultSecondThread() {
+    this.link.post({ type: 'fault', helper: true });
+  }
+
   // The run as a file to keep or to open in another browser: the bytes the worker keeps in
   // IndexedDB (MnistLab.save: BZMNRUN format 2 with a CRC-32), named by its shape and update.
   async saveFile() {
