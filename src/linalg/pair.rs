@@ -332,13 +332,6 @@ mod threaded {
         }
     }
 
-    /// Asks the worker serving `shared` to return once it is idle.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn stop(shared: &Shared, worker: &Thread) {
-        shared.stop.store(true, Ordering::Release);
-        worker.unpark();
-    }
-
     /// The worker's loop: wait for a posted job (spin, then park), claim it, run it,
     /// report it done; until asked to stop.
     pub(super) fn serve(shared: &Shared) {
@@ -407,8 +400,9 @@ mod threaded {
     #[cfg(not(target_arch = "wasm32"))]
     impl Drop for Worker {
         fn drop(&mut self) {
+            self.shared.stop.store(true, Ordering::Release);
             if let Some(t) = self.thread.take() {
-                stop(&self.shared, t.thread());
+                t.thread().unpark();
                 let _ = t.join();
             }
         }
@@ -420,8 +414,8 @@ mod threaded {
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub mod wasm_helper {
     use super::threaded::{Shared, join_on, serve as serve_jobs};
+    use std::sync::OnceLock;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::{Mutex, OnceLock};
     use std::thread::{self, Thread};
 
     /// The one job slot of the instance.
@@ -430,10 +424,9 @@ pub mod wasm_helper {
     static HELPER: OnceLock<Thread> = OnceLock::new();
     /// Whether a join is under way (a second one, nested or not, runs in turn).
     static BUSY: AtomicBool = AtomicBool::new(false);
-    /// Whether the helper panicked (it cannot finish a job: wasm aborts on panic), and its
-    /// panic's message.
-    static DOWN: AtomicBool = AtomicBool::new(false);
-    static DOWN_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+    /// The helper's panic message, once it panicked (it cannot finish a job: wasm aborts on
+    /// panic).
+    static DOWN: OnceLock<String> = OnceLock::new();
     /// Armed by [`fault_for_tests`]: the helper panics at the next half it runs.
     static FAULT: AtomicBool = AtomicBool::new(false);
     /// Joins whose second half the helper ran, and those the caller took back.
@@ -463,7 +456,7 @@ pub mod wasm_helper {
 
     /// Whether a helper is registered and has not panicked.
     pub fn registered() -> bool {
-        HELPER.get().is_some() && !DOWN.load(Ordering::Acquire)
+        HELPER.get().is_some() && DOWN.get().is_none()
     }
 
     /// Notes a panic on the current thread (the panic hook calls this with its message): if
@@ -473,22 +466,13 @@ pub mod wasm_helper {
             .get()
             .is_some_and(|h| h.id() == thread::current().id())
         {
-            if let Ok(mut slot) = DOWN_MESSAGE.lock() {
-                *slot = Some(message.to_owned());
-            }
-            DOWN.store(true, Ordering::Release);
+            let _ = DOWN.set(message.to_owned());
         }
     }
 
     /// The helper's panic message once it is down.
     fn down() -> Option<String> {
-        DOWN.load(Ordering::Acquire).then(|| {
-            DOWN_MESSAGE
-                .lock()
-                .ok()
-                .and_then(|slot| slot.clone())
-                .unwrap_or_default()
-        })
+        DOWN.get().cloned()
     }
 
     /// For tests: the helper panics at the next half it runs (a half the caller takes back
@@ -515,7 +499,7 @@ pub mod wasm_helper {
     ) -> (A, B) {
         match HELPER.get() {
             Some(helper)
-                if !DOWN.load(Ordering::Acquire)
+                if DOWN.get().is_none()
                     && BUSY
                         .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
                         .is_ok() =>
