@@ -132,7 +132,7 @@ bench: setup
 	cargo bench --bench rbm_products --features bench-faer
 	trunk build --release --offline --dist dist-bench bench.html
 	node benches/browser.mjs dist-bench
-	bash scripts/build_threads.sh
+	$(MAKE) --no-print-directory threads
 	trunk build --release --offline
 	node benches/page.mjs dist
 	node benches/mnist_cores.mjs dist

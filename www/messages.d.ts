@@ -278,8 +278,6 @@ export type MnistStats = {
   run: number;
   // The cores that learn: the team's workers, or the engine's threads.
   cores: number;
-  // The engine's threads: 2 for the threaded engine (a cross-origin isolated page), else 1.
-  threads: number;
   // When these figures were read (ms since the epoch).
   at: number;
 };

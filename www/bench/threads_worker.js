@@ -4,7 +4,7 @@
 // default engine (one thread) or on the threaded one (two; a cross-origin isolated page
 // only): the engine with the cores to itself, beside the page figures.
 //   page → worker  {js, wasm, threads: {js, wasm} | null, repeats, updates}
-//   worker → page  {threads, msPerUpdate: [...], pairCounts} | {error}
+//   worker → page  {msPerUpdate: [...]} | {error}
 import { loadThreaded } from '../machine/threads.js';
 import { loadEngine } from '../worker_host.js';
 
@@ -19,7 +19,7 @@ onmessage = async ({ data }) => {
       bench.run(data.updates);
       msPerUpdate.push((performance.now() - t0) / data.updates);
     }
-    postMessage({ threads: engine.page_threads(), msPerUpdate, pairCounts: Array.from(engine.pair_counts()) });
+    postMessage({ msPerUpdate });
   } catch (err) {
     postMessage({ error: String(err?.message ?? err) });
   }

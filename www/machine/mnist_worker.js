@@ -142,7 +142,6 @@ function stats() {
     running,
     run,
     cores: learners(),
-    threads: engine.page_threads(),
     // When these figures were read (ms since the epoch): the run's updates at a known moment.
     at: performance.timeOrigin + performance.now(),
   };
