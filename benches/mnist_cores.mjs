@@ -13,6 +13,8 @@
 //                     whole shared update (compute and the waits for the other workers) and,
 //                     of it, the ms inside engine calls (compute; the rest is the exchange);
 //   fps               the page's animation frames over the same windows;
+//   drawing           the time the page's MNIST drawing takes per frame (its draw(), timed
+//                     here only), median and longest over the windows;
 // and, for the threaded engine, how many split halves its second thread ran and how many the
 // learning thread took back (it had not started them when the first half was done). Last, the
 // engine alone: one update timed in a worker of its own (www/bench/threads_worker.js) on the
@@ -47,6 +49,13 @@ function mnistWindow(page, ms) {
       if (on) requestAnimationFrame(count);
     };
     requestAnimationFrame(count);
+    const draws = [];
+    const draw = mnist.draw.bind(mnist);
+    mnist.draw = () => {
+      const start = performance.now();
+      draw();
+      draws.push(performance.now() - start);
+    };
     const t0 = performance.now();
     const updates0 = await mnist.read('updates');
     const engine0 = await mnist.read('engine_time');
@@ -55,12 +64,16 @@ function mnistWindow(page, ms) {
     const updates1 = await mnist.read('updates');
     const t1 = performance.now();
     on = false;
+    mnist.draw = draw;
+    draws.sort((a, b) => a - b);
     const updates = engine1.updates - engine0.updates;
     return {
       msPerUpdate: (t1 - t0) / (updates1 - updates0),
       engineMs: (engine1.ms - engine0.ms) / updates,
       computeMs: (engine1.compute - engine0.compute) / updates,
       fps: (frames * 1000) / (t1 - t0),
+      drawMs: draws.length ? draws[Math.floor(draws.length / 2)] : NaN,
+      drawMaxMs: draws.length ? draws[draws.length - 1] : NaN,
     };
   }, ms);
 }
@@ -161,16 +174,20 @@ for (const [name, windows] of Object.entries(runs)) {
     engineMs: summary(windows.map((w) => w.engineMs)),
     computeMs: summary(windows.map((w) => w.computeMs)),
     fps: summary(windows.map((w) => w.fps)),
+    drawMs: summary(windows.map((w) => w.drawMs)),
+    drawMaxMs: Math.max(...windows.map((w) => w.drawMaxMs)),
   };
 }
 const f = (s, digits = 2) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 console.log(`\nMNIST 784-500 CD-1 batch 100 learning in the page, ${userAgent}`);
-console.log('workers | ms per update | epoch (600) s | in worker 0: ms per update | of it in the engine | fps');
+console.log(
+  'workers | ms per update | epoch (600) s | in worker 0: ms per update | of it in the engine | fps | drawing ms per frame (longest)',
+);
 for (const [name, s] of Object.entries(figures)) {
   const label = { 1: '1', K: String(cores), threads: '1, two threads (isolated page)' }[name];
   const computed = name === 'K' ? f(s.computeMs) : '—';
   console.log(
-    `${label} | ${f(s.msPerUpdate)} | ${((600 * s.msPerUpdate.median) / 1000).toFixed(1)} | ${f(s.engineMs)} | ${computed} | ${f(s.fps, 1)}`,
+    `${label} | ${f(s.msPerUpdate)} | ${((600 * s.msPerUpdate.median) / 1000).toFixed(1)} | ${f(s.engineMs)} | ${computed} | ${f(s.fps, 1)} | ${f(s.drawMs, 1)} (${s.drawMaxMs.toFixed(1)})`,
   );
 }
 if (figures.K)

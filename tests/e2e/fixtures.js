@@ -158,3 +158,25 @@ export function recordLeaving(page, frame, count) {
 export async function readLeaving(page) {
   return JSON.parse(await page.evaluate(() => localStorage.getItem('test-left')));
 }
+
+// What leaving the page lost, in seconds of run at `rate` (counts per second, measured before),
+// from recordLeaving's reading `left` of count `name` and the count `restored` after it:
+//   seen          the run after the last frame the page had processed when it was left. The
+//                 worker's sessions and frames come through one port in order, so that frame
+//                 came after every session the page holds: this is what the design bounds
+//                 (the save period and one slice), whatever the load;
+//   extrapolated  the same plus the run the worker did between that frame and the moment of
+//                 leaving, at the measured rate (staleMs after the frame was read). On a page
+//                 starved of its core, the frames wait unread and this interval grows with the
+//                 load, not with the design, and the worker (sharing the same cores) did not
+//                 run at the measured rate all along it. The guide reports this figure.
+export function lostAtLeaving(left, name, rate, restored) {
+  const staleMs = left.leftAt - left.at;
+  const atLeaving = left[name] + (rate * staleMs) / 1000;
+  return {
+    seen: Math.max(0, left[name] - restored) / rate,
+    extrapolated: Math.max(0, atLeaving - restored) / rate,
+    atLeaving,
+    staleMs,
+  };
+}
