@@ -15,6 +15,9 @@ export class ImageGridView {
     this.canvas = canvas;
     this.scale = scale;
     this.context = canvas.getContext('2d');
+    /** @type {ImageData | null} */
+    this.image = null;
+    this.pixels = new Uint32Array(0);
     this.readColours();
     onThemeChange(() => this.readColours());
   }
@@ -47,28 +50,33 @@ export class ImageGridView {
       this.canvas.width = W;
       this.canvas.height = H;
     }
-    const image = this.context.createImageData(W, H);
-    const pixels = new Uint32Array(image.data.buffer);
-    pixels.fill(this.gap);
+    // One ImageData kept while the grid's size stays (the particles are drawn every frame).
+    if (this.image?.width !== W || this.image?.height !== H) {
+      this.image = this.context.createImageData(W, H);
+      this.pixels = new Uint32Array(this.image.data.buffer);
+    }
+    const { image, pixels, greys, gap } = this;
+    pixels.fill(gap);
     const size = width * height;
-    const at = transposed ? (k, i) => values[i * count + k] : (k, i) => values[k * size + i];
+    // Image k's pixel i is values[first + i·step].
+    const step = transposed ? count : 1;
     for (let k = 0; k < count; k++) {
+      const first = transposed ? k : k * size;
       const x0 = (k % cols) * (width + 1) + 1;
       const y0 = Math.floor(k / cols) * (height + 1) + 1;
       let top = limit;
       if (signed && !(top > 0)) {
-        for (let i = 0; i < size; i++) top = Math.max(top, Math.abs(at(k, i)));
+        for (let i = 0; i < size; i++) top = Math.max(top, Math.abs(values[first + i * step]));
         if (!(top > 0)) top = 1;
       }
-      for (let i = 0; i < size; i++) {
-        const v = at(k, i);
-        let colour;
-        if (signed) colour = this.scale.word(v / top);
-        else colour = this.greys[Math.round(255 * Math.max(0, Math.min(1, v)))];
-        const x = x0 + (i % width);
-        const y = y0 + Math.floor(i / width);
-        if (marks && marks[k * size + i] && (x + y) % 2 === 0) colour = this.gap;
-        pixels[y * W + x] = colour;
+      for (let y = 0, i = 0; y < height; y++) {
+        const row = (y0 + y) * W + x0;
+        for (let x = 0; x < width; x++, i++) {
+          const v = values[first + i * step];
+          let colour = signed ? this.scale.word(v / top) : greys[Math.round(255 * Math.max(0, Math.min(1, v)))];
+          if (marks && marks[k * size + i] && (x0 + x + y0 + y) % 2 === 0) colour = gap;
+          pixels[row + x] = colour;
+        }
       }
     }
     this.context.putImageData(image, 0, 0);
