@@ -12,6 +12,7 @@
 # no longer asks for a shared memory (rust-lang/rust#147225). Its own target directory, so
 # the flags never invalidate the default build. Cargo skips what is up to date.
 set -euo pipefail
+recipe="$(realpath "$0")"
 cd "$(dirname "$0")/.."
 out=target/threads-pkg
 # The memory's maximum (a shared memory must declare one): 2 GiB.
@@ -25,9 +26,18 @@ RUSTC_BOOTSTRAP=1 \
   RUSTFLAGS="-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=$max$link" \
   cargo build --release --target wasm32-unknown-unknown --no-default-features --lib \
   -Z build-std=std,panic_abort --target-dir target/threads
+wasm=target/threads/wasm32-unknown-unknown/release/boltzlab.wasm
+# wasm-bindgen and wasm-opt (about a minute) only when cargo made a new library or this
+# recipe changed since they last ran.
+if [ "$out/boltzlab_threads_bg.wasm" -nt "$wasm" ] && [ "$out/boltzlab_threads_bg.wasm" -nt "$recipe" ] &&
+  [ -f "$out/boltzlab_threads.js" ]; then
+  echo "threaded engine: up to date"
+  ls -l "$out"/boltzlab_threads.js "$out"/boltzlab_threads_bg.wasm
+  exit 0
+fi
 mkdir -p "$out"
 wasm-bindgen --target web --out-dir "$out" --out-name boltzlab_threads \
-  target/threads/wasm32-unknown-unknown/release/boltzlab.wasm
+  "$wasm"
 wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-simd --enable-mutable-globals \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue \
   "$out/boltzlab_threads_bg.wasm" -o "$out/boltzlab_threads_bg.wasm"
