@@ -37,11 +37,13 @@ format-check:
 	cargo fmt --check
 	prettier --check www tests/e2e tests/soak tests/smoke sw.js scripts/offline_stamp.mjs playwright.config.js playwright.soak.config.js benches
 
-# clippy on both targets, and the library's docs (a broken or private intra-doc link, a
+# clippy on both targets (and on the threaded engine's code: scripts/build_threads.sh --lint),
+# and the library's docs (a broken or private intra-doc link, a
 # bracket read as a link) on both: the web facade's are built for wasm alone.
 lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy $(WASM) --all-targets -- -D warnings
+	bash scripts/build_threads.sh --lint
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib $(WASM)
 

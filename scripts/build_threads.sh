@@ -15,6 +15,17 @@ set -euo pipefail
 recipe="$(realpath "$0")"
 cd "$(dirname "$0")/.."
 out=target/threads-pkg
+features="-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals"
+# `--lint` (make lint): clippy on the library with these features instead of a build, so the
+# code only this engine compiles (cfg(target_feature = "atomics"): the second thread's side)
+# is linted too. A check links nothing, so std need not be rebuilt. Its own target directory:
+# cargo caches the target's cfg without regard to RUSTC_BOOTSTRAP, which stable rustc needs to
+# set cfg(target_feature = "atomics"). About 45 s the first time.
+if [ "${1:-}" = --lint ]; then
+  RUSTC_BOOTSTRAP=1 RUSTFLAGS="$features" cargo clippy --target wasm32-unknown-unknown --no-default-features --lib \
+    --target-dir target/threads-lint -- -D warnings
+  exit 0
+fi
 # The memory's maximum (a shared memory must declare one): 2 GiB.
 max=$((2 * 1024 * 1024 * 1024))
 link=""
@@ -23,7 +34,7 @@ for export in __wasm_init_tls __tls_size __tls_align __tls_base; do
 done
 echo "threaded engine: cargo build (std with atomics; minutes the first time)"
 RUSTC_BOOTSTRAP=1 \
-  RUSTFLAGS="-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=$max$link" \
+  RUSTFLAGS="$features -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=$max$link" \
   cargo build --release --target wasm32-unknown-unknown --no-default-features --lib \
   -Z build-std=std,panic_abort --target-dir target/threads
 wasm=target/threads/wasm32-unknown-unknown/release/boltzlab.wasm
