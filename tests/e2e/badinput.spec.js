@@ -195,12 +195,17 @@ async function expectMessage(page, errorId, name, range, what = '') {
   const box = page.locator(`#${errorId}`);
   await expect(box, `#${errorId} after ${what}`).toBeVisible({ timeout: 5000 });
   const text = await box.textContent();
+  checkMessage(text, errorId, name, range);
+  return text;
+}
+
+// A message's text names the value (`name`) and what is allowed (`range`), briefly.
+function checkMessage(text, errorId, name, range) {
   // The page writes the engine's message as a sentence (capital first letter).
   const loose = (re) => new RegExp(re.source, 'i');
   expect(text, `#${errorId}`).toMatch(loose(name));
   expect(text, `#${errorId}`).toMatch(loose(range));
   expect(text.length, `#${errorId}: a short message`).toBeLessThan(400);
-  return text;
 }
 
 // Whether the lattice keeps running: its tick count goes up.
@@ -491,6 +496,37 @@ test('a bad brush or brush size paints nothing and says why', async ({ page }) =
   expect((await fingerprint(page)).state).not.toBe(before.state);
 });
 
+// One bad link through the address bar, in one call to the page: waits until the address shows
+// the run's own parameters again (`own`: the page puts them back after refusing a link),
+// empties the link's message box so that the next message is known to be new, sets the
+// address to `fragment`, waits for the message, and returns its text with the engine's state
+// (as `fingerprint`) and the size box's value then. One call where seven were made one by one,
+// and no polling interval between them (about 150 links took 70–110 s so).
+const tryLink = (page, fragment, own) =>
+  page.evaluate(
+    async ([link, own]) => {
+      const until = async (ready, what) => {
+        const end = performance.now() + 10_000;
+        while (!ready()) {
+          if (performance.now() > end) throw new Error(`no ${what} within 10 s around #${link.slice(0, 60)}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      await until(() => window.location.hash === `#${own}`, "address with the run's own parameters");
+      const box = document.getElementById('link-error');
+      box.hidden = true;
+      box.textContent = '';
+      window.location.hash = `#${link}`;
+      await until(() => box.checkVisibility() && box.textContent !== '', 'message');
+      return {
+        text: box.textContent,
+        state: { state: await window.boltzlabLab.export_state(), fragment: await window.boltzlabLab.fragment() },
+        size: /** @type {HTMLInputElement} */ (document.getElementById('size')).value,
+      };
+    },
+    [fragment, own],
+  );
+
 // Share links: [fragment, what the message must say].
 function badLinks() {
   const links = [];
@@ -546,7 +582,7 @@ function badLinks() {
 }
 
 test('bad share links are refused with a message and leave the run as it was', async ({ page }) => {
-  // About 150 links, each through the address bar: 70 s here, more under load.
+  // About 150 links, each through the address bar (tryLink).
   test.setTimeout(300_000);
   page.on('dialog', (dialog) => {
     throw new Error(`a dialog opened: ${dialog.message()}`);
@@ -558,16 +594,11 @@ test('bad share links are refused with a message and leave the run as it was', a
   const memory = await memoryBytes(page);
   const links = badLinks();
   for (const [fragment, what, also] of links) {
-    // The address shows the run's own parameters again before the next link.
-    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(`#${before.fragment}`);
-    await clearBox(page, 'link-error');
-    await page.evaluate((f) => {
-      window.location.hash = f;
-    }, `#${fragment}`);
-    const text = await expectMessage(page, 'link-error', what, also);
+    const { text, state, size } = await tryLink(page, fragment, before.fragment);
+    checkMessage(text, 'link-error', what, also);
     expect(text).toContain('nothing was changed');
-    expect(await fingerprint(page), fragment.slice(0, 60)).toEqual(before);
-    await expect(page.locator('#size')).toHaveValue('16');
+    expect(state, fragment.slice(0, 60)).toEqual(before);
+    expect(size).toBe('16');
   }
   count('link (hash change)', links.length);
   expect(await memoryBytes(page)).toBeLessThan(memory + (16 << 20));
