@@ -12,19 +12,31 @@ export const test = base.extend({
   // worker's own console message, which is lost when the page ends the worker before the
   // browser has passed the message on (the test then asserts what the user is shown).
   expectedProblems: [{ patterns: [], allowed: [] }, { option: true }],
-  page: async ({ page, baseURL, expectedProblems: { patterns: expected, allowed = [] } }, use) => {
-    const problems = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      const url = request.url();
-      if (!url.startsWith(baseURL) && !url.startsWith('data:') && !url.startsWith('blob:')) {
-        problems.push(`request off the page's own server: ${url}`);
-      }
-    });
+  page: async ({ page, baseURL, expectedProblems }, use) => {
+    const checkProblems = watchProblems(page, baseURL);
     await use(page);
+    checkProblems(expectedProblems);
+  },
+});
+
+// Collects, on `page`, every console error, page error and request that leaves the server at
+// `origin` (data: and blob: addresses stay on the machine). Returns the check to make when the
+// page is done with: no problem but those matching `patterns` (each of which must occur) or
+// `allowed` (which may). The `page` fixture's checks; a spec that opens a page of its own on
+// another server (tests/e2e/mnist_threads.spec.js) makes the same ones.
+export function watchProblems(page, origin) {
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`request off the page's own server: ${url}`);
+    }
+  });
+  return ({ patterns: expected = [], allowed = [] } = {}) => {
     const unexpected = problems.filter(
       (problem) => ![...expected, ...allowed].some((pattern) => pattern.test(problem)),
     );
@@ -35,8 +47,8 @@ export const test = base.extend({
         `expected a problem matching ${pattern}`,
       ).toBe(true);
     }
-  },
-});
+  };
+}
 
 export { expect };
 

@@ -5,7 +5,7 @@
 // makes alone on a page served without the headers (as most static hosts serve it), from the
 // same start: the split never changes a bit (tests/batch_threads.rs natively). A panic on the
 // second thread is shown as any engine panic, and does not leave the learning thread waiting.
-import { test, expect } from './fixtures.js';
+import { test, expect, watchProblems } from './fixtures.js';
 import { host } from './serve.js';
 import { advance, chooseMnist, learnThenPause, read, send } from './mnist_helpers.js';
 
@@ -35,26 +35,23 @@ async function mnistRun(page, url) {
 
 // Runs `use(page, url)` on the built page served with the isolation headers by a server of its
 // own, with two cores to use: a context of its own, and the checks the page fixture makes for
-// the suite's server (fixtures.js): no console error or page error but those `allowed`
-// matches, no request off its own server. Returns what `use` returned.
-async function onIsolatedPage(browser, use, allowed = /$^/) {
+// the suite's server (fixtures.js, watchProblems), with `allowed` the problems that may occur.
+// Returns what `use` returned.
+async function onIsolatedPage(browser, use, allowed = []) {
   const isolated = await host({ root: 'dist', isolate: true });
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-  const problems = [];
+  let checkProblems;
   let result;
   try {
     const page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('request', (r) => r.url().startsWith(isolated.url) || problems.push(`request off its server: ${r.url()}`));
+    checkProblems = watchProblems(page, isolated.url);
     await page.addInitScript((key) => localStorage.setItem(key, '2'), CORES_KEY);
     result = await use(page, isolated.url);
   } finally {
     await context.close();
     await isolated.close();
   }
-  const unexpected = problems.filter((problem) => !allowed.test(problem));
-  expect(unexpected, unexpected.join('\n')).toEqual([]);
+  checkProblems({ allowed });
   return result;
 }
 
@@ -75,7 +72,7 @@ test('a panic on the second thread stops the learning with the fault overlay, no
   test.setTimeout(120_000);
   // The panics' own console lines (console_error_panic_hook in both threads, and the second
   // thread's report) are expected; nothing else.
-  const panics = /deliberate panic for tests|second thread stopped/;
+  const panics = [/deliberate panic for tests|second thread stopped/];
   await onIsolatedPage(
     browser,
     async (page, url) => {
