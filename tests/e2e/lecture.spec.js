@@ -9,6 +9,10 @@
 import { test, expect } from './fixtures.js';
 import { COURSE } from '../../www/lessons/course.js';
 
+// Its tests stand alone (each on a page of its own): spread over the workers rather than run
+// one after another in one (playwright.config.js runs whole files otherwise).
+test.describe.configure({ mode: 'parallel' });
+
 const SIZES = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },

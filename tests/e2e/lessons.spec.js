@@ -11,6 +11,10 @@ import { COURSE, ENCODER_GOAL, MNIST_GOAL } from '../../www/lessons/course.js';
 import { pictureSpins } from '../../www/lattice/pictures.js';
 import { K_STDERR, above, below } from '../../www/lessons/quantities.js';
 
+// Its tests stand alone (each on a page of its own): spread over the workers rather than run
+// one after another in one (playwright.config.js runs whole files otherwise).
+test.describe.configure({ mode: 'parallel' });
+
 async function openStep(page, query) {
   await page.goto(`/?${query}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');

@@ -3,6 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, openApp, lab, pause, choose, enter, spinsAndClamps, drag } from './fixtures.js';
 
+// Its tests stand alone (each on a page of its own): spread over the workers rather than run
+// one after another in one (playwright.config.js runs whole files otherwise).
+test.describe.configure({ mode: 'parallel' });
+
 // A version-1 record as the page wrote it before the engine kept sessions (a 16 × 16
 // lattice after one sweep, a 4-2-4 machine after 3 cycles), with its lattice's state file
 // and its network as the engine exported them then.
