@@ -10,6 +10,18 @@
  */
 export const $ = (id) => /** @type {any} */ (document.getElementById(id));
 
+// Sets an element's text (an id or the element) only when it differs. A write of the same
+// text still replaces the text node, and the browser lays out and repaints the page again: a
+// read-out written every frame with the same figure costs the page a frame's paint.
+/**
+ * @param {string | HTMLElement} target
+ * @param {string} text
+ */
+export function setText(target, text) {
+  const element = typeof target === 'string' ? $(target) : target;
+  if (element.textContent !== text) element.textContent = text;
+}
+
 // An engine message ("temperature must be …") as a sentence.
 export const sentence = (message) => message.charAt(0).toUpperCase() + message.slice(1);
 

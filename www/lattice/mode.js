@@ -24,7 +24,7 @@
 // less of the run.
 
 import { view } from '../engine.js';
-import { $ as byId, attempt, format, sentence } from '../ui.js';
+import { $ as byId, attempt, format, sentence, setText } from '../ui.js';
 import { Controls } from './controls.js';
 import { Inspector } from './inspector.js';
 import { Painter } from './painting.js';
@@ -278,7 +278,7 @@ export class LatticeMode {
     }
     if (now - this.rateSince >= 500) {
       const rate = this.rateTicks / ((now - this.rateSince) / 1000);
-      $('rate').textContent = rate < 1e4 ? String(Math.round(rate)) : rate.toExponential(2);
+      setText('rate', rate < 1e4 ? String(Math.round(rate)) : rate.toExponential(2));
       this.rateTicks = 0;
       this.rateSince = now;
     }
@@ -590,11 +590,12 @@ export class LatticeMode {
     this.drawWeights(frame);
     this.experiment.draw(this.plotsStale);
     this.plotsStale = false;
-    $('sweeps').textContent = format(stats.sweeps, 1);
-    $('temperature-shown').textContent = String(lab.temperature());
-    $('energy').textContent = format(stats.energy);
-    $('magnetization').textContent = format(stats.magnetization);
-    $('phase-shown').textContent = lab.clamps_on() ? `clamped (${stats.clampedCount})` : 'free';
+    // Written only when they change (setText): each write costs the page a layout and a paint.
+    setText('sweeps', format(stats.sweeps, 1));
+    setText('temperature-shown', String(lab.temperature()));
+    setText('energy', format(stats.energy));
+    setText('magnetization', format(stats.magnetization));
+    setText('phase-shown', lab.clamps_on() ? `clamped (${stats.clampedCount})` : 'free');
     if (this.fresh) {
       this.fresh = false;
       const buffers = this.spare.splice(0);

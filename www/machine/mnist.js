@@ -28,7 +28,7 @@ import { coresToUse } from './mnist_team.js';
 import { threadedEngine } from './threads.js';
 import { keepLastRun, onEngineStop, reportPanic } from '../fault.js';
 import { keptRecord, openRuns, runFileName } from './mnist_store.js';
-import { $, clearError, download, format, readNumber, showError } from '../ui.js';
+import { $, clearError, download, format, readNumber, setText, showError } from '../ui.js';
 import { cssColour, rgba } from '../views/colour.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
@@ -161,6 +161,9 @@ export class MnistRun {
     this.padPending = false;
     this.padDrawn = true;
     this.classification = null;
+    // What the bars show (drawBars): the classification drawn and whether the run had labels.
+    /** @type {{p: Float64Array | null, labelled: boolean} | null} */
+    this.drawnBars = null;
     this.buildBars();
     this.wire();
   }
@@ -556,6 +559,7 @@ export class MnistRun {
   buildBars() {
     const box = $('mnist-bars');
     this.bars = [];
+    this.drawnBars = null;
     for (let y = 0; y < 10; y++) {
       const digit = document.createElement('span');
       digit.textContent = String(y);
@@ -572,28 +576,36 @@ export class MnistRun {
     }
   }
 
+  // The bars of p(label | pad), when the classification (or whether the run has labels) changed.
   drawBars() {
     const p = this.classification;
     const labelled = Boolean(this.shown?.stats.labelled);
+    if (this.drawnBars?.p === p && this.drawnBars?.labelled === labelled) return;
+    this.drawnBars = { p, labelled };
     if (!labelled || !p || p.length !== 10) {
       for (const b of this.bars) {
         b.bar.style.width = '0%';
-        b.value.textContent = '–';
+        setText(b.value, '–');
       }
-      $('mnist-bars-text').textContent = labelled
-        ? 'p(label | pad): –'
-        : 'This run does not learn the labels: start one with “Learn the labels too” to classify.';
+      setText(
+        'mnist-bars-text',
+        labelled
+          ? 'p(label | pad): –'
+          : 'This run does not learn the labels: start one with “Learn the labels too” to classify.',
+      );
       return;
     }
     let best = 0;
     for (let y = 1; y < 10; y++) if (p[y] > p[best]) best = y;
     this.bars.forEach((b, y) => {
       b.bar.style.width = `${(100 * p[y]).toFixed(1)}%`;
-      b.value.textContent = p[y].toFixed(3);
+      setText(b.value, p[y].toFixed(3));
       b.digit.className = y === best ? 'best' : '';
     });
-    $('mnist-bars-text').textContent =
-      `p(label | pad), most probable ${best}: ` + Array.from(p, (q, y) => `${y}: ${q.toFixed(3)}`).join(', ');
+    setText(
+      'mnist-bars-text',
+      `p(label | pad), most probable ${best}: ` + Array.from(p, (q, y) => `${y}: ${q.toFixed(3)}`).join(', '),
+    );
   }
 
   drawPad() {
@@ -679,7 +691,7 @@ export class MnistRun {
       this.rate.shown = (this.rate.updates * 1000) / (now - this.rate.since);
       this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
     }
-    $('mnist-speed').textContent = this.running ? format(this.rate.shown, 3) : '–';
+    setText('mnist-speed', this.running ? format(this.rate.shown, 3) : '–');
     if (this.pointFresh) {
       this.pointFresh = false;
       this.drawPoint();
@@ -689,15 +701,17 @@ export class MnistRun {
     const frame = this.shown;
     if (!this.fresh || !frame) return;
     this.fresh = false;
-    $('mnist-pad-box').hidden = false;
-    $('mnist-error-rate').hidden = !frame.stats.labelled;
+    // Written only when they change (setText): the read-outs below change with every frame
+    // while learning, the rest seldom, and each write costs the page a layout and a paint.
+    if ($('mnist-pad-box').hidden) $('mnist-pad-box').hidden = false;
+    if ($('mnist-error-rate').hidden !== !frame.stats.labelled) $('mnist-error-rate').hidden = !frame.stats.labelled;
     this.drawBars();
     const s = frame.stats;
     const width = s.width;
     const height = s.visible / width;
-    $('mnist-updates').textContent = String(s.updates);
-    $('mnist-cores').textContent = String(s.cores);
-    $('mnist-epochs').textContent = format(s.updates / s.updatesPerEpoch, 3);
+    setText('mnist-updates', String(s.updates));
+    setText('mnist-cores', String(s.cores));
+    setText('mnist-epochs', format(s.updates / s.updatesPerEpoch, 3));
     this.views.chains.draw({
       values: frame.chains,
       count: frame.chains.length / s.visible,
@@ -711,11 +725,12 @@ export class MnistRun {
       // All of a large machine's filters 25 to a row (500: 20 rows), a page 10 to a row.
       const columns = count > 100 ? 25 : 10;
       this.views.filters.draw({ values: frame.filters, count, width, height, columns, signed: true, limit: 1 });
-      $('mnist-filter-range').textContent = count
+      const range = count
         ? s.filterAll
           ? `(all ${count} units)`
           : `(units ${count === s.hidden ? 'all' : `${frame.units[0]}…`}, page ${s.filterPage + 1} of ${Math.ceil(s.hidden / 100)})`
         : '';
+      setText('mnist-filter-range', range);
       const count2 = frame.reconstructions.length / s.visible;
       this.views.reconstructions.draw({
         values: besideEachOther(frame.reconstructions, count2 / 2, s.visible, RECONSTRUCTIONS_PER_ROW),
@@ -752,19 +767,24 @@ export class MnistRun {
   drawPoint() {
     const p = this.point;
     const progress = p?.progress ?? -1;
-    $('mnist-progress').textContent =
-      progress >= 0 ? `${Math.round(progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle';
+    setText(
+      'mnist-progress',
+      progress >= 0 ? `${Math.round(progress * 100)} % (update ${p.update}, ${p.exact ? 'exact' : 'AIS'})` : 'idle',
+    );
     $('mnist-progress-bar').value = String(progress >= 0 ? progress : 0);
     const c = this.curve;
     const n = c ? c.updates.length : 0;
     const pm = (x, e) => (e > 0 ? `${format(x, 4)} ± ${format(e, 2)}` : format(x, 4));
-    $('mnist-train-ll').textContent = n ? pm(c.train[n - 1], c.stderr[n - 1]) : '–';
-    $('mnist-test-ll').textContent = n ? pm(c.test[n - 1], c.stderr[n - 1]) : '–';
+    setText('mnist-train-ll', n ? pm(c.train[n - 1], c.stderr[n - 1]) : '–');
+    setText('mnist-test-ll', n ? pm(c.test[n - 1], c.stderr[n - 1]) : '–');
     // A labelled run's points: the test error on the 10 000 test images, ± its binomial
     // standard error.
     const e = n && c.error ? c.error[n - 1] : NaN;
-    $('mnist-test-error').textContent = Number.isFinite(e)
-      ? `${format(100 * e, 3)} % ± ${format(100 * c.errorStderr[n - 1], 2)} % (update ${c.updates[n - 1]})`
-      : '–';
+    setText(
+      'mnist-test-error',
+      Number.isFinite(e)
+        ? `${format(100 * e, 3)} % ± ${format(100 * c.errorStderr[n - 1], 2)} % (update ${c.updates[n - 1]})`
+        : '–',
+    );
   }
 }

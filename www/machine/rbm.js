@@ -21,7 +21,7 @@
 
 import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
-import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
+import { $, attempt, clearError, format, readNumber, setText, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
 import { MnistRun } from './mnist.js';
@@ -655,7 +655,7 @@ export class RbmMode {
       this.rate.shown = (this.rate.updates * 1000) / (now - this.rate.since);
       this.rate = { updates: 0, since: now, shown: this.rate.shown, at: this.rate.at };
     }
-    $('rbm-speed').textContent = this.running ? `${Math.round(this.rate.shown)}` : '–';
+    setText('rbm-speed', this.running ? `${Math.round(this.rate.shown)}` : '–');
     const frame = this.shown;
     if (frame?.curve) this.views.likelihood.show(frame.curve);
     if (!this.fresh || !frame) return;
@@ -667,17 +667,17 @@ export class RbmMode {
   /** @param {import('../messages').RbmFrame} frame @param {number} width @param {number} height */
   drawFrame(frame, width, height) {
     const s = frame.stats;
-    $('rbm-updates').textContent = String(s.updates);
-    $('rbm-epochs').textContent = format(s.updates / s.updatesPerEpoch, 1);
-    $('rbm-progress').textContent = s.progress >= 0 ? `${Math.round(s.progress * 100)} %` : 'idle';
+    setText('rbm-updates', String(s.updates));
+    setText('rbm-epochs', format(s.updates / s.updatesPerEpoch, 1));
+    setText('rbm-progress', s.progress >= 0 ? `${Math.round(s.progress * 100)} %` : 'idle');
     $('rbm-progress-bar').value = String(s.progress >= 0 ? s.progress : 0);
     const curve = frame.curve;
     const points = curve ? curve.updates.length : 0;
     const last = points - 1;
     const pm = (x, e) => (e > 0 ? `${format(x, 3)} ± ${format(e, 3)}` : format(x, 3));
-    $('rbm-train-ll').textContent = points ? pm(curve.train[last], curve.stderr[last]) : '–';
-    $('rbm-test-ll').textContent = points ? pm(curve.test[last], curve.stderr[last]) : '–';
-    $('rbm-ll-method').textContent = s.exact ? 'exact' : 'AIS';
+    setText('rbm-train-ll', points ? pm(curve.train[last], curve.stderr[last]) : '–');
+    setText('rbm-test-ll', points ? pm(curve.test[last], curve.stderr[last]) : '–');
+    setText('rbm-ll-method', s.exact ? 'exact' : 'AIS');
     // The means come in the frames after the page asked for them (until then, the states).
     const means = $('rbm-fantasy-show').value === 'means' && frame.fantasyMean;
     this.views.fantasy.draw({
@@ -687,9 +687,12 @@ export class RbmMode {
       height,
       columns: 10,
     });
-    $('rbm-fantasy-title').textContent = s.hasParticles
-      ? `Fantasy particles (${s.shown} shown)`
-      : `CD-k: ${s.shown} chains run k steps from training images (CD keeps no fantasy particles)`;
+    setText(
+      'rbm-fantasy-title',
+      s.hasParticles
+        ? `Fantasy particles (${s.shown} shown)`
+        : `CD-k: ${s.shown} chains run k steps from training images (CD keeps no fantasy particles)`,
+    );
     if (frame.weights && frame.weights !== this.drawnWeights) {
       this.drawnWeights = frame.weights;
       this.views.filters.draw({
@@ -704,14 +707,16 @@ export class RbmMode {
       const r = frame.reconstructions;
       this.views.reconstructions.draw({ values: r.values, count: r.count, width, height, columns: r.columns });
     }
-    $('rbm-gallery-progress').textContent =
-      s.galleryCount > 0 ? `${s.galleryDone} of ${readNumber($('rbm-gallery-steps').value) || '?'} steps` : '';
+    setText(
+      'rbm-gallery-progress',
+      s.galleryCount > 0 ? `${s.galleryDone} of ${readNumber($('rbm-gallery-steps').value) || '?'} steps` : '',
+    );
     if (s.galleryCount > 0 && frame.gallery)
       this.views.gallery.draw({ values: frame.gallery, count: s.galleryCount, width, height, columns: 10 });
     if (s.completionImage >= 0 && frame.completion) {
       const c = frame.completion;
       this.views.completion.draw({ values: c.all, count: 4, width, height, columns: 4, marks: c.marks });
-      $('rbm-complete-steps-done').textContent = String(s.completionSteps);
+      setText('rbm-complete-steps-done', String(s.completionSteps));
     }
   }
 }
