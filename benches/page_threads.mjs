@@ -1,21 +1,27 @@
-// Where the page's CPU goes while the restricted machine learns the digits (the default
-// options, in its worker; its log-likelihood points in their own worker): for every thread of
-// the headless Chromium it starts, the CPU time it used and the time it waited in the run
-// queue (runnable, no core free: /proc/PID/task/TID/schedstat), as shares of a core over
-// timed windows, with the machine's updates per second. A diagnostic, not part of
-// `make bench`: it tells whether the learning worker falls short of the bench page's engine
-// because it waits for a core (its CPU share plus its wait near 1) or because it idles
-// (their sum below 1), and which threads take the cores. Linux only (/proc).
+// Where the page's CPU goes while a restricted machine learns (the default options, in its
+// worker; its log-likelihood points in their own worker): for every thread of the headless
+// Chromium it starts, the CPU time it used and the time it waited in the run queue (runnable,
+// no core free: /proc/PID/task/TID/schedstat), as shares of a core over timed windows, with the
+// machine's updates per second. A diagnostic, not part of `make bench`: it tells whether the
+// learning worker falls short of the bench page's engine because it waits for a core (its CPU
+// share plus its wait near 1) or because it idles (their sum below 1), and which threads take
+// the cores. Linux only (/proc).
 //   make build, then node benches/page_threads.mjs [DIST]
-//   HIDDEN=500 ... (the hidden units; default 16), WINDOWS=3, WINDOW_MS=5000
+//   HIDDEN=500 ... (the hidden units; default 16, 500 for MNIST), WINDOWS=3, WINDOW_MS=5000
+//   DATASET=mnist ... the page's MNIST machine (784-HIDDEN, seed 7), on one learning worker, or
+//     with THREADS=1 on the threaded engine's two threads (the page served cross-origin
+//     isolated, as benches/mnist_cores.mjs does)
 import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serveDist } from './serve.mjs';
+import { host } from '../tests/e2e/serve.js';
 
-const HIDDEN = Number(process.env.HIDDEN ?? 16);
+const MNIST = process.env.DATASET === 'mnist';
+const THREADS = MNIST && process.env.THREADS === '1';
+const HIDDEN = Number(process.env.HIDDEN ?? (MNIST ? 500 : 16));
 const WINDOWS = Number(process.env.WINDOWS ?? 3);
 const WINDOW_MS = Number(process.env.WINDOW_MS ?? 5000);
-const STAGE = 3000; // timed from this update on, as benches/page.mjs
+const STAGE = MNIST ? 100 : 3000; // timed from this update on (the digits: as benches/page.mjs)
 const TICKS_PER_S = 100; // USER_HZ: /proc/…/stat counts CPU time in these
 
 // The processes under `pid` (the browser is a child of this script), `pid` first.
@@ -70,27 +76,50 @@ function threads() {
 }
 
 const { port, server } = await serveDist('dist');
+const isolated = THREADS ? await host({ root: process.argv[2] ?? 'dist', isolate: true }) : null;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`http://127.0.0.1:${port}/`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  // MNIST: one learning worker, or two cores for the threaded engine (www/machine/mnist.js).
+  if (MNIST)
+    await context.addInitScript((cores) => localStorage.setItem('boltzlab-mnist-cores', cores), THREADS ? '2' : '1');
+  const page = await context.newPage();
+  await page.goto(isolated ? isolated.url : `http://127.0.0.1:${port}/`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
+  if (MNIST) {
+    await page.waitForFunction(() => Boolean(window.boltzlabApp.machine.rbm.shown), null, { timeout: 60_000 });
+    await page.locator('#rbm-dataset').selectOption('mnist');
+  }
   await page.locator('#rbm-hidden').fill(String(HIDDEN));
   await page.locator('#rbm-create').click();
+  if (MNIST) {
+    await page.locator('#mnist').waitFor({ state: 'visible', timeout: 120_000 });
+    await page.evaluate(
+      (hidden) => window.boltzlabApp.machine.rbm.mnist.send({ command: 'new-run', hidden, seed: 7 }),
+      HIDDEN,
+    );
+  }
   await page.getByRole('button', { name: 'Run learning' }).click();
-  const updates = () => page.evaluate(() => window.boltzlabApp.machine.rbm.read('updates'));
-  await page.waitForFunction(async (stage) => (await window.boltzlabApp.machine.rbm.read('updates')) >= stage, STAGE, {
-    timeout: 300_000,
-    polling: 250,
-  });
-  console.log(
-    `64-${HIDDEN} learning digits; per window: updates/s, then each thread's CPU and run-queue wait in cores`,
+  const updates = MNIST
+    ? () => page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.read('updates'))
+    : () => page.evaluate(() => window.boltzlabApp.machine.rbm.read('updates'));
+  await page.waitForFunction(
+    async ([stage, mnist]) => {
+      const rbm = window.boltzlabApp.machine.rbm;
+      return (await (mnist ? rbm.mnist : rbm).read('updates')) >= stage;
+    },
+    [STAGE, MNIST],
+    { timeout: 300_000, polling: 250 },
   );
+  const what = MNIST
+    ? `784-${HIDDEN} learning MNIST on ${THREADS ? 'two threads' : 'one worker'}`
+    : `64-${HIDDEN} learning digits`;
+  console.log(`${what}; per window: updates/s, then each thread's CPU and run-queue wait in cores`);
   for (let k = 0; k < WINDOWS; k++) {
     const [u0, before, t0] = [await updates(), threads(), performance.now()];
     await page.waitForTimeout(WINDOW_MS);
@@ -110,4 +139,5 @@ try {
 } finally {
   await browser.close();
   server.kill();
+  await isolated?.close();
 }
