@@ -10,7 +10,9 @@
 //   HIDDEN=500 ... (the hidden units; default 16, 500 for MNIST), WINDOWS=3, WINDOW_MS=5000
 //   DATASET=mnist ... the page's MNIST machine (784-HIDDEN, seed 7), on one learning worker, or
 //     with THREADS=1 on the threaded engine's two threads (the page served cross-origin
-//     isolated, as benches/mnist_cores.mjs does)
+//     isolated, as benches/mnist_cores.mjs does); NODRAW=1 ... the MNIST view not drawn (its
+//     draw() a no-op, the frames still acknowledged): what the drawing costs the learning;
+//     NOPOINTS=1 ... its likelihood worker stopped before learning starts: what the points cost
 import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serveDist } from './serve.mjs';
@@ -104,6 +106,16 @@ try {
       HIDDEN,
     );
   }
+  if (MNIST && process.env.NODRAW === '1')
+    await page.evaluate(() => {
+      const mnist = window.boltzlabApp.machine.rbm.mnist;
+      mnist.draw = () => {
+        if ((mnist.unacked ?? 0) > 0) mnist.link.post({ type: 'ack', frames: mnist.unacked });
+        mnist.unacked = 0;
+      };
+    });
+  if (MNIST && process.env.NOPOINTS === '1')
+    await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.scorer.stop());
   await page.getByRole('button', { name: 'Run learning' }).click();
   const updates = MNIST
     ? () => page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.read('updates'))
