@@ -109,10 +109,7 @@ try {
   if (MNIST && process.env.NODRAW === '1')
     await page.evaluate(() => {
       const mnist = window.boltzlabApp.machine.rbm.mnist;
-      mnist.draw = () => {
-        if ((mnist.unacked ?? 0) > 0) mnist.link.post({ type: 'ack', frames: mnist.unacked });
-        mnist.unacked = 0;
-      };
+      mnist.draw = () => mnist.acknowledge();
     });
   if (MNIST && process.env.NOPOINTS === '1')
     await page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.scorer.stop());

@@ -703,7 +703,8 @@ export class MnistRun {
     this.fresh = false;
     // Written only when they change (setText): the read-outs below change with every frame
     // while learning, the rest seldom, and each write costs the page a layout and a paint.
-    if ($('mnist-pad-box').hidden) $('mnist-pad-box').hidden = false;
+    // (Showing a shown element writes nothing; hiding a hidden one writes its attribute again.)
+    $('mnist-pad-box').hidden = false;
     if ($('mnist-error-rate').hidden !== !frame.stats.labelled) $('mnist-error-rate').hidden = !frame.stats.labelled;
     this.drawBars();
     const s = frame.stats;
@@ -760,6 +761,12 @@ export class MnistRun {
         ? 'Release the clamps (free phase)'
         : 'Clamp again (clamped phase)';
     }
+    this.acknowledge();
+  }
+
+  // Tells the learning worker the frames received so far were drawn (or replaced by a later
+  // one): it then sends the next.
+  acknowledge() {
     if ((this.unacked ?? 0) > 0) this.link.post({ type: 'ack', frames: this.unacked });
     this.unacked = 0;
   }
