@@ -24,14 +24,13 @@
 //   node benches/mnist_cores.mjs [DIST] [PORT]
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
-import { serveDist, median, summary } from './serve.mjs';
+import { serveDist, median, openMnistRun, summary } from './serve.mjs';
 import { host } from '../tests/e2e/serve.js';
 
 const WARM_MS = 4000;
 const WINDOW_MS = 4000;
 const WINDOWS = 3;
 const ROUNDS = 2;
-const CORES_KEY = 'boltzlab-mnist-cores';
 
 const jsonPath = 'target/bench.json';
 
@@ -98,23 +97,9 @@ try {
     for (const way of cores > 1 ? ['1', 'K', 'threads'] : ['1', 'threads']) {
       const k = way === 'K' ? cores : 1;
       const address = way === 'threads' ? isolated.url : `http://127.0.0.1:${port}/`;
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
       // The threaded engine is used when two cores or more are to be used (www/machine/mnist.js).
       const asked = way === 'threads' ? 2 : k;
-      await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [CORES_KEY, String(asked)]);
-      const page = await context.newPage();
-      await page.goto(address);
-      await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
-      await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
-      await page.locator('#bm-kind-restricted').check();
-      await page.waitForFunction(() => Boolean(window.boltzlabApp.machine.rbm.shown), null, { timeout: 60_000 });
-      await page.locator('#rbm-dataset').selectOption('mnist');
-      await page.locator('#rbm-hidden').fill('500');
-      await page.locator('#rbm-create').click();
-      await page.locator('#mnist').waitFor({ state: 'visible', timeout: 120_000 });
-      await page.evaluate(() =>
-        window.boltzlabApp.machine.rbm.mnist.send({ command: 'new-run', hidden: 500, seed: 7 }),
-      );
+      const { context, page } = await openMnistRun(browser, address, { cores: asked, hidden: 500, seed: 7 });
       const shown = await page.locator('#mnist-cores').textContent();
       const expected = way === 'threads' ? '2' : String(k);
       if (shown !== expected) throw new Error(`the page shows ${shown} cores where ${expected} were asked (${way})`);

@@ -15,7 +15,7 @@
 //     NOPOINTS=1 ... its likelihood worker stopped before learning starts: what the points cost
 import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { serveDist } from './serve.mjs';
+import { openMnistRun, serveDist } from './serve.mjs';
 import { host } from '../tests/e2e/serve.js';
 
 const MNIST = process.env.DATASET === 'mnist';
@@ -83,29 +83,25 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
-try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
-  // MNIST: one learning worker, or two cores for the threaded engine (www/machine/mnist.js).
-  if (MNIST)
-    await context.addInitScript((cores) => localStorage.setItem('boltzlab-mnist-cores', cores), THREADS ? '2' : '1');
-  const page = await context.newPage();
-  await page.goto(isolated ? isolated.url : `http://127.0.0.1:${port}/`);
+const address = `http://127.0.0.1:${port}/`;
+
+// The digits machine, 64-HIDDEN, made (not yet learning) on a page of its own.
+async function openDigitsRun() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(address);
   await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
   await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
   await page.locator('#bm-kind-restricted').check();
-  if (MNIST) {
-    await page.waitForFunction(() => Boolean(window.boltzlabApp.machine.rbm.shown), null, { timeout: 60_000 });
-    await page.locator('#rbm-dataset').selectOption('mnist');
-  }
   await page.locator('#rbm-hidden').fill(String(HIDDEN));
   await page.locator('#rbm-create').click();
-  if (MNIST) {
-    await page.locator('#mnist').waitFor({ state: 'visible', timeout: 120_000 });
-    await page.evaluate(
-      (hidden) => window.boltzlabApp.machine.rbm.mnist.send({ command: 'new-run', hidden, seed: 7 }),
-      HIDDEN,
-    );
-  }
+  return page;
+}
+
+try {
+  // MNIST: one learning worker, or two cores for the threaded engine (www/machine/mnist.js).
+  const page = MNIST
+    ? (await openMnistRun(browser, isolated?.url ?? address, { cores: THREADS ? 2 : 1, hidden: HIDDEN, seed: 7 })).page
+    : await openDigitsRun();
   if (MNIST && process.env.NODRAW === '1')
     await page.evaluate(() => {
       const mnist = window.boltzlabApp.machine.rbm.mnist;
