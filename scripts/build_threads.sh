@@ -43,14 +43,12 @@ wasm=target/threads/wasm32-unknown-unknown/release/boltzlab.wasm
 if [ "$out/boltzlab_threads_bg.wasm" -nt "$wasm" ] && [ "$out/boltzlab_threads_bg.wasm" -nt "$recipe" ] &&
   [ -f "$out/boltzlab_threads.js" ]; then
   echo "threaded engine: up to date"
-  ls -l "$out"/boltzlab_threads.js "$out"/boltzlab_threads_bg.wasm
-  exit 0
+else
+  mkdir -p "$out"
+  wasm-bindgen --target web --out-dir "$out" --out-name boltzlab_threads "$wasm"
+  wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-simd --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue \
+    "$out/boltzlab_threads_bg.wasm" -o "$out/boltzlab_threads_bg.wasm"
+  rm -f "$out"/*.d.ts # the page's types come from the default build (make typecheck)
 fi
-mkdir -p "$out"
-wasm-bindgen --target web --out-dir "$out" --out-name boltzlab_threads \
-  "$wasm"
-wasm-opt -O3 --enable-threads --enable-bulk-memory --enable-simd --enable-mutable-globals \
-  --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue \
-  "$out/boltzlab_threads_bg.wasm" -o "$out/boltzlab_threads_bg.wasm"
-rm -f "$out"/*.d.ts # the page's types come from the default build (make typecheck)
 ls -l "$out"/boltzlab_threads.js "$out"/boltzlab_threads_bg.wasm
