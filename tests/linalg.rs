@@ -418,3 +418,58 @@ fn a_diverging_update_changes_nothing_and_names_the_weight() {
     assert!(error.contains("weight W[0][0]"), "{error}");
     assert_eq!(trainer.update().unwrap_err().to_string(), error);
 }
+
+#[test]
+fn exp64_has_libms_bits_on_every_input_and_so_does_its_sigmoid_over_a_slice() {
+    use boltzlab::linalg::exp64;
+    let xs = linalg_checks::exp64_inputs();
+    linalg_checks::check_exp64(&xs);
+    // The slice loops (vectorised), β = 1 and β ≠ 1, against the scalar σ the rest of the
+    // engine uses.
+    for beta in [1.0, 0.37] {
+        let mut ys = xs.clone();
+        exp64::sigmoid_scaled_in_place(&mut ys, beta);
+        for (&x, &y) in xs.iter().zip(&ys) {
+            let want = boltzlab::model::rbm::sigmoid(beta * x);
+            assert!(
+                linalg_checks::same_bits(y, want),
+                "σ({beta}·{x:e}): {y:e}, scalar {want:e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_f64_trainer_gives_the_same_bits_at_every_simd_level() {
+    // The small images' trainer, whose bits the page (wasm) shares: its loops (σ with
+    // libm's bits, the local fields, the statistics) are compiled at each level.
+    use boltzlab::learn::rbm::{RbmTrainer, Statistics};
+    use boltzlab::linalg::elementwise::levels;
+    let patterns = random_patterns(300, 64, 11);
+    let mut start = Rbm::random(64, 16, 0.3, 5).unwrap();
+    start.set_base_rate_biases(&patterns).unwrap();
+    let mut runs = Vec::new();
+    for statistics in [
+        Statistics::Persistent {
+            particles: 50,
+            steps: 2,
+        },
+        Statistics::ContrastiveDivergence { steps: 1 },
+    ] {
+        let o = options(statistics, 30, 3);
+        for level in levels() {
+            let mut t = RbmTrainer::new(start.clone(), &patterns, o).unwrap();
+            for _ in 0..40 {
+                t.update_at(level).unwrap();
+            }
+            runs.push((statistics, level, t.state()));
+        }
+    }
+    println!("levels: {:?}", levels());
+    for pair in runs.windows(2) {
+        let ((s0, l0, a), (s1, l1, b)) = (&pair[0], &pair[1]);
+        if s0 == s1 {
+            assert_eq!(a, b, "{s0:?}: {l0:?} and {l1:?} differ");
+        }
+    }
+}

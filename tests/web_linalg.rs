@@ -26,6 +26,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
+fn exp64_has_libms_bits_in_wasm_one_value_at_a_time_and_over_a_slice() {
+    linalg_checks::check_exp64(&linalg_checks::exp64_inputs());
+}
+
+#[wasm_bindgen_test]
 fn every_wasm_kernel_agrees_with_an_f64_product_within_the_rounding_bound() {
     let mut seed = 100;
     for (m, k, n) in [(1, 1, 1), (3, 5, 7), (97, 131, 33)] {

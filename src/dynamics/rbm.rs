@@ -12,6 +12,7 @@
 //! r < round(p·2^32) (as [`crate::dynamics::rules::threshold`]), so a seed fixes the
 //! trajectory natively and in WebAssembly alike.
 
+use crate::linalg::exp64::{sigmoid_in_place, sigmoid_scaled_in_place};
 use crate::model::rbm::Rbm;
 use crate::rng::SpinRng;
 use rand::Rng;
@@ -20,19 +21,22 @@ use rand::Rng;
 pub use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
 
 /// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
+#[inline(always)]
 pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
     hidden_input(rbm, v, out);
-    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+    sigmoid_in_place(out);
 }
 
 /// p(v_i = 1 | h) = σ(a_i + (W h)_i), into `out` (length V).
+#[inline(always)]
 pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
     visible_input(rbm, h, out);
-    out.iter_mut().for_each(|p| *p = sigmoid(*p));
+    sigmoid_in_place(out);
 }
 
 /// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
 /// 32-bit draw r_k per bit.
+#[inline(always)]
 pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
     for (s, &p) in out.iter_mut().zip(probabilities) {
         *s = u8::from(u64::from(rng.next_u32()) < fast_threshold(p));
@@ -208,6 +212,7 @@ impl Particles {
     /// Its k steps done in parts (a steps, then b) are the same draws as done at once
     /// (a + b): between steps the chain's state is its v alone, and p(h | v) is recomputed
     /// from it. That is what lets an update be done in slices.
+    #[inline(always)]
     pub fn advance_one_at(
         &mut self,
         rbm: &Rbm,
@@ -234,6 +239,7 @@ impl Particles {
 /// `steps` block Gibbs steps of one chain from visible state `v`: p_h ← p(h | v); then
 /// `steps` times h ~ p_h, v ~ p(v | h), p_h ← p(h | v). On return `v`, `h` hold the last
 /// states and `p_h` holds p(h | v) at the last v. `p_v` is scratch of length V.
+#[inline(always)]
 pub fn gibbs_chain(
     rbm: &Rbm,
     steps: usize,
@@ -250,6 +256,7 @@ pub fn gibbs_chain(
 /// p_β(h_j = 1 | v) = σ(β (b_j + (vW)_j)), p_β(v_i = 1 | h) = σ(β (a_i + (W h)_i)). At
 /// β = 1 it is [`gibbs_chain`] bit for bit (β·x = x).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn gibbs_chain_at(
     rbm: &Rbm,
     beta: f64,
@@ -260,7 +267,7 @@ pub fn gibbs_chain_at(
     p_v: &mut [f64],
     rng: &mut SpinRng,
 ) {
-    let tempered = |p: &mut [f64]| p.iter_mut().for_each(|x| *x = sigmoid(beta * *x));
+    let tempered = |p: &mut [f64]| sigmoid_scaled_in_place(p, beta);
     hidden_input(rbm, v, p_h);
     tempered(p_h);
     for _ in 0..steps {

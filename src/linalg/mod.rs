@@ -62,6 +62,7 @@ pub use pair::wasm_helper;
 pub use pair::{ThreadPair, page_threads};
 
 pub mod elementwise;
+pub mod exp64;
 pub mod indicator;
 mod pair;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -213,3 +213,84 @@ pub fn check_gradient(trainer: &BatchTrainer, rbm: &Rbm, rows: usize, chains: us
         assert!(error <= bound, "g_b[{j}]: {error:e} > {bound:e}");
     }
 }
+
+/// The inputs of the f64 e^x checks: the special values, libm's thresholds (in x and in
+/// the high word of |x|) and their neighbours, a dense sweep of [−750, 712], and random bit
+/// patterns of every exponent.
+pub fn exp64_inputs() -> Vec<f64> {
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        f64::MAX,
+        f64::MIN,
+        5e-324,
+        -5e-324,
+        709.782_712_893_384,
+        -708.396_418_532_264_1,
+        -745.133_219_101_941_1,
+    ];
+    let high_words = [0x3ff0_a2b2_u64, 0x3fd6_2e42, 0x3e30_0000, 0x4086_232b];
+    for hw in high_words {
+        for low in [0u64, 1, 0xffff_ffff] {
+            for sign in [0u64, 1 << 63] {
+                let x = f64::from_bits(sign | hw << 32 | low);
+                xs.extend([
+                    x,
+                    f64::from_bits(x.to_bits() - 1),
+                    f64::from_bits(x.to_bits() + 1),
+                ]);
+            }
+        }
+    }
+    for &t in &xs.clone() {
+        if t.is_finite() && t != 0.0 {
+            xs.extend((1..=4).flat_map(|d| {
+                [
+                    f64::from_bits(t.to_bits() - d),
+                    f64::from_bits(t.to_bits() + d),
+                ]
+            }));
+        }
+    }
+    xs.extend((0..1_000_000).map(|i| -750.0 + 1462.0 * (i as f64 + 0.5) / 1e6));
+    let mut rng = seeded_rng(64);
+    xs.extend((0..1_000_000).map(|_| f64::from_bits(rng.next_u64())));
+    // Every exponent from 2⁻⁶⁰ to 2¹⁰, either sign, random mantissas.
+    for e in (1023 - 60)..=(1023 + 10) {
+        for _ in 0..2_000 {
+            let sign = rng.next_u64() & (1 << 63);
+            xs.push(f64::from_bits(sign | (e << 52) | (rng.next_u64() >> 12)));
+        }
+    }
+    xs
+}
+
+/// Equal bits, or both NaN.
+pub fn same_bits(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// [`boltzlab::linalg::exp64::exp`] has `libm::exp`'s bits on every one of `xs`, one value
+/// at a time and over the whole slice (the loop the compiler vectorises).
+pub fn check_exp64(xs: &[f64]) {
+    use boltzlab::linalg::exp64;
+    for &x in xs {
+        let (got, want) = (exp64::exp(x), libm::exp(x));
+        assert!(
+            same_bits(got, want),
+            "e^{x:e} ({:#018x}): {got:e}, libm {want:e}",
+            x.to_bits()
+        );
+    }
+    let mut ys = xs.to_vec();
+    exp64::sigmoid_in_place(&mut ys);
+    for (&x, &y) in xs.iter().zip(&ys) {
+        let want = boltzlab::model::rbm::sigmoid(x);
+        assert!(same_bits(y, want), "σ({x:e}): {y:e}, scalar {want:e}");
+    }
+}

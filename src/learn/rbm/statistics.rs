@@ -165,6 +165,7 @@ impl Gradient {
 
     /// Adds s·v ⊗ p_h to ΔW, s·v to Δa and s·p_h to Δb (only the rows of units that are
     /// on are touched).
+    #[inline(always)]
     pub fn add(&mut self, v: &[u8], p_h: &[f64], scale: f64) {
         let h = p_h.len();
         for (i, &vi) in v.iter().enumerate() {
@@ -197,6 +198,7 @@ pub fn add_clamped<'a>(
 
 /// One vector's share of the clamped phase, (1/B) v ⊗ p(h | v) (and the means), for a
 /// batch of B vectors (so that the phase can be done in slices).
+#[inline(always)]
 pub fn add_clamped_vector(
     rbm: &Rbm,
     v: &[u8],
@@ -400,6 +402,7 @@ impl FreeChains {
     ///
     /// Work units: a block Gibbs step 2VH, a chain's start VH, a particle's statistics VH,
     /// a swap proposal 2VH.
+    #[inline(always)]
     pub fn subtract_free_in_slices(
         &mut self,
         rbm: &Rbm,
@@ -585,6 +588,7 @@ pub struct FreeProgress {
 
 /// Subtracts particle k's share (1/K) v⁽ᵏ⁾ ⊗ p(h | v⁽ᵏ⁾) (and the means) of the K
 /// particles' statistics, just advanced.
+#[inline(always)]
 fn subtract_particle(rbm: &Rbm, particles: &Particles, k: usize, gradient: &mut Gradient) {
     let scale = -1.0 / particles.count() as f64;
     let nh = rbm.hidden();

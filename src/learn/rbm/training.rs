@@ -18,6 +18,7 @@ use super::statistics::{
 use crate::dynamics::rbm::Particles;
 use crate::error::{ParamError, whole_in};
 use crate::learn::{DIVERGENCE_LIMIT, MAX_PATTERNS, below_one, check_patterns, diverged, positive};
+use crate::linalg::elementwise::{Level, best_level};
 use crate::model::rbm::Rbm;
 use crate::rng::{SpinRng, random_index, seeded_rng};
 
@@ -463,6 +464,57 @@ impl RbmTrainer {
     /// A slice of the gradient's estimate: (whether it is complete, work done). On
     /// completion the batch position moves on (and the next epoch's order is drawn).
     fn gradient_slice(&mut self, budget: u64) -> (bool, u64) {
+        self.gradient_slice_at(best_level(), budget)
+    }
+
+    /// [`RbmTrainer::update`] with the gradient's loops at a chosen SIMD level (the tests
+    /// force each: the same bits at every level, tests/linalg.rs).
+    pub fn update_at(&mut self, level: Level) -> Result<(), ParamError> {
+        if let Some(e) = &self.diverged {
+            return Err(e.clone());
+        }
+        while !self.gradient_slice_at(level, u64::MAX).0 {}
+        self.apply()
+    }
+
+    /// [`RbmTrainer::gradient_slice`] with its loops (the local fields, σ, the draws, the
+    /// statistics) compiled at a chosen SIMD level (panics if the processor lacks it), each
+    /// level's loops inlined into a function of its own. IEEE arithmetic in the same order
+    /// has the same bits at every width.
+    fn gradient_slice_at(&mut self, level: Level, budget: u64) -> (bool, u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2")]
+            fn avx2(t: &mut RbmTrainer, budget: u64) -> (bool, u64) {
+                t.gradient_slice_here(budget)
+            }
+            #[target_feature(enable = "avx512f")]
+            fn avx512(t: &mut RbmTrainer, budget: u64) -> (bool, u64) {
+                t.gradient_slice_here(budget)
+            }
+            match level {
+                Level::Baseline => self.gradient_slice_here(budget),
+                Level::Avx2 => {
+                    assert!(std::arch::is_x86_feature_detected!("avx2"));
+                    // SAFETY: the processor has AVX2 (checked just above).
+                    unsafe { avx2(self, budget) }
+                }
+                Level::Avx512 => {
+                    assert!(std::arch::is_x86_feature_detected!("avx512f"));
+                    // SAFETY: the processor has AVX-512F (checked just above).
+                    unsafe { avx512(self, budget) }
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = level;
+            self.gradient_slice_here(budget)
+        }
+    }
+
+    #[inline(always)]
+    fn gradient_slice_here(&mut self, budget: u64) -> (bool, u64) {
         let nv = self.rbm.visible();
         let vh = (nv * self.rbm.hidden()) as u64;
         let n = self.order.len();
