@@ -24,6 +24,7 @@ use boltzlab::learn::digits;
 use boltzlab::learn::rbm::{
     BatchTrainer, RateSchedule, Rbm, RbmTrainer, Statistics, TrainingOptions,
 };
+use boltzlab::linalg::elementwise::levels;
 use boltzlab::linalg::{Kernel, ThreadPair, multiply_rows, multiply_with};
 use boltzlab::rng::seeded_rng;
 use linalg_checks::{mnist_sized_products, mnist_sized_trainer, random_patterns, summary};
@@ -340,6 +341,21 @@ fn main() {
             per(max)
         );
         json.insert("native_rbm_64_16_f64_update_ms".into(), per(median));
+        // The same trainer with its loops at each SIMD level (the page's wasm has 2 f64
+        // lanes, as the baseline's SSE2).
+        for level in levels() {
+            let mut t = RbmTrainer::new(start.clone(), train.images(), pcd).expect("trainer");
+            let (median, _, _) = time_seconds(repeats, || {
+                for _ in 0..updates {
+                    t.update_at(level).expect("finite");
+                }
+            });
+            println!("    at {level:?}: {:.4} ms per update", per(median));
+            json.insert(
+                format!("native_rbm_64_16_f64_update_{level:?}_ms").to_lowercase(),
+                per(median),
+            );
+        }
         let mut f32_trainer = BatchTrainer::new(&start, train.images(), pcd, 1).expect("trainer");
         let (median, min, max) =
             time_seconds(repeats, || f32_trainer.run(updates).expect("finite"));

@@ -971,3 +971,26 @@ fn fifty_pcd_updates_on_digits_give_the_pinned_machine() {
 
 /// FNV-1a of the machine's bits after the 50 updates above.
 const PINNED_MACHINE: u32 = 1_192_079_894;
+
+#[test]
+fn for_each_on_visits_exactly_the_ones_in_order_across_blocks_of_64() {
+    use boltzlab::model::rbm::for_each_on;
+    use rand::Rng;
+    let mut rng = seeded_rng(17);
+    for len in [0, 1, 63, 64, 65, 127, 128, 129, 784] {
+        for density in [0.0, 0.1, 0.5, 1.0] {
+            // Values other than 0 and 1 are not "on" (the layers hold 0/1; the test pins it).
+            let bits: Vec<u8> = (0..len)
+                .map(|_| match f64::from(rng.next_u32()) / 4_294_967_296.0 {
+                    u if u < density => 1,
+                    u if u < 0.9 => 0,
+                    _ => 2,
+                })
+                .collect();
+            let want: Vec<usize> = (0..len).filter(|&k| bits[k] == 1).collect();
+            let mut got = Vec::new();
+            for_each_on(&bits, |k| got.push(k));
+            assert_eq!(got, want, "length {len}, density {density}");
+        }
+    }
+}

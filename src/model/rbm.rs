@@ -331,13 +331,11 @@ pub fn softplus(x: f64) -> f64 {
 #[inline(always)]
 pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
     out.copy_from_slice(rbm.hidden_biases());
-    for (i, &vi) in v.iter().enumerate() {
-        if vi == 1 {
-            for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
-                *c += w;
-            }
+    for_each_on(v, |i| {
+        for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
+            *c += w;
         }
-    }
+    });
 }
 
 /// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
@@ -345,11 +343,26 @@ pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
 #[inline(always)]
 pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
     out.copy_from_slice(rbm.visible_biases());
-    for (j, &hj) in h.iter().enumerate() {
-        if hj == 1 {
-            for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
-                *x += w;
-            }
+    for_each_on(h, |j| {
+        for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
+            *x += w;
+        }
+    });
+}
+
+/// Calls `f(k)` for every k with `bits[k] == 1`, in increasing order. A block of 64 bits
+/// is first read into the bits of one word (without a branch), whose ones are then visited
+/// lowest first, so the calls do not wait on a guess of random bits.
+#[inline(always)]
+pub fn for_each_on(bits: &[u8], mut f: impl FnMut(usize)) {
+    for (b, block) in bits.chunks(64).enumerate() {
+        let mut word = 0u64;
+        for (k, &bit) in block.iter().enumerate() {
+            word |= u64::from(bit == 1) << k;
+        }
+        while word != 0 {
+            f(b * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::dynamics::rbm::{Particles, gibbs_chain, hidden_probabilities};
 use crate::dynamics::rbm_tempering::Replicas;
 use crate::error::{ParamError, whole_in};
 use crate::model::rbm::Rbm;
+use crate::model::rbm::for_each_on;
 use crate::rng::SpinRng;
 
 /// How the free phase is sampled: a choice independent of the data, the batch and the
@@ -168,14 +169,12 @@ impl Gradient {
     #[inline(always)]
     pub fn add(&mut self, v: &[u8], p_h: &[f64], scale: f64) {
         let h = p_h.len();
-        for (i, &vi) in v.iter().enumerate() {
-            if vi == 1 {
-                self.visible[i] += scale;
-                for (g, &p) in self.weights[i * h..(i + 1) * h].iter_mut().zip(p_h) {
-                    *g += scale * p;
-                }
+        for_each_on(v, |i| {
+            self.visible[i] += scale;
+            for (g, &p) in self.weights[i * h..(i + 1) * h].iter_mut().zip(p_h) {
+                *g += scale * p;
             }
-        }
+        });
         for (g, &p) in self.hidden.iter_mut().zip(p_h) {
             *g += scale * p;
         }
