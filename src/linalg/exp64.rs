@@ -5,8 +5,8 @@
 //! `libm::exp` (std's `exp` may differ between platforms) one value at a time: about 60
 //! instructions and a branch per value, a quarter of a 64-16 update. [`exp`] here is the
 //! same algorithm (FreeBSD's `e_exp.c`, which `libm` ports) written without branches: every
-//! special case is a select, so the compiler turns a loop over a slice into SIMD (SSE2 or
-//! AVX2 natively, SIMD128 in wasm). It is IEEE f64 arithmetic only (no fused multiply-add),
+//! special case is a select, so the compiler turns a loop over a slice into SIMD (SSE2, AVX2
+//! or AVX-512 natively, SIMD128 in wasm). It is IEEE f64 arithmetic only (no fused multiply-add),
 //! so its bits are `libm::exp`'s on every input (tests/linalg.rs, `exp64`), at every SIMD
 //! width, natively and in wasm.
 

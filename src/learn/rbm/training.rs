@@ -567,11 +567,7 @@ impl RbmTrainer {
     /// chains and batch position have moved), the error names the update and the
     /// parameter, and every later call returns it.
     pub fn update(&mut self) -> Result<(), ParamError> {
-        if let Some(e) = &self.diverged {
-            return Err(e.clone());
-        }
-        self.estimate_gradient();
-        self.apply()
+        self.update_at(best_level())
     }
 
     /// Applies the estimated gradient (momentum, rate, decay), all or nothing.
