@@ -443,12 +443,12 @@ fn exp64_has_libms_bits_on_every_input_and_so_does_its_sigmoid_over_a_slice() {
 fn the_f64_trainer_gives_the_same_bits_at_every_simd_level() {
     // The small images' trainer, whose bits the page (wasm) shares: its loops (σ with
     // libm's bits, the local fields, the statistics) are compiled at each level.
-    use boltzlab::learn::rbm::{RbmTrainer, Statistics};
+    use boltzlab::learn::rbm::RbmTrainer;
     use boltzlab::linalg::elementwise::levels;
     let patterns = random_patterns(300, 64, 11);
     let mut start = Rbm::random(64, 16, 0.3, 5).unwrap();
     start.set_base_rate_biases(&patterns).unwrap();
-    let mut runs = Vec::new();
+    println!("levels: {:?}", levels());
     for statistics in [
         Statistics::Persistent {
             particles: 50,
@@ -457,19 +457,22 @@ fn the_f64_trainer_gives_the_same_bits_at_every_simd_level() {
         Statistics::ContrastiveDivergence { steps: 1 },
     ] {
         let o = options(statistics, 30, 3);
-        for level in levels() {
-            let mut t = RbmTrainer::new(start.clone(), &patterns, o).unwrap();
-            for _ in 0..40 {
-                t.update_at(level).unwrap();
-            }
-            runs.push((statistics, level, t.state()));
-        }
-    }
-    println!("levels: {:?}", levels());
-    for pair in runs.windows(2) {
-        let ((s0, l0, a), (s1, l1, b)) = (&pair[0], &pair[1]);
-        if s0 == s1 {
-            assert_eq!(a, b, "{s0:?}: {l0:?} and {l1:?} differ");
+        let states: Vec<_> = levels()
+            .into_iter()
+            .map(|level| {
+                let mut t = RbmTrainer::new(start.clone(), &patterns, o).unwrap();
+                for _ in 0..40 {
+                    t.update_at(level).unwrap();
+                }
+                (level, t.state())
+            })
+            .collect();
+        let (first, want) = &states[0];
+        for (level, state) in &states[1..] {
+            assert_eq!(
+                state, want,
+                "{statistics:?}: {level:?} differs from {first:?}"
+            );
         }
     }
 }

@@ -16,8 +16,7 @@ use super::{MAX_GIBBS_STEPS, MAX_PARTICLES, MAX_REPLICAS};
 use crate::dynamics::rbm::{Particles, gibbs_chain, hidden_probabilities};
 use crate::dynamics::rbm_tempering::Replicas;
 use crate::error::{ParamError, whole_in};
-use crate::model::rbm::Rbm;
-use crate::model::rbm::for_each_on;
+use crate::model::rbm::{Rbm, for_each_on};
 use crate::rng::SpinRng;
 
 /// How the free phase is sampled: a choice independent of the data, the batch and the
