@@ -3,10 +3,9 @@
 //! stderr naming the option and its allowed range (never a panic). Also damaged network
 //! files, unknown options and commands, missing and repeated values.
 
-use std::path::PathBuf;
-
 mod common;
 
+use common::TempDir;
 /// Runs `boltzlab` → (exit status, stdout, stderr).
 use common::boltzlab as run;
 
@@ -119,12 +118,8 @@ const CHOICE_VALUES: &[&str] = &[
 /// A small good network file and a directory for damaged ones, one directory per test:
 /// the tests of this binary run at once in one process, and a shared `good.json` being
 /// rewritten by one test was read half-written by another (a CI run failed so).
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "boltzlab-cli-badinput-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(test: &str) -> TempDir {
+    let dir = TempDir::new(test);
     std::fs::write(
         dir.join("good.json"),
         r#"{"units": 2, "spin": "ising", "weights": [[0, 1], [1, 0]], "biases": [0, 0]}"#,

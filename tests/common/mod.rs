@@ -174,6 +174,35 @@ impl Drop for TempFile {
     }
 }
 
+/// A directory in the temporary directory, unique to this test binary, this process and
+/// `name`; removed with its contents when dropped.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let path = std::env::temp_dir().join(format!(
+            "boltzlab-{}-{}-{name}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
 #[test]
 fn chi_square_pools_bins_expected_below_five() {
     // 100 samples over 4 states; the last two expect 2 and 1 samples, so they are pooled
