@@ -21,14 +21,18 @@ use rand::Rng;
 pub use crate::model::rbm::{hidden_input, sigmoid, softplus, visible_input};
 
 /// p(h_j = 1 | v) = σ(b_j + (vW)_j), into `out` (length H).
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn hidden_probabilities(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
     hidden_input(rbm, v, out);
     sigmoid_in_place(out);
 }
 
 /// p(v_i = 1 | h) = σ(a_i + (W h)_i), into `out` (length V).
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
     visible_input(rbm, h, out);
     sigmoid_in_place(out);
@@ -36,7 +40,9 @@ pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
 
 /// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
 /// 32-bit draw r_k per bit.
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
     for (s, &p) in out.iter_mut().zip(probabilities) {
         *s = u8::from(u64::from(rng.next_u32()) < fast_threshold(p));

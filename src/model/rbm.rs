@@ -328,7 +328,9 @@ pub fn softplus(x: f64) -> f64 {
 
 /// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
 /// the visible units that are on, added to b.
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
     out.copy_from_slice(rbm.hidden_biases());
     for_each_on(v, |i| {
@@ -340,7 +342,9 @@ pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
 
 /// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
 /// hidden units that are on, added to a.
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
     out.copy_from_slice(rbm.visible_biases());
     for_each_on(h, |j| {

@@ -165,7 +165,9 @@ impl Gradient {
 
     /// Adds s·v ⊗ p_h to ΔW, s·v to Δa and s·p_h to Δb (only the rows of units that are
     /// on are touched).
-    #[inline(always)]
+    // Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     pub fn add(&mut self, v: &[u8], p_h: &[f64], scale: f64) {
         let h = p_h.len();
         for_each_on(v, |i| {
@@ -586,7 +588,9 @@ pub struct FreeProgress {
 
 /// Subtracts particle k's share (1/K) v⁽ᵏ⁾ ⊗ p(h | v⁽ᵏ⁾) (and the means) of the K
 /// particles' statistics, just advanced.
-#[inline(always)]
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 fn subtract_particle(rbm: &Rbm, particles: &Particles, k: usize, gradient: &mut Gradient) {
     let scale = -1.0 / particles.count() as f64;
     let nh = rbm.hidden();

@@ -480,7 +480,9 @@ impl RbmTrainer {
     /// [`RbmTrainer::gradient_slice`] with its loops (the local fields, σ, the draws, the
     /// statistics) compiled at a chosen SIMD level (panics if the processor lacks it), each
     /// level's loops inlined into a function of its own. IEEE arithmetic in the same order
-    /// has the same bits at every width.
+    /// has the same bits at every width. Wasm has one level, and there the phases stay
+    /// functions of their own (`#[inline(never)]` on the wasm target): V8 ran the update
+    /// inlined whole 20–25 % slower (docs/speed.md).
     fn gradient_slice_at(&mut self, level: Level, budget: u64) -> (bool, u64) {
         #[cfg(target_arch = "x86_64")]
         {
