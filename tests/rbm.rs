@@ -994,3 +994,40 @@ fn for_each_on_visits_exactly_the_ones_in_order_across_blocks_of_64() {
         }
     }
 }
+
+#[test]
+fn sums_of_rows_have_the_bits_of_adding_the_rows_one_after_another() {
+    use boltzlab::model::rbm::sum_of_rows_on;
+    use rand::Rng;
+    let mut rng = seeded_rng(23);
+    let mut uniform = || f64::from(rng.next_u32()) / 4_294_967_296.0;
+    // Every width through one 16-column block and its 8-, 4- and 1-column tails, and widths
+    // past SHORT_ROWS (64), which add whole rows; 0 to all of 130 rows on.
+    for width in (1..=70).chain([99, 100, 500]) {
+        for (rows, density) in [(1, 1.0), (20, 0.0), (20, 0.5), (130, 0.3), (130, 1.0)] {
+            // Values of mixed sizes and signs, so that the order of the additions shows in
+            // the last bits.
+            let mut value = || (uniform() - 0.5) * 10f64.powi((uniform() * 12.0) as i32 - 6);
+            let base: Vec<f64> = (0..width).map(|_| value()).collect();
+            let table: Vec<Vec<f64>> = (0..rows)
+                .map(|_| (0..width).map(|_| value()).collect())
+                .collect();
+            let bits: Vec<u8> = (0..rows).map(|_| u8::from(uniform() < density)).collect();
+            let mut want = base.clone();
+            for (k, row) in table.iter().enumerate() {
+                if bits[k] == 1 {
+                    for (s, &w) in want.iter_mut().zip(row) {
+                        *s += w;
+                    }
+                }
+            }
+            let mut got = vec![f64::NAN; width];
+            sum_of_rows_on(&bits, &base, |k| &table[k], &mut got);
+            let same = got
+                .iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "width {width}, {rows} rows, density {density}");
+        }
+    }
+}

@@ -327,31 +327,88 @@ pub fn softplus(x: f64) -> f64 {
 }
 
 /// The hidden inputs c_j = b_j + Σ_i v_i W_ij, into `out` (length H): the rows of W of
-/// the visible units that are on, added to b.
+/// the visible units that are on, added to b ([`sum_of_rows_on`]).
 // Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn hidden_input(rbm: &Rbm, v: &[u8], out: &mut [f64]) {
-    out.copy_from_slice(rbm.hidden_biases());
-    for_each_on(v, |i| {
-        for (c, &w) in out.iter_mut().zip(rbm.weight_row(i)) {
-            *c += w;
-        }
-    });
+    sum_of_rows_on(v, rbm.hidden_biases(), |i| rbm.weight_row(i), out);
 }
 
 /// The visible inputs a_i + Σ_j W_ij h_j, into `out` (length V): the columns of W of the
-/// hidden units that are on, added to a.
+/// hidden units that are on, added to a ([`sum_of_rows_on`]).
 // Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
-    out.copy_from_slice(rbm.visible_biases());
-    for_each_on(h, |j| {
-        for (x, &w) in out.iter_mut().zip(rbm.weight_column(j)) {
-            *x += w;
+    sum_of_rows_on(h, rbm.visible_biases(), |j| rbm.weight_column(j), out);
+}
+
+/// Rows this long or shorter are summed a block of columns at a time ([`sum_of_rows_on`]).
+const SHORT_ROWS: usize = 64;
+
+/// out = base + Σ_{k : bits[k] = 1} row(k), each entry summed from its base through the rows
+/// in increasing k: the bits of adding the rows one after another into `out`.
+///
+/// Rows of up to [`SHORT_ROWS`] are summed a block of columns at a time (16, then 8, 4 and
+/// single columns), the block's sums held in registers while the rows are read: added into
+/// `out` in memory, each short row waited for the previous row's stores (the 64-16 update
+/// took 13 % longer). A long row's additions are many independent vectors, which keep the
+/// processor busy from memory, and a block at a time reads the bits once per block (the
+/// f64 784-500 learning command took 7 % longer so); docs/speed.md.
+#[inline(always)]
+pub fn sum_of_rows_on<'a>(
+    bits: &[u8],
+    base: &[f64],
+    row: impl Fn(usize) -> &'a [f64] + Copy,
+    out: &mut [f64],
+) {
+    let n = out.len();
+    if n > SHORT_ROWS {
+        out.copy_from_slice(base);
+        for_each_on(bits, |k| {
+            for (s, &w) in out.iter_mut().zip(row(k)) {
+                *s += w;
+            }
+        });
+        return;
+    }
+    let mut start = 0;
+    while start + 16 <= n {
+        sum_block::<16>(bits, base, row, out, start);
+        start += 16;
+    }
+    if start + 8 <= n {
+        sum_block::<8>(bits, base, row, out, start);
+        start += 8;
+    }
+    if start + 4 <= n {
+        sum_block::<4>(bits, base, row, out, start);
+        start += 4;
+    }
+    while start < n {
+        sum_block::<1>(bits, base, row, out, start);
+        start += 1;
+    }
+}
+
+/// Columns `start..start + B` of [`sum_of_rows_on`].
+#[inline(always)]
+fn sum_block<'a, const B: usize>(
+    bits: &[u8],
+    base: &[f64],
+    row: impl Fn(usize) -> &'a [f64],
+    out: &mut [f64],
+    start: usize,
+) {
+    let mut sums: [f64; B] = base[start..start + B].try_into().unwrap();
+    for_each_on(bits, |k| {
+        let values: &[f64; B] = row(k)[start..start + B].try_into().unwrap();
+        for j in 0..B {
+            sums[j] += values[j];
         }
     });
+    out[start..start + B].copy_from_slice(&sums);
 }
 
 /// Calls `f(k)` for every k with `bits[k] == 1`, in increasing order. A block of 64 bits
