@@ -39,24 +39,24 @@ pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
 }
 
 /// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
-/// 32-bit draw r_k per bit.
+/// 32-bit draw r_k per bit ([`drawn_on`]).
 // Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
     for (s, &p) in out.iter_mut().zip(probabilities) {
-        *s = u8::from(u64::from(rng.next_u32()) < fast_threshold(p));
+        *s = u8::from(drawn_on(rng.next_u32(), p));
     }
 }
 
-/// [`crate::dynamics::rules::threshold`] bit for bit, without a library call: y = p·2³² is rounded half away
-/// from zero as t = ⌊y⌋ plus one if y − t ≥ ½ (y ≥ 0, and y − t, the fractional part of a
-/// double, is exact).
+/// r < [`crate::dynamics::rules::threshold`](p) = round(p·2³²) (p clamped to [0, 1], halves
+/// rounded up), bit for bit, as one comparison of doubles: for an integer r and y = p·2³² ≥ 0,
+/// r < ⌊y + ½⌋ exactly when r + 1 ≤ y + ½, that is r + ½ ≤ y, and r + ½ and p·2³² are exact
+/// doubles. Out of [0, 1] the comparison gives what clamping would (never below 0, always
+/// above 1), and NaN is never on, as its threshold is 0.
 #[inline(always)]
-fn fast_threshold(probability: f64) -> u64 {
-    let y = probability.clamp(0.0, 1.0) * 4_294_967_296.0;
-    let t = y as u64;
-    t + u64::from(y - t as f64 >= 0.5)
+fn drawn_on(r: u32, probability: f64) -> bool {
+    f64::from(r) + 0.5 <= probability * 4_294_967_296.0
 }
 
 /// K persistent chains ("fantasy particles"): their visible and hidden states and
@@ -305,13 +305,17 @@ mod tests {
     }
 
     #[test]
-    fn the_inline_threshold_is_the_rules_threshold_bit_for_bit() {
-        // Halves, their neighbours, the ends and a dense sweep of (0, 1).
+    fn a_draw_is_on_below_the_rules_threshold_bit_for_bit() {
+        // Halves, their neighbours, the ends, outside [0, 1], NaN and a dense sweep of (0, 1);
+        // for each, the draws at and around its threshold and at the ends of their range.
         let mut ps = vec![
             0.0,
             1.0,
             -0.5,
             1.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
             f64::MIN_POSITIVE,
             0.5,
             1.0 - f64::EPSILON,
@@ -326,7 +330,14 @@ mod tests {
         }
         ps.extend((0..100_000).map(|i| (i as f64 + 0.37) / 100_000.0));
         for p in ps {
-            assert_eq!(fast_threshold(p), threshold(p), "p = {p:e}");
+            let t = threshold(p);
+            let mut rs = vec![0u32, 1, u32::MAX - 1, u32::MAX];
+            for r in [t.saturating_sub(2), t.saturating_sub(1), t, t + 1] {
+                rs.extend(u32::try_from(r).ok());
+            }
+            for r in rs {
+                assert_eq!(drawn_on(r, p), u64::from(r) < t, "p = {p:e}, r = {r}");
+            }
         }
     }
 
