@@ -39,7 +39,7 @@ pub fn visible_probabilities(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
 }
 
 /// Independent bits s_k = 1 with probability p_k: s_k = [r_k < round(p_k·2^32)], one
-/// 32-bit draw r_k per bit ([`drawn_on`]).
+/// 32-bit draw r_k per bit (`drawn_on`: one comparison of doubles).
 // Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]

@@ -347,15 +347,15 @@ pub fn visible_input(rbm: &Rbm, h: &[u8], out: &mut [f64]) {
 /// Rows this long or shorter are summed a block of columns at a time ([`sum_of_rows_on`]).
 const SHORT_ROWS: usize = 64;
 
-/// out = base + Σ_{k : bits[k] = 1} row(k), each entry summed from its base through the rows
+/// out = base + Σ_{k : bits\[k\] = 1} row(k), each entry summed from its base through the rows
 /// in increasing k: the bits of adding the rows one after another into `out`.
 ///
-/// Rows of up to [`SHORT_ROWS`] are summed a block of columns at a time (16, then 8, 4 and
-/// single columns), the block's sums held in registers while the rows are read: added into
-/// `out` in memory, each short row waited for the previous row's stores (the 64-16 update
-/// took 13 % longer). A long row's additions are many independent vectors, which keep the
-/// processor busy from memory, and a block at a time reads the bits once per block (the
-/// f64 784-500 learning command took 7 % longer so); docs/speed.md.
+/// Rows of up to `SHORT_ROWS` (64) values are summed a block of columns at a time (16,
+/// then 8, 4 and single columns), the block's sums held in registers while the rows are
+/// read: added into `out` in memory, each short row waited for the previous row's stores
+/// (the 64-16 update took 13 % longer). A long row's additions are many independent
+/// vectors, which keep the processor busy from memory, and a block at a time reads the bits
+/// once per block (the f64 784-500 learning command took 7 % longer so); docs/speed.md.
 #[inline(always)]
 pub fn sum_of_rows_on<'a>(
     bits: &[u8],
