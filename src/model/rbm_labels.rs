@@ -15,7 +15,7 @@
 
 use crate::error::ParamError;
 use crate::log_sum_exp::LogSumExp;
-use crate::model::rbm::{Rbm, check_bits, sigmoid, softplus};
+use crate::model::rbm::{Rbm, check_bits, sigmoid, softplus, sum_of_rows_on};
 
 /// Most labels K: 1000.
 pub const MAX_LABELS: usize = 1000;
@@ -124,17 +124,10 @@ impl LabelledRbm {
     }
 
     /// The image's hidden inputs b_j + (vᵀW)_j, into `out` (length H), added in f64 from
-    /// the rows of W of the pixels that are on. Panics on wrong lengths.
+    /// the rows of W of the pixels that are on ([`sum_of_rows_on`]). Panics on wrong lengths.
     pub fn image_input(&self, v: &[u8], out: &mut [f64]) {
         assert_eq!((v.len(), out.len()), (self.pixels(), self.hidden()));
-        out.copy_from_slice(self.rbm.hidden_biases());
-        for (i, &vi) in v.iter().enumerate() {
-            if vi == 1 {
-                for (c, &w) in out.iter_mut().zip(self.rbm.weight_row(i)) {
-                    *c += w;
-                }
-            }
-        }
+        sum_of_rows_on(v, self.rbm.hidden_biases(), |i| self.rbm.weight_row(i), out);
     }
 
     /// −aᵀv, the image's own share of every free energy.
