@@ -152,13 +152,18 @@ pub fn boltzlab_json(args: &[&str]) -> serde_json::Value {
 /// holding `bytes`; removed when dropped.
 pub struct TempFile(std::path::PathBuf);
 
+/// A path in the temporary directory unique to this test binary, this process and `name`.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "boltzlab-{}-{}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ))
+}
+
 impl TempFile {
     pub fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = std::env::temp_dir().join(format!(
-            "boltzlab-{}-{}-{name}",
-            env!("CARGO_CRATE_NAME"),
-            std::process::id()
-        ));
+        let path = temp_path(name);
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }
@@ -180,11 +185,7 @@ pub struct TempDir(std::path::PathBuf);
 
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!(
-            "boltzlab-{}-{}-{name}",
-            env!("CARGO_CRATE_NAME"),
-            std::process::id()
-        ));
+        let path = temp_path(name);
         std::fs::create_dir_all(&path).unwrap();
         TempDir(path)
     }

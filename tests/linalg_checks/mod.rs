@@ -276,7 +276,8 @@ pub fn same_bits(a: f64, b: f64) -> bool {
 }
 
 /// [`boltzlab::linalg::exp64::exp`] has `libm::exp`'s bits on every one of `xs`, one value
-/// at a time and over the whole slice (the loop the compiler vectorises).
+/// at a time, and σ over the whole slice (the loops the compiler vectorises) has the bits of
+/// the scalar σ the rest of the engine uses, at β = 1 and β ≠ 1.
 pub fn check_exp64(xs: &[f64]) {
     use boltzlab::linalg::exp64;
     for &x in xs {
@@ -292,5 +293,15 @@ pub fn check_exp64(xs: &[f64]) {
     for (&x, &y) in xs.iter().zip(&ys) {
         let want = boltzlab::model::rbm::sigmoid(x);
         assert!(same_bits(y, want), "σ({x:e}): {y:e}, scalar {want:e}");
+    }
+    let beta = 0.37;
+    let mut ys = xs.to_vec();
+    exp64::sigmoid_scaled_in_place(&mut ys, beta);
+    for (&x, &y) in xs.iter().zip(&ys) {
+        let want = boltzlab::model::rbm::sigmoid(beta * x);
+        assert!(
+            same_bits(y, want),
+            "σ({beta}·{x:e}): {y:e}, scalar {want:e}"
+        );
     }
 }
