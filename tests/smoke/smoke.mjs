@@ -66,17 +66,22 @@ const STEP_MS = 180_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Polls `read` until `done(value)`; fails with the last value seen after `ms`.
-async function poll(what, read, done, ms = STEP_MS) {
+// Reads `read` every 200 ms until `done(value)` or `ms` have passed: {reached, last}.
+async function waitFor(read, done, ms) {
   const end = Date.now() + ms;
-  let last;
   for (;;) {
-    last = await read();
-    if (done(last)) return last;
-    if (Date.now() > end)
-      throw new Error(`${what}: not reached in ${ms / 1000} s (last seen: ${JSON.stringify(last)})`);
+    const last = await read();
+    if (done(last)) return { reached: true, last };
+    if (Date.now() > end) return { reached: false, last };
     await sleep(200);
   }
+}
+
+// Polls `read` until `done(value)`; fails with the last value seen after `ms`.
+async function poll(what, read, done, ms = STEP_MS) {
+  const { reached, last } = await waitFor(read, done, ms);
+  if (!reached) throw new Error(`${what}: not reached in ${ms / 1000} s (last seen: ${JSON.stringify(last)})`);
+  return last;
 }
 
 function check(condition, message) {
@@ -174,7 +179,7 @@ class Page {
   // Runs `body` (a function body; `args` are arguments[0..]) in the page; awaits a returned
   // promise (W3C Execute Script does).
   // WebKitWebDriver once answered a read of a read-out with "Could not parse script result"
-  // (1 run in 3 on 2026-12-07); the scripts run here are reads or idempotent, so that error
+  // (1 run in 35 here on 2026-12-07); the scripts run here are reads or idempotent, so that error
   // is logged and the script run once more.
   async run(body, ...args) {
     try {
@@ -214,7 +219,8 @@ class Page {
   // Clicks `css` as a person does, once it stands still: WebDriver clicks at the point where
   // the element was, so a layout moving under it (a read-out growing a line as a worker
   // answers) can send the click elsewhere. Playwright waits for a stable element; this does
-  // the same (its box unchanged over 100 ms, after scrolling it to the middle of the view).
+  // the same (its box the same in two reads 0.3 s apart, after scrolling it to the middle of
+  // the view).
   // With `answered` (a probe of the page's reply), a click the page never heard of within
   // 10 s is logged, with where the last click landed, and made once more; a button that never
   // answers still fails its step's poll.
@@ -236,12 +242,7 @@ class Page {
       10_000,
     );
     await this.el(css).click();
-    if (!answered) return;
-    const end = Date.now() + 10_000;
-    while (Date.now() < end) {
-      if (await answered()) return;
-      await sleep(200);
-    }
+    if (!answered || (await waitFor(answered, Boolean, 10_000)).reached) return;
     const landed = await this.run('return window.smokeLastClick ?? "nowhere the page saw";');
     console.log(`  note: the click on ${css} got no answer in 10 s (it landed on ${landed}); clicking again`);
     await this.el(css).click();
@@ -290,7 +291,7 @@ const STEPS = [
       if ((await pressed('#run')) === 'true') await page.click('#run', async () => (await pressed('#run')) === 'false');
       await poll(
         'paused',
-        () => page.el('#run').getAttribute('aria-pressed'),
+        () => pressed('#run'),
         (p) => p === 'false',
       );
       await page.click('#step-sweep');
