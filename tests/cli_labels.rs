@@ -5,30 +5,7 @@
 
 mod common;
 
-use common::{boltzlab, boltzlab_json};
-use std::path::PathBuf;
-
-/// A path in the temporary directory, unique to this process and `name`; the file is
-/// removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str) -> TempFile {
-        TempFile(
-            std::env::temp_dir().join(format!("boltzlab-cli-labels-{}-{name}", std::process::id())),
-        )
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        std::fs::remove_file(&self.0).ok();
-    }
-}
+use common::{TempDir, boltzlab, boltzlab_json};
 
 /// `boltzlab` with `args`, expecting refusal (status 2, nothing on stdout): its stderr.
 fn refused(args: &[&str]) -> String {
@@ -40,7 +17,9 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back() {
-    let model = TempFile::new("mnist.json");
+    let dir = TempDir::new("learn");
+    let model = dir.join("mnist.json");
+    let model = model.to_str().unwrap();
     let report = boltzlab_json(&[
         "learn",
         "--machine",
@@ -61,7 +40,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
         "--threads",
         "2",
         "--save",
-        model.path(),
+        model,
         "--json",
     ]);
     assert_eq!(report["train_images"], 2000);
@@ -88,7 +67,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
         let again = boltzlab_json(&[
             "classify",
             "--model",
-            model.path(),
+            model,
             "--test-subset",
             "500",
             "--threads",
@@ -100,8 +79,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
         assert_eq!(again["hidden"], 100);
     }
     // The text output shows the confusion matrix.
-    let (code, stdout, _) =
-        boltzlab(&["classify", "--model", model.path(), "--test-subset", "500"]);
+    let (code, stdout, _) = boltzlab(&["classify", "--model", model, "--test-subset", "500"]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains("test error") && stdout.contains("true\\classified"),
@@ -160,43 +138,42 @@ fn bad_options_labels_and_files_are_refused_by_name() {
     assert!(learn(&["--epochs", "0"]).contains("--epochs"));
     assert!(learn(&["--machine", "full"]).contains("--machine"));
     // A text image file without labels cannot teach labels.
-    let unlabelled = TempFile::new("unlabelled.txt");
-    std::fs::write(unlabelled.path(), "0101\n1100\n").unwrap();
+    let dir = TempDir::new("refused");
+    let unlabelled = dir.write("unlabelled.txt", b"0101\n1100\n");
+    let unlabelled = unlabelled.to_str().unwrap();
     let e = refused(&[
         "learn",
         "--machine",
         "rbm",
         "--labels",
         "--data",
-        unlabelled.path(),
+        unlabelled,
     ]);
-    assert!(
-        e.contains("no labels") && e.contains(unlabelled.path()),
-        "{e}"
-    );
+    assert!(e.contains("no labels") && e.contains(unlabelled), "{e}");
     // classify: a missing model, a file of the wrong shape or kind, a model for other images.
     assert!(refused(&["classify"]).contains("--model"));
-    let bad = TempFile::new("bad.json");
+    let bad = dir.join("bad.json");
+    let bad = bad.to_str().unwrap();
     std::fs::write(
-        bad.path(),
+        bad,
         r#"{"machine":"rbm-labels","pixels":4,"labels":10,"hidden":2,"weights":[0.5],"visible_biases":[],"hidden_biases":[0,0]}"#,
     )
     .unwrap();
-    let e = refused(&["classify", "--model", bad.path()]);
+    let e = refused(&["classify", "--model", bad]);
     assert!(e.contains("weights") && e.contains("need 28 values"), "{e}");
-    std::fs::write(bad.path(), "{\"units\": 3}").unwrap();
-    let e = refused(&["classify", "--model", bad.path()]);
+    std::fs::write(bad, "{\"units\": 3}").unwrap();
+    let e = refused(&["classify", "--model", bad]);
     assert!(e.contains("machine file"), "{e}");
     // A well-formed machine of 4 pixels cannot classify 28×28 images.
     let weights = ["0"; 14 * 2].join(",");
     let biases = ["0"; 14].join(",");
     std::fs::write(
-        bad.path(),
+        bad,
         format!(
             r#"{{"machine":"rbm-labels","pixels":4,"labels":10,"hidden":2,"weights":[{weights}],"visible_biases":[{biases}],"hidden_biases":[0,0]}}"#
         ),
     )
     .unwrap();
-    let e = refused(&["classify", "--model", bad.path(), "--test-subset", "10"]);
+    let e = refused(&["classify", "--model", bad, "--test-subset", "10"]);
     assert!(e.contains("4 pixels"), "{e}");
 }

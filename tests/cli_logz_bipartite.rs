@@ -16,7 +16,7 @@ use boltzlab::estimate::rbm_exact::error_bound;
 use boltzlab::log_sum_exp::log_sum_exp;
 use boltzlab::model::rbm::{Rbm, softplus};
 use boltzlab::rng::{seeded_rng, standard_normal_pair};
-use common::{boltzlab, boltzlab_json};
+use common::{TempDir, boltzlab, boltzlab_json};
 use std::path::PathBuf;
 
 const VISIBLE: usize = 784;
@@ -51,19 +51,16 @@ fn machine() -> (Rbm, f64) {
     (rbm, free + per_hidden)
 }
 
-/// Writes the machine as an 809-unit network file in a fresh temporary directory.
-fn network_file(rbm: &Rbm, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boltzlab-logz-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("rbm-784-25.json");
-    std::fs::write(&file, rbm.to_network().unwrap().to_json()).unwrap();
-    file
+/// Writes the machine as a network file (809 units for the 784-25 machine) in `dir`.
+fn network_file(rbm: &Rbm, dir: &TempDir) -> PathBuf {
+    dir.write("rbm.json", rbm.to_network().unwrap().to_json().as_bytes())
 }
 
 #[test]
 fn logz_exact_of_an_809_unit_bipartite_network_equals_the_closed_form() {
     let (rbm, closed_form) = machine();
-    let file = network_file(&rbm, "exact");
+    let dir = TempDir::new("exact");
+    let file = network_file(&rbm, &dir);
     let path = file.to_str().unwrap();
     let v = boltzlab_json(&[
         "logz",
@@ -89,7 +86,6 @@ fn logz_exact_of_an_809_unit_bipartite_network_equals_the_closed_form() {
         v["seconds"]
     );
     assert!((got - closed_form).abs() <= bound, "{got} vs {closed_form}");
-    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }
 
 #[test]
@@ -98,7 +94,8 @@ fn logz_ais_of_the_809_unit_network_is_within_5_standard_errors_of_the_closed_fo
     // for a base-rate model). 5σ: a false failure about once in 10⁶ seeds if the error bar
     // is honest (ln Ẑ's downward bias, about stderr²/2, is far inside).
     let (rbm, closed_form) = machine();
-    let file = network_file(&rbm, "ais");
+    let dir = TempDir::new("ais");
+    let file = network_file(&rbm, &dir);
     let path = file.to_str().unwrap();
     let v = boltzlab_json(&[
         "logz",
@@ -121,14 +118,14 @@ fn logz_ais_of_the_809_unit_network_is_within_5_standard_errors_of_the_closed_fo
         v["seconds"]
     );
     assert!(stderr > 0.0 && (got - closed_form).abs() < 5.0 * stderr);
-    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }
 
 #[test]
 fn the_papers_schedule_is_an_option_of_bipartite_ais_and_is_refused_elsewhere() {
     // A small bipartite network (a 12-3 machine): the paper's 14 500 steps take a moment.
     let small = Rbm::random(12, 3, 0.5, 4).unwrap();
-    let file = network_file(&small, "options");
+    let dir = TempDir::new("options");
+    let file = network_file(&small, &dir);
     let path = file.to_str().unwrap();
     let base = ["logz", "--network", path, "--temperature", "1", "--json"];
     let with = |extra: &[&'static str]| {
@@ -166,5 +163,4 @@ fn the_papers_schedule_is_an_option_of_bipartite_ais_and_is_refused_elsewhere() 
             "{extra:?}: {stderr}"
         );
     }
-    std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }

@@ -8,7 +8,7 @@
 mod common;
 
 use boltzlab::learn::mnist::{crc32, pack_idx};
-use common::{TempFile, boltzlab, boltzlab_json};
+use common::{TempDir, TempFile, boltzlab, boltzlab_json};
 
 /// `boltzlab learn --machine rbm` with `more`, expecting failure: its stderr.
 fn refused(more: &[&str]) -> String {
@@ -274,8 +274,7 @@ fn dataset_options_that_do_not_fit_are_refused_naming_the_option() {
 
 #[test]
 fn pack_mnist_packs_idx_files_that_the_reader_accepts() {
-    let dir = std::env::temp_dir().join(format!("boltzlab-cli-mnist-idx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("idx");
     let (images, labels) = idx(7);
     for (name, bytes) in [
         ("train-images-idx3-ubyte", &images),
@@ -283,7 +282,7 @@ fn pack_mnist_packs_idx_files_that_the_reader_accepts() {
         ("t10k-images-idx3-ubyte", &images),
         ("t10k-labels-idx1-ubyte", &labels),
     ] {
-        std::fs::write(dir.join(name), bytes).unwrap();
+        dir.write(name, bytes);
     }
     let out = dir.join("packed.bin");
     let (code, stdout, stderr) = boltzlab(&[
@@ -317,7 +316,6 @@ fn pack_mnist_packs_idx_files_that_the_reader_accepts() {
         stderr.contains("cannot read") && stderr.contains("t10k-labels-idx1-ubyte"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(&dir).ok();
     let (code, _, stderr) = boltzlab(&["pack-mnist"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--idx DIR is required"), "{stderr}");

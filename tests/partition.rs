@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{boltzlab, boltzlab_json as json};
+use common::{TempDir, boltzlab, boltzlab_json as json};
 
 use boltzlab::estimate::kl::KlEstimate;
 use boltzlab::estimate::log_z::{
@@ -427,42 +427,16 @@ fn bad_input_gets_typed_errors_naming_the_field() {
 // The command line.
 // ---------------------------------------------------------------------------------------
 
-/// A file in a directory of its own under the system's temporary directory, removed when
-/// dropped.
-struct TempFile {
-    dir: std::path::PathBuf,
-    path: std::path::PathBuf,
-}
-
-impl TempFile {
-    fn new(name: &str, contents: &str) -> TempFile {
-        let dir =
-            std::env::temp_dir().join(format!("boltzlab-partition-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.json"));
-        std::fs::write(&path, contents).unwrap();
-        TempFile { dir, path }
-    }
-
-    fn path(&self) -> &str {
-        self.path.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 #[test]
 fn cli_logz_exact_equals_the_library_value() {
     let network = Network::random(12, SpinKind::Binary, 1.0, 0.5, 3).unwrap();
-    let file = TempFile::new("exact", &network.to_json());
+    let dir = TempDir::new("exact");
+    let file = dir.write("exact.json", network.to_json().as_bytes());
+    let file = file.to_str().unwrap();
     let v = json(&[
         "logz",
         "--network",
-        file.path(),
+        file,
         "--temperature",
         "0.7",
         "--method",
@@ -477,7 +451,7 @@ fn cli_logz_exact_equals_the_library_value() {
     let (code, text, stderr) = boltzlab(&[
         "logz",
         "--network",
-        file.path(),
+        file,
         "--temperature",
         "0.7",
         "--method",
@@ -490,17 +464,12 @@ fn cli_logz_exact_equals_the_library_value() {
 #[test]
 fn cli_logz_json_reports_log_z_for_every_method() {
     let network = Network::random(10, SpinKind::Ising, 1.0, 0.5, 8).unwrap();
-    let file = TempFile::new("methods", &network.to_json());
+    let dir = TempDir::new("methods");
+    let file = dir.write("methods.json", network.to_json().as_bytes());
+    let file = file.to_str().unwrap();
     let truth = exact(&network, 1.0);
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "logz",
-            "--network",
-            file.path(),
-            "--temperature",
-            "1",
-            "--json",
-        ];
+        let mut args = vec!["logz", "--network", file, "--temperature", "1", "--json"];
         args.extend_from_slice(extra);
         json(&args)
     };
@@ -525,15 +494,21 @@ fn cli_logz_json_reports_log_z_for_every_method() {
 
 #[test]
 fn cli_logz_refuses_missing_or_malformed_files_and_unknown_methods_with_status_2() {
-    let good = TempFile::new(
-        "good",
-        &Network::sherrington_kirkpatrick(5, 1).unwrap().to_json(),
+    let dir = TempDir::new("refused");
+    let good = dir.write(
+        "good.json",
+        Network::sherrington_kirkpatrick(5, 1)
+            .unwrap()
+            .to_json()
+            .as_bytes(),
     );
-    let malformed = TempFile::new(
-        "malformed",
-        r#"{"units": 2, "spin": "ising", "weights": [[0"#,
+    let good = good.to_str().unwrap();
+    let malformed = dir.write(
+        "malformed.json",
+        br#"{"units": 2, "spin": "ising", "weights": [[0"#,
     );
-    let missing = good.dir.join("absent.json");
+    let malformed = malformed.to_str().unwrap();
+    let missing = dir.join("absent.json");
     let missing = missing.to_str().unwrap();
     let cases: [(&[&str], &str); 7] = [
         (
@@ -550,7 +525,7 @@ fn cli_logz_refuses_missing_or_malformed_files_and_unknown_methods_with_status_2
         (
             &[
                 "--network",
-                malformed.path(),
+                malformed,
                 "--temperature",
                 "1",
                 "--method",
@@ -559,35 +534,18 @@ fn cli_logz_refuses_missing_or_malformed_files_and_unknown_methods_with_status_2
             "malformed.json",
         ),
         (
-            &[
-                "--network",
-                good.path(),
-                "--temperature",
-                "1",
-                "--method",
-                "magic",
-            ],
+            &["--network", good, "--temperature", "1", "--method", "magic"],
             "--method",
         ),
+        (&["--network", good, "--temperature", "1"], "--method"),
         (
-            &["--network", good.path(), "--temperature", "1"],
-            "--method",
-        ),
-        (
-            &[
-                "--network",
-                good.path(),
-                "--temperature",
-                "0",
-                "--method",
-                "ais",
-            ],
+            &["--network", good, "--temperature", "0", "--method", "ais"],
             "--temperature",
         ),
         (
             &[
                 "--network",
-                good.path(),
+                good,
                 "--temperature",
                 "1",
                 "--method",
@@ -600,7 +558,7 @@ fn cli_logz_refuses_missing_or_malformed_files_and_unknown_methods_with_status_2
         (
             &[
                 "--network",
-                good.path(),
+                good,
                 "--temperature",
                 "1",
                 "--method",

@@ -189,6 +189,13 @@ impl TempDir {
         std::fs::create_dir_all(&path).unwrap();
         TempDir(path)
     }
+
+    /// Writes `bytes` to the file `name` in this directory; its path.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
 }
 
 impl std::ops::Deref for TempDir {
