@@ -49,6 +49,87 @@ pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
     }
 }
 
+/// Independent bits s_k = 1 with probability σ(β·x_k), from the fields x_k: the bits
+/// [`sample_bits`] draws from p_k = σ(β·x_k), one 32-bit draw r_k per bit in the same order,
+/// with σ computed only where the draw needs it. r_k's top ten bits name one of 1024 ranges
+/// of r; for each, [`Decided`] holds a field below which every r in the range is off and one
+/// above which every r in it is on, so σ (about 60 instructions and two divisions) is
+/// computed exactly ([`sigmoid`], the bits of `sample_bits`' p_k) only for the fields
+/// between the two: about one draw in a thousand.
+// Inlined natively, a function of its own in wasm (see `RbmTrainer::gradient_slice_at`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+pub fn sample_sigmoid_bits(fields: &[f64], beta: f64, out: &mut [u8], rng: &mut SpinRng) {
+    let decided = Decided::table();
+    // 64 bits at a time: each draw decided by its bounds or left open, with no branch on the
+    // data (one would be mispredicted at random), then σ for the few left open.
+    for (out, fields) in out.chunks_mut(64).zip(fields.chunks(64)) {
+        let mut draws = [0u32; 64];
+        let mut open = 0u64;
+        for (k, (s, &x)) in out.iter_mut().zip(fields).enumerate() {
+            let r = rng.next_u32();
+            let (on, left_open) = decided_draw(r, beta * x, decided);
+            open |= u64::from(left_open) << k;
+            *s = u8::from(on);
+            draws[k] = r;
+        }
+        while open != 0 {
+            let k = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let p = crate::linalg::exp64::sigmoid(beta * fields[k]);
+            out[k] = u8::from(drawn_on(draws[k], p));
+        }
+    }
+}
+
+/// The draw r for the field y as `decided`'s bounds for r's range give it: (on, open), where
+/// `on` is [`drawn_on`](r, σ(y)) unless `open`, when σ(y) must decide.
+#[inline(always)]
+fn decided_draw(r: u32, y: f64, decided: &[[f64; 2]; DECIDED_RANGES]) -> (bool, bool) {
+    let [off_below, on_above] = decided[(r >> DECIDED_SHIFT) as usize];
+    let on = y > on_above;
+    (on, !on & !(y < off_below))
+}
+
+/// r's bits below the ten that name its range in [`Decided`], and the number of ranges.
+const DECIDED_SHIFT: u32 = 22;
+const DECIDED_RANGES: usize = 1 << (32 - DECIDED_SHIFT);
+
+/// For each range R_i = [i·2²², (i + 1)·2²²) of a 32-bit draw r, the fields y where the draw
+/// on = [r + ½ ≤ s·2³²], s = [`sigmoid`](y), is the same for every r in R_i:
+///
+///   off for y < logit(p_lo/(1 + η)) − Δ,  p_lo = (i·2²² + ½)/2³²,
+///   on  for y > logit(p_hi/(1 − η)) + Δ,  p_hi = ((i + 1)·2²² − ½)/2³²,
+///
+/// logit(q) = ln q − ln(1 − q). Why: the computed s is within a relative η = 10⁻¹⁴ of the
+/// true σ(y) (libm's e^x is within 1 ulp, and 1 + e^{−y} and the division round once each:
+/// about 2 ulp, 4.4·10⁻¹⁶), and σ is increasing. So below the first bound σ(y) < p_lo/(1 + η)
+/// and s < p_lo, which is off for the smallest r of R_i and so for all; above the second
+/// s ≥ p_hi, on for the largest r and so for all. Δ = 10⁻⁴ covers the rounding of the bounds
+/// themselves (at most about 10⁻⁶, at the top range, where 1 − q is 2⁻³³).
+struct Decided;
+
+impl Decided {
+    /// The bounds, [off below, on above] for each of the 1024 ranges (16 KiB), made once.
+    fn table() -> &'static [[f64; 2]; DECIDED_RANGES] {
+        static TABLE: std::sync::OnceLock<[[f64; 2]; DECIDED_RANGES]> = std::sync::OnceLock::new();
+        TABLE.get_or_init(|| {
+            const ETA: f64 = 1e-14;
+            const DELTA: f64 = 1e-4;
+            let logit = |q: f64| libm::log(q) - libm::log(1.0 - q);
+            let width = f64::from(1u32 << DECIDED_SHIFT);
+            std::array::from_fn(|i| {
+                let low = (i as f64 * width + 0.5) / 4_294_967_296.0;
+                let high = ((i + 1) as f64 * width - 0.5) / 4_294_967_296.0;
+                [
+                    logit(low / (1.0 + ETA)) - DELTA,
+                    logit(high / (1.0 - ETA)) + DELTA,
+                ]
+            })
+        })
+    }
+}
+
 /// r < [`crate::dynamics::rules::threshold`](p) = round(p·2³²) (p clamped to [0, 1], halves
 /// rounded up), bit for bit, as one comparison of doubles: for an integer r and y = p·2³² ≥ 0,
 /// r < ⌊y + ½⌋ exactly when r + 1 ≤ y + ½, that is r + ½ ≤ y, and r + ½ and p·2³² are exact
@@ -273,24 +354,24 @@ pub fn gibbs_chain_at(
     p_v: &mut [f64],
     rng: &mut SpinRng,
 ) {
-    let tempered = |p: &mut [f64]| sigmoid_scaled_in_place(p, beta);
+    // The fields are kept, and each draw takes σ from them only where it must
+    // (sample_sigmoid_bits: the bits of drawing from σ(β·field)); p(h | v) at the last v is
+    // computed whole, for the caller's statistics.
     hidden_input(rbm, v, p_h);
-    tempered(p_h);
     for _ in 0..steps {
-        sample_bits(p_h, h, rng);
+        sample_sigmoid_bits(p_h, beta, h, rng);
         visible_input(rbm, h, p_v);
-        tempered(p_v);
-        sample_bits(p_v, v, rng);
+        sample_sigmoid_bits(p_v, beta, v, rng);
         hidden_input(rbm, v, p_h);
-        tempered(p_h);
     }
+    sigmoid_scaled_in_place(p_h, beta);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dynamics::rules::threshold;
-    use crate::rng::seeded_rng;
+    use crate::rng::{seeded_rng, uniform};
 
     #[test]
     fn softplus_and_sigmoid_stay_finite_far_out() {
@@ -338,6 +419,79 @@ mod tests {
             for r in rs {
                 assert_eq!(drawn_on(r, p), u64::from(r) < t, "p = {p:e}, r = {r}");
             }
+        }
+    }
+
+    #[test]
+    fn a_draw_from_a_field_is_the_draw_from_its_sigmoid_bit_for_bit() {
+        // For every range of r: its first, second, middle and last r, and fields at and a few
+        // ulps around both of its bounds, at the exact σ⁻¹ of each r's threshold, and far out;
+        // then random pairs. Each must decide as drawn_on(r, σ(y)) does.
+        let decided = Decided::table();
+        let near = |y: f64| {
+            let mut ys = vec![y];
+            for k in 1..4u64 {
+                ys.push(f64::from_bits(y.to_bits().wrapping_add(k)));
+                ys.push(f64::from_bits(y.to_bits().wrapping_sub(k)));
+            }
+            ys
+        };
+        let logit = |q: f64| libm::log(q) - libm::log(1.0 - q);
+        let mut open = 0u64;
+        let mut checked = 0u64;
+        let mut check = |r: u32, y: f64| {
+            let (on, left_open) = decided_draw(r, y, decided);
+            if !left_open {
+                assert_eq!(on, drawn_on(r, sigmoid(y)), "r = {r}, y = {y:e}");
+            }
+            open += u64::from(left_open);
+            checked += 1;
+        };
+        for (i, &[low, high]) in decided.iter().enumerate() {
+            assert!(low < high, "range {i}: {low} {high}");
+            let first = (i as u32) << DECIDED_SHIFT;
+            for r in [
+                first,
+                first + 1,
+                first + (1 << 21),
+                first + ((1 << DECIDED_SHIFT) - 1),
+            ] {
+                let mut ys = near(low);
+                ys.extend(near(high));
+                ys.extend(near(logit((f64::from(r) + 0.5) / 4_294_967_296.0)));
+                ys.extend([0.0, -40.0, 40.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+                for y in ys {
+                    check(r, y);
+                }
+            }
+        }
+        let mut rng = seeded_rng(11);
+        for _ in 0..2_000_000 {
+            let r = rng.next_u32();
+            let y = 30.0 * (uniform(&mut rng) - 0.5);
+            check(r, y);
+        }
+        eprintln!("{open} of {checked} draws needed σ");
+    }
+
+    #[test]
+    fn bits_drawn_from_fields_are_the_bits_drawn_from_their_sigmoids() {
+        // The same seed through both: the same bits and the same generator state after, at
+        // β = 1 and β ≠ 1, on fields from far negative to far positive.
+        let mut field_rng = seeded_rng(12);
+        let fields: Vec<f64> = (0..4099)
+            .map(|_| 50.0 * (uniform(&mut field_rng) - 0.5))
+            .collect();
+        for beta in [1.0, 0.37, 2.5] {
+            let p: Vec<f64> = fields.iter().map(|&x| sigmoid(beta * x)).collect();
+            let (mut a, mut b) = (seeded_rng(13), seeded_rng(13));
+            let (mut bits_a, mut bits_b) = (vec![0u8; fields.len()], vec![0u8; fields.len()]);
+            for _ in 0..50 {
+                sample_bits(&p, &mut bits_a, &mut a);
+                sample_sigmoid_bits(&fields, beta, &mut bits_b, &mut b);
+                assert_eq!(bits_a, bits_b, "beta = {beta}");
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
         }
     }
 
