@@ -118,6 +118,56 @@ fn learn_rbm_learns_a_text_image_file() {
     assert_eq!(v["train_images"], 4);
 }
 
+#[test]
+fn a_machine_too_large_for_a_network_file_learns_and_save_refuses_it_before_learning() {
+    // Two images of 2047 pixels with 2 hidden units: 2049 units, one more than a network
+    // file holds. Without --save the machine learns and reports; with --save it is refused
+    // at once (nothing learned, nothing written) with the limit and the machine's size.
+    let line = |bit: char| std::iter::repeat_n(bit, 2047).collect::<String>();
+    let text = format!("{}\n{}\n", line('0'), line('1'));
+    let dir = TempDir::new("large");
+    let file = dir.write("large.txt", text.as_bytes());
+    let saved = dir.join("large.json");
+    let args = |save: bool| {
+        let mut a = vec![
+            "learn",
+            "--machine",
+            "rbm",
+            "--data",
+            file.to_str().unwrap(),
+            "--hidden",
+            "2",
+            "--updates",
+            "2",
+            "--batch",
+            "2",
+            "--json",
+        ];
+        if save {
+            a.extend(["--save", saved.to_str().unwrap()]);
+        }
+        a
+    };
+    let v = boltzlab_json(&args(false));
+    assert_eq!(
+        (v["train_images"].as_u64(), v["hidden"].as_u64()),
+        (Some(2), Some(2)),
+        "{v}"
+    );
+    assert!(
+        v["train_nll_per_pattern"].as_f64().unwrap().is_finite(),
+        "{v}"
+    );
+    let (code, stdout, stderr) = boltzlab(&args(true));
+    assert_eq!(code, 2, "{stdout}");
+    assert!(
+        stderr.contains("--save writes a network of at most 2048 units")
+            && stderr.contains("2049 (2047 pixels and 2 hidden units)"),
+        "{stderr}"
+    );
+    assert!(stdout.is_empty() && !saved.exists());
+}
+
 /// IDX files of `count` images of 2 × 3 (pixel k of image i is 255 if i + k is even) and
 /// labels i mod 10.
 fn idx(count: usize) -> (Vec<u8>, Vec<u8>) {

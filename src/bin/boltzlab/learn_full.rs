@@ -280,18 +280,19 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         .check()
         .map_err(|e| args.engine_error(e, FIELDS))?;
     let (v, network) = train(&run).map_err(|e| args.engine_error(e, FIELDS))?;
-    save_and_print(&args, &v, &network, print_row)
+    save_and_print(&args, &v, Some(&network), print_row)
 }
 
 /// What both machines' `learn` end with: `--save FILE` writes the trained network as the
-/// page's network JSON, then the row is printed (`--json`, or as text by `print`).
+/// page's network JSON (`network`: made only when --save is given), then the row is printed
+/// (`--json`, or as text by `print`).
 pub fn save_and_print(
     args: &Args,
     row: &Value,
-    network: &Network,
+    network: Option<&Network>,
     print: fn(&Value),
 ) -> Result<(), String> {
-    if let Some(file) = args.text("save") {
+    if let (Some(file), Some(network)) = (args.text("save"), network) {
         std::fs::write(file, network.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
     }
     if args.flag("json") {

@@ -6,13 +6,13 @@
 use crate::args::Args;
 use crate::images::{self, ImageData};
 use crate::trainer::Trainer;
-use boltzlab::ParamError;
 use boltzlab::learn::Dataset;
 use boltzlab::learn::digits;
 use boltzlab::learn::rbm::exact::{log_z, mean_free_energy};
 use boltzlab::learn::rbm::{
     AisSchedule, RateSchedule, Rbm, Statistics, TrainingOptions, ais_log_z, base_rate_biases,
 };
+use boltzlab::{Network, ParamError};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -242,10 +242,25 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         f64,
         threads: crate::learn_labels::threads(&args)?,
     };
+    // --save writes the machine as the page's network JSON (with its bipartite mask), which
+    // holds at most Network::MAX_UNITS units: a machine too large for it is refused before
+    // it learns, not after.
+    let units = data.train[0].len() + hidden;
+    if args.has("save") && units > Network::MAX_UNITS {
+        return Err(format!(
+            "--save writes a network of at most {} units, and this machine has {units} ({} \
+             pixels and {hidden} hidden units); learn without --save, or with fewer hidden \
+             units",
+            Network::MAX_UNITS,
+            units - hidden
+        ));
+    }
     let (row, m) = train(&run, &data).map_err(|e| args.engine_error(e, FIELDS))?;
-    // The trained machine as the page's network JSON (with its bipartite mask).
-    let network = m.to_network().map_err(|e| e.to_string())?;
-    crate::learn_full::save_and_print(&args, &row, &network, print_row)
+    let network = match args.has("save") {
+        true => Some(m.to_network().map_err(|e| e.to_string())?),
+        false => None,
+    };
+    crate::learn_full::save_and_print(&args, &row, network.as_ref(), print_row)
 }
 
 /// The data `--dataset` and `--data` choose: a built-in problem (`bars-4x4`, the default,

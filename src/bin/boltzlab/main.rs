@@ -118,10 +118,10 @@ USAGE:
       full batch for bars and 100 otherwise, ε = 0.02, μ = 0.5, λ = 0, linear decay to 0
       over N updates, N = 50000 for bars and 15000 otherwise, seed 1): exact train NLL per
       pattern and test log-likelihood per image (AIS if both layers exceed 25 units), with
-      the curve every N updates if --every is given. --save writes the network JSON.
-      --dataset mnist reads the packed MNIST file data/mnist/mnist.bin (60000 training and
-      10000 test images of 28×28, binarized as Salakhutdinov & Murray 2008), or the packed
-      file --data names. --data FILE alone learns any packed file (its training and test
+      the curve every N updates if --every is given. --save writes the network JSON (at
+      most 2048 units: pixels + H). --dataset mnist reads the packed MNIST file
+      data/mnist/mnist.bin (60000 training and 10000 test images of 28×28, binarized as
+      Salakhutdinov & Murray 2008), or the packed file --data names. --data FILE alone learns any packed file (its training and test
       sets) or text image file: one image per line of 0/1 characters, all the same length,
       each optionally followed by a space and a label 0-9 (blank lines and lines starting
       with # are skipped; no test set). --train-subset N and --test-subset N keep the

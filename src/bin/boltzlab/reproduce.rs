@@ -130,13 +130,14 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         Some("salakhutdinov2008") => return crate::reproduce_sm2008::reproduce(&raw[1..]),
         Some(other) => {
             return Err(format!(
-                "unknown paper '{}'; known: ackley1985, salakhutdinov2008",
+                "unknown paper '{}'; known: ackley1985, salakhutdinov2008, statistics",
                 boltzlab::error::shorten(other)
             ));
         }
         None => {
             return Err(
-                "reproduce needs a paper: boltzlab reproduce ackley1985|salakhutdinov2008".into(),
+                "reproduce needs a paper: boltzlab reproduce ackley1985|salakhutdinov2008|statistics"
+                    .into(),
             );
         }
     }
