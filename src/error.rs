@@ -49,8 +49,21 @@ impl fmt::Display for ParamError {
                 max,
             } => write!(
                 f,
-                "{field} must be a finite number{}, got {value}",
-                span(*min, *max)
+                "{field} must be a finite number{}, got {}",
+                span(*min, *max),
+                number(*value)
+            ),
+            // A lower bound of the smallest positive double means "above 0", and says so.
+            ParamError::OutOfRange {
+                field,
+                value,
+                min,
+                max,
+            } if *min == f64::MIN_POSITIVE => write!(
+                f,
+                "{field} must be above 0 and at most {}, got {}",
+                bound(*max),
+                number(*value)
             ),
             ParamError::OutOfRange {
                 field,
@@ -59,9 +72,10 @@ impl fmt::Display for ParamError {
                 max,
             } => write!(
                 f,
-                "{field} must be between {} and {}, got {value}",
+                "{field} must be between {} and {}, got {}",
                 bound(*min),
-                bound(*max)
+                bound(*max),
+                number(*value)
             ),
             ParamError::NotInteger {
                 field,
@@ -70,9 +84,10 @@ impl fmt::Display for ParamError {
                 max,
             } => write!(
                 f,
-                "{field} must be a whole number between {} and {}, got {value}",
+                "{field} must be a whole number between {} and {}, got {}",
                 bound(*min),
-                bound(*max)
+                bound(*max),
+                number(*value)
             ),
             ParamError::UnknownChoice {
                 field,
@@ -121,7 +136,19 @@ fn bound(x: f64) -> String {
     } else if x == f64::NEG_INFINITY {
         "−∞".into()
     } else {
-        x.to_string()
+        number(x)
+    }
+}
+
+/// A number as a message shows it: as written (the shortest digits that give it back) when
+/// that is short, else in exponent form, so that 1e300 or 5e-324 is not hundreds of digits
+/// (which a page cannot wrap).
+fn number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 20 {
+        plain
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -302,6 +329,34 @@ mod tests {
                 .to_string(),
             "temperature must be a finite number of at least 0, got -inf"
         );
+    }
+
+    #[test]
+    fn numbers_in_messages_stay_short() {
+        // "Above 0" for the smallest positive bound, and exponent form where the plain digits
+        // would run to hundreds (a page cannot wrap them).
+        let zero_rate = ParamError::OutOfRange {
+            field: "learning rate",
+            value: 0.0,
+            min: f64::MIN_POSITIVE,
+            max: 100.0,
+        };
+        assert_eq!(
+            zero_rate.to_string(),
+            "learning rate must be above 0 and at most 100, got 0"
+        );
+        let huge = finite_in("temperature", 1e300, 0.0, 100.0).unwrap_err();
+        assert_eq!(
+            huge.to_string(),
+            "temperature must be between 0 and 100, got 1e300"
+        );
+        let tiny = finite_in("field", -5e-324, 0.0, 1.0).unwrap_err();
+        assert_eq!(
+            tiny.to_string(),
+            "field must be between 0 and 1, got -5e-324"
+        );
+        assert_eq!(number(0.25), "0.25");
+        assert_eq!(number(123_456.0), "123456");
     }
 
     #[test]
