@@ -582,6 +582,10 @@ fn a_restored_run_continues_bit_for_bit() {
             .unwrap();
         assert_eq!(restored.updates(), 5);
         assert_eq!(restored.labelled(), labels);
+        // The reconstructions are images (784 pixels each), with or without labels: the page
+        // draws them as such.
+        let (originals, shown) = restored.reconstructions();
+        assert_eq!((originals.len(), shown.len()), (10 * 784, 10 * 784));
         assert_eq!(restored.pad(), never.pad());
         assert_eq!(restored.classification(), never.classification());
         for lab in [&mut never, &mut restored] {

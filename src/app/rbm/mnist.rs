@@ -395,7 +395,9 @@ impl MnistLab {
             filter_units: Vec::new(),
             filters: Vec::new(),
             originals,
-            reconstructions: vec![0.0; RECONSTRUCTED * visible],
+            // Images only: with labels the machine's visible layer has 10 more units, but a
+            // reconstruction is the image's p(v | h), as `visible()` counts it.
+            reconstructions: vec![0.0; RECONSTRUCTED * data.train.pixels()],
             gallery: Gallery::default(),
             labels,
             pad: vec![0; data.train.pixels()],
