@@ -88,7 +88,9 @@ pub fn sample_sigmoid_bits(fields: &[f64], beta: f64, out: &mut [u8], rng: &mut 
 fn decided_draw(r: u32, y: f64, decided: &[[f64; 2]; DECIDED_RANGES]) -> (bool, bool) {
     let [off_below, on_above] = decided[(r >> DECIDED_SHIFT) as usize];
     let on = y > on_above;
-    (on, !on & !(y < off_below))
+    let off = y < off_below;
+    // Neither: open (NaN too, as neither comparison holds for it).
+    (on, !(on | off))
 }
 
 /// r's bits below the ten that name its range in [`Decided`], and the number of ranges.
