@@ -157,6 +157,20 @@ test('a prediction keeps the run locked until an answer is committed, then shows
   await expect(page.locator('#run')).toBeEnabled();
 });
 
+test('lesson 9’s lower bound: the sampled ln Z of the untrained 8-3-8 machine is below the exact one, as the step teaches', async ({
+  page,
+}) => {
+  await openStep(page, 'lesson=9&step=2');
+  await page.getByLabel('below the exact value').check();
+  await page.getByRole('button', { name: 'Commit and run' }).click();
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 60_000 });
+  const result = page.locator('#lesson-result');
+  await expect(result).toContainText('inside your range');
+  // 2000 sweeps of 19 units meet at most 38 000 of the 2¹⁹ equally weighted states.
+  const measured = Number(await result.locator('.measured').textContent());
+  expect(measured).toBeLessThanOrEqual(Math.log(38_000 / 2 ** 19) + 0.01);
+});
+
 test('a challenge completes when the engine’s condition holds, and not before', async ({ page }) => {
   await openStep(page, 'lesson=1&step=4');
   const box = page.locator('#lesson-challenge');
@@ -607,6 +621,8 @@ test('lesson 14: the MNIST prediction runs until the point of update 300 and sho
   const start = (await sceneReadouts(page)).testLogLikelihood;
   expect(start.stderr).toBeGreaterThan(0); // ln Z of 784-100 by AIS
   expect((await sceneReadouts(page)).updates.value).toBe(0); // locked until the commit
+  // The line under New machine describes the lesson's MNIST run, not the small images'.
+  await expect(page.locator('#rbm-setup-done')).toContainText('A 784-100 machine on MNIST');
   await page.getByLabel(/between/).check();
   await page.getByRole('button', { name: 'Commit and run' }).click();
   await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 200_000 });

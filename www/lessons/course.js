@@ -1064,15 +1064,17 @@ export const COURSE = [
       },
       {
         title: 'Sampling gives a lower bound',
-        text: 'Summing e<sup>−E/T</sup> over the distinct states a sampler visits misses the states it never saw, so the sum is below Z.',
+        text: 'Summing e<sup>−E/T</sup> over the distinct states a sampler visits misses the states it never saw, so the sum is below Z. Here the 8-3-8 machine: 19 units, 524 288 states.',
         views: ['machine-logz'],
+        // The 8-3-8 machine, not 4-2-4: the page's sampled sum (2000 sweeps) meets all 1024
+        // states of 4-2-4 and equals Z there, while it cannot meet 2¹⁹.
         scene: machine({
-          machine: { dataset: '4-2-4', method: 'stochastic' },
+          machine: { dataset: '8-3-8', method: 'stochastic' },
           run: false,
           controls: [],
         }),
         predict: {
-          question: 'For the untrained 4-2-4 machine (all weights 0), is the sampled ln Z…',
+          question: 'For the untrained 8-3-8 machine (all weights 0), is the sampled ln Z…',
           choices: [
             { label: 'below the exact value', range: [-Infinity, -1e-9] },
             { label: 'equal to it', range: [-1e-9, 1e-9] },
@@ -1084,7 +1086,7 @@ export const COURSE = [
             after: { logZ: true },
           },
           explain:
-            'A sum over some of the states can only be smaller: the sampled value is a lower bound. With all weights zero every state has the same weight, so it misses whatever it did not visit.',
+            'A sum over some of the states can only be smaller: the sampled value is a lower bound. With all weights zero every state has the same weight, so it misses whatever it did not visit: 2000 sweeps of 19 units meet at most 38 000 of the 524 288 states. (On the 4-2-4 machine they meet all 1024, and the bound is exact.)',
         },
         notes: {
           ask: 'When would the bound be tight?',

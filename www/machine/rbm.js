@@ -113,8 +113,10 @@ export class RbmMode {
     this.setRunning(false);
   }
 
-  // The panel shows an MNIST run's options.
+  // The panel shows an MNIST run's options, and the line under New machine says what it is
+  // (a restored run's, or a lesson's, as well as a new one's).
   showMnistControls({ hidden, seed, training, labels = false }) {
+    this.showMnistSetup(hidden, labels);
     $('rbm-hidden').value = String(hidden);
     $('mnist-labels').checked = Boolean(labels);
     $('rbm-seed').value = String(seed);
@@ -130,6 +132,14 @@ export class RbmMode {
       if (training?.[key] !== null && training?.[key] !== undefined) $(id).value = String(training[key]);
   }
 
+  // The line under New machine for an MNIST run of `hidden` units (with labels or not).
+  showMnistSetup(hidden, labels) {
+    $('rbm-setup-done').textContent = labels
+      ? `A 784-${hidden} machine with a one-of-10 label group on MNIST (f32 batch trainer); its test error on the 10 000 test images, in a second worker.`
+      : `A 784-${hidden} machine on MNIST (f32 batch trainer); ln p(v) of 1000 training and 1000 test images by ${hidden > 25 ? 'AIS, with error bars' : 'exact ln Z'}, in a second worker.`;
+    $('rbm-setup-done').hidden = false;
+  }
+
   // A new MNIST run from the panel: hidden units, seed and options (checked by the engine in
   // the worker; a refusal is shown and the machine shown stays).
   createMnist() {
@@ -143,10 +153,7 @@ export class RbmMode {
     this.setRunning(false);
     return this.mnist.create(options, false).then((ok) => {
       if (ok) {
-        $('rbm-setup-done').textContent = labels
-          ? `A 784-${hidden} machine with a one-of-10 label group on MNIST (f32 batch trainer); its test error on the 10 000 test images, in a second worker.`
-          : `A 784-${hidden} machine on MNIST (f32 batch trainer); ln p(v) of 1000 training and 1000 test images by ${hidden > 25 ? 'AIS, with error bars' : 'exact ln Z'}, in a second worker.`;
-        $('rbm-setup-done').hidden = false;
+        this.showMnistSetup(hidden, labels);
         clearError('rbm-setup-error');
       }
       return ok;
@@ -303,9 +310,14 @@ export class RbmMode {
         this.createMnist();
         return true;
       }
+      // That placeholder is not the machine the panel is about: the line under New machine
+      // keeps what it said (an MNIST run's, when a lesson or a kept run is being made).
+      const line = $('rbm-setup-done');
+      const [said, hidden] = [line.textContent, line.hidden];
       $('rbm-dataset').value = 'digits8';
       const made = this.create();
       $('rbm-dataset').value = 'mnist';
+      [line.textContent, line.hidden] = [said, hidden];
       return made;
     }
     if (this.mnist.active) this.mnist.show(false);
