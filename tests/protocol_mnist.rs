@@ -202,7 +202,7 @@ fn cases() -> Vec<Case<MnistLab>> {
         case(
             vec![],
             C::ShowFilters {
-                page: 0,
+                page: 1,
                 order: FilterOrder::Norm,
                 all: false,
             },
@@ -418,11 +418,20 @@ fn a_refused_command_leaves_the_state_unchanged() {
         ),
         refusal(vec![], C::Advance { updates: 0 }, "updates"),
         refusal(vec![], C::Advance { updates: 601 }, "updates"),
-        // 12 hidden units: one page (0).
+        // 12 hidden units: one page (1); pages are numbered from 1.
         refusal(
             vec![],
             C::ShowFilters {
-                page: 1,
+                page: 0,
+                order: FilterOrder::Unit,
+                all: false,
+            },
+            "filter page",
+        ),
+        refusal(
+            vec![],
+            C::ShowFilters {
+                page: 2,
                 order: FilterOrder::Unit,
                 all: false,
             },
@@ -520,7 +529,7 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
             "hidden units",
         ),
         (
-            r#"{"command":"show-filters","page":0,"order":"size"}"#,
+            r#"{"command":"show-filters","page":1,"order":"size"}"#,
             "filter order",
         ),
         (
@@ -533,6 +542,24 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
             "mask",
         ),
         (r#"{"command":"set-pad","image":[0,1,256]}"#, "256"),
+        // The gallery's digit and the completion's steps by their own names, never the
+        // wire's ("invalid value: integer `-1`, expected u64") or another control's.
+        (
+            r#"{"command":"start-gallery","count":3,"steps":1,"label":-1}"#,
+            "label must be between 0 and 9, got -1",
+        ),
+        (
+            r#"{"command":"start-gallery","count":3,"steps":1,"label":0.5}"#,
+            "label must be a whole number between 0 and 9, got 0.5",
+        ),
+        (
+            r#"{"command":"complete-pad","mask":"top","steps":0}"#,
+            "settling steps must be",
+        ),
+        (
+            r#"{"command":"advance-pad","steps":20000}"#,
+            "settling steps must be",
+        ),
     ] {
         let error = serde_json::from_str::<MnistCommand>(json)
             .unwrap_err()
@@ -820,8 +847,9 @@ fn the_default_learning_has_a_weight_cost_only_with_labels() {
 
 #[test]
 fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
-    // 150 hidden units: page 0 holds units 0–99, page 1 units 100–149; `all` shows the 150
-    // (in the order asked, the page number still checked) and a later page brings the page back.
+    // 150 hidden units: page 1 holds units 0–99, page 2 units 100–149 (numbered from 1, as
+    // the page's box; `filter_view` gives the page from 0); `all` shows the 150 (in the order
+    // asked, the page number still checked) and a later page brings the page back.
     let mut lab = MnistLab::from_file(file(), 150, 3, None, false).unwrap();
     lab.apply(MnistCommand::Advance { updates: 2 }).unwrap();
     let show = |lab: &mut MnistLab, page, order, all| {
@@ -831,9 +859,9 @@ fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
         assert_eq!(filters.len(), units.len() * 784);
         units.to_vec()
     };
-    let units = show(&mut lab, 1, FilterOrder::Unit, false);
+    let units = show(&mut lab, 2, FilterOrder::Unit, false);
     assert_eq!(units, (100..150).collect::<Vec<u32>>());
-    let units = show(&mut lab, 1, FilterOrder::Unit, true);
+    let units = show(&mut lab, 2, FilterOrder::Unit, true);
     assert_eq!(units, (0..150).collect::<Vec<u32>>());
     assert_eq!(lab.filter_view(), (1, FilterOrder::Unit, true));
     let w = lab.parameters();
@@ -842,7 +870,7 @@ fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
             .map(|i| f64::from(w[i * 150 + j as usize]).powi(2))
             .sum()
     };
-    let by_norm = show(&mut lab, 0, FilterOrder::Norm, true);
+    let by_norm = show(&mut lab, 1, FilterOrder::Norm, true);
     assert_eq!(by_norm.len(), 150);
     assert!(by_norm.windows(2).all(|p| norm(p[0]) >= norm(p[1])));
     let mut sorted = by_norm.clone();
@@ -851,14 +879,15 @@ fn filters_show_a_page_of_100_or_all_of_them_in_either_order() {
     // A page beyond the last is refused with all too, and nothing changes.
     let before = lab.filter_view();
     let refused = lab.apply(MnistCommand::ShowFilters {
-        page: 2,
+        page: 3,
         order: FilterOrder::Unit,
         all: true,
     });
-    assert_eq!(refused.unwrap_err().field(), "filter page");
+    let message = refused.unwrap_err().to_string();
+    assert_eq!(message, "filter page must be between 1 and 2, got 3");
     assert_eq!(lab.filter_view(), before);
     assert_eq!(
-        show(&mut lab, 0, FilterOrder::Unit, false),
+        show(&mut lab, 1, FilterOrder::Unit, false),
         (0..100).collect::<Vec<u32>>()
     );
     // On the wire `all` may be left out (false).

@@ -172,7 +172,8 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await expect(page.locator('#mnist-gallery-progress')).toHaveText('20 of 20 steps');
   await page.locator('#mnist-filter-page').fill('2');
   await page.locator('#mnist-filter-page').dispatchEvent('change');
-  await expect(page.locator('#mnist-view-error')).toContainText(/filter page/i);
+  // Numbered as the box numbers them: one page of up to 100 filters.
+  await expect(page.locator('#mnist-view-error')).toContainText('Filter page must be between 1 and 1, got 2');
   await page.locator('#mnist-filter-page').fill('1');
   await page.locator('#mnist-filter-order').selectOption('norm');
   await expect(page.locator('#mnist-view-error')).toBeHidden();
@@ -191,6 +192,8 @@ test('MNIST loads with progress, learns, scores with an error bar and resumes af
   await expect.poll(async () => (await read(page, 'saved')).stored).toBe(await read(page, 'updates'));
   const paused = { updates: await read(page, 'updates'), fingerprint: await read(page, 'fingerprint') };
   await page.reload();
+  // The banner names what Restore brings back: this MNIST run, not the small images' machine.
+  await expect(page.locator('#session-message')).toContainText(/restricted machine on MNIST \(784-\d+;/);
   await reopenRestricted(page);
   await expect(page.locator('#mnist')).toBeVisible();
   await expect(page.locator('#mnist-load-state')).toContainText('restored at update');

@@ -472,7 +472,7 @@ export class MnistRun {
   }
 
   showFilters() {
-    const page = readNumber($('mnist-filter-page').value) - 1;
+    const page = readNumber($('mnist-filter-page').value); // numbered from 1, as the engine counts it
     const all = /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked;
     $('mnist-filter-page').toggleAttribute('disabled', all);
     const order = /** @type {import('boltzlab-bindings').FilterOrder} */ ($('mnist-filter-order').value); // the menu's engine name
@@ -480,11 +480,12 @@ export class MnistRun {
   }
 
   setEvery() {
-    const every = readNumber($('mnist-every').value);
+    const raw = $('mnist-every').value; // '' for an empty box, and for text a number box refused
+    const every = readNumber(raw);
     if (!(Number.isInteger(every) && every >= 1 && every <= 1e6)) {
       showError(
         'mnist-view-error',
-        `likelihood every: a whole number of updates from 1 to 1000000, got ${$('mnist-every').value}`,
+        `likelihood every: a whole number of updates from 1 to 1000000, got ${raw === '' ? 'no number' : raw}`,
       );
       return;
     }

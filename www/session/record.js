@@ -17,6 +17,7 @@
 // comes back with its options and weights, but not its cycle count, stage or curves.
 
 import { unpackLattice } from './v1.js';
+import { MnistRun } from '../machine/mnist.js';
 
 export const FORMAT = 'boltzlab-session';
 export const VERSION = 2;
@@ -115,7 +116,9 @@ function checkV2(record, app) {
   };
   return {
     record,
-    summary: summarise(record.mode, lattice, machine, restricted, memory),
+    // An MNIST run live at the last visit comes back in the restricted machine's place (its
+    // options in localStorage, its run in IndexedDB: mnist.js), so the summary names it.
+    summary: summarise(record.mode, lattice, machine, restricted, memory, MnistRun.remembered()),
     restore,
     note: restrictedNote,
   };
@@ -145,11 +148,15 @@ function checkV1(record, app) {
 
 // "lattice 128×128, spin-glass-pm, T = 1.7, 1.0 sweeps; Boltzmann machine on 4-2-4, 48
 // learning cycles", the shown mode first.
-function summarise(mode, lattice, machine, restricted = null, memory = null) {
+function summarise(mode, lattice, machine, restricted = null, memory = null, mnist = null) {
   const l = lattice;
   const parts = [`lattice ${l.side}×${l.side}, ${l.model}, T = ${l.temperature}, ${l.sweeps.toFixed(1)} sweeps`];
   if (machine) parts.push(`Boltzmann machine on ${machine.dataset}, ${machine.cycles} learning cycles`);
-  if (restricted)
+  if (mnist && Number.isInteger(mnist.hidden))
+    parts.push(
+      `restricted machine on MNIST (784-${mnist.hidden}${mnist.labels ? ' with labels' : ''}; its run is kept in this browser)`,
+    );
+  else if (restricted)
     parts.push(
       `restricted machine on ${restricted.dataset} (${restricted.hidden} hidden units), ${restricted.updates} updates`,
     );

@@ -87,11 +87,12 @@ pub const MNIST_GALLERY_STEPS: Count = Count {
     min: 1,
     max: 10_000,
 };
-/// A page of filters, 0-based: 0 to the last one ([`Count::up_to`]).
+/// A page of filters, numbered from 1 as the page's box numbers it: 1 to the last one
+/// ([`Count::up_to`]).
 pub const FILTER_PAGES: Count = Count {
     field: "filter page",
-    min: 0,
-    max: (super::MAX_HIDDEN / FILTER_PAGE) as u64,
+    min: 1,
+    max: (super::MAX_HIDDEN / FILTER_PAGE) as u64 + 1,
 };
 
 /// The order the filters are shown in.
@@ -152,8 +153,8 @@ pub enum MnistCommand {
         #[serde(deserialize_with = "wire::updates")]
         updates: u64,
     },
-    /// Which filters are shown: page `page` (of 100) in `order`, or with `all` every
-    /// hidden unit's in `order` (`page` still checked; absent on the wire: false).
+    /// Which filters are shown: page `page` (of 100, numbered from 1) in `order`, or with
+    /// `all` every hidden unit's in `order` (`page` still checked; absent on the wire: false).
     ShowFilters {
         #[serde(deserialize_with = "wire::filter_page")]
         page: u64,
@@ -172,7 +173,11 @@ pub enum MnistCommand {
         count: u64,
         #[serde(deserialize_with = "wire::gallery_steps")]
         steps: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "wire::label"
+        )]
         label: Option<u64>,
     },
     /// Advances the gallery by up to `steps` block Gibbs steps.
@@ -198,7 +203,7 @@ pub enum MnistCommand {
     CompletePad {
         #[serde(with = "by_name")]
         mask: Mask,
-        #[serde(deserialize_with = "wire::gallery_steps")]
+        #[serde(deserialize_with = "wire::settling_steps")]
         steps: u64,
     },
     /// The completion's phase: clamped (the mask's pixels hold the pad) or free (every
@@ -206,7 +211,7 @@ pub enum MnistCommand {
     ClampPad { clamped: bool },
     /// Advances the completion by up to `steps` block Gibbs steps.
     AdvancePad {
-        #[serde(deserialize_with = "wire::gallery_steps")]
+        #[serde(deserialize_with = "wire::settling_steps")]
         steps: u64,
     },
     /// Replaces the run by a saved one ([`MnistLab::save`]'s bytes), continuing exactly.
@@ -261,9 +266,22 @@ mod wire {
         filter_page: super::FILTER_PAGES;
         gallery_images: super::MNIST_GALLERY;
         gallery_steps: super::MNIST_GALLERY_STEPS;
+        settling_steps: super::PAD_STEPS;
         test_image: super::PAD_TEST_IMAGE;
     }
+
+    /// The gallery's digit when given: read as the label it is (0 to 9), so a wrong value is
+    /// refused with that name, not the wire's.
+    pub fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        read_count(d, super::pad::LABEL).map(Some)
+    }
 }
+
+/// Block Gibbs steps a completion runs, or one call advances: 1 to 10 000.
+pub const PAD_STEPS: Count = Count {
+    field: "settling steps",
+    ..MNIST_GALLERY_STEPS
+};
 
 /// A test image copied onto the pad: 0 to 9 999.
 pub const PAD_TEST_IMAGE: Count = Count {
@@ -441,8 +459,8 @@ impl MnistLab {
                 });
             }
             C::ShowFilters { page, order, all } => {
-                let last = (self.hidden as u64 - 1) / FILTER_PAGE as u64;
-                self.filter_page = FILTER_PAGES.up_to(last).check(page)?;
+                let pages = (self.hidden as u64).div_ceil(FILTER_PAGE as u64);
+                self.filter_page = FILTER_PAGES.up_to(pages).check(page)? - 1;
                 self.filter_order = order;
                 self.filter_all = all;
                 self.refresh_filters();

@@ -9,7 +9,7 @@
 //! (without labels, h ~ p(h | v) and v_free ~ p(v | h)). Everything here draws from the
 //! view stream, never from learning's.
 
-use super::{Count, Gallery, MNIST_GALLERY_STEPS, MnistLab};
+use super::{Count, Gallery, MnistLab, PAD_STEPS};
 use crate::app::rbm::completion::Mask;
 use crate::dynamics::rbm::sample_bits;
 use crate::dynamics::rbm_labels::{Clamp, LabelledChain, sample_label};
@@ -206,7 +206,7 @@ impl MnistLab {
     }
 
     pub(super) fn complete_pad(&mut self, kind: Mask, steps: u64) -> Result<(), ParamError> {
-        let target = MNIST_GALLERY_STEPS.check(steps)?;
+        let target = PAD_STEPS.check(steps)?;
         let mask = self.pad_mask(kind)?;
         let v: Vec<u8> = mask
             .iter()
@@ -246,7 +246,7 @@ impl MnistLab {
     /// Up to `steps` block Gibbs steps of the completion (the module's formulas); whether
     /// it is done.
     pub(super) fn advance_pad(&mut self, steps: u64) -> Result<bool, ParamError> {
-        let steps = MNIST_GALLERY_STEPS.check(steps)?;
+        let steps = PAD_STEPS.check(steps)?;
         let mut c = self.completion.take().ok_or_else(no_completion)?;
         let todo = steps.min(c.target - c.steps.min(c.target));
         let (nv, nh) = (self.visible(), self.hidden);
