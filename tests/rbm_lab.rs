@@ -337,6 +337,33 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
         assert_eq!(err.field(), field, "{err}");
         assert_eq!(state(&lab), before, "{field}");
     }
+    // A bad R is refused even where the statistics do not use it (its box still shows it);
+    // NaN is the page's "none" there and passes.
+    for (bad, field) in [
+        (
+            RbmTraining {
+                replicas: 1.0,
+                ..good.clone()
+            },
+            "replicas",
+        ),
+        (
+            RbmTraining {
+                replicas: -5.0,
+                ..good.clone()
+            },
+            "replicas",
+        ),
+    ] {
+        let err = lab.set_training(&bad).expect_err(field);
+        assert_eq!(err.field(), field, "{err}");
+        assert_eq!(state(&lab), before, "{field}");
+    }
+    let none = RbmTraining {
+        replicas: f64::NAN,
+        ..training("cd", f64::NAN, 0.05, 1.0, 10.0)
+    };
+    lab.clone().set_training(&none).unwrap();
     let mut momentum = good.clone();
     momentum.momentum = 1.0;
     assert_eq!(lab.set_training(&momentum).unwrap_err().field(), "momentum");

@@ -258,20 +258,26 @@ impl Default for RbmTraining {
 
 impl RbmTraining {
     /// The typed options for a set of `patterns` training images: k, then the statistics'
-    /// name, K and R where the statistics have them (ignored otherwise), then B (1 to
-    /// `patterns`), each read through its [`Count`]; ε, μ and λ are checked by
-    /// [`Training::options`].
+    /// name, K and R where the statistics have them, then B (1 to `patterns`), each read
+    /// through its [`Count`]; ε, μ and λ are checked by [`Training::options`]. K where the
+    /// statistics have none (CD-k) is ignored. R where they have none (all but tempering) is
+    /// left out but checked all the same unless NaN (the page's "none"): a bad value in its
+    /// box is refused now, not once tempering is chosen.
     pub fn typed(&self, patterns: usize) -> Result<Training, ParamError> {
         let steps = GIBBS_STEPS.read(self.steps)?;
         let statistics = StatisticsKind::parse(&self.statistics)?;
+        let read = |count: Count, value: f64, used: bool| -> Result<Option<u64>, ParamError> {
+            match (used, value.is_nan()) {
+                (true, _) => count.read(value).map(Some),
+                (false, true) => Ok(None),
+                (false, false) => count.read(value).map(|_| None),
+            }
+        };
         let particles = match statistics.has_particles() {
             true => Some(PARTICLES.read(self.particles)?),
             false => None,
         };
-        let replicas = match statistics.has_replicas() {
-            true => Some(REPLICAS.read(self.replicas)?),
-            false => None,
-        };
+        let replicas = read(REPLICAS, self.replicas, statistics.has_replicas())?;
         Ok(Training {
             statistics,
             steps,
