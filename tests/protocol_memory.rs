@@ -248,7 +248,14 @@ fn a_refused_command_leaves_the_state_unchanged() {
             "pattern",
         ),
         refusal(vec![], C::AddRandom { count: 96 }, "count"),
+        refusal(vec![], C::AddRandom { count: 100_000 }, "count"),
         refusal(vec![], C::AddRandom { count: 0 }, "count"),
+        // A full memory (as many patterns as pixels) takes none more, and says why.
+        refusal(
+            vec![C::AddRandom { count: 95 }],
+            C::AddRandom { count: 1 },
+            "patterns",
+        ),
         refusal(vec![], C::AddDigits, "patterns"),
         refusal(
             vec![],

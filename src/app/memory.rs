@@ -46,12 +46,13 @@ pub const HEIGHT: Count = Count {
 };
 /// A seed: 0 to 2^53 (every engine's).
 pub use crate::app::count::SEED;
-/// Random pictures one `add-random` stores: 1 to the room left ([`Count::up_to`]; at most
-/// [`Network::MAX_UNITS`], the most pixels a memory may have).
+/// Random pictures one `add-random` stores: 1 to the room left ([`Count::up_to`]). On the
+/// wire any whole number from 1 is read, so that every refusal names that room, whatever the
+/// number asked.
 pub const COUNT: Count = Count {
     field: "count",
     min: 1,
-    max: Network::MAX_UNITS as u64,
+    max: u32::MAX as u64,
 };
 /// A stored pattern, 0-based: 0 to the last one ([`Count::up_to`]).
 pub const PATTERN: Count = Count {
@@ -345,6 +346,9 @@ impl MemoryLab {
                 return self.store(vec![picture]);
             }
             C::AddRandom { count } => {
+                if self.room() == 0 {
+                    return Err(self.full());
+                }
                 COUNT.up_to(self.room() as u64).check(count as u64)?;
                 let mut rng = self.rng.clone();
                 let pictures = (0..count).map(|_| random_picture(&mut rng, self.units()));
@@ -435,6 +439,17 @@ impl MemoryLab {
     /// Patterns that may still be stored (P ≤ N).
     fn room(&self) -> usize {
         self.units() - self.pattern_count()
+    }
+
+    /// The refusal of one more pattern: a memory holds at most as many as it has pixels.
+    fn full(&self) -> ParamError {
+        ParamError::Invalid {
+            field: "patterns",
+            reason: format!(
+                "the memory is full: it holds {} patterns, one per pixel",
+                self.units()
+            ),
+        }
     }
 
     /// The stored pictures.
@@ -611,14 +626,12 @@ impl MemoryLab {
     /// Pattern μ with each pixel flipped with probability `flip` and its lowest ⌈hide·H⌉ rows
     /// set to −1; the lab's generator after the draws.
     fn cue(&self, mu: usize, flip: f64, hide: f64) -> Result<(Vec<i8>, SpinRng), ParamError> {
-        // With nothing stored no pattern can be named (the range 0 to −1 is empty, which a
-        // Count cannot hold); a memory that stores any holds at least one.
+        // With nothing stored no pattern can be named; a memory that stores any holds at
+        // least one.
         let Some(stored) = self.stored.as_ref() else {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Invalid {
                 field: PATTERN.field,
-                value: mu as f64,
-                min: 0.0,
-                max: -1.0,
+                reason: "nothing is stored yet: store a pattern first".into(),
             });
         };
         PATTERN.up_to(stored.count() as u64 - 1).check(mu as u64)?;
