@@ -32,7 +32,9 @@ export class Inspector {
     idle.hidden = Boolean(key);
     if (!key) return;
     if (step.kind === 'cluster') {
-      cluster.textContent = `Wolff dynamics: the last step flipped a whole cluster of ${step.flipped} spin${step.flipped === 1 ? '' : 's'} at once. Choose heat-bath or Metropolis to follow single ticks.`;
+      // `flipped` counts every spin flipped by the step's cluster moves: one cluster for one
+      // move, many for a sweep (where a spin may flip more than once).
+      cluster.textContent = `Wolff dynamics: the last step's cluster moves flipped ${step.flipped} spin${step.flipped === 1 ? '' : 's'} in all (each move flips one whole cluster; in a sweep a spin may flip more than once). Choose heat-bath or Metropolis to follow single ticks.`;
       return;
     }
     const e = step;
