@@ -36,7 +36,16 @@ function ownsKeys(element) {
 // defines; '?' (help) is the same in every mode.
 export function installShortcuts(shortcuts) {
   const help = $('help');
-  $('help-open').addEventListener('click', () => help.showModal());
+  // The machine's keys are those of the kind shown: the general machine's or the restricted
+  // one's (app.js hides both outside machine mode).
+  const openHelp = () => {
+    const machine = !$('machine').hidden;
+    const kind = /** @type {HTMLInputElement} */ ($('bm-kind-restricted')).checked ? 'restricted' : 'full';
+    for (const body of help.querySelectorAll('tbody[data-kind]'))
+      if (body instanceof HTMLElement) body.hidden = !machine || body.dataset.kind !== kind;
+    help.showModal();
+  };
+  $('help-open').addEventListener('click', openHelp);
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (help.open) return; // the dialog handles Esc itself
@@ -50,7 +59,7 @@ export function installShortcuts(shortcuts) {
     if (document.body.classList.contains('lesson-locked')) return;
     const key = event.key;
     const keys = shortcuts();
-    const run = key === '?' ? () => help.showModal() : Object.hasOwn(keys, key) ? keys[key] : null;
+    const run = key === '?' ? openHelp : Object.hasOwn(keys, key) ? keys[key] : null;
     if (!run) return;
     event.preventDefault();
     run();

@@ -189,7 +189,15 @@ test('in machine mode the keys act on the machine and the header describes it', 
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog')).toContainText('step one learning cycle');
   await expect(page.locator('#help tbody.lattice-only')).toBeHidden();
+  await expect(page.locator('#help tbody[data-kind="restricted"]')).toBeHidden();
   await page.keyboard.press('Escape');
+  // The restricted machine's help lists its own keys, not the general machine's S, R, +/−.
+  await page.locator('#bm-kind-restricted').check();
+  await page.keyboard.press('?');
+  await expect(page.locator('#help tbody[data-kind="restricted"]')).toBeVisible();
+  await expect(page.locator('#help tbody[data-kind="full"]')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await page.locator('#bm-kind-full').check();
   await page.getByRole('radio', { name: 'Ising lattice' }).check();
   await expect(page.locator('header .tagline.lattice-only')).toBeVisible();
   await expect(page).toHaveTitle('boltzlab: Ising lattice');
