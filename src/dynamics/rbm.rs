@@ -107,8 +107,9 @@ const DECIDED_RANGES: usize = 1 << (32 - DECIDED_SHIFT);
 /// true σ(y) (libm's e^x is within 1 ulp, and 1 + e^{−y} and the division round once each:
 /// about 2 ulp, 4.4·10⁻¹⁶), and σ is increasing. So below the first bound σ(y) < p_lo/(1 + η)
 /// and s < p_lo, which is off for the smallest r of R_i and so for all; above the second
-/// s ≥ p_hi, on for the largest r and so for all. Where e^{−y} leaves the normal range
-/// (|y| > 708) s is exactly 0 or 1, which the bounds (all within ±23) give too. Δ = 10⁻⁴
+/// s ≥ p_hi, on for the largest r and so for all. Where e^{−y} leaves the normal range, s is
+/// 0 (y below about −709.8, an overflow) or 1 (above about 708.4), which the bounds (all
+/// within ±23) give too. Δ = 10⁻⁴
 /// covers the rounding of the bounds themselves (at most about 10⁻⁶, at the top range,
 /// where 1 − q is 2⁻³³).
 struct Decided;
