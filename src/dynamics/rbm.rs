@@ -52,7 +52,7 @@ pub fn sample_bits(probabilities: &[f64], out: &mut [u8], rng: &mut SpinRng) {
 /// Independent bits s_k = 1 with probability σ(β·x_k), from the fields x_k: the bits
 /// [`sample_bits`] draws from p_k = σ(β·x_k), one 32-bit draw r_k per bit in the same order,
 /// with σ computed only where the draw needs it. r_k's top ten bits name one of 1024 ranges
-/// of r; for each, [`Decided`] holds a field below which every r in the range is off and one
+/// of r; for each, `Decided` holds a field below which every r in the range is off and one
 /// above which every r in it is on, so σ (about 60 instructions and two divisions) is
 /// computed exactly ([`sigmoid`], the bits of `sample_bits`' p_k) only for the fields
 /// between the two: about one draw in a thousand.
