@@ -266,18 +266,15 @@ impl RbmTraining {
     pub fn typed(&self, patterns: usize) -> Result<Training, ParamError> {
         let steps = GIBBS_STEPS.read(self.steps)?;
         let statistics = StatisticsKind::parse(&self.statistics)?;
-        let read = |count: Count, value: f64, used: bool| -> Result<Option<u64>, ParamError> {
-            match (used, value.is_nan()) {
-                (true, _) => count.read(value).map(Some),
-                (false, true) => Ok(None),
-                (false, false) => count.read(value).map(|_| None),
-            }
-        };
         let particles = match statistics.has_particles() {
             true => Some(PARTICLES.read(self.particles)?),
             false => None,
         };
-        let replicas = read(REPLICAS, self.replicas, statistics.has_replicas())?;
+        let replicas = match (statistics.has_replicas(), self.replicas.is_nan()) {
+            (true, _) => Some(REPLICAS.read(self.replicas)?),
+            (false, true) => None,
+            (false, false) => REPLICAS.read(self.replicas).map(|_| None)?,
+        };
         Ok(Training {
             statistics,
             steps,
