@@ -119,8 +119,15 @@ impl ParamError {
 }
 
 /// The range of a finite number as words: " between a and b", " of at least a", " of at
-/// most b" (an infinite bound is left out: the number must be finite anyway).
+/// most b" (an infinite bound is left out: the number must be finite anyway), and " above 0
+/// and at most b" for a lower bound of the smallest positive double.
 fn span(min: f64, max: f64) -> String {
+    if min == f64::MIN_POSITIVE {
+        return match max.is_finite() {
+            true => format!(" above 0 and at most {}", bound(max)),
+            false => " above 0".into(),
+        };
+    }
     match (min.is_finite(), max.is_finite()) {
         (true, true) => format!(" between {} and {}", bound(min), bound(max)),
         (true, false) => format!(" of at least {}", bound(min)),
@@ -344,6 +351,11 @@ mod tests {
         assert_eq!(
             zero_rate.to_string(),
             "learning rate must be above 0 and at most 100, got 0"
+        );
+        let nan = finite_in("schedule temperature", f64::NAN, f64::MIN_POSITIVE, 1000.0);
+        assert_eq!(
+            nan.unwrap_err().to_string(),
+            "schedule temperature must be a finite number above 0 and at most 1000, got NaN"
         );
         let huge = finite_in("temperature", 1e300, 0.0, 100.0).unwrap_err();
         assert_eq!(
