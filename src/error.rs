@@ -53,18 +53,6 @@ impl fmt::Display for ParamError {
                 span(*min, *max),
                 number(*value)
             ),
-            // A lower bound of the smallest positive double means "above 0", and says so.
-            ParamError::OutOfRange {
-                field,
-                value,
-                min,
-                max,
-            } if *min == f64::MIN_POSITIVE => write!(
-                f,
-                "{field} must be above 0 and at most {}, got {}",
-                bound(*max),
-                number(*value)
-            ),
             ParamError::OutOfRange {
                 field,
                 value,
@@ -72,9 +60,8 @@ impl fmt::Display for ParamError {
                 max,
             } => write!(
                 f,
-                "{field} must be between {} and {}, got {}",
-                bound(*min),
-                bound(*max),
+                "{field} must be {}, got {}",
+                between(*min, *max),
                 number(*value)
             ),
             ParamError::NotInteger {
@@ -122,17 +109,24 @@ impl ParamError {
 /// most b" (an infinite bound is left out: the number must be finite anyway), and " above 0
 /// and at most b" for a lower bound of the smallest positive double.
 fn span(min: f64, max: f64) -> String {
-    if min == f64::MIN_POSITIVE {
-        return match max.is_finite() {
-            true => format!(" above 0 and at most {}", bound(max)),
-            false => " above 0".into(),
-        };
+    if min == f64::MIN_POSITIVE && !max.is_finite() {
+        return " above 0".into();
     }
     match (min.is_finite(), max.is_finite()) {
-        (true, true) => format!(" between {} and {}", bound(min), bound(max)),
+        (true, true) => format!(" {}", between(min, max)),
         (true, false) => format!(" of at least {}", bound(min)),
         (false, true) => format!(" of at most {}", bound(max)),
         (false, false) => String::new(),
+    }
+}
+
+/// "between a and b", or "above 0 and at most b" where a is the smallest positive double (a
+/// bound that means "above 0", and says so).
+fn between(min: f64, max: f64) -> String {
+    if min == f64::MIN_POSITIVE {
+        format!("above 0 and at most {}", bound(max))
+    } else {
+        format!("between {} and {}", bound(min), bound(max))
     }
 }
 
