@@ -109,9 +109,8 @@ const DECIDED_RANGES: usize = 1 << (32 - DECIDED_SHIFT);
 /// and s < p_lo, which is off for the smallest r of R_i and so for all; above the second
 /// s ≥ p_hi, on for the largest r and so for all. Where e^{−y} leaves the normal range, s is
 /// 0 (y below about −709.8, an overflow) or 1 (above about 708.4), which the bounds (all
-/// within ±23) give too. Δ = 10⁻⁴
-/// covers the rounding of the bounds themselves (at most about 10⁻⁶, at the top range,
-/// where 1 − q is 2⁻³³).
+/// within ±23) give too. Δ = 10⁻⁴ covers the rounding of the bounds themselves (at most
+/// about 10⁻⁶, at the top range, where 1 − q is 2⁻³³).
 struct Decided;
 
 impl Decided {
@@ -121,7 +120,6 @@ impl Decided {
         TABLE.get_or_init(|| {
             const ETA: f64 = 1e-14;
             const DELTA: f64 = 1e-4;
-            let logit = |q: f64| libm::log(q) - libm::log(1.0 - q);
             let width = f64::from(1u32 << DECIDED_SHIFT);
             std::array::from_fn(|i| {
                 let low = (i as f64 * width + 0.5) / 4_294_967_296.0;
@@ -133,6 +131,12 @@ impl Decided {
             })
         })
     }
+}
+
+/// logit(q) = ln q − ln(1 − q), the field y whose σ(y) is q (libm's log: the same bits natively
+/// and in wasm).
+fn logit(q: f64) -> f64 {
+    libm::log(q) - libm::log(1.0 - q)
 }
 
 /// r < [`crate::dynamics::rules::threshold`](p) = round(p·2³²) (p clamped to [0, 1], halves
@@ -441,7 +445,6 @@ mod tests {
             }
             ys
         };
-        let logit = |q: f64| libm::log(q) - libm::log(1.0 - q);
         let mut open = 0u64;
         let mut checked = 0u64;
         let mut check = |r: u32, y: f64| {

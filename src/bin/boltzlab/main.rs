@@ -121,14 +121,14 @@ USAGE:
       the curve every N updates if --every is given. --save writes the network JSON (at
       most 2048 units: pixels + H). --dataset mnist reads the packed MNIST file
       data/mnist/mnist.bin (60000 training and 10000 test images of 28×28, binarized as
-      Salakhutdinov & Murray 2008), or the packed file --data names. --data FILE alone learns any packed file (its training and test
-      sets) or text image file: one image per line of 0/1 characters, all the same length,
-      each optionally followed by a space and a label 0-9 (blank lines and lines starting
-      with # are skipped; no test set). --train-subset N and --test-subset N keep the
-      first N images of a file's sets. MNIST and files learn with the f32 batch trainer
-      on K threads (default: the cores), bars and digits (and --f64) with the f64 one, an
-      independent implementation of the same rule. JSON adds train_images, test_images,
-      trainer (f32 or f64) and threads.
+      Salakhutdinov & Murray 2008), or the packed file --data names. --data FILE alone
+      learns any packed file (its training and test sets) or text image file: one image
+      per line of 0/1 characters, all the same length, each optionally followed by a space
+      and a label 0-9 (blank lines and lines starting with # are skipped; no test set).
+      --train-subset N and --test-subset N keep the first N images of a file's sets.
+      MNIST and files learn with the f32 batch trainer on K threads (default: the cores),
+      bars and digits (and --f64) with the f64 one, an independent implementation of the
+      same rule. JSON adds train_images, test_images, trainer (f32 or f64) and threads.
   boltzlab learn --machine rbm --labels [--dataset mnist|digits8] [--data FILE]
                  [--train-subset N] [--test-subset N] [--hidden H] [--statistics cd|persistent]
                  [--particles K] [--gibbs-steps k] [--batch B] [--rate ε] [--momentum μ]
