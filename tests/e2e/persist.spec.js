@@ -79,6 +79,45 @@ test('a reload offers the saved lattice; Restore gives back exactly the exported
   await expect(page.locator('#persist-status')).toContainText('Restored the session saved at');
 });
 
+test('the speeds set come back with the session; speeds that cannot be read are the defaults, and the note says so', async ({
+  page,
+}) => {
+  await openApp(page);
+  await pause(page);
+  await page.locator('#speed').fill('0');
+  await expect(page.locator('#speed-shown')).toHaveText('1 tick / frame');
+  await page.getByRole('radio', { name: 'Boltzmann machine' }).check();
+  await expect(page.locator('#machine')).toBeVisible();
+  await page.locator('#bm-speed').fill('2');
+  await expect(page.locator('#bm-speed-shown')).toHaveText('16 sweeps / frame');
+  await savedAfterNow(page);
+  const record = JSON.parse(await stored(page));
+  expect(record.speeds).toEqual({ lattice: 1, machine: 16 });
+
+  await reload(page);
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.locator('#session')).toBeHidden();
+  await expect(page.locator('#speed')).toHaveValue('0');
+  await expect(page.locator('#speed-shown')).toHaveText('1 tick / frame');
+  await expect(page.locator('#bm-speed')).toHaveValue('2');
+  await expect(page.locator('#bm-speed-shown')).toHaveText('16 sweeps / frame');
+
+  // A stored record whose speeds are not speeds of this page: the rest restores, the sliders
+  // stay at their defaults, and the status line says why.
+  record.speeds = { lattice: 7, machine: 'fast' };
+  await page.goto('/www/ui.js'); // leaving saves; the record is written over after that
+  await page.evaluate(([k, t]) => window.localStorage.setItem(k, t), [KEY, JSON.stringify(record)]);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.locator('#session')).toBeHidden();
+  await expect(page.locator('#persist-status')).toContainText(
+    'The saved speeds could not be read (speed: 7 ticks per frame is not one of the speeds',
+  );
+  await expect(page.locator('#speed')).toHaveValue('5');
+  await expect(page.locator('#bm-speed')).toHaveValue('3');
+});
+
 test('Start fresh keeps the declined session aside, starts new spins and saves from then on', async ({ page }) => {
   await openApp(page);
   await choose(page, 'Size', '64');

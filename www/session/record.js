@@ -6,11 +6,14 @@
 // session text, machine: the engine's machine session text or null, restricted: the
 // restricted machine's session text (RbmLab.session()) or null, kind: the machine shown,
 // 'full' or 'restricted', memory: the pattern memory's session text (MemoryLab.session()) or
-// null}. `restricted`, `kind` and `memory` came later within version 2: a record without them
-// restores the general machine only; mode 'memory' came with `memory`. A restricted part that cannot be read
-// does not stop the rest from restoring: the note says why it starts fresh. The engine's texts
-// are opaque here: they are made by IsingLab.session() and MachineLab.session(), checked by
-// restoring them into throwaway engine objects, and restored exactly.
+// null, speeds: {lattice: ticks per frame, machine: sweeps per frame, each 'max' at the top
+// step}}. `restricted`, `kind`, `memory` and `speeds` came later within version 2: a record
+// without them restores the general machine only, at the default speeds; mode 'memory' came
+// with `memory`. A restricted part or speeds that cannot be read do not stop the rest from
+// restoring: the note says that the part starts fresh or the speeds are the defaults. The
+// engine's texts are opaque here: they are made by IsingLab.session() and
+// MachineLab.session(), checked by restoring them into throwaway engine objects, and
+// restored exactly.
 //
 // Version 1 (still read): {format, version: 1, saved, mode, lattice: the engine's JSON state
 // with its bits packed (v1.js), machine: its options and network JSON, or null}. Its machine
@@ -18,6 +21,7 @@
 
 import { unpackLattice } from './v1.js';
 import { MnistRun } from '../machine/mnist.js';
+import { speedPosition } from '../lattice/mode.js';
 
 export const FORMAT = 'boltzlab-session';
 export const VERSION = 2;
@@ -37,6 +41,7 @@ export function encodeRecord(app, lattice) {
     restricted: app.machine.restrictedSession(),
     kind: app.machine.kind,
     memory: app.memory.save(),
+    speeds: app.speeds(),
   });
 }
 
@@ -87,13 +92,13 @@ function checkV2(record, app) {
     });
   }
   let restricted = null;
-  let restrictedNote = '';
+  let note = '';
   if (record.restricted !== undefined && record.restricted !== null) {
     try {
       if (typeof record.restricted !== 'string') throw new Error('not a restricted-machine session');
       restricted = app.machine.rbm.checkSession(record.restricted);
     } catch (err) {
-      restrictedNote = `The restricted machine's saved run could not be read (${String(err.message ?? err)}); it starts fresh.`;
+      note = `The restricted machine's saved run could not be read (${String(err.message ?? err)}); it starts fresh.`;
     }
   }
   let memory = null;
@@ -102,6 +107,20 @@ function checkV2(record, app) {
       if (typeof record.memory !== 'string') throw new Error('not a pattern-memory session');
       return app.memory.checkSession(record.memory);
     });
+  // The speed sliders' positions, or null (the defaults) for a record without speeds.
+  let speeds = null;
+  if (record.speeds !== undefined)
+    try {
+      if (!isObject(record.speeds)) throw new Error('they are not an object');
+      const ticks = record.speeds.lattice === 'max' ? Infinity : record.speeds.lattice;
+      speeds = {
+        lattice: speedPosition(ticks, lattice.side * lattice.side),
+        machine: app.machine.speedPosition(record.speeds.machine),
+      };
+    } catch (err) {
+      const reason = String(err.message ?? err).slice(0, 200);
+      note = [note, `The saved speeds could not be read (${reason}); they are the defaults.`].filter(Boolean).join(' ');
+    }
   const restore = (target) => {
     if (memory) target.memory.restoreSession(record.memory);
     if (record.machine !== null) target.machine.restoreSession(record.machine);
@@ -111,8 +130,12 @@ function checkV2(record, app) {
       target.machine.showKind(record.kind);
     }
     target.lattice.restoreSession(record.lattice);
+    if (speeds) {
+      target.lattice.setSpeedPosition(speeds.lattice);
+      target.machine.setSpeedPosition(speeds.machine);
+    }
     target.show(record.mode);
-    return restrictedNote;
+    return note;
   };
   return {
     record,
@@ -120,7 +143,7 @@ function checkV2(record, app) {
     // options in localStorage, its run in IndexedDB: mnist.js), so the summary names it.
     summary: summarise(record.mode, lattice, machine, restricted, memory, MnistRun.remembered()),
     restore,
-    note: restrictedNote,
+    note,
   };
 }
 
