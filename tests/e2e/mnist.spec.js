@@ -314,6 +314,8 @@ test('an MNIST run saved to a file opens again in place of another, bit for bit;
   await page.reload();
   await reopenRestricted(page);
   await expect(page.locator('#mnist-load-state')).toContainText(`restored at update ${saved.updates}`);
+  // The read-out of what is kept names the restored run, not "–" until the next save.
+  await expect(page.locator('#mnist-kept')).toHaveText(`update ${saved.updates} (the run restored from this browser)`);
   expect(await read(page, 'fingerprint')).toBe(saved.fingerprint);
 });
 

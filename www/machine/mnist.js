@@ -319,6 +319,12 @@ export class MnistRun {
       $('mnist-load-state').textContent += frame.loaded.restored
         ? `; the kept run restored at update ${frame.loaded.updates}`
         : '; a new run';
+      // A restored run is the kept one until it saves again; a new run is saved at once and
+      // replaces this line when it is stored (keptRun).
+      this.kept = null;
+      $('mnist-kept').textContent = frame.loaded.restored
+        ? `update ${frame.loaded.updates} (the run restored from this browser)`
+        : 'saving the new run';
     }
     const shown = this.shown ?? {};
     for (const part of ['filters', 'units', 'reconstructions', 'gallery', 'completion'])
