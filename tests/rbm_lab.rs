@@ -337,9 +337,11 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
         assert_eq!(err.field(), field, "{err}");
         assert_eq!(state(&lab), before, "{field}");
     }
-    // A bad R is refused even where the statistics do not use it (its box still shows it);
-    // NaN is the page's "none" there and passes.
+    // A bad K or R is refused even where the statistics do not use it; NaN is the page's
+    // "none" there and passes.
     for (bad, field) in [
+        (training("cd", 0.0, 0.05, 1.0, 10.0), "particles"),
+        (training("cd", 1e9, 0.05, 1.0, 10.0), "particles"),
         (
             RbmTraining {
                 replicas: 1.0,
@@ -461,7 +463,7 @@ fn bad_input_gets_a_typed_error_and_leaves_the_lab_unchanged() {
 #[test]
 fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
     let mut lab = RbmLab::new("bars-4x4", 8, 4).unwrap();
-    lab.set_training(&training("cd", 0.0, 0.05, 5.0, 10.0))
+    lab.set_training(&training("cd", f64::NAN, 0.05, 5.0, 10.0))
         .unwrap();
     assert!(!lab.has_particles());
     assert_eq!(

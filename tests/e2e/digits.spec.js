@@ -171,8 +171,17 @@ test('bad input gets a clear message and leaves the restricted machine unchanged
   // A rate of 0: "above 0", not the smallest double's 300 digits, and the page keeps its width.
   await apply('rbm-rate', '0', 'Learning rate must be above 0 and at most 100, got 0');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-  // Replicas are checked even while the statistics do not use them (the box shows them).
+  // Only the boxes the statistics use can be edited: CD-k has no particles, and only
+  // tempering has replicas.
+  const statistics = page.getByLabel('Free-phase statistics');
+  await expect(page.locator('#rbm-replicas')).toBeDisabled();
+  await statistics.selectOption('cd');
+  await expect(page.locator('#rbm-particles')).toBeDisabled();
+  await expect(page.locator('#rbm-replicas')).toBeDisabled();
+  await statistics.selectOption('tempering');
+  await expect(page.locator('#rbm-particles')).toBeEnabled();
   await apply('rbm-replicas', '1', 'Replicas must be between 2 and 64');
+  await statistics.selectOption('persistent');
   await page.getByRole('button', { name: 'Apply options' }).click();
   await expect(page.locator('#rbm-training-error')).toBeHidden();
   // Hidden units: zero or huge.

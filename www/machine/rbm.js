@@ -130,6 +130,7 @@ export class RbmMode {
       decay: 'rbm-decay',
     }))
       if (training?.[key] !== null && training?.[key] !== undefined) $(id).value = String(training[key]);
+    showUsedOptions();
   }
 
   // The line under New machine for an MNIST run of `hidden` units (with labels or not).
@@ -427,9 +428,11 @@ export class RbmMode {
     this.adopt(lab, { command: 'restore-session', text });
   }
 
-  // The options shown in the panel (numbers read strictly; the engine checks them).
+  // The options shown in the panel (numbers read strictly; the engine checks them). A box
+  // the statistics do not use is disabled (showUsedOptions) and sent as NaN, the engine's
+  // "none".
   training() {
-    const number = (id) => readNumber($(id).value);
+    const number = (id) => ($(id).disabled ? NaN : readNumber($(id).value));
     return {
       // The menu's value, one of the engine's names (checked when the engine reads it).
       statistics: /** @type {import('boltzlab-bindings').StatisticsKind} */ ($('rbm-statistics').value),
@@ -577,6 +580,8 @@ export class RbmMode {
       this.create();
     });
     $('rbm-apply').addEventListener('click', () => this.applyTraining());
+    $('rbm-statistics').addEventListener('change', showUsedOptions);
+    showUsedOptions();
     $('rbm-fantasy-show').addEventListener('change', () => {
       if (this.link) this.postView();
     });
@@ -598,6 +603,7 @@ export class RbmMode {
           training: this.engine.MnistLab.default_training($('mnist-labels').checked),
           labels: $('mnist-labels').checked,
         });
+      showUsedOptions();
     });
     // Learning the labels has its own default weight decay: ticking the box brings it, and
     // clearing it takes it back, unless the field holds a decay of the user's own.
@@ -751,4 +757,22 @@ export function showControls(lab) {
   set('rbm-rate', t.rate);
   set('rbm-momentum', t.momentum);
   set('rbm-decay', t.decay);
+  showUsedOptions();
+}
+
+// Only the boxes the chosen statistics use can be edited: CD-k starts its chains from the
+// batch, so it has no particles; only parallel tempering has replicas (an MNIST run offers
+// no tempering).
+export function showUsedOptions() {
+  const statistics = /** @type {HTMLSelectElement} */ ($('rbm-statistics')).value;
+  const mnist = /** @type {HTMLSelectElement} */ ($('rbm-dataset')).value === 'mnist';
+  const unused = {
+    'rbm-particles': statistics === 'cd' ? 'CD-k starts its chains from the batch: it keeps no particles' : '',
+    'rbm-replicas': statistics !== 'tempering' || mnist ? 'only parallel tempering has replicas' : '',
+  };
+  for (const [id, why] of Object.entries(unused)) {
+    const box = /** @type {HTMLInputElement} */ ($(id));
+    box.disabled = why !== '';
+    box.title = why;
+  }
 }

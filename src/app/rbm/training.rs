@@ -259,22 +259,14 @@ impl Default for RbmTraining {
 impl RbmTraining {
     /// The typed options for a set of `patterns` training images: k, then the statistics'
     /// name, K and R where the statistics have them, then B (1 to `patterns`), each read
-    /// through its [`Count`]; ε, μ and λ are checked by [`Training::options`]. K where the
-    /// statistics have none (CD-k) is ignored. R where they have none (all but tempering) is
-    /// left out but checked all the same unless NaN (the page's "none"): a bad value in its
-    /// box is refused now, not once tempering is chosen.
+    /// through its [`Count`]; ε, μ and λ are checked by [`Training::options`]. K or R where
+    /// the statistics have none (K for CD-k, R for all but tempering) is left out, but checked
+    /// all the same unless NaN, the page's "none" (`used_count`).
     pub fn typed(&self, patterns: usize) -> Result<Training, ParamError> {
         let steps = GIBBS_STEPS.read(self.steps)?;
         let statistics = StatisticsKind::parse(&self.statistics)?;
-        let particles = match statistics.has_particles() {
-            true => Some(PARTICLES.read(self.particles)?),
-            false => None,
-        };
-        let replicas = match (statistics.has_replicas(), self.replicas.is_nan()) {
-            (true, _) => Some(REPLICAS.read(self.replicas)?),
-            (false, true) => None,
-            (false, false) => REPLICAS.read(self.replicas).map(|_| None)?,
-        };
+        let particles = used_count(statistics.has_particles(), PARTICLES, self.particles)?;
+        let replicas = used_count(statistics.has_replicas(), REPLICAS, self.replicas)?;
         Ok(Training {
             statistics,
             steps,
@@ -297,6 +289,18 @@ impl RbmTraining {
     ) -> Result<TrainingOptions, ParamError> {
         self.typed(patterns)?
             .options(seed, patterns, visible, hidden)
+    }
+}
+
+/// A count the statistics use (`used`) is read through `count`; one they do not use is
+/// `None`, but a number given for it (anything but NaN, the page's "none") must still be one
+/// `count` accepts: a script's bad value is refused when it is sent, not once statistics that
+/// use it are chosen.
+fn used_count(used: bool, count: Count, value: f64) -> Result<Option<u64>, ParamError> {
+    match (used, value.is_nan()) {
+        (true, _) => count.read(value).map(Some),
+        (false, true) => Ok(None),
+        (false, false) => count.read(value).map(|_| None),
     }
 }
 
