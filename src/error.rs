@@ -143,8 +143,8 @@ fn bound(x: f64) -> String {
 
 /// A number as a message shows it: as written (the shortest digits that give it back) when
 /// that is short, else in exponent form, so that 1e300 or 5e-324 is not hundreds of digits
-/// (which a page cannot wrap).
-fn number(x: f64) -> String {
+/// (which a page cannot wrap). The command line prints its headers' numbers so too.
+pub fn number(x: f64) -> String {
     let plain = x.to_string();
     if plain.len() <= 20 {
         plain
