@@ -123,7 +123,9 @@ fn span(min: f64, max: f64) -> String {
 /// "between a and b", or "above 0 and at most b" where a is the smallest positive double (a
 /// bound that means "above 0", and says so).
 fn between(min: f64, max: f64) -> String {
-    if min == f64::MIN_POSITIVE {
+    if min == f64::MIN_POSITIVE && max == f64::INFINITY {
+        "above 0".into()
+    } else if min == f64::MIN_POSITIVE {
         format!("above 0 and at most {}", bound(max))
     } else {
         format!("between {} and {}", bound(min), bound(max))
@@ -220,14 +222,15 @@ pub fn whole_in(field: &'static str, value: f64, min: u64, max: u64) -> Result<u
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TemperatureDomain {
     /// 0 ≤ T ≤ ∞, the samplers' and schedules' range: T = 0 is energy descent, T = ∞ a
-    /// coin flip. NaN is [`ParamError::NotFinite`], T < 0 [`ParamError::OutOfRange`].
+    /// coin flip. NaN and T < 0 are [`ParamError::OutOfRange`] ("between 0 and ∞").
     Sampling,
     /// 0 < T ≤ ∞, exact enumeration: at T = 0 the weights e^{−E/T} have no finite sum; at
-    /// T = ∞ every state has weight 1. As [`Self::Sampling`], and T = 0 is
-    /// [`ParamError::Invalid`].
+    /// T = ∞ every state has weight 1. NaN and T < 0 are [`ParamError::OutOfRange`]
+    /// ("above 0"), and T = 0 is [`ParamError::Invalid`] with that reason.
     Enumeration,
     /// 0 < T < ∞, the estimates of ln Z (at T = ∞, ln Z = n ln 2 needs no estimator). NaN
-    /// and ±∞ are [`ParamError::NotFinite`], T ≤ 0 is [`ParamError::Invalid`].
+    /// and ±∞ are [`ParamError::NotFinite`] ("a finite number above 0"), T ≤ 0 is
+    /// [`ParamError::Invalid`].
     LogZ,
     /// 0 < T < ∞, the mean-field equations q_i = σ((s_high − s_low) h_i / T): every
     /// refusal is [`ParamError::OutOfRange`] over [f64::MIN_POSITIVE, f64::MAX].
@@ -244,15 +247,13 @@ pub fn check_temperature(temperature: f64, domain: TemperatureDomain) -> Result<
     let (min, max) = (0.0, f64::INFINITY);
     match domain {
         TemperatureDomain::Sampling | TemperatureDomain::Enumeration => {
-            if temperature.is_nan() {
-                return Err(ParamError::NotFinite {
-                    field: FIELD,
-                    value: temperature,
-                    min,
-                    max,
-                });
-            }
-            if temperature < 0.0 {
+            // ∞ is a temperature here, so NaN is out of range, not "not finite"; enumeration's
+            // range starts above 0 (T = 0 itself gets its reason below).
+            let min = match domain {
+                TemperatureDomain::Enumeration if temperature != 0.0 => f64::MIN_POSITIVE,
+                _ => min,
+            };
+            if temperature.is_nan() || temperature < 0.0 {
                 return Err(ParamError::OutOfRange {
                     field: FIELD,
                     value: temperature,
@@ -274,7 +275,7 @@ pub fn check_temperature(temperature: f64, domain: TemperatureDomain) -> Result<
                 return Err(ParamError::NotFinite {
                     field: FIELD,
                     value: temperature,
-                    min,
+                    min: f64::MIN_POSITIVE,
                     max,
                 });
             }
@@ -283,7 +284,8 @@ pub fn check_temperature(temperature: f64, domain: TemperatureDomain) -> Result<
                     field: FIELD,
                     reason: format!(
                         "ln Z needs a finite temperature above 0 (at T = 0 the weights \
-                         e^{{−E/T}} have no finite sum), got {temperature}"
+                         e^{{−E/T}} have no finite sum), got {}",
+                        number(temperature)
                     ),
                 });
             }
@@ -330,6 +332,40 @@ mod tests {
                 .to_string(),
             "temperature must be a finite number of at least 0, got -inf"
         );
+    }
+
+    #[test]
+    fn each_temperature_domain_states_its_own_range() {
+        let message = |t: f64, domain| check_temperature(t, domain).unwrap_err().to_string();
+        use TemperatureDomain::*;
+        // Sampling takes 0 ≤ T ≤ ∞: NaN is out of that range, not "not finite".
+        assert_eq!(
+            message(f64::NAN, Sampling),
+            "temperature must be between 0 and ∞, got NaN"
+        );
+        assert_eq!(
+            message(-1.0, Sampling),
+            "temperature must be between 0 and ∞, got -1"
+        );
+        assert!(check_temperature(f64::INFINITY, Sampling).is_ok());
+        // Enumeration takes 0 < T ≤ ∞; T = 0 gets its reason.
+        assert_eq!(
+            message(f64::NAN, Enumeration),
+            "temperature must be above 0, got NaN"
+        );
+        assert_eq!(
+            message(f64::NEG_INFINITY, Enumeration),
+            "temperature must be above 0, got -inf"
+        );
+        assert!(message(0.0, Enumeration).contains("no finite sum"));
+        // ln Z takes 0 < T < ∞.
+        for t in [f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                message(t, LogZ),
+                format!("temperature must be a finite number above 0, got {t}")
+            );
+        }
+        assert!(message(-1e-300, LogZ).ends_with("got -1e-300"));
     }
 
     #[test]

@@ -732,6 +732,26 @@ fn unknown_options_commands_and_missing_values_are_refused() {
         ),
         (vec!["learn"], "--problem is required"),
         (vec!["learn", "--problem"], "--problem needs a value"),
+        (
+            vec!["learn", "--dataset", "mnist"],
+            "--dataset needs --machine rbm or --machine full",
+        ),
+        (
+            vec!["learn", "--problem", "4-2-4", "--hidden", "3"],
+            "--hidden needs --machine rbm or --machine full",
+        ),
+        (
+            vec![
+                "learn",
+                "--problem",
+                "4-2-4",
+                "--seed",
+                "18446744073709551615",
+                "--runs",
+                "3",
+            ],
+            "would need seeds beyond 18446744073709551615",
+        ),
         (vec!["reproduce"], "reproduce needs a paper"),
         (
             vec!["reproduce", "hinton2006"],

@@ -141,16 +141,19 @@ fn positive(field: &'static str, value: f64, max: f64) -> Result<(), ParamError>
     Ok(())
 }
 
-/// `value` finite with 0 ≤ value < 1.
+/// `value` finite with 0 ≤ value < 1; every refusal (NaN, ±∞, below 0, 1 or more) states that
+/// one range.
 fn below_one(field: &'static str, value: f64) -> Result<(), ParamError> {
-    finite_in(field, value, 0.0, 1.0)?;
-    if value == 1.0 {
-        return Err(ParamError::Invalid {
-            field,
-            reason: "must be at least 0 and below 1, got 1".into(),
-        });
+    if (0.0..1.0).contains(&value) {
+        return Ok(());
     }
-    Ok(())
+    Err(ParamError::Invalid {
+        field,
+        reason: format!(
+            "must be a number at least 0 and below 1, got {}",
+            crate::error::number(value)
+        ),
+    })
 }
 
 /// Noisy clamping: each clamped bit is presented flipped, an "on" bit off with probability
