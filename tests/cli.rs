@@ -280,3 +280,27 @@ fn the_cli_and_the_pages_sweep_measure_c_and_chi_alike() {
         }
     }
 }
+
+#[test]
+fn verbose_runs_say_solved_or_not_in_words() {
+    // Three cycles cannot solve the 4-2-4 encoder: the line says so (not Rust's `None`).
+    let (code, _, stderr) = boltzlab(&[
+        "learn",
+        "--problem",
+        "4-2-4",
+        "--runs",
+        "1",
+        "--max-cycles",
+        "3",
+        "--verbose",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("run 0 (seed 1): 3 cycles, not solved, "),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("Some(") && !stderr.contains("None"),
+        "{stderr}"
+    );
+}

@@ -67,6 +67,13 @@ pub fn run_batch(
     threads: usize,
     report: &(dyn Fn(u64, &RunOutcome, f64) + Sync),
 ) -> Result<Batch, String> {
+    if seed.checked_add(runs.saturating_sub(1)).is_none() {
+        return Err(format!(
+            "--seed {seed} with --runs {runs} would need seeds beyond {} (runs use seeds S, \
+             S+1, …, S+N−1)",
+            u64::MAX
+        ));
+    }
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<RunResult>>> = Mutex::new((0..runs).map(|_| None).collect());
@@ -78,7 +85,7 @@ pub fn run_batch(
                     if r >= runs {
                         break;
                     }
-                    let run_seed = seed.wrapping_add(r);
+                    let run_seed = seed + r;
                     let t = Instant::now();
                     let result = run(protocol, run_seed, |_| {})
                         .map(|o| (o, t.elapsed().as_secs_f64()))
@@ -215,10 +222,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     let verbose = args.flag("verbose");
     let report = |r: u64, o: &RunOutcome, s: f64| {
         if verbose {
-            eprintln!(
-                "run {r} (seed {}): {} cycles, solved at {:?}, {s:.2} s",
-                o.seed, o.cycles, o.solved_at
-            );
+            eprintln!("{}", run_line(r, o, s));
         }
     };
     let batch = run_batch(&protocol, runs, seed, threads, &report)?;
@@ -281,4 +285,17 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         v["seconds_per_run"].as_f64().unwrap_or(f64::NAN)
     );
     Ok(())
+}
+
+/// `--verbose`'s line for run `r` that took `seconds`: "run 3 (seed 4): 120 cycles, solved at
+/// cycle 8, 0.12 s", or "…, not solved, …".
+pub fn run_line(r: u64, o: &RunOutcome, seconds: f64) -> String {
+    let solved = match o.solved_at {
+        Some(cycle) => format!("solved at cycle {cycle}"),
+        None => "not solved".to_string(),
+    };
+    format!(
+        "run {r} (seed {}): {} cycles, {solved}, {seconds:.2} s",
+        o.seed, o.cycles
+    )
 }

@@ -230,6 +230,58 @@ USAGE:
       This text.
 ";
 
+/// The learners behind `boltzlab learn`.
+enum Learner {
+    /// `--labels`: a restricted machine with a label group (learn_labels.rs).
+    Labels,
+    /// `--machine rbm|full` (learn_rbm.rs, learn_full.rs).
+    Machine,
+    /// Neither: the 1985 encoders by `--problem` (learn.rs).
+    Encoders,
+}
+
+/// Which learner `boltzlab learn`'s options ask for, reading them as options and values (so
+/// `--save --labels` saves to a file named --labels). An option only the machines take,
+/// without `--machine`, is refused with the hint.
+fn learner(raw: &[String]) -> Result<Learner, String> {
+    const FLAGS: [&str; 5] = ["labels", "json", "verbose", "f64", "quick"];
+    const MACHINE_ONLY: [&str; 8] = [
+        "dataset",
+        "data",
+        "hidden",
+        "statistics",
+        "particles",
+        "epochs",
+        "updates",
+        "save",
+    ];
+    let (mut labels, mut machine, mut machine_only) = (false, false, None);
+    let mut tokens = raw.iter();
+    while let Some(token) = tokens.next() {
+        match token.strip_prefix("--") {
+            Some("labels") => labels = true,
+            Some(flag) if FLAGS.contains(&flag) => {}
+            Some(option) => {
+                machine |= option == "machine";
+                if MACHINE_ONLY.contains(&option) {
+                    machine_only.get_or_insert(option);
+                }
+                tokens.next();
+            }
+            None => {}
+        }
+    }
+    match (labels, machine, machine_only) {
+        (true, _, _) => Ok(Learner::Labels),
+        (false, true, _) => Ok(Learner::Machine),
+        (false, false, Some(option)) => Err(format!(
+            "--{option} needs --machine rbm or --machine full (boltzlab learn without \
+             --machine learns the 1985 encoders: --problem)"
+        )),
+        (false, false, None) => Ok(Learner::Encoders),
+    }
+}
+
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let result = match raw.first().map(String::as_str) {
@@ -238,11 +290,14 @@ fn main() -> ExitCode {
         Some("logz") => logz::logz(&raw[1..]),
         Some("pack-mnist") => images::pack(&raw[1..]),
         Some("memory") => memory::memory(&raw[1..]),
-        Some("learn") if raw.iter().any(|a| a == "--labels") => learn_labels::learn(&raw[1..]),
-        Some("learn") if raw.iter().any(|a| a == "--machine") => learn_rbm::learn(&raw[1..]),
+        Some("learn") => match learner(&raw[1..]) {
+            Ok(Learner::Labels) => learn_labels::learn(&raw[1..]),
+            Ok(Learner::Machine) => learn_rbm::learn(&raw[1..]),
+            Ok(Learner::Encoders) => learn::learn(&raw[1..]),
+            Err(e) => Err(e),
+        },
         Some("classify") => learn_labels::classify(&raw[1..]),
         Some("score") => score::score(&raw[1..]),
-        Some("learn") => learn::learn(&raw[1..]),
         Some("reproduce") if raw.get(1).is_some_and(|c| c == "statistics") => {
             learn_rbm::reproduce(&raw[2..])
         }

@@ -3,7 +3,7 @@
 //! (Peterson & Anderson 1987) on the same problems with its speed-up.
 
 use crate::args::Args;
-use crate::learn::{Batch, median, run_batch, summary, threads};
+use crate::learn::{Batch, median, run_batch, run_line, summary, threads};
 use boltzlab::learn::encoder::TestAnneal;
 use boltzlab::learn::experiment::{CodeReading, LearningMethod, Protocol, RunOutcome};
 use boltzlab::learn::stochastic::{CollectAt, NoisyCopy, ProbeOrder, Sampling};
@@ -322,7 +322,11 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
         variants.push(format!("--collect {c} (the paper: 10 time units)"));
     }
     if let Some(u) = update.filter(|&u| u != Update::ACKLEY_1985) {
-        variants.push(format!("--update {u:?} (the paper: sign, step 2)"));
+        let given = match u {
+            Update::Gradient { rate } => format!("gradient:{rate}"),
+            Update::Sign { step } => format!("sign (step {step})"),
+        };
+        variants.push(format!("--update {given} (the paper: sign, step 2)"));
     }
     if mean_field_units == Some(SpinKind::Binary) {
         variants.push("--mean-field-units binary (P&A 1987: ±1 units)".to_string());
@@ -337,10 +341,7 @@ pub fn reproduce(raw: &[String]) -> Result<(), String> {
     let json_out = args.flag("json");
     let report = |r: u64, o: &RunOutcome, s: f64| {
         if verbose {
-            eprintln!(
-                "  run {r} (seed {}): {} cycles, solved at {:?}, {s:.2} s",
-                o.seed, o.cycles, o.solved_at
-            );
+            eprintln!("  {}", run_line(r, o, s));
         }
     };
     let mut rows = Vec::new();
