@@ -238,4 +238,21 @@ fn damaged_or_missing_runs_are_refused_by_name() {
         assert!(stdout.is_empty());
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+    // A --data file that is not a packed MNIST file is named in the message.
+    let good = TempFile::new("good.bzmn", &run(8, 1, false, 1).save());
+    for (args, message) in [
+        (
+            vec!["score", "--run", good.path(), "--data", text.path()],
+            format!("{}: mnist file: not a packed MNIST file", text.path()),
+        ),
+        (
+            vec!["score", "--run", good.path(), "--data", flipped.path()],
+            format!("{}: ", flipped.path()),
+        ),
+    ] {
+        let (code, stdout, stderr) = boltzlab(&args);
+        assert_eq!(code, 2, "{args:?}: {stdout}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(&message), "{args:?}: {stderr}");
+    }
 }

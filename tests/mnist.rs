@@ -390,9 +390,14 @@ fn a_bad_text_image_file_is_refused_naming_the_line() {
         ("0101 3\n0101\n", "line 2 has no label but line 1 has one"),
         ("0101\n0101 4\n", "line 2 has a label but line 1 has none"),
         ("0101  3\n", "line 1: label ' 3' is not a digit 0 to 9"),
+        ("01\t01\n", "line 1: a tab at column 3 is not 0 or 1"),
         (
-            "01\t01\n",
-            "line 1: character '\\t' at column 3 is not 0 or 1",
+            "\u{feff}0101\n",
+            "line 1: a byte-order mark (U+FEFF; save the file without it) at column 1 is not 0 or 1",
+        ),
+        (
+            "01\u{a0}1\n",
+            "line 1: the character U+00A0 at column 3 is not 0 or 1",
         ),
         ("# nothing\n\n", "no images"),
         ("", "no images"),

@@ -452,6 +452,17 @@ pub fn parse(bytes: &[u8]) -> Result<Mnist, ParamError> {
     })
 }
 
+/// A character of a text image file as a message names it: visible ones quoted ('x'),
+/// invisible ones by name or code point (a tab, a byte-order mark, U+00A0).
+fn described(c: char) -> String {
+    match c {
+        '\t' => "a tab".into(),
+        '\u{feff}' => "a byte-order mark (U+FEFF; save the file without it)".into(),
+        c if c.is_control() || c.is_whitespace() => format!("the character U+{:04X}", c as u32),
+        c => format!("character '{c}'"),
+    }
+}
+
 /// Reads a text image file: one image per line, each a run of `0` (off) and `1` (on)
 /// characters, all lines of the same length (1 to [`MAX_PIXELS`]), each optionally
 /// followed by one space and a label 0–9 (either every image has a label or none has).
@@ -481,8 +492,8 @@ pub fn parse_text(text: &str) -> Result<Images, ParamError> {
             .find(|&(_, c)| c != '0' && c != '1')
         {
             return Err(bad(format!(
-                "line {number}: character '{}' at column {} is not 0 or 1",
-                c.escape_default(),
+                "line {number}: {} at column {} is not 0 or 1",
+                described(c),
                 column + 1
             )));
         }

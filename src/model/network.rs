@@ -157,7 +157,8 @@ impl Network {
                     return Err(ParamError::Invalid {
                         field: "weights",
                         reason: format!(
-                            "the diagonal must be zero (no self-connections), but entry [{i}][{i}] is {w}"
+                            "the diagonal must be zero (no self-connections), but entry [{i}][{i}] is {}",
+                            crate::error::number(w)
                         ),
                     });
                 }
@@ -165,8 +166,9 @@ impl Network {
                     return Err(ParamError::Invalid {
                         field: "weights",
                         reason: format!(
-                            "must be symmetric, but entry [{i}][{j}] is {w} and entry [{j}][{i}] is {}",
-                            weights[j * units + i]
+                            "must be symmetric, but entry [{i}][{j}] is {} and entry [{j}][{i}] is {}",
+                            crate::error::number(w),
+                            crate::error::number(weights[j * units + i])
                         ),
                     });
                 }
@@ -243,7 +245,8 @@ impl Network {
                     return Err(ParamError::Invalid {
                         field: "weights",
                         reason: format!(
-                            "the mask forbids a connection between units {i} and {j}, but their weight is {w}"
+                            "the mask forbids a connection between units {i} and {j}, but their weight is {}",
+                            crate::error::number(w)
                         ),
                     });
                 }
@@ -629,15 +632,20 @@ fn check_parameter(
     if !value.is_finite() {
         return Err(ParamError::Invalid {
             field,
-            reason: format!("entry {} must be a finite number, got {value}", entry()),
+            reason: format!(
+                "entry {} must be a finite number, got {}",
+                entry(),
+                crate::error::number(value)
+            ),
         });
     }
     if value.abs() > Network::MAX_PARAMETER {
         return Err(ParamError::Invalid {
             field,
             reason: format!(
-                "entry {} must be between −{max} and {max}, got {value}",
+                "entry {} must be between −{max} and {max}, got {}",
                 entry(),
+                crate::error::number(value),
                 max = Network::MAX_PARAMETER
             ),
         });

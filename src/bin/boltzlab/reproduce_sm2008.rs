@@ -556,7 +556,7 @@ fn print_curve(
                 println!("{v}");
             } else {
                 println!(
-                    "{:<10} {:>6} {:>4} {:>7.4} {:>13.2} {:>7.2} {:>8} {:>10.1} {:>8.0}",
+                    "{:<10} {:>6} {:>4} {:>7.4} {:>13.2} {:>7.2} {:>8} {:>10} {:>8.0}",
                     v["name"].as_str().unwrap_or(""),
                     v["epoch"].as_u64().unwrap_or(0),
                     v["cd_steps"].as_u64().map_or("—".into(), |k| k.to_string()),
@@ -564,7 +564,10 @@ fn print_curve(
                     number(&v["test_log_likelihood"]),
                     number(&v["stderr"]),
                     v["ais_schedule"].as_str().unwrap_or("exact"),
-                    v["ais_effective_runs"].as_f64().unwrap_or(f64::NAN),
+                    // Exact rows have no AIS runs.
+                    v["ais_effective_runs"]
+                        .as_f64()
+                        .map_or("—".into(), |n| format!("{n:.1}")),
                     number(&v["seconds"])
                 );
             }

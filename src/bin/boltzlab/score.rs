@@ -27,10 +27,11 @@ use boltzlab::learn::rbm::{AisRuns, AisSchedule, LabelledRbm, Rbm, classify_set}
 use serde_json::{Value, json};
 use std::time::Instant;
 
-/// The run in `bytes` restored on the MNIST file `data` (both checked by the engine's
-/// validating readers; errors name the file).
-fn restore(data: &[u8], bytes: Vec<u8>, file: &str) -> Result<MnistLab, String> {
-    let mut lab = MnistLab::from_file(data, 1, 1, None, false).map_err(|e| e.to_string())?;
+/// The run in `bytes` (from the file `file`) restored on the MNIST file `data` (from
+/// `data_file`), both checked by the engine's validating readers; errors name the file.
+fn restore(data: &[u8], data_file: &str, bytes: Vec<u8>, file: &str) -> Result<MnistLab, String> {
+    let mut lab =
+        MnistLab::from_file(data, 1, 1, None, false).map_err(|e| format!("{data_file}: {e}"))?;
     lab.apply(MnistCommand::RestoreRun { bytes })
         .map_err(|e| format!("{file}: {e}"))?;
     Ok(lab)
@@ -188,7 +189,7 @@ pub fn score(raw: &[String]) -> Result<(), String> {
     let threads = args.count("threads", cores.min(64), 1, 64)? as usize;
 
     let clock = Instant::now();
-    let lab = restore(&data, bytes, file)?;
+    let lab = restore(&data, &data_path.display().to_string(), bytes, file)?;
     let labelled = lab.labelled();
     let mut report = json!({
         "run": file,
