@@ -92,3 +92,102 @@ fn bad_values_are_refused_with_the_option_named() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn one_run_has_no_standard_error_and_two_have_one() {
+    let args = |runs: &'static str| {
+        vec![
+            "memory",
+            "--units",
+            "60",
+            "--patterns",
+            "12",
+            "--runs",
+            runs,
+        ]
+    };
+    let with_json = |runs| {
+        let mut a = args(runs);
+        a.push("--json");
+        boltzlab_json(&a)
+    };
+    // One run: no spread to estimate an error from; null, as learn --problem --runs 1 says.
+    let one = with_json("1");
+    assert_eq!(one["runs"], 1);
+    assert!(one["overlap"]["stderr"].is_null(), "{one}");
+    assert!(one["overlap"]["mean"].is_f64());
+    let two = with_json("2");
+    assert!(two["overlap"]["stderr"].as_f64().unwrap() >= 0.0, "{two}");
+    // The text says so too, and counts one run in the singular.
+    let (code, stdout, stderr) = boltzlab(&args("1"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("1 run each"), "{stdout}");
+    assert!(stdout.contains("± —"), "{stdout}");
+}
+
+#[test]
+fn the_table_lines_up_and_the_header_prints_numbers_short() {
+    let (code, stdout, stderr) = boltzlab(&[
+        "memory",
+        "--units",
+        "200",
+        "--patterns",
+        "5,40,200",
+        "--runs",
+        "2",
+        "--temperature",
+        "1e300",
+        "--sweeps",
+        "1",
+        "--random-starts",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains("T = 1e300,"), "{}", lines[0]);
+    // Header and rows: every column right-aligned to the same width, so the lines are as
+    // long as each other and the P column ends where its heading does.
+    let table = &lines[1..];
+    assert_eq!(table.len(), 4, "{stdout}");
+    let width = |l: &str| l.chars().count();
+    assert!(
+        table.iter().all(|l| width(l) == width(table[0])),
+        "{stdout}"
+    );
+    for (line, p) in table[1..].iter().zip(["5", "40", "200"]) {
+        assert_eq!(line[..6].trim_start(), p, "{stdout}");
+    }
+    assert_eq!(table[0][..6].trim_start(), "P");
+}
+
+#[test]
+fn sweeps_apply_only_above_zero_temperature() {
+    for args in [
+        vec!["--sweeps", "5"],
+        vec!["--temperature", "0", "--sweeps", "5"],
+    ] {
+        let mut all = vec!["memory", "--units", "20", "--patterns", "2", "--runs", "1"];
+        all.extend(args);
+        let (code, stdout, err) = boltzlab(&all);
+        assert_eq!(code, 2, "{all:?}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(
+            err.contains("--sweeps applies to --temperature T > 0 only"),
+            "{all:?}: {err}"
+        );
+    }
+    boltzlab_json(&[
+        "memory",
+        "--units",
+        "20",
+        "--patterns",
+        "2",
+        "--runs",
+        "1",
+        "--temperature",
+        "0.5",
+        "--sweeps",
+        "5",
+        "--json",
+    ]);
+}

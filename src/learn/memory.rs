@@ -308,12 +308,13 @@ pub struct Capacity {
 }
 
 impl Capacity {
-    /// Mean and standard error of the runs' mean overlaps (stderr 0 for one run).
-    pub fn overlap(&self) -> (f64, f64) {
+    /// Mean and standard error of the runs' mean overlaps; no standard error (`None`) from
+    /// one run, which has no spread to estimate it from.
+    pub fn overlap_estimate(&self) -> (f64, Option<f64>) {
         let r = self.run_overlaps.len() as f64;
         let mean = self.run_overlaps.iter().sum::<f64>() / r;
         if self.run_overlaps.len() < 2 {
-            return (mean, 0.0);
+            return (mean, None);
         }
         let var = self
             .run_overlaps
@@ -321,7 +322,14 @@ impl Capacity {
             .map(|m| (m - mean) * (m - mean))
             .sum::<f64>()
             / (r - 1.0);
-        (mean, (var / r).sqrt())
+        (mean, Some((var / r).sqrt()))
+    }
+
+    /// [`Capacity::overlap_estimate`] as two numbers: the standard error is NaN for one run
+    /// (not 0, which would claim certainty).
+    pub fn overlap(&self) -> (f64, f64) {
+        let (mean, stderr) = self.overlap_estimate();
+        (mean, stderr.unwrap_or(f64::NAN))
     }
 }
 

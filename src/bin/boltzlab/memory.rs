@@ -42,6 +42,12 @@ pub fn memory(raw: &[String]) -> Result<(), String> {
         temperature: args.number("temperature").unwrap_or(0.0),
         sweeps: args.count("sweeps", 50, 1, 1_000_000)? as usize,
     };
+    if recalling.temperature == 0.0 && args.has("sweeps") {
+        return Err(
+            "--sweeps applies to --temperature T > 0 only (at T = 0 recall runs until stable)"
+                .into(),
+        );
+    }
     let options = [
         ("units", "units"),
         ("patterns", "patterns"),
@@ -75,22 +81,28 @@ pub fn memory(raw: &[String]) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "Hopfield memory, N = {units}, rule {}, T = {}, {runs} runs each; α_c ≈ {ALPHA_C} (Amit, Gutfreund & Sompolinsky 1985)",
+        "Hopfield memory, N = {units}, rule {}, T = {}, {runs} run{} each; α_c ≈ {ALPHA_C} (Amit, Gutfreund & Sompolinsky 1985)",
         storage.name(),
-        recalling.temperature
+        boltzlab::error::number(recalling.temperature),
+        if runs == 1 { "" } else { "s" },
     );
     println!(
-        "{:>6} {:>7} {:>18} {:>9} {:>30} {:>8}",
+        "{:>6} {:>7} {:>19} {:>9} {:>32} {:>8}",
         "P", "α", "overlap", "recalled", "random starts: pat/rev/mix/other", "seconds"
     );
     for row in &rows {
         let from = &row["from_random"];
+        // One run has no standard error: "—", as learn --problem's text shows.
+        let stderr = match row["overlap"]["stderr"].as_f64() {
+            Some(e) => format!("{e:.4}"),
+            None => "—".into(),
+        };
         println!(
-            "{:>6} {:>7.4} {:>10.4} ± {:<6.4} {:>9.4} {:>30} {:>8.2}",
-            row["patterns"],
+            "{:>6} {:>7.4} {:>10.4} ± {:<6} {:>9.4} {:>32} {:>8.2}",
+            row["patterns"].as_u64().unwrap_or(0),
             row["alpha"].as_f64().unwrap_or(f64::NAN),
             row["overlap"]["mean"].as_f64().unwrap_or(f64::NAN),
-            row["overlap"]["stderr"].as_f64().unwrap_or(f64::NAN),
+            stderr,
             row["recalled_fraction"].as_f64().unwrap_or(f64::NAN),
             format!(
                 "{}/{}/{}/{}",
@@ -115,7 +127,8 @@ fn pattern_counts(args: &Args, units: usize) -> Result<Vec<usize>, String> {
                 .filter(|&p| (1..=units).contains(&p))
                 .ok_or_else(|| {
                     format!(
-                        "--patterns must be whole numbers from 1 to the {units} units, got '{}'",
+                        "--patterns must be whole numbers from 1 to the {units} unit{}, got '{}'",
+                        if units == 1 { "" } else { "s" },
                         boltzlab::error::shorten(p)
                     )
                 })
@@ -198,7 +211,7 @@ fn spread(
 }
 
 fn row(experiment: &Experiment, result: &Capacity, seconds: f64) -> Value {
-    let (mean, stderr) = result.overlap();
+    let (mean, stderr) = result.overlap_estimate();
     let [pattern, reversed, mixture, other] = result.from_random;
     let settings: serde_json::Map<String, Value> = experiment
         .storage
