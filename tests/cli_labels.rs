@@ -177,3 +177,105 @@ fn bad_options_labels_and_files_are_refused_by_name() {
     let e = refused(&["classify", "--model", bad, "--test-subset", "10"]);
     assert!(e.contains("4 pixels"), "{e}");
 }
+
+#[test]
+fn a_save_file_it_cannot_write_is_refused_before_the_first_epoch() {
+    let dir = TempDir::new("save");
+    let missing = dir.join("missing/m.json");
+    for (save, words) in [
+        (dir.to_str().unwrap(), "is a directory"),
+        (missing.to_str().unwrap(), "does not exist"),
+    ] {
+        // Refused with nothing on stdout: no epoch line was printed, so none was trained.
+        let e = refused(&[
+            "learn",
+            "--machine",
+            "rbm",
+            "--labels",
+            "--dataset",
+            "digits8",
+            "--hidden",
+            "20",
+            "--epochs",
+            "1",
+            "--save",
+            save,
+        ]);
+        assert!(e.contains("--save '") && e.contains(words), "{save}: {e}");
+    }
+    // A run refused after the check leaves no file behind.
+    let fresh = dir.join("fresh.json");
+    refused(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--labels",
+        "--dataset",
+        "digits8",
+        "--rate",
+        "nan",
+        "--save",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(!fresh.exists());
+}
+
+#[test]
+fn options_that_do_not_apply_are_refused() {
+    let dir = TempDir::new("unused");
+    let text = dir.write("labelled.txt", b"0101 1\n1100 2\n0011 3\n");
+    let text = text.to_str().unwrap();
+    let learn = |more: &[&str]| {
+        let mut args = vec!["learn", "--machine", "rbm", "--labels", "--epochs", "1"];
+        args.extend_from_slice(more);
+        refused(&args)
+    };
+    // CD-k (the default) has no persistent chains.
+    for more in [
+        &["--dataset", "digits8", "--particles", "5"][..],
+        &[
+            "--dataset",
+            "digits8",
+            "--statistics",
+            "cd",
+            "--particles",
+            "5",
+        ],
+    ] {
+        let e = learn(more);
+        assert!(
+            e.contains("--particles applies to persistent chains, not --statistics cd"),
+            "{more:?}: {e}"
+        );
+    }
+    // A text image file has no test set to take a subset of.
+    let e = learn(&["--data", text, "--test-subset", "1"]);
+    assert!(
+        e.contains("--test-subset applies to a file with a test set only") && e.contains(text),
+        "{e}"
+    );
+    // Where they apply, they are taken.
+    let v = boltzlab_json(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--labels",
+        "--dataset",
+        "digits8",
+        "--hidden",
+        "10",
+        "--statistics",
+        "persistent",
+        "--particles",
+        "5",
+        "--test-subset",
+        "20",
+        "--epochs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["particles"].as_u64(), v["test_images"].as_u64()),
+        (Some(5), Some(20))
+    );
+}

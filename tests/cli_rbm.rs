@@ -127,3 +127,130 @@ fn reproduce_statistics_prints_one_row_per_problem_and_way() {
         );
     }
 }
+
+/// `boltzlab` with `args`, expecting refusal (status 2, nothing on stdout): its stderr.
+fn refused(args: &[&str]) -> String {
+    let (code, stdout, stderr) = boltzlab(args);
+    assert_eq!(code, 2, "{args:?} should be refused: {stdout}");
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    stderr
+}
+
+#[test]
+fn learn_rbm_refuses_a_save_file_it_cannot_write_before_it_learns() {
+    let dir = common::TempDir::new("rbm-save");
+    let plain = dir.write("plain", b"keep");
+    let missing = dir.join("missing/x.json");
+    let under_file = plain.join("x.json");
+    // 10⁶ updates of a 64-20 machine take minutes: a refusal within 30 s came before them.
+    for (save, words) in [
+        (dir.to_str().unwrap(), "is a directory"),
+        (missing.to_str().unwrap(), "does not exist"),
+        (under_file.to_str().unwrap(), "is not a directory"),
+    ] {
+        let clock = std::time::Instant::now();
+        let e = refused(&[
+            "learn",
+            "--machine",
+            "rbm",
+            "--dataset",
+            "digits8",
+            "--hidden",
+            "20",
+            "--updates",
+            "1000000",
+            "--save",
+            save,
+        ]);
+        assert!(e.contains("--save '") && e.contains(words), "{save}: {e}");
+        assert!(
+            clock.elapsed().as_secs() < 30,
+            "{save}: refused only after learning"
+        );
+    }
+    // A writable --save on a run refused later leaves no file behind, and an existing file
+    // untouched.
+    let fresh = dir.join("fresh.json");
+    for save in [fresh.as_path(), plain.as_path()] {
+        refused(&[
+            "learn",
+            "--machine",
+            "rbm",
+            "--updates",
+            "5",
+            "--rate",
+            "nan",
+            "--save",
+            save.to_str().unwrap(),
+        ]);
+    }
+    assert!(!fresh.exists());
+    assert_eq!(std::fs::read(&plain).unwrap(), b"keep");
+}
+
+#[test]
+fn learn_rbm_refuses_options_its_statistics_or_trainer_do_not_use() {
+    let dir = common::TempDir::new("rbm-unused");
+    let text = dir.write("images.txt", b"0101\n1100\n0011\n");
+    let text = text.to_str().unwrap();
+    for (args, words) in [
+        (
+            vec!["--statistics", "cd", "--particles", "7"],
+            "--particles applies to persistent chains, not --statistics cd",
+        ),
+        (
+            vec!["--statistics", "cd", "--replicas", "9"],
+            "--replicas applies to --statistics tempering only",
+        ),
+        (
+            vec!["--replicas", "3"],
+            "--replicas applies to --statistics tempering only",
+        ),
+        (
+            vec!["--data", text, "--test-subset", "1"],
+            "--test-subset applies to a file with a test set only",
+        ),
+        (
+            vec!["--dataset", "digits8", "--threads", "2"],
+            "--threads applies to the f32 batch trainer only",
+        ),
+        (
+            vec!["--data", text, "--f64", "--threads", "2"],
+            "--threads applies to the f32 batch trainer only",
+        ),
+    ] {
+        let mut all = vec!["learn", "--machine", "rbm", "--updates", "5"];
+        all.extend(args);
+        let e = refused(&all);
+        assert!(e.contains(words), "{all:?}: {e}");
+    }
+    // The same options where they apply are taken.
+    for args in [
+        vec!["--statistics", "persistent", "--particles", "7"],
+        vec!["--statistics", "tempering", "--replicas", "3"],
+        vec!["--data", text, "--threads", "2"],
+    ] {
+        let mut all = vec!["learn", "--machine", "rbm", "--updates", "5", "--json"];
+        all.extend(args);
+        boltzlab_json(&all);
+    }
+}
+
+#[test]
+fn learn_rbm_text_row_counts_in_the_singular_for_one_and_shows_the_rate() {
+    let (code, stdout, stderr) = boltzlab(&[
+        "learn",
+        "--machine",
+        "rbm",
+        "--updates",
+        "1",
+        "--rate",
+        "0.03",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(" 1 update ") && !stdout.contains("1 updates"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ε=0.03"), "{stdout}");
+}

@@ -304,3 +304,87 @@ fn reproduce_statistics_has_general_rows_for_pixels_and_the_encoders() {
         assert!(row["updates"].as_u64().unwrap() >= 1);
     }
 }
+
+#[test]
+fn learn_full_refuses_a_save_file_it_cannot_write_before_it_learns() {
+    let dir = common::TempDir::new("full-save");
+    let missing = dir.join("missing/x.json");
+    // 10⁷ cycles of 4-2-4 take about 15 minutes: a refusal within 30 s came before them.
+    for (save, words) in [
+        (dir.to_str().unwrap(), "is a directory"),
+        (missing.to_str().unwrap(), "does not exist"),
+    ] {
+        let clock = std::time::Instant::now();
+        let (code, stdout, stderr) = boltzlab(&[
+            "learn",
+            "--machine",
+            "full",
+            "--dataset",
+            "4-2-4",
+            "--updates",
+            "10000000",
+            "--save",
+            save,
+        ]);
+        assert_eq!(code, 2, "{save}: {stdout}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(
+            stderr.contains("--save '") && stderr.contains(words),
+            "{save}: {stderr}"
+        );
+        assert!(
+            clock.elapsed().as_secs() < 30,
+            "refused only after learning"
+        );
+    }
+    // A run refused after the check leaves no file behind.
+    let fresh = dir.join("fresh.json");
+    let (code, _, _) = boltzlab(&[
+        "learn",
+        "--machine",
+        "full",
+        "--rate",
+        "nan",
+        "--save",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(!fresh.exists());
+}
+
+#[test]
+fn reproduce_statistics_text_rows_each_say_what_sets_them_apart() {
+    let (code, stdout, stderr) = boltzlab(&["reproduce", "statistics", "--quick"]);
+    assert_eq!(code, 0, "{stderr}");
+    // What a row ran (before its results): no two rows alike. pixels-10's two persistent
+    // rows differ only in their rate, which the row shows.
+    let described: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split("train NLL").next().unwrap().trim_end())
+        .collect();
+    for (i, a) in described.iter().enumerate() {
+        assert!(!described[i + 1..].contains(a), "two rows read '{a}'");
+    }
+    assert!(
+        described.iter().any(|d| d.contains("ε=0.5"))
+            && described.iter().any(|d| d.contains("ε=0.05")),
+        "{stdout}"
+    );
+    // Whether an encoder is solved is said in words.
+    assert!(
+        !stdout.contains("solved false") && !stdout.contains("solved true"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = boltzlab(&[
+        "learn",
+        "--machine",
+        "full",
+        "--dataset",
+        "4-2-4",
+        "--updates",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.trim_end().ends_with("  not solved"), "{stdout}");
+    assert!(stdout.contains(" 1 update "), "{stdout}");
+}

@@ -13,6 +13,7 @@ use boltzlab::learn::{
 };
 use boltzlab::{Network, ParamError, SpinKind};
 use serde_json::{Value, json};
+use std::path::Path;
 use std::time::Instant;
 
 /// The problems the general machine learns here (all small enough for the exact NLL).
@@ -228,6 +229,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     ];
     valued.extend_from_slice(RBM_ONLY);
     let args = Args::parse(raw, &valued, &["json"])?;
+    check_save(&args)?;
     if let Some(option) = RBM_ONLY.iter().find(|o| args.has(o)) {
         return Err(format!(
             "--{option} applies to --machine rbm only (the general machine shows every \
@@ -283,6 +285,79 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     save_and_print(&args, &v, Some(&network), print_row)
 }
 
+/// `n noun` with the noun plural unless n = 1: `1 update`, `2 updates`.
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// Checks, before any training, that `--save FILE` (if given) can be written: FILE is not
+/// a directory, its directory exists, and it can be opened for writing. A file that did
+/// not exist is created and removed again, so a run that fails later leaves nothing.
+pub fn check_save(args: &Args) -> Result<(), String> {
+    let Some(file) = args.text("save") else {
+        return Ok(());
+    };
+    let path = Path::new(file);
+    let refuse = |why: String| Err(args.refused("save", why));
+    if file.is_empty() || path.is_dir() {
+        let what = if file.is_empty() {
+            "names no file"
+        } else {
+            "is a directory"
+        };
+        return refuse(format!(
+            "{what}; --save takes the name of a file to write, in a directory that exists"
+        ));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        let why = match parent.exists() {
+            true => "is not a directory",
+            false => "does not exist",
+        };
+        return refuse(format!(
+            "'{}' {why}; --save takes the name of a file to write, in a directory that exists",
+            boltzlab::error::shorten(&parent.display().to_string())
+        ));
+    }
+    // symlink_metadata: a dangling link counts as there (opening it would create its
+    // target, which removing the link would leave behind).
+    let existed = path.symlink_metadata().is_ok();
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(!existed)
+        .open(path);
+    match opened {
+        Ok(_) if !existed => std::fs::remove_file(path)
+            .map_err(|e| args.refused("save", format!("cannot remove the test file: {e}"))),
+        Ok(_) => Ok(()),
+        Err(e) => refuse(format!("cannot be written: {e}")),
+    }
+}
+
+/// Writes `text` to the `--save` file, if given (checked before training by
+/// [`check_save`]); a write that fails part-way removes the part written.
+pub fn write_save(args: &Args, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let Some(file) = args.text("save") else {
+        return Ok(());
+    };
+    let refuse = |e: std::io::Error| args.refused("save", format!("cannot be written: {e}"));
+    let mut out = std::fs::File::create(file).map_err(refuse)?;
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.sync_all()) {
+        drop(out);
+        std::fs::remove_file(file).ok();
+        return Err(refuse(e));
+    }
+    Ok(())
+}
+
 /// What both machines' `learn` end with: `--save FILE` writes the trained network as the
 /// page's network JSON (`network`: made only when --save is given), then the row is printed
 /// (`--json`, or as text by `print`).
@@ -292,8 +367,8 @@ pub fn save_and_print(
     network: Option<&Network>,
     print: fn(&Value),
 ) -> Result<(), String> {
-    if let (Some(file), Some(network)) = (args.text("save"), network) {
-        std::fs::write(file, network.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
+    if let Some(network) = network {
+        write_save(args, &network.to_json())?;
     }
     if args.flag("json") {
         println!("{row}");
@@ -303,25 +378,45 @@ pub fn save_and_print(
     Ok(())
 }
 
+/// A row's gradient step as text: `ε=0.05` (gradient rule) or `sign ±2` (sign rule).
+pub fn step_text(row: &Value) -> String {
+    let rate = boltzlab::error::number(row["rate"].as_f64().unwrap_or(f64::NAN));
+    match row["rule"].as_str() {
+        Some("sign") => format!("sign ±{rate}"),
+        _ => format!("ε={rate}"),
+    }
+}
+
+/// A whole-number field of a row as text (`—` if absent), for padding (a JSON value's own
+/// `Display` ignores widths).
+pub fn field(row: &Value, key: &str) -> String {
+    match &row[key] {
+        Value::Null => "—".into(),
+        v => v.to_string(),
+    }
+}
+
 /// One row of the table as text.
 pub fn print_row(row: &Value) {
     let solved = match (row.get("solved_at"), row.get("solved")) {
-        (Some(Value::Null), _) => "  not solved".to_string(),
+        (Some(Value::Null), _) | (None, Some(Value::Bool(false))) => "  not solved".to_string(),
         (Some(at), _) => format!("  solved at {at}"),
-        (None, Some(s)) => format!("  solved {s}"),
+        (None, Some(_)) => "  solved".to_string(),
         (None, None) => String::new(),
     };
+    let updates = row["updates"].as_u64().unwrap_or(0);
     println!(
-        "{:<9} full {:>2} hidden {:<22} K={:<4} k={:<4} R={:<2} train NLL {:>7.3}  test LL {:>8}  exact {:>6} updates {:>6.1} s{solved}",
+        "{:<9} full {:>2} hidden {:<22} K={:<4} k={:<4} R={:<2} {:<9} train NLL {:>7.3}  test LL {:>8}  exact {:>14} {:>6.1} s{solved}",
         row["problem"].as_str().unwrap_or(""),
-        row["hidden"],
+        field(row, "hidden"),
         row["statistics"].as_str().unwrap_or(""),
-        row["particles"].to_string().replace("null", "—"),
-        row["gibbs_steps"].to_string().replace("null", "—"),
-        row["replicas"].to_string().replace("null", "—"),
+        field(row, "particles"),
+        field(row, "gibbs_steps"),
+        field(row, "replicas"),
+        step_text(row),
         row["train_nll_per_pattern"].as_f64().unwrap_or(f64::NAN),
         "—",
-        row["updates"],
+        counted(updates, "update"),
         row["seconds"].as_f64().unwrap_or(f64::NAN),
     );
 }

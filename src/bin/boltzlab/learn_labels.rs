@@ -6,6 +6,7 @@
 
 use crate::args::Args;
 use crate::images::{self, LabelledData};
+use crate::learn_full::{counted, field};
 use boltzlab::ParamError;
 use boltzlab::learn::digits;
 use boltzlab::learn::rbm::labels::starting_machine;
@@ -69,7 +70,11 @@ fn labelled_data(args: &Args) -> Result<LabelledData, String> {
         Some(f) => (std::path::PathBuf::from(f), f.to_string()),
         None => (images::shipped_mnist(), "mnist".to_string()),
     };
-    images::load_labelled(&path, name, train_subset, test_subset, !args.has("data"))
+    let data = images::load_labelled(&path, name, train_subset, test_subset, !args.has("data"))?;
+    if data.test.0.is_empty() && test_subset.is_some() {
+        return Err(crate::learn_rbm::no_test_set(&data.name));
+    }
+    Ok(data)
 }
 
 /// The threads option: 1 ≤ K ≤ 64, default the machine's cores.
@@ -118,13 +123,16 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &["labels", "json"],
     )?;
     args.choice("machine", &["rbm"])?;
+    crate::learn_full::check_save(&args)?;
+    let statistics_name = args.choice("statistics", &["cd", "persistent"])?;
+    crate::learn_rbm::refuse_unused_chains(&args, &statistics_name)?;
     let data = labelled_data(&args)?;
     let (train, train_labels) = &data.train;
     let (test, test_labels) = &data.test;
     let hidden = args.count("hidden", 500, 0, u64::MAX)? as usize;
     let steps = args.count("gibbs-steps", 1, 0, u64::MAX)? as usize;
     let particles = args.count("particles", 100, 0, u64::MAX)? as usize;
-    let statistics = match args.choice("statistics", &["cd", "persistent"])?.as_str() {
+    let statistics = match statistics_name.as_str() {
         "persistent" => Statistics::Persistent { particles, steps },
         _ => Statistics::ContrastiveDivergence { steps },
     };
@@ -204,9 +212,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         last = on_test;
     }
     let machine = trainer.machine();
-    if let Some(file) = args.text("save") {
-        std::fs::write(file, machine.to_json()).map_err(|e| format!("--save '{file}': {e}"))?;
-    }
+    crate::learn_full::write_save(&args, &machine.to_json())?;
     let report = json!({
         "problem": data.name,
         "machine": "rbm",
@@ -245,9 +251,9 @@ fn percent(x: &Value) -> String {
 
 fn print_epoch(row: &Value) {
     println!(
-        "epoch {:>3}  {:>7} updates  train error {:>8}  test error {:>8}  {:>7.1} s",
-        row["epoch"],
-        row["updates"],
+        "epoch {:>3}  {:>15}  train error {:>8}  test error {:>8}  {:>7.1} s",
+        field(row, "epoch"),
+        counted(row["updates"].as_u64().unwrap_or(0), "update"),
         percent(&row["train_error"]),
         percent(&row["test_error"]),
         row["seconds"].as_f64().unwrap_or(f64::NAN),

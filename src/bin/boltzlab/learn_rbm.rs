@@ -5,6 +5,7 @@
 
 use crate::args::Args;
 use crate::images::{self, ImageData};
+use crate::learn_full::{counted, field, step_text};
 use crate::trainer::Trainer;
 use boltzlab::learn::Dataset;
 use boltzlab::learn::digits;
@@ -180,6 +181,9 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &["json", "f64"],
     )?;
     args.choice("machine", &["rbm", "full"])?;
+    crate::learn_full::check_save(&args)?;
+    let statistics_name = args.choice("statistics", &["persistent", "cd", "tempering"])?;
+    refuse_unused_chains(&args, &statistics_name)?;
     let data = training_data(&args)?;
     // The 8×8 digits and image files learn in batches of 100 for 15000 updates by default.
     let digits = args.has("data") || dataset(&args)? != "bars-4x4";
@@ -187,10 +191,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     let steps = args.count("gibbs-steps", 1, 0, u64::MAX)? as usize;
     let particles = args.count("particles", 100, 0, u64::MAX)? as usize;
     let replicas = args.count("replicas", 4, 0, u64::MAX)? as usize;
-    let statistics = match args
-        .choice("statistics", &["persistent", "cd", "tempering"])?
-        .as_str()
-    {
+    let statistics = match statistics_name.as_str() {
         "cd" => Statistics::ContrastiveDivergence { steps },
         "tempering" => Statistics::ParallelTempering {
             particles,
@@ -233,6 +234,17 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     // the built-in bars and digits, and --f64, with the f64 trainer their documented figures
     // come from.
     let f64 = args.flag("f64") || !(args.has("data") || dataset(&args)? == "mnist");
+    if f64 && args.has("threads") {
+        return Err(format!(
+            "--threads applies to the f32 batch trainer only (MNIST and image files, without \
+             --f64); {} learns with the f64 trainer on one thread",
+            if args.flag("f64") {
+                "--f64".to_string()
+            } else {
+                format!("--dataset {}", data.name)
+            }
+        ));
+    }
     let run = Run {
         problem: data.name.clone(),
         hidden,
@@ -249,10 +261,10 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     if args.has("save") && units > Network::MAX_UNITS {
         return Err(format!(
             "--save writes a network of at most {} units, and this machine has {units} ({} \
-             pixels and {hidden} hidden units); learn without --save, or with fewer hidden \
-             units",
+             and {}); learn without --save, or with fewer hidden units",
             Network::MAX_UNITS,
-            units - hidden
+            counted((units - hidden) as u64, "pixel"),
+            counted(hidden as u64, "hidden unit"),
         ));
     }
     let (row, m) = train(&run, &data).map_err(|e| args.engine_error(e, FIELDS))?;
@@ -261,6 +273,18 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         false => None,
     };
     crate::learn_full::save_and_print(&args, &row, network.as_ref(), print_row)
+}
+
+/// Refuses --particles under CD-k (no persistent chains) and --replicas unless tempering,
+/// as `learn --machine full` does: an option that does not apply is not silently ignored.
+pub fn refuse_unused_chains(args: &Args, statistics: &str) -> Result<(), String> {
+    if statistics == "cd" && args.has("particles") {
+        return Err("--particles applies to persistent chains, not --statistics cd".into());
+    }
+    if statistics != "tempering" && args.has("replicas") {
+        return Err("--replicas applies to --statistics tempering only".into());
+    }
+    Ok(())
 }
 
 /// The data `--dataset` and `--data` choose: a built-in problem (`bars-4x4`, the default,
@@ -297,7 +321,19 @@ fn training_data(args: &Args) -> Result<ImageData, String> {
         Some(f) => (std::path::PathBuf::from(f), f.to_string()),
         None => (images::shipped_mnist(), "mnist".to_string()),
     };
-    images::load(&path, name, train_subset, test_subset, dataset == "mnist")
+    let data = images::load(&path, name, train_subset, test_subset, dataset == "mnist")?;
+    if data.test.is_none() && test_subset.is_some() {
+        return Err(no_test_set(&data.name));
+    }
+    Ok(data)
+}
+
+/// The refusal of --test-subset for an image file with no test set (a text image file).
+pub fn no_test_set(file: &str) -> String {
+    format!(
+        "--test-subset applies to a file with a test set only (a packed file); '{file}' has \
+         none (a text image file holds training images only)"
+    )
 }
 
 /// `--dataset`: bars-4x4 (the default), digits8 or mnist.
@@ -323,11 +359,12 @@ fn print_row(row: &Value) {
             format!("  (lowest {nll:.3} at {at})")
         });
     println!(
-        "{:<9} rbm {:>2} hidden  {:<10} k={:<2} train NLL {:>7.3}  test LL {:>8}  {} {:>6} updates {:>6.1} s{best}",
+        "{:<9} rbm {:>2} hidden  {:<10} k={:<2} {:<9} train NLL {:>7.3}  test LL {:>8}  {} {:>14} {:>6.1} s{best}",
         row["problem"].as_str().unwrap_or(""),
-        row["hidden"],
+        field(row, "hidden"),
         row["statistics"].as_str().unwrap_or(""),
-        row["gibbs_steps"],
+        field(row, "gibbs_steps"),
+        step_text(row),
         row["train_nll_per_pattern"].as_f64().unwrap_or(f64::NAN),
         test,
         if row["exact"] == json!(true) {
@@ -335,7 +372,7 @@ fn print_row(row: &Value) {
         } else {
             "AIS  "
         },
-        row["updates"],
+        counted(row["updates"].as_u64().unwrap_or(0), "update"),
         row["seconds"].as_f64().unwrap_or(f64::NAN),
     );
 }
