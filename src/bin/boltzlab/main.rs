@@ -125,10 +125,13 @@ USAGE:
       learns any packed file (its training and test sets) or text image file: one image
       per line of 0/1 characters, all the same length, each optionally followed by a space
       and a label 0-9 (blank lines and lines starting with # are skipped; no test set).
-      --train-subset N and --test-subset N keep the first N images of a file's sets.
+      --train-subset N and --test-subset N keep the first N images of a file's sets
+      (--test-subset only for a file with a test set, a packed file).
       MNIST and files learn with the f32 batch trainer on K threads (default: the cores),
       bars and digits (and --f64) with the f64 one, an independent implementation of the
-      same rule. JSON adds train_images, test_images, trainer (f32 or f64) and threads.
+      same rule (--threads is refused with it). --particles applies to persistent chains
+      and tempering, --replicas to tempering only: either is refused where it does not
+      apply. JSON adds train_images, test_images, trainer (f32 or f64) and threads.
   boltzlab learn --machine rbm --labels [--dataset mnist|digits8] [--data FILE]
                  [--train-subset N] [--test-subset N] [--hidden H] [--statistics cd|persistent]
                  [--particles K] [--gibbs-steps k] [--batch B] [--rate ε] [--momentum μ]
@@ -221,8 +224,9 @@ USAGE:
       statistics from C persistent heat-bath chains at the learning temperature; defaults
       200, 0.1, 20, 1). From each stored pattern the state is recalled by sequential
       ticks: at T = 0 (default) until stable, at T > 0 for S heat-bath sweeps (default
-      50). Reports overlap (the final m^μ with the starting pattern, {mean, stderr} over R
-      runs, default 20), recalled_fraction (recalls within 1 % of their pattern), and
+      50; --sweeps is refused at T = 0). Reports overlap (the final m^μ with the starting
+      pattern, {mean, stderr} over R runs, default 20; stderr null for one run),
+      recalled_fraction (recalls within 1 % of their pattern), and
       from_random (where K random starts per run relax at T = 0, default 10: a stored
       pattern, a reversed one, a three-pattern mixture, other). Runs use seeds S, S+1, …
       (default 1) on K threads (default 2); the results do not depend on K.
