@@ -3,7 +3,9 @@
 //! as a general network. Such a network at temperature T is a restricted machine
 //! ([`Rbm`]) in disguise, so its ln Z is exact by [`super::rbm_exact`] when the smaller
 //! group has at most [`MAX_EXACT_LAYER`] units, and [`super::rbm_ais`] estimates it when
-//! it does not.
+//! it does not. The machine's parameters (below) must stay within ±10⁶ ([`check_machine`]):
+//! the file's ±10⁶ become ±4·10⁶/T for ±1 units, so at a low T (or with large weights) the
+//! exact sum falls back to the general enumeration when n ≤ 30, and AIS to the general AIS.
 //!
 //! The groups come from a 2-colouring of the connection graph (breadth first, one
 //! component at a time); in each component the smaller colour class joins A, so A is as
@@ -22,7 +24,8 @@
 use super::log_z::{Bound, Facts, LogZ, LogZMethod, finite};
 use super::rbm_ais::{AisSchedule, ais_log_z};
 use super::rbm_exact::{MAX_EXACT_LAYER, log_z};
-use crate::error::{ParamError, TemperatureDomain, check_temperature};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, number};
+use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
 use crate::model::Network;
 use crate::model::rbm::Rbm;
 
@@ -97,14 +100,15 @@ pub fn groups(network: &Network) -> Option<Groups> {
 
 /// The restricted machine of `network` at T (visible layer = the larger group B, hidden
 /// layer = the smaller group A) and the constant C with ln Z = ln Z_rbm + C (module docs).
-/// Errors: T not finite and above 0 (field `temperature`), parameters beyond the
-/// machine's bounds after dividing by T.
+/// Errors: T not finite and above 0 (field `temperature`); a machine parameter beyond
+/// ±10⁶ after dividing by T (field `temperature`, see [`check_machine`]).
 pub fn as_rbm(
     network: &Network,
     groups: &Groups,
     temperature: f64,
 ) -> Result<(Rbm, f64), ParamError> {
     let t = check_temperature(temperature, TemperatureDomain::LogZ)?;
+    check_machine(network, groups, t)?;
     let kind = network.kind();
     let low = f64::from(kind.low());
     let d = kind.span();
@@ -118,10 +122,7 @@ pub fn as_rbm(
             edge_sum += w;
         }
     }
-    let bias = |u: usize| {
-        let field: f64 = (0..network.len()).map(|j| network.weight(u, j)).sum();
-        d * (network.bias(u) + low * field) / t
-    };
+    let bias = |u: usize| bias_at_unit_temperature(network, u) / t;
     let bias_sum: f64 = (0..network.len()).map(|u| network.bias(u)).sum();
     let constant = (low * low * edge_sum + low * bias_sum) / t;
     let rbm = Rbm::new(
@@ -134,20 +135,147 @@ pub fn as_rbm(
     Ok((rbm, constant))
 }
 
+/// Unit u's machine bias at T = 1: d (θ_u + s_low Σ_v w_uv) (module docs).
+fn bias_at_unit_temperature(network: &Network, u: usize) -> f64 {
+    let kind = network.kind();
+    let field: f64 = (0..network.len()).map(|j| network.weight(u, j)).sum();
+    kind.span() * (network.bias(u) + f64::from(kind.low()) * field)
+}
+
+/// Checks that the restricted machine of `network` at T (finite, above 0) has every
+/// weight d²w/T and bias d(θ + s_low Σ w)/T within the machine's ±10⁶ (the file's own
+/// ±10⁶ becomes 4·10⁶/T for ±1 units, so a valid file can pass it at a low T). The error
+/// names `temperature`, the file's parameter that passes, what it becomes, and the least
+/// T at which every parameter fits.
+pub fn check_machine(
+    network: &Network,
+    groups: &Groups,
+    temperature: f64,
+) -> Result<(), ParamError> {
+    let kind = network.kind();
+    let d = kind.span();
+    // The largest |parameter| at T = 1 and where it comes from.
+    let mut largest = 0.0;
+    let mut source = None;
+    for &v in &groups.larger {
+        for &h in &groups.smaller {
+            let x = (d * d * network.weight(v, h)).abs();
+            if x > largest {
+                largest = x;
+                source = Some((v.min(h), Some(v.max(h))));
+            }
+        }
+    }
+    for u in 0..network.len() {
+        let x = bias_at_unit_temperature(network, u).abs();
+        if x > largest {
+            largest = x;
+            source = Some((u, None));
+        }
+    }
+    let limit = Network::MAX_PARAMETER;
+    let Some((i, j)) = source else {
+        return Ok(());
+    };
+    let value = largest / temperature;
+    if value <= limit {
+        return Ok(());
+    }
+    // The least T with largest / T ≤ limit in f64 (the quotient may round up).
+    let mut least = largest / limit;
+    while largest / least > limit {
+        least = least.next_up();
+    }
+    let t = number(temperature);
+    let value = if value.is_finite() {
+        number(value)
+    } else {
+        "∞ (it overflows an f64)".to_string()
+    };
+    let what = match (j, kind.low()) {
+        (Some(j), _) => format!(
+            "the weight {} between units {i} and {j} becomes {}w/T = {}",
+            number(network.weight(i, j)),
+            if d == 1.0 {
+                String::new()
+            } else {
+                number(d * d)
+            },
+            value
+        ),
+        (None, 0) => format!(
+            "the bias {} of unit {i} becomes θ/T = {}",
+            number(network.bias(i)),
+            value
+        ),
+        (None, _) => format!(
+            "unit {i}'s bias {} and weights become {}(θ − Σ_j w_{i}j)/T = {}",
+            number(network.bias(i)),
+            number(d),
+            value
+        ),
+    };
+    Err(ParamError::Invalid {
+        field: "temperature",
+        reason: format!(
+            "at T = {t} {what} in the restricted machine that sums one group of this \
+             bipartite network out, beyond that machine's limit of ±{}; it needs T ≥ {}",
+            number(limit),
+            number(least)
+        ),
+    })
+}
+
 /// Exact ln Z of a bipartite `network` at T by summing the larger group out in closed
-/// form and enumerating the smaller ([`super::rbm_exact::log_z`]): `None` when the
-/// network is not bipartite or its smaller group has more than [`MAX_EXACT_LAYER`] = 25
-/// units. A 784 + 25 unit network (a saved 784-25 machine) takes seconds to a minute on
-/// two cores. `states` in the facts is 2^|A|, the terms summed; `seconds` is left to the
-/// caller.
+/// form and enumerating the smaller ([`super::rbm_exact::log_z`]). `None` when the
+/// network is not bipartite, or when the restricted machine at T would have a parameter
+/// beyond ±10⁶ ([`check_machine`]) and the network has at most
+/// [`MAX_ENUMERATION_UNITS`] = 30 units: the general enumeration of all 2^n states
+/// ([`super::log_z::exact_log_z`]) takes those. A bipartite network it cannot take is an
+/// error: a smaller group of more than [`MAX_EXACT_LAYER`] = 25 units (field `units`,
+/// naming both limits), or a machine parameter beyond ±10⁶ with more than 30 units (field
+/// `temperature`, naming the least T that fits). A 784 + 25 unit network (a saved 784-25
+/// machine) takes seconds to a minute on two cores. `states` in the facts is 2^|A|, the
+/// terms summed; `seconds` is left to the caller.
 pub fn exact_log_z(network: &Network, temperature: f64) -> Result<Option<LogZ>, ParamError> {
+    let t = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let Some(groups) = groups(network) else {
         return Ok(None);
     };
+    let n = network.len();
+    let general = n <= MAX_ENUMERATION_UNITS;
     if groups.smaller.len() > MAX_EXACT_LAYER {
-        return Ok(None);
+        if general {
+            return Ok(None);
+        }
+        return Err(ParamError::Invalid {
+            field: "units",
+            reason: format!(
+                "this network is bipartite with groups of {} and {} units; exact ln Z \
+                 enumerates the smaller group, which may have at most {MAX_EXACT_LAYER} units \
+                 (and all 2^n states only up to {MAX_ENUMERATION_UNITS} units, got {n}); try \
+                 ais, mean-field or sampled",
+                groups.smaller.len(),
+                groups.larger.len()
+            ),
+        });
     }
-    let (rbm, constant) = as_rbm(network, &groups, temperature)?;
+    if let Err(error) = check_machine(network, &groups, t) {
+        if general {
+            return Ok(None);
+        }
+        let ParamError::Invalid { field, reason } = error else {
+            return Err(error);
+        };
+        return Err(ParamError::Invalid {
+            field,
+            reason: format!(
+                "{reason} (the enumeration of all 2^n states, which has no such limit, \
+                 handles at most {MAX_ENUMERATION_UNITS} units, got {n})"
+            ),
+        });
+    }
+    let (rbm, constant) = as_rbm(network, &groups, t)?;
     let value = log_z(&rbm)? + constant;
     finite(LogZ {
         method: LogZMethod::Exact,
@@ -155,7 +283,7 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<Option<LogZ>, 
         stderr: None,
         bound: Bound::Exact,
         temperature,
-        units: network.len(),
+        units: n,
         spin: network.kind(),
         facts: Facts::Exact {
             states: 1 << groups.smaller.len(),
@@ -168,7 +296,9 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<Option<LogZ>, 
 /// ln Z of a bipartite `network` at T by the restricted machine's AIS
 /// ([`super::rbm_ais::ais_log_z`], the hidden = smaller group summed out, from the
 /// uniform base, on `schedule`), `runs` runs on the stream of `seed`: `None` when the
-/// network is not bipartite. `seconds` is left to the caller.
+/// network is not bipartite, or when its restricted machine at T would have a parameter
+/// beyond ±10⁶ ([`check_machine`]; the general AIS, [`super::log_z::ais_log_z`], takes
+/// those). `seconds` is left to the caller.
 pub fn ais_log_z_bipartite(
     network: &Network,
     temperature: f64,
@@ -176,10 +306,14 @@ pub fn ais_log_z_bipartite(
     runs: u64,
     seed: u64,
 ) -> Result<Option<LogZ>, ParamError> {
+    let t = check_temperature(temperature, TemperatureDomain::LogZ)?;
     let Some(groups) = groups(network) else {
         return Ok(None);
     };
-    let (rbm, constant) = as_rbm(network, &groups, temperature)?;
+    if check_machine(network, &groups, t).is_err() {
+        return Ok(None);
+    }
+    let (rbm, constant) = as_rbm(network, &groups, t)?;
     let base = vec![0.0; rbm.visible()];
     let estimate = ais_log_z(&rbm, &base, schedule, runs, seed)?;
     finite(LogZ {
@@ -280,6 +414,84 @@ mod tests {
             (ais.log_z - exact).abs() < 5.0 * stderr + 1e-9,
             "{} ± {stderr} vs {exact}",
             ais.log_z
+        );
+    }
+
+    #[test]
+    fn a_machine_beyond_its_bound_names_the_file_s_parameter_and_the_least_temperature() {
+        // ±1 units: weight w → 4w/T, unit u's bias → 2(θ_u − Σ_v w_uv)/T; 0/1 units: w/T
+        // and θ/T. The quoted least T passes the check, the f64 just below it does not.
+        let mut pair = Network::zeros(SpinKind::Ising, 2).unwrap();
+        pair.set_weight(0, 1, 1.0).unwrap();
+        let g = groups(&pair).unwrap();
+        let error = check_machine(&pair, &g, 1e-6).unwrap_err();
+        assert_eq!(error.field(), "temperature");
+        assert_eq!(
+            error.to_string(),
+            "temperature: at T = 0.000001 the weight 1 between units 0 and 1 becomes 4w/T = \
+             4000000 in the restricted machine that sums one group of this bipartite network \
+             out, beyond that machine's limit of ±1000000; it needs T ≥ 0.000004"
+        );
+        let mut star = Network::zeros(SpinKind::Ising, 4).unwrap();
+        let mut binary = Network::zeros(SpinKind::Binary, 2).unwrap();
+        for j in 1..4 {
+            star.set_weight(0, j, 3e5).unwrap();
+        }
+        star.set_bias(0, -1e5).unwrap();
+        binary.set_weight(0, 1, 0.5).unwrap();
+        binary.set_bias(1, 2.0).unwrap();
+        for (network, says, least) in [
+            (
+                &star,
+                "unit 0's bias -100000 and weights become 2(θ − Σ_j w_0j)/T",
+                2e6,
+            ),
+            (&binary, "the bias 2 of unit 1 becomes θ/T", 2.0),
+        ] {
+            let g = groups(network).unwrap();
+            let t = least * 0.5e-6;
+            let message = check_machine(network, &g, t).unwrap_err().to_string();
+            assert!(message.contains(says), "{message}");
+            let quoted: f64 = message.rsplit("T ≥ ").next().unwrap().parse().unwrap();
+            assert!((quoted - least * 1e-6).abs() <= 1e-15 * quoted, "{message}");
+            assert!(check_machine(network, &g, quoted).is_ok(), "{message}");
+            assert!(check_machine(network, &g, quoted.next_down()).is_err());
+        }
+        // Beyond f64: T = 10⁻³²⁰ makes 4w/T infinite, said in words.
+        let message = check_machine(&pair, &g, 1e-320).unwrap_err().to_string();
+        assert!(message.contains("at T = 1e-320") && message.contains("overflows an f64"));
+    }
+
+    #[test]
+    fn beyond_the_bound_small_networks_go_to_the_general_routes_and_large_ones_are_refused() {
+        // 2 units at T = 10⁻⁶: `None` for exact and AIS (the callers enumerate all states
+        // or run the general AIS), and the general enumeration is ln 2 + w/T + ln(1 + e^{−2w/T}).
+        let mut pair = Network::zeros(SpinKind::Ising, 2).unwrap();
+        pair.set_weight(0, 1, 1.0).unwrap();
+        assert!(exact_log_z(&pair, 1e-6).unwrap().is_none());
+        let ais = ais_log_z_bipartite(&pair, 1e-6, &AisSchedule::PAGE, 2, 1).unwrap();
+        assert!(ais.is_none());
+        let general = crate::estimate::log_z::exact_log_z(&pair, 1e-6)
+            .unwrap()
+            .log_z;
+        let closed = 1e6 + core::f64::consts::LN_2;
+        assert!(
+            (general - closed).abs() <= 1e-15 * closed,
+            "{general} vs {closed}"
+        );
+        // 40 units (a 1 + 39 star): beyond both routes at T = 1, refused naming both limits
+        // (the hub's machine bias 2·39·3·10⁵ passes first).
+        let mut star = Network::zeros(SpinKind::Ising, 40).unwrap();
+        for j in 1..40 {
+            star.set_weight(0, j, 3e5).unwrap();
+        }
+        let error = exact_log_z(&star, 1.0).unwrap_err();
+        let message = error.to_string();
+        assert_eq!(error.field(), "temperature");
+        assert!(
+            message.contains("2(θ − Σ_j w_0j)/T = 23400000")
+                && message.contains("at most 30 units, got 40"),
+            "{message}"
         );
     }
 }

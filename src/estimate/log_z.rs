@@ -27,7 +27,7 @@ use super::exact_log_z;
 use super::mean_field::{self, MeanFieldOptions};
 use super::rbm_exact::available_threads;
 use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
-use crate::error::{ParamError, TemperatureDomain, check_temperature};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, number};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
 use crate::log_sum_exp::LogSumExp;
 use crate::model::{Network, SpinKind};
@@ -394,8 +394,9 @@ pub fn ais_schedule(temperature: f64, steps: u64) -> Result<Vec<f64>, ParamError
         return Err(ParamError::Invalid {
             field: "temperature",
             reason: format!(
-                "at T = {temperature} the inverse temperature 1/T overflows an f64; raise the \
-                 temperature"
+                "at T = {} the inverse temperature 1/T overflows an f64; raise the \
+                 temperature",
+                number(temperature)
             ),
         });
     }
@@ -559,7 +560,8 @@ pub(crate) fn finite(result: LogZ) -> Result<LogZ, ParamError> {
             reason: format!(
                 "at T = {} the Boltzmann weights of this network overflow an f64 (ln Z came \
                  out as {}); raise the temperature",
-                result.temperature, result.log_z
+                number(result.temperature),
+                number(result.log_z)
             ),
         })
     }
@@ -706,5 +708,30 @@ mod tests {
         }
         assert_eq!(state_cap(10), MAX_SAMPLED_STATES);
         assert_eq!(state_cap(2048), (1 << 22) / 32);
+    }
+
+    #[test]
+    fn overflow_messages_show_the_temperature_in_exponent_form() {
+        let message = ais_schedule(1e-320, 10).unwrap_err().to_string();
+        assert!(
+            message.starts_with("temperature: at T = 1e-320 the inverse temperature"),
+            "{message}"
+        );
+        let overflowed = LogZ {
+            method: LogZMethod::Exact,
+            log_z: f64::INFINITY,
+            stderr: None,
+            bound: Bound::Exact,
+            temperature: 1e-300,
+            units: 2,
+            spin: SpinKind::Ising,
+            facts: Facts::Exact { states: 4 },
+            seconds: None,
+        };
+        let message = finite(overflowed).unwrap_err().to_string();
+        assert!(
+            message.contains("at T = 1e-300 the Boltzmann weights") && message.len() < 200,
+            "{message}"
+        );
     }
 }

@@ -13,7 +13,7 @@
 //! Temperature: 0 < T ≤ ∞. At T = ∞ (β = 0) every state has weight 1 and ln Z = n ln 2.
 //! T = 0 is refused: e^{−E/T} has no finite limit (ln Z → −E_min/T diverges).
 
-use crate::error::{ParamError, TemperatureDomain, check_temperature};
+use crate::error::{ParamError, TemperatureDomain, check_temperature, number};
 use crate::log_sum_exp::LogSumExp;
 use crate::model::network::{Network, SpinKind, pair_count};
 
@@ -217,13 +217,26 @@ pub(crate) fn checked_beta(network: &Network, temperature: f64) -> Result<f64, P
         return Err(ParamError::Invalid {
             field: "temperature",
             reason: format!(
-                "T = {temperature} is too low for this network: β·|E| would overflow \
-                 (|E| ≤ {bound:.3e}); use T ≥ {:.3e}",
-                bound * 1e-300
+                "T = {} is too low for this network: β·|E| would overflow \
+                 (|E| ≤ {}); use T ≥ {}",
+                number(temperature),
+                number(bound),
+                number(least_temperature(bound))
             ),
         });
     }
     Ok(beta)
+}
+
+/// The least T (a normal f64) with (1/T)·|E| ≤ 10³⁰⁰ in f64 for `bound` = the largest
+/// possible |E|, as [`checked_beta`] tests it (the product may round up, so T is raised a
+/// step at a time until it passes).
+fn least_temperature(bound: f64) -> f64 {
+    let mut least = (bound * 1e-300).max(f64::MIN_POSITIVE);
+    while (1.0 / least) * bound > 1e300 {
+        least = least.next_up();
+    }
+    least
 }
 
 /// Visits all 2^n states in Gray-code order, calling `visit(step, index, state, E, M)`
@@ -480,5 +493,25 @@ mod tests {
             }
         }
         assert_eq!(state_of_index(SpinKind::Ising, 3, 0b101), vec![1, -1, 1]);
+    }
+
+    #[test]
+    fn too_low_a_temperature_is_refused_with_short_numbers_and_a_temperature_that_passes() {
+        // Weights summing to |E| ≤ 8: T = 10⁻³⁰⁰ is refused in a message of a few dozen
+        // characters (not 300 digits), and the T it quotes passes while the f64 below fails.
+        let mut network = Network::zeros(SpinKind::Ising, 3).unwrap();
+        network.set_weight(0, 1, 3.0).unwrap();
+        network.set_weight(1, 2, -4.0).unwrap();
+        network.set_bias(2, 1.0).unwrap();
+        let message = checked_beta(&network, 1e-300).unwrap_err().to_string();
+        assert!(
+            message.starts_with("temperature: T = 1e-300 is too low") && message.len() < 150,
+            "{message}"
+        );
+        assert!(message.contains("(|E| ≤ 8)"), "{message}");
+        let quoted: f64 = message.rsplit("T ≥ ").next().unwrap().parse().unwrap();
+        assert!((quoted - 8e-300).abs() <= 1e-15 * quoted, "{message}");
+        assert!(checked_beta(&network, quoted).is_ok());
+        assert!(checked_beta(&network, quoted.next_down()).is_err());
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::args::Args;
 use boltzlab::Network;
-use boltzlab::error::{TemperatureDomain, check_temperature};
+use boltzlab::error::{ParamError, TemperatureDomain, check_temperature, number};
 use boltzlab::estimate::bipartite;
 use boltzlab::estimate::log_z::{
     self, Bound, Facts, LogZ, LogZMethod, MAX_AIS_RUNS, MAX_AIS_STEPS, MAX_SAMPLED_SWEEPS,
@@ -97,10 +97,29 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
         _ => Ok(None),
     }
     .map_err(|e| format!("--method {}: {e}", method.name()))?;
+    // A bipartite network whose restricted machine at T would pass the machine's ±10⁶
+    // goes the general way (exact: all 2^n states, n ≤ 30; ais: the general AIS); why.
+    let declined = match (&bipartite, method) {
+        (None, LogZMethod::Exact) | (None, LogZMethod::Ais) if !args.has("steps") => {
+            bipartite::groups(&network)
+                .and_then(|g| bipartite::check_machine(&network, &g, temperature).err())
+                .map(|e| match e {
+                    ParamError::Invalid { reason, .. } => reason,
+                    other => other.to_string(),
+                })
+        }
+        _ => None,
+    };
     if bipartite.is_none() && args.has("schedule") {
-        return Err(format!(
-            "--schedule: '{path}' is not bipartite; the general AIS takes --steps instead"
-        ));
+        return Err(match &declined {
+            Some(e) => format!(
+                "--schedule: the bipartite AIS cannot take '{path}' at this temperature ({e}); \
+                 without --schedule the general AIS takes it"
+            ),
+            None => format!(
+                "--schedule: '{path}' is not bipartite; the general AIS takes --steps instead"
+            ),
+        });
     }
     let grouped = bipartite.is_some();
     let result = match bipartite {
@@ -127,6 +146,15 @@ pub fn logz(raw: &[String]) -> Result<(), String> {
                 "{:<18} yes: the units split into two groups with no connection inside \
                  either; one group summed out in closed form",
                 "bipartite"
+            );
+        } else if let Some(e) = &declined {
+            println!(
+                "{:<18} yes, but no group summed out ({e}): the general {}",
+                "bipartite",
+                match method {
+                    LogZMethod::Exact => "enumeration of all 2^n states",
+                    _ => "AIS",
+                }
             );
         }
     }
@@ -158,12 +186,20 @@ fn print_text(path: &str, result: &LogZ) {
         "network '{path}': {} {} units, T = {}, ln Z by {}",
         result.units,
         result.spin.name(),
-        result.temperature,
+        number(result.temperature),
         result.method.name()
     );
+    // 12 decimals in a 22-character column, as error::number beyond it (ln Z = 10³⁰⁰ at
+    // T = 10⁻³⁰⁰ is 1e300, not 301 digits).
+    let fixed = format!("{:.12}", result.log_z);
+    let value = if fixed.len() <= 22 {
+        fixed
+    } else {
+        number(result.log_z)
+    };
     match result.stderr {
-        Some(stderr) => println!("{:<18} {:>22.12} ± {stderr:.3e}", "log z", result.log_z),
-        None => println!("{:<18} {:>22.12}", "log z", result.log_z),
+        Some(stderr) => println!("{:<18} {value:>22} ± {stderr:.3e}", "log z"),
+        None => println!("{:<18} {value:>22}", "log z"),
     }
     let bound = match result.bound {
         Bound::Exact => "exact (up to rounding)",
