@@ -53,7 +53,11 @@ USAGE:
       closed form and enumerates the smaller (≤ 25 units, any n, on every core), and ais
       (without --steps) anneals with one group summed out from the uniform base on the
       page's schedule (1450 steps) or Salakhutdinov & Murray's (--schedule
-      salakhutdinov-murray, 14500 steps); the JSON says \"bipartite\": true.
+      salakhutdinov-murray, 14500 steps); the JSON says \"bipartite\": true. That route
+      needs the machine's parameters (4w/T for ±1 units, w/T for 0/1, and the biases)
+      within ±10⁶: beyond, exact enumerates all 2^n states (n ≤ 30; a larger network is
+      refused with the least T that fits) and ais (without --schedule) runs the general
+      AIS, with \"bipartite\": false.
   boltzlab learn --problem 4-2-4|4-3-4|8-3-8|40-10-40|bars-3x3|bars-4x4|pixels-10
                  [--method stochastic|mean-field] [--runs N] [--max-cycles C] [--seed S]
                  [--threads K] [--verbose] [--json]
