@@ -25,7 +25,9 @@
 //! Domain: temperatures are finite and positive (other inputs give NaN). Below T ≈ 0.003
 //! (K > 350) the intermediate sinh(2K) overflows; the functions are meant for T ≳ 0.01.
 //! Accuracy is close to machine precision except where noted on a function (Kaufman's
-//! energy and specific heat lose digits at very low or very high T).
+//! energy and specific heat lose digits at very low or very high T: all three Kaufman values
+//! are good to 1e-8 relative only between [`KAUFMAN_MIN_TEMPERATURE`] and
+//! [`KAUFMAN_MAX_TEMPERATURE`], the range `boltzlab exact --kaufman` accepts).
 //!
 //! Note on the specific heat: the form often printed (e.g. in textbooks),
 //! (2/π)(K coth 2K)² {2K₁ − 2E₁ − (1 − tanh² 2K)[π/2 + (2 tanh² 2K − 1)K₁]}, is not du/dT;
@@ -253,6 +255,20 @@ pub fn onsager_specific_heat_per_spin(t: f64) -> f64 {
 // Kaufman: the finite periodic lattice
 // ---------------------------------------------------------------------------------------
 
+/// Lowest temperature at which [`kaufman_log_z`], [`kaufman_energy_per_spin`] and
+/// [`kaufman_specific_heat_per_spin`] are all good to 1e-8 relative: the specific heat's
+/// documented low-T error bound 1e-16·e^{6/T} is 2.8e-9 at T = 0.35 (measured against
+/// enumeration on lattices up to 4 × 5: ≤ 2e-10). Below it the specific heat is a small
+/// difference of rounded numbers (at T = 0.05 it comes out ~1e-32 where the truth is ~1e-65).
+pub const KAUFMAN_MIN_TEMPERATURE: f64 = 0.35;
+
+/// Highest temperature at which the three Kaufman values are all good to 1e-8 relative: the
+/// energy's and specific heat's documented high-T error bound ε·T² is 5.5e-9 at T = 5000
+/// (measured against enumeration up to 4 × 5: ≤ 1e-9 at T = 3000, ≤ 1e-8 at 10⁴). Above it
+/// N coth 2K ≈ N/2K cancels against the mode sums down to ⟨E⟩ ≈ −2N tanh K and nothing
+/// is left (at T = 10⁹ the energy is 30× too large, at 10²⁰ it is −8192 per spin).
+pub const KAUFMAN_MAX_TEMPERATURE: f64 = 5000.0;
+
 /// ln Z of the n × m torus and its first two derivatives in K (= β).
 struct KaufmanLogZ {
     log_z: f64,
@@ -289,9 +305,10 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
     let t = 1.0 / s;
     let t2 = t * t;
     // c(K) = cosh 2K coth 2K = (1 + s²)/s; c − 2 = (s − 1)²/s ≥ 0 and
-    // dc/dK = 2 cosh 2K (s² − 1)/s².
+    // dc/dK = 2 cosh 2K (s² − 1)/s² = 2 cosh 2K (1 − t)(1 + t) (in this order: cosh 2K · s²
+    // overflows below T ≈ 0.0085; likewise |s − 1| · (cosh 2K / s) below).
     let c_minus_2 = (s - 1.0) * ((s - 1.0) / s);
-    let dc = 2.0 * ch * (s - 1.0) * (s + 1.0) * t2;
+    let dc = 2.0 * ch * ((1.0 - t) * (1.0 + t));
 
     // Modes k = 1 … 2n−1: cosh γ_k = c − cos(πk/n), γ_k > 0. With D = cosh γ_k − 1 =
     // (c − 2) + 2 sin²(πk/2n) ≥ 0 (no cancellation): γ = ln(1 + D + √(D(D + 2))),
@@ -339,7 +356,7 @@ fn kaufman(n: usize, m: usize, coupling: f64) -> KaufmanLogZ {
 
     // Mode 0: γ₀ = 2K + ln tanh K, signed (negative above T_c). |γ₀| = arccosh(c − 1)
     // = ln(1 + (c − 2) + |s − 1| cosh 2K / s); γ₀' = 2 + 2/s, γ₀'' = −4 cosh 2K / s².
-    let gamma0 = (s - 1.0).signum() * libm::log1p(c_minus_2 + (s - 1.0).abs() * ch * t);
+    let gamma0 = (s - 1.0).signum() * libm::log1p(c_minus_2 + (s - 1.0).abs() * (ch * t));
     let (x0, dx0, d2x0) = (
         half_m * gamma0,
         half_m * (2.0 + 2.0 * t),
@@ -1294,6 +1311,104 @@ mod tests {
             );
             assert!(kaufman_energy_per_spin(1024, 1024, t).is_finite());
             assert!(kaufman_specific_heat_per_spin(1024, 1024, t).is_finite());
+        }
+    }
+
+    #[test]
+    fn kaufman_is_good_to_1e_8_across_its_accurate_range() {
+        // The range the CLI accepts: all three values within 1e-8 relative of enumeration
+        // at both ends and inside (documented bounds there: 2.8e-9 for C at the low end,
+        // ε·T² = 5.5e-9 for E and C at the high end; the enumeration reference itself is
+        // good to ~ε·T ≤ 1e-12). Tolerance 1e-8.
+        let mut worst: f64 = 0.0;
+        for (n, m) in [(2, 2), (3, 3), (4, 4), (2, 7), (4, 5)] {
+            let counts = enumerate_broken_bond_counts(n, m);
+            let size = (n * m) as f64;
+            for t in [
+                KAUFMAN_MIN_TEMPERATURE,
+                0.5,
+                2.0,
+                100.0,
+                KAUFMAN_MAX_TEMPERATURE,
+            ] {
+                let (log_z, e, c) = thermodynamics_from_counts(&counts, t);
+                let d = [
+                    rel(kaufman_log_z(n, m, t), log_z),
+                    rel(size * kaufman_energy_per_spin(n, m, t), e),
+                    rel(size * kaufman_specific_heat_per_spin(n, m, t), c),
+                ];
+                worst = d.iter().fold(worst, |a, &b| a.max(b));
+                assert!(d.iter().all(|&x| x <= 1e-8), "{n}x{m} T={t}: {d:?}");
+            }
+        }
+        eprintln!(
+            "Kaufman vs enumeration over [{KAUFMAN_MIN_TEMPERATURE}, {KAUFMAN_MAX_TEMPERATURE}]: max rel dev {worst:.1e}"
+        );
+    }
+
+    #[test]
+    fn kaufman_obeys_the_bounds_at_the_ends_of_its_range_on_large_lattices() {
+        // Laws: |E/N| ≤ 2 (each spin has two bonds of energy ±1), C ≥ 0 (a variance), and
+        // ln 2 + 2NK ≤ ln Z ≤ N ln 2 + 2NK (the two ground states alone; 2^N states of
+        // weight at most e^{2NK}).
+        for (n, m) in [(16, 16), (64, 64), (5, 300), (1024, 1024)] {
+            let size = (n * m) as f64;
+            for t in [KAUFMAN_MIN_TEMPERATURE, KAUFMAN_MAX_TEMPERATURE] {
+                let k = 1.0 / t;
+                let (log_z, e, c) = (
+                    kaufman_log_z(n, m, t),
+                    kaufman_energy_per_spin(n, m, t),
+                    kaufman_specific_heat_per_spin(n, m, t),
+                );
+                assert!(e.abs() <= 2.0 && c >= 0.0, "{n}x{m} T={t}: {e} {c}");
+                // Rounding of ln Z: ~1e-14 relative (tolerance 1e-12 · ln Z).
+                let slack = 1e-12 * log_z;
+                assert!(log_z >= LN_2 + 2.0 * size * k - slack, "{n}x{m} T={t}");
+                assert!(
+                    log_z <= size * LN_2 + 2.0 * size * k + slack,
+                    "{n}x{m} T={t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn kaufman_high_temperature_end_matches_the_high_temperature_series() {
+        // With v = tanh K and sides ≥ 5 (no winding loop shorter than 5): ln Z = N ln 2 +
+        // 2N ln cosh K + N v⁴ + O(N v⁵), so E/N = −2v − 4v³(1 − v²) + O(5v⁴) and
+        // C/N = K²[2(1 − v²) + 12v²(1 − v²)² − 8v⁴(1 − v²)] + O(20 K² v³). At T = 5000 the
+        // omitted terms are ~1e-14 of E and C; Kaufman's documented error is ε·T² = 5.5e-9.
+        // Tolerance 1e-8 relative, on lattices far too large to enumerate.
+        let t = KAUFMAN_MAX_TEMPERATURE;
+        let k = 1.0 / t;
+        let v = k.tanh();
+        let w = 1.0 - v * v;
+        let e_series = -2.0 * v - 4.0 * v.powi(3) * w;
+        let c_series = k * k * (2.0 * w + 12.0 * v * v * w * w - 8.0 * v.powi(4) * w);
+        for (n, m) in [(5, 5), (8, 8), (64, 64), (256, 256), (1024, 1024)] {
+            let de = rel(kaufman_energy_per_spin(n, m, t), e_series);
+            let dc = rel(kaufman_specific_heat_per_spin(n, m, t), c_series);
+            assert!(de <= 1e-8 && dc <= 1e-8, "{n}x{m}: {de:e} {dc:e}");
+        }
+    }
+
+    #[test]
+    fn kaufman_log_z_and_energy_stay_exact_at_low_temperature() {
+        // cosh 2K · sinh² 2K overflowed from T ≈ 0.0085 down (NaN for E and C, and for ln Z
+        // from T ≈ 0.0057): now ln Z and E match enumeration (relative 1e-15: E = −2 and
+        // ln Z = 2NK + ln 2 to all digits) down to T = 0.003, where sinh 2K itself is near
+        // overflow. (C is not claimed there: see KAUFMAN_MIN_TEMPERATURE.)
+        for (n, m) in [(2, 2), (3, 3), (4, 4)] {
+            let counts = enumerate_broken_bond_counts(n, m);
+            let size = (n * m) as f64;
+            for t in [0.003, 0.005, 0.008, 0.01, 0.05] {
+                let (log_z, e, _) = thermodynamics_from_counts(&counts, t);
+                assert!(rel(kaufman_log_z(n, m, t), log_z) <= 1e-15, "{n}x{m} T={t}");
+                assert!(
+                    rel(size * kaufman_energy_per_spin(n, m, t), e) <= 1e-15,
+                    "{n}x{m} T={t}"
+                );
+            }
         }
     }
 }

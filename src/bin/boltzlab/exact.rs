@@ -2,8 +2,12 @@
 
 use crate::args::Args;
 use boltzlab::Boundary;
+use boltzlab::error::number;
 use boltzlab::exact::enumeration::{MAX_ENUMERATION_UNITS, enumerate};
-use boltzlab::exact::{kaufman_energy_per_spin, kaufman_log_z, kaufman_specific_heat_per_spin};
+use boltzlab::exact::{
+    KAUFMAN_MAX_TEMPERATURE, KAUFMAN_MIN_TEMPERATURE, kaufman_energy_per_spin, kaufman_log_z,
+    kaufman_specific_heat_per_spin,
+};
 use serde_json::json;
 
 pub fn exact(raw: &[String]) -> Result<(), String> {
@@ -33,6 +37,21 @@ pub fn exact(raw: &[String]) -> Result<(), String> {
                 "--kaufman is exact for the periodic lattice with J = 1 and h = 0 only".into(),
             );
         }
+        // Outside this range Kaufman's energy and specific heat are differences of rounded
+        // numbers with no digit left (see KAUFMAN_MIN_TEMPERATURE): refuse, don't print them.
+        if !(KAUFMAN_MIN_TEMPERATURE..=KAUFMAN_MAX_TEMPERATURE).contains(&temperature) {
+            return Err(args.refused(
+                "temperature",
+                format!(
+                    "with --kaufman the temperature must be between {} and {} (where \
+                     Kaufman's formula is good to 1e-8), got {}; without --kaufman, exact \
+                     enumeration takes any T > 0 on up to {MAX_ENUMERATION_UNITS} spins",
+                    number(KAUFMAN_MIN_TEMPERATURE),
+                    number(KAUFMAN_MAX_TEMPERATURE),
+                    number(temperature)
+                ),
+            ));
+        }
         json!({
             "method": "kaufman",
             "log_z": kaufman_log_z(w, h, temperature),
@@ -57,12 +76,28 @@ pub fn exact(raw: &[String]) -> Result<(), String> {
             "specific_heat_per_spin": beta * beta * e.energy_variance / n,
         })
     };
+    // Never print a value that is not a number (JSON would show null).
+    for (key, value) in report.as_object().into_iter().flatten() {
+        if value.is_null() || value.as_f64().is_some_and(|v| !v.is_finite()) {
+            return Err(args.refused(
+                "temperature",
+                format!(
+                    "{} is not a finite number at T = {}",
+                    key.replace('_', " "),
+                    number(temperature)
+                ),
+            ));
+        }
+    }
     if args.flag("json") {
         println!("{report}");
     } else {
         println!(
-            "Ising {w}×{h} {}, T = {temperature}, h = {field}, J = {coupling}, exact by {}",
+            "Ising {w}×{h} {}, T = {}, h = {}, J = {}, exact by {}",
             boundary.name(),
+            number(temperature),
+            number(field),
+            number(coupling),
             report["method"].as_str().unwrap_or("")
         );
         for key in [
