@@ -130,11 +130,20 @@ impl Series {
     }
 }
 
-/// The variance ⟨x²⟩ − ⟨x⟩² of a slice (population form).
+/// The variance ⟨x²⟩ − ⟨x⟩² of a slice (population form), of the values shifted by the
+/// first one: a constant series gives exactly 0 (the plain mean of many copies of −2.1 is
+/// not exactly −2.1, which would leave a variance of ~1e-32 that β² = ∞ turns into ∞).
 pub fn variance(values: &[f64]) -> f64 {
+    let Some(&first) = values.first() else {
+        return f64::NAN;
+    };
     let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n
+    let mean = values.iter().map(|v| v - first).sum::<f64>() / n;
+    values
+        .iter()
+        .map(|v| (v - first - mean) * (v - first - mean))
+        .sum::<f64>()
+        / n
 }
 
 /// One temperature's measurements (one per sweep) and what they give: ⟨e⟩, ⟨m⟩, ⟨|m|⟩,
@@ -183,12 +192,24 @@ impl ThermalSeries {
     }
 
     /// The estimates at temperature T for N = `spins` spins.
+    ///
+    /// c = β²N·Var(e) and χ = βN·Var(|m|) are exactly 0 ± 0 when the series did not vary
+    /// (Var = 0 in every jackknife block), at any T ≥ 0: the T → 0 limit, so T = 0 (energy
+    /// descent settled in a ground state) gives 0 rather than 0·∞ = NaN. When the series
+    /// did vary and β²N·Var (or βN·Var) overflows, at T = 0 or T ≲ 1e-154, the value is +∞:
+    /// the caller must not report it as an estimate.
     pub fn estimates(&self, temperature: f64, spins: usize) -> ThermalEstimates {
         let n = spins as f64;
         let beta = 1.0 / temperature;
-        let scaled = |e: Estimate, k: f64| Estimate {
-            mean: e.mean * k,
-            stderr: e.stderr * k,
+        let scaled = |e: Estimate, k: f64| {
+            if e.mean == 0.0 && e.stderr == 0.0 {
+                e
+            } else {
+                Estimate {
+                    mean: e.mean * k,
+                    stderr: e.stderr * k,
+                }
+            }
         };
         ThermalEstimates {
             energy: self.energy.mean(),
@@ -308,5 +329,52 @@ mod tests {
         let truth = (1.0 / 12.0 / 1024.0_f64).sqrt();
         let estimate = series.mean();
         assert!(estimate.stderr > 0.5 * truth && estimate.stderr < 1.6 * truth);
+    }
+
+    /// A series of `len` sweeps whose energy and magnetization are given per sweep.
+    fn thermal(len: usize, e: impl Fn(usize) -> f64, m: impl Fn(usize) -> f64) -> ThermalSeries {
+        let mut series = ThermalSeries::new();
+        for i in 0..len {
+            series.energy.push(e(i));
+            series.magnetization.push(m(i));
+            series.abs_magnetization.push(m(i).abs());
+        }
+        series
+    }
+
+    #[test]
+    fn a_constant_series_gives_zero_fluctuations_at_any_temperature_including_zero() {
+        // −2.1 is not a double: summing 10000 copies does not give 10000·(−2.1) exactly, so an
+        // unshifted variance is ~1e-32, not 0. Shifted, it is exactly 0, and c = χ = 0 ± 0
+        // (the T → 0 limit) at T = 0, 1e-300 and 2 alike: equality, no tolerance.
+        let series = thermal(10_000, |_| -2.1, |i| if i % 2 == 0 { 0.3 } else { -0.3 });
+        assert_eq!(variance(series.energy.values()), 0.0);
+        let zero = Estimate {
+            mean: 0.0,
+            stderr: 0.0,
+        };
+        for t in [0.0, 1e-300, 2.0] {
+            let e = series.estimates(t, 64);
+            assert_eq!(e.specific_heat, zero, "T = {t}");
+            assert_eq!(e.susceptibility, zero, "T = {t}");
+            // Block sums of 312 values: ≤ 312ε relative ≈ 7e-14 (tolerance 1e-12).
+            assert!((e.energy.mean + 2.1).abs() <= 1e-12 && e.energy.stderr.is_finite());
+        }
+    }
+
+    #[test]
+    fn a_varying_series_at_zero_temperature_has_infinite_fluctuations_not_nan() {
+        // Var(e) > 0 and β = ∞: c = +∞ (the caller refuses it), never NaN; at T = 2 the same
+        // series gives the finite β²N·Var(e): values e = −2, −1.5 alternating, Var = 1/16,
+        // c = 64/4/16 = 1 (rounding only: 1e-14).
+        let series = thermal(1024, |i| if i % 2 == 0 { -2.0 } else { -1.5 }, |_| 1.0);
+        let c = series.estimates(0.0, 64).specific_heat;
+        assert_eq!(c.mean, f64::INFINITY);
+        assert_eq!(
+            series.estimates(1e-300, 64).specific_heat.mean,
+            f64::INFINITY
+        );
+        assert!((series.estimates(2.0, 64).specific_heat.mean - 1.0).abs() <= 1e-14);
+        assert_eq!(series.estimates(0.0, 64).susceptibility.mean, 0.0);
     }
 }

@@ -1,6 +1,7 @@
 //! `boltzlab ising`: sample a lattice and report observables with error bars.
 
 use crate::args::Args;
+use boltzlab::error::number;
 use boltzlab::estimate::observables::{
     Estimate, ThermalEstimates, ThermalSeries, WolffCalibration,
 };
@@ -63,6 +64,33 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
         specific_heat,
         susceptibility,
     } = series.estimates(temperature, spins);
+    // c = β²N·Var(e) and χ = βN·Var(|m|) are 0 when nothing varied (the T → 0 limit) and
+    // overflow when the run still varied at T = 0 or a tiny T: refuse rather than print ∞.
+    // At T = 1 the same estimates are N·Var, which gives the lowest T where they are finite
+    // (with a factor 2 of margin).
+    let at_one = series.estimates(1.0, spins);
+    let largest = |e: Estimate| e.mean.max(e.stderr);
+    let lowest = 2.0
+        * (largest(at_one.specific_heat) / f64::MAX)
+            .sqrt()
+            .max(largest(at_one.susceptibility) / f64::MAX);
+    for (name, e) in [
+        ("specific heat c = β²N·Var(e)", specific_heat),
+        ("susceptibility χ = βN·Var(|m|)", susceptibility),
+    ] {
+        if !(e.mean.is_finite() && e.stderr.is_finite()) {
+            return Err(args.refused(
+                "temperature",
+                format!(
+                    "the {name} overflows at T = {}: the sampled values still varied (the \
+                     T → 0 limit is 0 only for a run that has settled); this run needs a \
+                     temperature of at least {}, or a longer --burn-in",
+                    number(temperature),
+                    number(lowest)
+                ),
+            ));
+        }
+    }
     let report = json!({
         "energy_per_spin": energy,
         "magnetization_per_spin": magnetization,
@@ -82,8 +110,11 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
         let line =
             |name: &str, e: Estimate| println!("{name:<28} {:>12.6} ± {:.6}", e.mean, e.stderr);
         println!(
-            "Ising {size}×{height} {}, T = {temperature}, h = {field}, J = {coupling}, {} {}, seed {seed}",
+            "Ising {size}×{height} {}, T = {}, h = {}, J = {}, {} {}, seed {seed}",
             boundary.name(),
+            number(temperature),
+            number(field),
+            number(coupling),
             dynamics.name(),
             order.name()
         );
