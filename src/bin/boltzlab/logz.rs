@@ -183,9 +183,10 @@ fn read_network(path: &str) -> Result<Network, String> {
 
 fn print_text(path: &str, result: &LogZ) {
     println!(
-        "network '{path}': {} {} units, T = {}, ln Z by {}",
+        "network '{path}': {} {} unit{}, T = {}, ln Z by {}",
         result.units,
         result.spin.name(),
+        if result.units == 1 { "" } else { "s" },
         number(result.temperature),
         result.method.name()
     );
