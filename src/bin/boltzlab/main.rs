@@ -32,12 +32,15 @@ USAGE:
       bars from 32 bins (defaults: H = L, h = 0, J = 1, heat-bath, sequential, periodic,
       10000 sweeps after 1000 burn-in sweeps, seed 1). With Wolff, a 'sweep' is a fixed
       number of cluster moves flipping about N spins on average (fixed after burn-in).
+      At T = 0, c and χ are 0 ± 0 once the run has settled; if the sampled values still
+      vary, β²N·Var overflows and the temperature is refused.
   boltzlab exact --size L [--height H] --temperature T [--field h] [--coupling J]
                  [--boundary periodic|open|fixed-up|fixed-down] [--kaufman] [--json]
       Exact values for an L×H lattice by enumerating all 2^N states (N ≤ 30): log_z,
       energy_per_spin, abs_magnetization_per_spin, specific_heat_per_spin. With
       --kaufman: log_z, energy_per_spin and specific_heat_per_spin from Kaufman's formula,
-      for a periodic lattice of any size (J = 1, h = 0).
+      for a periodic lattice of any size (J = 1, h = 0, 0.35 ≤ T ≤ 5000, where it is good
+      to 1e-8; other temperatures are refused).
   boltzlab logz --network FILE --temperature T --method exact|ais|mean-field|sampled
                 [--runs M] [--steps K] [--schedule page|salakhutdinov-murray]
                 [--sweeps N] [--seed S] [--json]
