@@ -152,6 +152,16 @@ fn bad_options_labels_and_files_are_refused_by_name() {
     assert!(e.contains("no labels") && e.contains(unlabelled), "{e}");
     // classify: a missing model, a file of the wrong shape or kind, a model for other images.
     assert!(refused(&["classify"]).contains("--model"));
+    // A network file (logz's kind) is named as one, with the file classify wants.
+    let network = dir.write(
+        "network.json",
+        br#"{"units": 2, "spin": "ising", "weights": [[0, 1], [1, 0]], "biases": [0, 0]}"#,
+    );
+    let e = refused(&["classify", "--model", network.to_str().unwrap()]);
+    assert!(
+        e.contains("is a network file") && e.contains("--labels --save"),
+        "{e}"
+    );
     let bad = dir.join("bad.json");
     let bad = bad.to_str().unwrap();
     std::fs::write(

@@ -293,7 +293,17 @@ pub fn classify(raw: &[String]) -> Result<(), String> {
     )?;
     let file = args.text("model").ok_or("--model FILE is required")?;
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let machine = LabelledRbm::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let machine = LabelledRbm::from_json(&text).map_err(|e| {
+        // A network file (learn --machine … --save without --labels) is the likely mix-up.
+        if boltzlab::model::network::Network::from_json(&text).is_ok() {
+            format!(
+                "{file} is a network file (as learn --machine … --save writes, for logz); \
+                 classify takes a labelled machine, saved by learn --machine rbm --labels --save"
+            )
+        } else {
+            format!("{file}: {e}")
+        }
+    })?;
     let threads = threads(&args)?;
     let data = labelled_data(&args)?;
     let (test, labels) = &data.test;
