@@ -34,6 +34,7 @@
 //! differentiating Onsager's u gives a factor 2 on the last term, see
 //! [`onsager_specific_heat_per_spin`] (checked against a numerical derivative).
 
+use crate::error::ParamError;
 use std::f64::consts::{FRAC_PI_2, LN_2, PI};
 
 /// Critical temperature of the square lattice, T_c = 2 / ln(1 + √2) = 2.269185314213022…
@@ -564,6 +565,41 @@ pub fn beale_low_coefficients(n: usize, m: usize) -> [u64; 6] {
     [2, 0, 2 * big_n, 4 * big_n, g4, g5]
 }
 
+/// Most spins [`torus_broken_bond_counts`] enumerates (2^24 states, about a second).
+pub const MAX_ENUMERATED_TORUS: usize = 24;
+
+/// The number of states of the n × m periodic lattice with b broken bonds, b = 0 ..= 2nm: the
+/// density of states g(E) at E = −2nm + 2b (J = 1, h = 0), by visiting all 2^{nm} states,
+/// with this module's bond convention (the right and down neighbour of every site, so a
+/// side of 2 doubles bonds and a side of 1 gives self-bonds that never break). Any thermal
+/// average follows from it as a sum of positive terms: a reference for the closed forms
+/// that keeps its digits at every temperature. At most [`MAX_ENUMERATED_TORUS`] spins
+/// (field `spins`).
+pub fn torus_broken_bond_counts(n: usize, m: usize) -> Result<Vec<u64>, ParamError> {
+    let size = n.saturating_mul(m);
+    if n == 0 || m == 0 || size > MAX_ENUMERATED_TORUS {
+        return Err(ParamError::OutOfRange {
+            field: "spins",
+            value: size as f64,
+            min: 1.0,
+            max: MAX_ENUMERATED_TORUS as f64,
+        });
+    }
+    let mut counts = vec![0u64; 2 * size + 1];
+    for state in 0u32..(1 << size) {
+        let spin = |x: usize, y: usize| (state >> (y * n + x)) & 1;
+        let mut broken = 0;
+        for y in 0..m {
+            for x in 0..n {
+                let s = spin(x, y);
+                broken += (s ^ spin((x + 1) % n, y)) + (s ^ spin(x, (y + 1) % m));
+            }
+        }
+        counts[broken as usize] += 1;
+    }
+    Ok(counts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,26 +611,21 @@ mod tests {
         ((a - b) / b).abs()
     }
 
-    /// Number of states of the n × m torus with b broken bonds, b = 0 ..= 2N, by
-    /// enumerating all 2^N states (N ≤ 20), with the module's bond convention (right and
-    /// down neighbour of every site, periodic, so a side of 2 doubles bonds and a side of 1
-    /// gives self-bonds that are never broken).
+    /// [`torus_broken_bond_counts`] for a tiny lattice.
     fn enumerate_broken_bond_counts(n: usize, m: usize) -> Vec<u64> {
-        let size = n * m;
-        assert!(size <= 20, "enumeration is for tiny lattices");
-        let mut counts = vec![0u64; 2 * size + 1];
-        for state in 0u32..(1 << size) {
-            let spin = |x: usize, y: usize| (state >> (y * n + x)) & 1;
-            let mut broken = 0;
-            for y in 0..m {
-                for x in 0..n {
-                    let s = spin(x, y);
-                    broken += (s ^ spin((x + 1) % n, y)) + (s ^ spin(x, (y + 1) % m));
-                }
-            }
-            counts[broken as usize] += 1;
+        torus_broken_bond_counts(n, m).unwrap()
+    }
+
+    #[test]
+    fn the_torus_counts_cover_every_state_once_and_refuse_beyond_their_size() {
+        // 2^N states in all; the two ground states break no bond; flipping one spin of a
+        // ground state breaks its 4 bonds (N ≥ 9 on a 3 × 3 torus: 2N such states).
+        let counts = torus_broken_bond_counts(3, 3).unwrap();
+        assert_eq!(counts.iter().sum::<u64>(), 1 << 9);
+        assert_eq!((counts[0], counts[1], counts[4]), (2, 0, 18));
+        for (n, m) in [(0, 3), (5, 5), (usize::MAX, 2)] {
+            assert_eq!(torus_broken_bond_counts(n, m).unwrap_err().field(), "spins");
         }
-        counts
     }
 
     /// Number of states of the n × m torus with b broken bonds for b ≤ `max_broken`, by a
