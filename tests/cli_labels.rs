@@ -7,6 +7,11 @@ mod common;
 
 use common::{TempDir, boltzlab, boltzlab_json};
 
+/// `learn --machine rbm --labels` and then `rest`.
+fn labels<'a>(rest: &[&'a str]) -> Vec<&'a str> {
+    [&["learn", "--machine", "rbm", "--labels"][..], rest].concat()
+}
+
 /// `boltzlab` with `args`, expecting refusal (status 2, nothing on stdout): its stderr.
 fn refused(args: &[&str]) -> String {
     let (code, stdout, stderr) = boltzlab(args);
@@ -20,11 +25,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
     let dir = TempDir::new("learn");
     let model = dir.join("mnist.json");
     let model = model.to_str().unwrap();
-    let report = boltzlab_json(&[
-        "learn",
-        "--machine",
-        "rbm",
-        "--labels",
+    let report = boltzlab_json(&labels(&[
         "--dataset",
         "mnist",
         "--train-subset",
@@ -42,7 +43,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
         "--save",
         model,
         "--json",
-    ]);
+    ]));
     assert_eq!(report["train_images"], 2000);
     assert_eq!(report["test_images"], 500);
     assert_eq!(report["labels"], 10);
@@ -90,11 +91,7 @@ fn learn_with_labels_on_mnist_reports_errors_and_classify_reads_the_machine_back
 #[test]
 fn learn_with_labels_is_the_same_for_the_same_seed_and_learns_the_8x8_digits() {
     let run = |threads: &str| {
-        boltzlab_json(&[
-            "learn",
-            "--machine",
-            "rbm",
-            "--labels",
+        boltzlab_json(&labels(&[
             "--dataset",
             "digits8",
             "--hidden",
@@ -104,7 +101,7 @@ fn learn_with_labels_is_the_same_for_the_same_seed_and_learns_the_8x8_digits() {
             "--threads",
             threads,
             "--json",
-        ])
+        ]))
     };
     let one = run("1");
     let two = run("2");
@@ -141,14 +138,7 @@ fn bad_options_labels_and_files_are_refused_by_name() {
     let dir = TempDir::new("refused");
     let unlabelled = dir.write("unlabelled.txt", b"0101\n1100\n");
     let unlabelled = unlabelled.to_str().unwrap();
-    let e = refused(&[
-        "learn",
-        "--machine",
-        "rbm",
-        "--labels",
-        "--data",
-        unlabelled,
-    ]);
+    let e = refused(&labels(&["--data", unlabelled]));
     assert!(e.contains("no labels") && e.contains(unlabelled), "{e}");
     // classify: a missing model, a file of the wrong shape or kind, a model for other images.
     assert!(refused(&["classify"]).contains("--model"));
@@ -197,11 +187,7 @@ fn a_save_file_it_cannot_write_is_refused_before_the_first_epoch() {
         (missing.to_str().unwrap(), "does not exist"),
     ] {
         // Refused with nothing on stdout: no epoch line was printed, so none was trained.
-        let e = refused(&[
-            "learn",
-            "--machine",
-            "rbm",
-            "--labels",
+        let e = refused(&labels(&[
             "--dataset",
             "digits8",
             "--hidden",
@@ -210,23 +196,19 @@ fn a_save_file_it_cannot_write_is_refused_before_the_first_epoch() {
             "1",
             "--save",
             save,
-        ]);
+        ]));
         assert!(e.contains("--save '") && e.contains(words), "{save}: {e}");
     }
     // A run refused after the check leaves no file behind.
     let fresh = dir.join("fresh.json");
-    refused(&[
-        "learn",
-        "--machine",
-        "rbm",
-        "--labels",
+    refused(&labels(&[
         "--dataset",
         "digits8",
         "--rate",
         "nan",
         "--save",
         fresh.to_str().unwrap(),
-    ]);
+    ]));
     assert!(!fresh.exists());
 }
 
@@ -236,7 +218,7 @@ fn options_that_do_not_apply_are_refused() {
     let text = dir.write("labelled.txt", b"0101 1\n1100 2\n0011 3\n");
     let text = text.to_str().unwrap();
     let learn = |more: &[&str]| {
-        let mut args = vec!["learn", "--machine", "rbm", "--labels", "--epochs", "1"];
+        let mut args = labels(&["--epochs", "1"]);
         args.extend_from_slice(more);
         refused(&args)
     };
@@ -265,11 +247,7 @@ fn options_that_do_not_apply_are_refused() {
         "{e}"
     );
     // Where they apply, they are taken.
-    let v = boltzlab_json(&[
-        "learn",
-        "--machine",
-        "rbm",
-        "--labels",
+    let v = boltzlab_json(&labels(&[
         "--dataset",
         "digits8",
         "--hidden",
@@ -283,7 +261,7 @@ fn options_that_do_not_apply_are_refused() {
         "--epochs",
         "1",
         "--json",
-    ]);
+    ]));
     assert_eq!(
         (v["particles"].as_u64(), v["test_images"].as_u64()),
         (Some(5), Some(20))
