@@ -142,7 +142,9 @@ fn learn_rbm_refuses_a_save_file_it_cannot_write_before_it_learns() {
     let plain = dir.write("plain", b"keep");
     let missing = dir.join("missing/x.json");
     let under_file = plain.join("x.json");
-    // 10⁶ updates of a 64-20 machine take minutes: a refusal within 30 s came before them.
+    // The order, not a speed: 10⁶ updates of a 64-20 machine take over a minute here (0.08 ms
+    // each), a refusal before them milliseconds, so 30 s tells the two apart with room for any
+    // load (the command prints nothing while it learns, so time is the only witness).
     for (save, words) in [
         (dir.to_str().unwrap(), "is a directory"),
         (missing.to_str().unwrap(), "does not exist"),

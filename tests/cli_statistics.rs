@@ -309,7 +309,9 @@ fn reproduce_statistics_has_general_rows_for_pixels_and_the_encoders() {
 fn learn_full_refuses_a_save_file_it_cannot_write_before_it_learns() {
     let dir = common::TempDir::new("full-save");
     let missing = dir.join("missing/x.json");
-    // 10⁷ cycles of 4-2-4 take about 15 minutes: a refusal within 30 s came before them.
+    // The order, not a speed: 10⁷ cycles of 4-2-4 take about 15 minutes, a refusal before
+    // them milliseconds, so 30 s tells the two apart with room for any load (the command
+    // prints nothing while it learns, so time is the only witness).
     for (save, words) in [
         (dir.to_str().unwrap(), "is a directory"),
         (missing.to_str().unwrap(), "does not exist"),
