@@ -80,3 +80,64 @@ fn exact_is_refused_above_thirty_spins_and_bad_temperatures_are_named() {
         Err(ParamError::UnknownChoice { .. })
     ));
 }
+
+#[test]
+fn exact_ln_z_of_a_large_periodic_ferromagnet_is_kaufman_and_other_large_lattices_are_refused() {
+    use boltzlab::estimate::log_z::{Bound, lattice_exact_log_z};
+    // Up to 30 spins the lattice is enumerated, whatever it is: 5 × 5 at T = 2.
+    let small = Lattice::square(5)
+        .unwrap()
+        .with_boundary(Boundary::Periodic)
+        .unwrap();
+    let enumerated = lattice_exact_log_z(&small, 2.0).unwrap();
+    assert!((enumerated.log_z - lattice_log_z(&small, 2.0)).abs() < 1e-9);
+    // Beyond, the periodic ferromagnet at h = 0 is Kaufman's formula at T/J: J = 1 and J = ½
+    // at T = 2.269 (sides 8, 64 and a 12 × 40 rectangle), exact by construction.
+    for (width, height, j) in [(8, 8, 1.0), (64, 64, 1.0), (12, 40, 0.5)] {
+        let lattice = Lattice::new(width as f64, height as f64, j, 0.0)
+            .unwrap()
+            .with_boundary(Boundary::Periodic)
+            .unwrap();
+        let result = lattice_exact_log_z(&lattice, 2.269).unwrap();
+        assert_eq!(result.bound, Bound::Exact);
+        assert_eq!(result.log_z, kaufman_log_z(width, height, 2.269 / j));
+    }
+    // The J scaling that route relies on, on the lattice's own energies (5 × 5, enumerated):
+    // ln Z(J, T) = ln Z(1, T/J), Kaufman's at T/J (the 4 × 4 test above ties the two at J = 1).
+    let half = Lattice::new(5.0, 5.0, 0.5, 0.0)
+        .unwrap()
+        .with_boundary(Boundary::Periodic)
+        .unwrap();
+    assert!((lattice_log_z(&half, 1.0) - kaufman_log_z(5, 5, 2.0)).abs() < 1e-9);
+    // Anything else beyond 30 spins: a field, a glass, open edges, T/J outside the formula's
+    // accurate range, an antiferromagnet. Refused, naming both routes.
+    let periodic = |l: Lattice| l.with_boundary(Boundary::Periodic).unwrap();
+    let refused = [
+        (periodic(Lattice::new(8.0, 8.0, 1.0, 0.1).unwrap()), 2.0),
+        (
+            periodic(Lattice::square(8).unwrap())
+                .with_plus_minus_bonds(3)
+                .unwrap(),
+            2.0,
+        ),
+        (
+            Lattice::square(8)
+                .unwrap()
+                .with_boundary(Boundary::Open)
+                .unwrap(),
+            2.0,
+        ),
+        (periodic(Lattice::square(8).unwrap()), 0.3),
+        (periodic(Lattice::square(8).unwrap()), 6000.0),
+        (periodic(Lattice::new(8.0, 8.0, -1.0, 0.0).unwrap()), 2.0),
+    ];
+    for (lattice, t) in refused {
+        let err = lattice_exact_log_z(&lattice, t).unwrap_err();
+        assert_eq!(err.field(), "spins");
+        let message = err.to_string();
+        assert!(
+            message.contains("at most 30 spins") && message.contains("Kaufman's formula"),
+            "{message}"
+        );
+    }
+}

@@ -6,7 +6,9 @@
 //!
 //! summed over all 2^n states. Four routes, each returning a [`LogZ`]:
 //!
-//! - [`exact_log_z`](fn@exact_log_z): brute force over all 2^n states (n ≤ 30), ln Z itself;
+//! - [`exact_log_z`](fn@exact_log_z): brute force over all 2^n states (n ≤ 30), ln Z itself
+//!   (for a lattice, [`lattice_exact_log_z`] adds Kaufman's formula for the periodic
+//!   ferromagnet of any size);
 //! - [`sampled_log_z`]: the seeds' sequential dynamics: run heat-bath sweeps at T, keep each
 //!   distinct state visited once, and sum their Boltzmann weights. Every term is a term of
 //!   Z, so ln Σ_{visited} e^{−E(s)/T} ≤ ln Z: a lower bound by construction;
@@ -30,6 +32,7 @@ use crate::dynamics::{NetworkOrder, NetworkSampler, Rule};
 use crate::error::{ParamError, TemperatureDomain, check_temperature, number};
 use crate::exact::enumeration::MAX_ENUMERATION_UNITS;
 use crate::log_sum_exp::LogSumExp;
+use crate::model::{Boundary, Couplings, Lattice};
 use crate::model::{Network, SpinKind};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -139,6 +142,11 @@ pub enum Facts {
         /// The seed of the start state and of every update.
         seed: u64,
     },
+    /// [`lattice_exact_log_z`] by Kaufman's formula: no state was visited.
+    Kaufman {
+        /// `Kaufman 1949`.
+        formula: &'static str,
+    },
     /// [`mean_field_log_z`].
     MeanField {
         /// Whether the mean-field equations converged at T (−F/T is a lower bound either way).
@@ -217,6 +225,56 @@ pub fn exact_log_z(network: &Network, temperature: f64) -> Result<LogZ, ParamErr
         units: n,
         spin: network.kind(),
         facts: Facts::Exact { states: 1 << n },
+        seconds: clock.seconds(),
+    })
+}
+
+/// Exact ln Z of a lattice model at T: Kaufman's formula ([`crate::exact::kaufman_log_z`])
+/// for a periodic ferromagnet (uniform J > 0, h = 0, both sides at least 3) of more than
+/// [`MAX_ENUMERATION_UNITS`] spins at 0.35 ≤ T/J ≤ 5000, where the formula is good to 1e-8
+/// ([`crate::exact::KAUFMAN_MIN_TEMPERATURE`], [`crate::exact::KAUFMAN_MAX_TEMPERATURE`]);
+/// ln Z(J, T) = ln Z(1, T/J) as only K = J/T enters. Any smaller lattice is enumerated
+/// ([`exact_log_z`](fn@exact_log_z) on its network). Anything else is refused, naming both
+/// routes' limits (field `spins`).
+pub fn lattice_exact_log_z(lattice: &Lattice, temperature: f64) -> Result<LogZ, ParamError> {
+    use crate::exact::{KAUFMAN_MAX_TEMPERATURE, KAUFMAN_MIN_TEMPERATURE, kaufman_log_z};
+    let temperature = check_temperature(temperature, TemperatureDomain::LogZ)?;
+    let n = lattice.len();
+    if n <= MAX_ENUMERATION_UNITS {
+        return exact_log_z(&lattice.to_network()?, temperature);
+    }
+    let j = lattice.coupling();
+    let reduced = temperature / j;
+    let kaufman = matches!(lattice.couplings(), Couplings::Uniform)
+        && lattice.field() == 0.0
+        && lattice.boundary() == Boundary::Periodic
+        && lattice.width() >= 3
+        && lattice.height() >= 3
+        && j > 0.0
+        && (KAUFMAN_MIN_TEMPERATURE..=KAUFMAN_MAX_TEMPERATURE).contains(&reduced);
+    if !kaufman {
+        return Err(ParamError::Invalid {
+            field: "spins",
+            reason: format!(
+                "no exact ln Z for this lattice: enumeration handles at most \
+                 {MAX_ENUMERATION_UNITS} spins (a 5×5 lattice), got {n}, and Kaufman's formula \
+                 covers the periodic ferromagnet at h = 0 and {KAUFMAN_MIN_TEMPERATURE} ≤ T/J ≤ \
+                 {KAUFMAN_MAX_TEMPERATURE}"
+            ),
+        });
+    }
+    let clock = Stopwatch::start();
+    finite(LogZ {
+        method: LogZMethod::Exact,
+        log_z: kaufman_log_z(lattice.width(), lattice.height(), reduced),
+        stderr: None,
+        bound: Bound::Exact,
+        temperature,
+        units: n,
+        spin: SpinKind::Ising,
+        facts: Facts::Kaufman {
+            formula: "Kaufman 1949",
+        },
         seconds: clock.seconds(),
     })
 }

@@ -61,16 +61,19 @@ test('the lattice’s ln Z panel: exact enumeration of a 4×4 periodic lattice a
   await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .time')).toHaveText(/ms/);
 });
 
-test('the lattice’s ln Z panel says when a lattice is too big for exact enumeration', async ({ page }) => {
-  await openApp(page, '/#size=8&T=2');
+test('the lattice’s ln Z panel says when no exact route covers a lattice (8 × 8 in a field)', async ({ page }) => {
+  await openApp(page, '/#size=8&T=2&h=0.1&boundary=periodic&model=ferromagnet');
   await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
   await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .stderr')).toContainText(
-    'too many spins for exact enumeration',
+    'enumeration handles at most 30 spins',
+  );
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .stderr')).toContainText(
+    "Kaufman's formula covers the periodic ferromagnet at h = 0",
   );
   await expect(page.locator('#lattice-logz-table tr[data-method="ais"] .value')).toHaveAttribute('data-value', /\d/);
 });
 
-test('the lattice’s ln Z is worked out in a worker of its own: a 16×16 lattice runs on meanwhile, and AIS agrees with Kaufman’s formula', async ({
+test('the lattice’s ln Z is worked out in a worker of its own: a 16×16 lattice runs on meanwhile, its exact row is Kaufman’s formula, and AIS agrees with it', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -106,9 +109,10 @@ test('the lattice’s ln Z is worked out in a worker of its own: a 16×16 lattic
   expect(during.at(-1).sweeps).toBeGreaterThan(during[0].sweeps);
   const value = async (method) =>
     Number(await page.locator(`#lattice-logz-table tr[data-method="${method}"] .value`).getAttribute('data-value'));
-  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .stderr')).toContainText(
-    'too many spins for exact enumeration',
-  );
+  // 256 spins: beyond enumeration, the periodic ferromagnet's exact row is Kaufman's formula.
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .value')).toHaveAttribute('data-value', /\d/);
+  expect(Math.abs((await value('exact')) - kaufman)).toBeLessThan(1e-9 * Math.abs(kaufman));
+  await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .bound')).toHaveText('exact');
   const stderr = Number(
     (await page.locator('#lattice-logz-table tr[data-method="ais"] .stderr').textContent()).replace('±', ''),
   );

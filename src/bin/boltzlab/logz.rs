@@ -210,6 +210,7 @@ fn print_text(path: &str, result: &LogZ) {
     println!("{:<18} {bound}", "bound");
     match &result.facts {
         Facts::Exact { states } => println!("{:<18} {states}", "states"),
+        Facts::Kaufman { formula } => println!("{:<18} {formula}", "formula"),
         Facts::Sampled {
             sweeps,
             ticks,
