@@ -463,6 +463,27 @@ function encoderStep() {
   throw new Error('no 8-3-8 challenge in the course');
 }
 
+test('every text a student or lecturer reads is written: no placeholder, no empty explanation', () => {
+  // A word of capitals alone (EXPLAIN, TODO, TBD) or a short fragment where a sentence belongs.
+  const placeholder = /^\s*[A-Z_]{3,}\s*$|\bTODO\b|\bTBD\b|\bFIXME\b|\bXXX\b/;
+  const texts = [];
+  for (const [l, lesson] of COURSE.entries())
+    for (const [s, step] of lesson.steps.entries()) {
+      const at = `lesson ${l + 1} step ${s + 1}`;
+      texts.push([`${at} text`, step.text, 40]);
+      if (step.predict) {
+        texts.push([`${at} question`, step.predict.question, 10]);
+        texts.push([`${at} explanation`, step.predict.explain, 40]);
+      }
+      for (const [key, note] of Object.entries(step.notes ?? {})) texts.push([`${at} notes.${key}`, note, 10]);
+    }
+  for (const [where, text, shortest] of texts) {
+    expect(typeof text, where).toBe('string');
+    expect(text.length, `${where}: ${text}`).toBeGreaterThan(shortest);
+    expect(placeholder.test(text), `${where}: ${text}`).toBe(false);
+  }
+});
+
 test('a challenge on an estimate is judged by its value and error: below x means mean + 2·stderr < x', () => {
   const { step } = encoderStep();
   const check = (kl) => step.challenge.check([{ kl }]);
