@@ -25,6 +25,26 @@ export function setText(target, text) {
 // An engine message ("temperature must be …") as a sentence.
 export const sentence = (message) => message.charAt(0).toUpperCase() + message.slice(1);
 
+// Disables the boxes a choice does not use and says why, as text in the note `noteId` (hidden
+// when every box is used) and as each box's title: `unused` maps a box's id to the reason it
+// is not used, or '' when it is.
+/**
+ * @param {Record<string, string>} unused
+ * @param {string} noteId
+ */
+export function showUnused(unused, noteId) {
+  const reasons = [];
+  for (const [id, why] of Object.entries(unused)) {
+    const box = $(id);
+    box.disabled = why !== '';
+    box.title = why;
+    const label = document.querySelector(`label[for="${id}"]`)?.textContent ?? id;
+    if (why) reasons.push(`${label}: ${why}.`);
+  }
+  setText(noteId, reasons.join(' '));
+  $(noteId).hidden = reasons.length === 0;
+}
+
 // Shows `message` in the error element `id` and marks the controls it describes invalid.
 export function showError(id, message) {
   const box = $(id);

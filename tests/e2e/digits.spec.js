@@ -178,6 +178,11 @@ test('bad input gets a clear message and leaves the restricted machine unchanged
   await statistics.selectOption('cd');
   await expect(page.locator('#rbm-particles')).toBeDisabled();
   await expect(page.locator('#rbm-replicas')).toBeDisabled();
+  // Greyed, with the reason written beside them (a title alone reaches no touch screen).
+  await expect(page.locator('#rbm-unused')).toHaveText(
+    'Particles: not used by CD-k, whose chains start from the batch. Replicas: only parallel tempering has replicas.',
+  );
+  expect(Number(await page.locator('#rbm-particles').evaluate((e) => getComputedStyle(e).opacity))).toBeLessThan(1);
   await statistics.selectOption('tempering');
   await expect(page.locator('#rbm-particles')).toBeEnabled();
   await apply('rbm-replicas', '1', 'Replicas must be between 2 and 64');
@@ -261,3 +266,17 @@ test('particles drawn as p(v | h) when chosen are those of the particles now, an
   await page.locator('#rbm-fantasy-show').selectOption('states');
   await expect.poll(colours).toBeLessThanOrEqual(3);
 });
+
+test('an MNIST run offers no tempering: the choice is disabled while MNIST is chosen, and back for the small images', async ({
+  page,
+}) => {
+  await openRestricted(page);
+  const tempering = page.locator('#rbm-statistics option[value="tempering"]');
+  await expect(tempering).toBeEnabled();
+  await page.getByLabel('Image set').selectOption('mnist'); // fills MNIST's defaults; loads nothing yet
+  await expect(tempering).toBeDisabled();
+  await expect(page.locator('#rbm-replicas')).toBeDisabled();
+  await page.getByLabel('Image set').selectOption('digits8');
+  await expect(tempering).toBeEnabled();
+});
+

@@ -5,7 +5,7 @@
 // run), and a start from random couplings (the Sherrington–Kirkpatrick glass). Every
 // value goes to the engine, which checks it; a refused one is explained beside its control.
 
-import { $, clearError, readNumber } from '../ui.js';
+import { $, clearError, readNumber, showUnused } from '../ui.js';
 
 const ERRORS = [
   'bm-dataset-error',
@@ -45,6 +45,7 @@ export class MachineOptions {
     for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas'])
       $(id).addEventListener('change', () => {
         if (!setStatistics()) this.sync();
+        else this.showUsed();
       });
     $('bm-random-couplings').addEventListener('click', () => {
       let seed = 0;
@@ -75,9 +76,26 @@ export class MachineOptions {
     if (lab.statistics_particles() > 0) $('bm-particles').value = String(lab.statistics_particles());
     if (lab.statistics_sweeps() > 0) $('bm-gibbs').value = String(lab.statistics_sweeps());
     if (lab.statistics_replicas() > 1) $('bm-replicas').value = String(lab.statistics_replicas());
-    // The mean-field machine has no samples to keep: its statistics are always settled.
-    const meanField = lab.method() === 'mean-field';
-    for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas']) $(id).disabled = meanField;
+    this.showUsed();
+  }
+
+  // Only the boxes the machine and its statistics use can be edited, and a note says why the
+  // others are not: the mean-field machine has no samples to keep (its statistics are always
+  // settled); the annealed two-phase statistics keep no particles; only tempering has replicas.
+  showUsed() {
+    const meanField = this.mode.lab.method() === 'mean-field';
+    const statistics = $('bm-statistics').value;
+    const settled = meanField ? 'the mean-field machine’s statistics are always settled, with no samples to keep' : '';
+    const annealed = statistics === 'anneal' ? 'not used by the annealed two-phase statistics' : '';
+    showUnused(
+      {
+        'bm-statistics': settled,
+        'bm-particles': settled || annealed,
+        'bm-gibbs': settled || annealed,
+        'bm-replicas': settled || annealed || (statistics !== 'tempering' ? 'only parallel tempering has replicas' : ''),
+      },
+      'bm-unused',
+    );
   }
 
   // A new run: the messages about the old one go.

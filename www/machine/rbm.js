@@ -21,7 +21,7 @@
 
 import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
-import { $, attempt, clearError, format, readNumber, setText, showError } from '../ui.js';
+import { $, attempt, clearError, format, readNumber, setText, showError, showUnused } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
 import { MnistRun } from './mnist.js';
@@ -156,6 +156,7 @@ export class RbmMode {
       if (ok) {
         this.showMnistSetup(hidden, labels);
         clearError('rbm-setup-error');
+        clearError('rbm-training-error'); // the new run's options were accepted
       }
       return ok;
     });
@@ -760,19 +761,22 @@ export function showControls(lab) {
   showUsedOptions();
 }
 
-// Only the boxes the chosen statistics use can be edited: CD-k starts its chains from the
-// batch, so it has no particles; only parallel tempering has replicas (an MNIST run offers
-// no tempering).
+// Only the boxes the chosen statistics use can be edited, and a note says why the others are
+// not: CD-k starts its chains from the batch, so it has no particles; only parallel tempering
+// has replicas. An MNIST run offers no tempering: the menu's choice is disabled there.
 export function showUsedOptions() {
-  const statistics = /** @type {HTMLSelectElement} */ ($('rbm-statistics')).value;
+  const menu = /** @type {HTMLSelectElement} */ ($('rbm-statistics'));
   const mnist = /** @type {HTMLSelectElement} */ ($('rbm-dataset')).value === 'mnist';
-  const unused = {
-    'rbm-particles': statistics === 'cd' ? 'CD-k starts its chains from the batch: it keeps no particles' : '',
-    'rbm-replicas': statistics !== 'tempering' || mnist ? 'only parallel tempering has replicas' : '',
-  };
-  for (const [id, why] of Object.entries(unused)) {
-    const box = /** @type {HTMLInputElement} */ ($(id));
-    box.disabled = why !== '';
-    box.title = why;
-  }
+  const tempering = /** @type {HTMLOptionElement} */ (menu.querySelector('option[value="tempering"]'));
+  tempering.disabled = mnist;
+  tempering.title = mnist ? 'an MNIST run learns with CD-k or persistent particles' : '';
+  if (mnist && menu.value === 'tempering') menu.value = 'persistent';
+  const statistics = menu.value;
+  showUnused(
+    {
+      'rbm-particles': statistics === 'cd' ? 'not used by CD-k, whose chains start from the batch' : '',
+      'rbm-replicas': statistics !== 'tempering' ? 'only parallel tempering has replicas' : '',
+    },
+    'rbm-unused',
+  );
 }
