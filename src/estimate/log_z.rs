@@ -617,9 +617,14 @@ pub(crate) fn finite(result: LogZ) -> Result<LogZ, ParamError> {
             field: "temperature",
             reason: format!(
                 "at T = {} the Boltzmann weights of this network overflow an f64 (ln Z came \
-                 out as {}); raise the temperature",
+                 out as {}); {} the temperature",
                 number(result.temperature),
-                number(result.log_z)
+                number(result.log_z),
+                if result.temperature < 1.0 {
+                    "raise"
+                } else {
+                    "lower"
+                }
             ),
         })
     }

@@ -203,13 +203,15 @@ pub fn solve(
         residual = pass(temperature, &mut q, &mut means);
         passes += 1;
     }
-    let free_energy = network.mean_energy(&means)
-        - temperature * q.iter().map(|&p| binary_entropy(p)).sum::<f64>();
+    let energy = network.mean_energy(&means);
+    let entropy = q.iter().map(|&p| binary_entropy(p)).sum::<f64>();
+    let free_energy = energy - temperature * entropy;
     Ok(MeanField {
         converged: residual < options.tolerance,
         passes,
         residual,
-        log_z: -free_energy / temperature,
+        // −F/T as S − E/T: the same number, without T·S, which overflows at T near f64::MAX.
+        log_z: entropy - energy / temperature,
         free_energy,
         probabilities: q,
         means,

@@ -242,3 +242,43 @@ test('a learning step that fails (as when learning diverges) stops the run, says
   });
   expect(inked).toBeGreaterThan(0);
 });
+
+test('the general machine greys the statistics boxes its choice does not use, and says why beside them', async ({
+  page,
+}) => {
+  await openMachine(page);
+  const note = page.locator('#bm-unused');
+  // The default statistics, the paper's annealing: no particles, sweeps or replicas.
+  await expect(page.getByLabel('Statistics', { exact: true })).toHaveValue('anneal');
+  for (const id of ['bm-particles', 'bm-gibbs', 'bm-replicas']) await expect(page.locator(`#${id}`)).toBeDisabled();
+  await expect(note).toContainText('Fantasy particles K: not used by the annealed two-phase statistics.');
+  await page.getByLabel('Statistics', { exact: true }).selectOption('persistent');
+  await expect(page.locator('#bm-particles')).toBeEnabled();
+  await expect(page.locator('#bm-gibbs')).toBeEnabled();
+  await expect(page.locator('#bm-replicas')).toBeDisabled();
+  await expect(note).toHaveText('Replicas R (tempering): only parallel tempering has replicas.');
+  await page.getByLabel('Statistics', { exact: true }).selectOption('tempering');
+  await expect(page.locator('#bm-replicas')).toBeEnabled();
+  await expect(note).toBeHidden();
+  expect(await machine(page, 'statistics')).toBe('tempering');
+});
+
+test('ln Z at a temperature near the largest double: every row ends, none stays "computing…"', async ({ page }) => {
+  await openMachine(page);
+  await choose(page, 'Dataset', '4-2-4');
+  await page.getByLabel('Temperature for ln Z').fill('1e308');
+  await page.getByRole('button', { name: 'Compute ln Z' }).click();
+  await expect(page.locator('#bm-logz-table')).not.toHaveAttribute('aria-busy', 'true', { timeout: 60_000 });
+  for (const method of ['exact', 'sampled', 'mean-field', 'ais'])
+    await expect(page.locator(`#bm-logz-table tr[data-method="${method}"] .value`)).not.toHaveText('computing…');
+  // Zero weights at any T: ln Z = n ln 2, exactly, and mean field finds it (S − E/T, no T·S).
+  const n = await machine(page, 'units');
+  for (const method of ['exact', 'mean-field'])
+    expect(
+      Math.abs(
+        Number(await page.locator(`#bm-logz-table tr[data-method="${method}"] .value`).getAttribute('data-value')) -
+          n * Math.LN2,
+      ),
+    ).toBeLessThan(1e-9);
+});
+

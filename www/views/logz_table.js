@@ -37,8 +37,8 @@ export function fillLogZTable(tableId, errorId, rows) {
     const cell = (name) => /** @type {HTMLElement} */ (row.querySelector(`.${name}`));
     if ('error' in result) {
       if (/temperature/.test(result.error)) {
-        showError(errorId, result.error);
-        unmark(tableId);
+        // Every method refuses it: the rows still being worked out will not come.
+        failLogZTable(tableId, errorId, result.error);
         return;
       }
       cell('value').textContent = 'not available';
