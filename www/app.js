@@ -117,15 +117,21 @@ export class App {
 
   // What the session keeps, changed or not (session/persist.js).
   fingerprint() {
-    const { lattice, machine } = this.speeds();
-    return `${this.shownName}|${this.lattice.fingerprint()}|${this.machine.fingerprint()}|${this.memory.fingerprint()}|${lattice}|${machine}`;
+    const { lattice, machine, memory } = this.speeds();
+    return `${this.shownName}|${this.lattice.fingerprint()}|${this.machine.fingerprint()}|${this.memory.fingerprint()}|${lattice}|${machine}|${memory}`;
   }
 
   // The speeds set, as the session keeps them: {lattice: ticks per frame, machine: sweeps per
-  // frame}, each 'max' at the top step (the whole frame budget).
+  // frame, memory: recall ticks per frame}, each 'max' at the top step (the whole frame
+  // budget).
   speeds() {
     const ticks = this.lattice.speed().ticks;
-    return { lattice: ticks === Infinity ? 'max' : ticks, machine: this.machine.sweepsPerFrame() };
+    const recall = $('memory-speed').value;
+    return {
+      lattice: ticks === Infinity ? 'max' : ticks,
+      machine: this.machine.sweepsPerFrame(),
+      memory: recall === 'max' ? 'max' : Number(recall),
+    };
   }
 
   // The one frame loop: the mode shown advances within the budget, then draws.

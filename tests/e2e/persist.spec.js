@@ -90,9 +90,15 @@ test('the speeds set come back with the session; speeds that cannot be read are 
   await expect(page.locator('#machine')).toBeVisible();
   await page.locator('#bm-speed').fill('2');
   await expect(page.locator('#bm-speed-shown')).toHaveText('16 sweeps / frame');
+  // The recall speed (its menu is in memory mode, hidden here): set as a choice would.
+  await page.evaluate(() => {
+    const menu = /** @type {HTMLSelectElement} */ (document.getElementById('memory-speed'));
+    menu.value = '512';
+    menu.dispatchEvent(new Event('change'));
+  });
   await savedAfterNow(page);
   const record = JSON.parse(await stored(page));
-  expect(record.speeds).toEqual({ lattice: 1, machine: 16 });
+  expect(record.speeds).toEqual({ lattice: 1, machine: 16, memory: 512 });
 
   await reload(page);
   await page.getByRole('button', { name: 'Restore', exact: true }).click();
@@ -101,6 +107,7 @@ test('the speeds set come back with the session; speeds that cannot be read are 
   await expect(page.locator('#speed-shown')).toHaveText('1 tick / frame');
   await expect(page.locator('#bm-speed')).toHaveValue('2');
   await expect(page.locator('#bm-speed-shown')).toHaveText('16 sweeps / frame');
+  await expect(page.locator('#memory-speed')).toHaveValue('512');
 
   // A stored record whose speeds are not speeds of this page: the rest restores, the sliders
   // stay at their defaults, and the status line says why.

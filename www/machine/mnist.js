@@ -316,9 +316,11 @@ export class MnistRun {
       // A new or restored run shows a page of filters (its engine's start).
       /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked = frame.stats.filterAll;
       $('mnist-filter-page').toggleAttribute('disabled', frame.stats.filterAll);
-      $('mnist-load-state').textContent += frame.loaded.restored
-        ? `; the kept run restored at update ${frame.loaded.updates}`
-        : '; a new run';
+      // "…; starting" becomes "…; ready: …" once the worker has made (or restored) the run.
+      const state = $('mnist-load-state');
+      state.textContent =
+        state.textContent.replace(/; starting$/, '; ready') +
+        (frame.loaded.restored ? `: the kept run restored at update ${frame.loaded.updates}` : ': a new run');
       // A restored run is the kept one until it saves again; a new run is saved at once and
       // replaces this line when it is stored (keptRun).
       this.kept = null;

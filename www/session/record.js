@@ -6,8 +6,8 @@
 // session text, machine: the engine's machine session text or null, restricted: the
 // restricted machine's session text (RbmLab.session()) or null, kind: the machine shown,
 // 'full' or 'restricted', memory: the pattern memory's session text (MemoryLab.session()) or
-// null, speeds: {lattice: ticks per frame, machine: sweeps per frame, each 'max' at the top
-// step}}. `restricted`, `kind`, `memory` and `speeds` came later within version 2: a record
+// null, speeds: {lattice: ticks per frame, machine: sweeps per frame, memory: recall ticks
+// per frame (later still), each 'max' at the top step}}. `restricted`, `kind`, `memory` and `speeds` came later within version 2: a record
 // without them restores the general machine only, at the default speeds; mode 'memory' came
 // with `memory`. A restricted part or speeds that cannot be read do not stop the rest from
 // restoring: the note says that the part starts fresh or the speeds are the defaults. The
@@ -60,6 +60,17 @@ function parse(text) {
   if (record.mode !== 'lattice' && record.mode !== 'machine' && record.mode !== 'memory')
     throw new Error('its mode is none of lattice, machine and memory');
   return record;
+}
+
+// The recall speed menu's value for a stored memory speed (ticks per frame, or 'max'); throws
+// naming the speed when the menu has no such choice.
+function memorySpeed(speed) {
+  const menu = /** @type {HTMLSelectElement} */ (document.getElementById('memory-speed'));
+  const choices = [...menu.options].map((option) => option.value);
+  const value = String(speed).slice(0, 20);
+  if (!choices.includes(value))
+    throw new Error(`recall speed: ${value} ticks per frame is not one of the speeds (${choices.join(', ')})`);
+  return value;
 }
 
 // Runs `check`, prefixing its error with `part`.
@@ -116,6 +127,7 @@ function checkV2(record, app) {
       speeds = {
         lattice: speedPosition(ticks, lattice.side * lattice.side),
         machine: app.machine.speedPosition(record.speeds.machine),
+        memory: record.speeds.memory === undefined ? null : memorySpeed(record.speeds.memory),
       };
     } catch (err) {
       const reason = String(err.message ?? err).slice(0, 200);
@@ -133,6 +145,7 @@ function checkV2(record, app) {
     if (speeds) {
       target.lattice.setSpeedPosition(speeds.lattice);
       target.machine.setSpeedPosition(speeds.machine);
+      if (speeds.memory !== null) /** @type {HTMLSelectElement} */ (document.getElementById('memory-speed')).value = speeds.memory;
     }
     target.show(record.mode);
     return note;
