@@ -6,7 +6,10 @@
 // made with the pointer is stored exactly; bad input is refused beside its control with the
 // memory unchanged; a reload restores the patterns and the state; the capacity curve is
 // computed in the worker; a worker that dies shows the fault overlay; lessons 12 and 13 open and
-// a prediction is measured. Every run is seeded: nothing here can fail by chance.
+// a prediction is measured; the axes' ticks are distinct and whole on the energy trace's tick
+// axis; a temperature refused by the press of Recall or One tick stops that press; a blank
+// drawing is refused and a press on the pad's border inks the edge pixel. Every run is seeded:
+// nothing here can fail by chance.
 import { test, expect, openApp } from './fixtures.js';
 
 async function openMemory(page, path = '/') {
@@ -272,4 +275,123 @@ test('a link reopens exactly this memory; a damaged or edited link is refused an
     expect(await saved(page)).toBe(made);
   }
   await other.close();
+});
+
+// The energy trace's x labels as drawn: every fillText on its canvas recorded from now on, then
+// the views redrawn (a resize redraws them at once).
+async function energyLabels(page) {
+  return page.evaluate(() => {
+    const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('memory-energy'));
+    const c = canvas.getContext('2d');
+    const drawn = [];
+    const fillText = c.fillText;
+    c.fillText = function (text, x, y) {
+      drawn.push({ text, x, half: this.measureText(text).width / 2, below: this.textBaseline === 'top' });
+      return fillText.call(this, text, x, y);
+    };
+    window.dispatchEvent(new Event('resize'));
+    c.fillText = fillText;
+    return { width: canvas.getBoundingClientRect().width, x: drawn.filter((d) => d.below && d.text !== 'ticks') };
+  });
+}
+
+test('axis ticks are distinct, whole on a count axis, and their labels fit: after a long recall and one tick too', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openMemory(page);
+  const ticks = await page.evaluate(async () => {
+    const { tickLabels } = await import('/www/views/canvas.js');
+    const out = [];
+    for (const lo of [0, 1, 68, 999.7, 5188, 123456.78, -0.003, -18.52])
+      for (const span of [1, 0.6, 7, 1e-3, 250, 3e4])
+        for (let count = 2; count <= 9; count++)
+          for (const integer of [false, true])
+            out.push({ lo, span, count, integer, labels: tickLabels(lo, lo + span, count, integer) });
+    return out;
+  });
+  for (const { lo, span, count, integer, labels } of ticks) {
+    const texts = labels.map((l) => l.text);
+    expect(new Set(texts).size, `${lo} + ${span}, ${count} ticks: ${texts}`).toBe(texts.length);
+    for (const { v, text } of labels) {
+      expect(Math.abs(Number(text) - v), `${text} for ${v}`).toBeLessThanOrEqual(Math.abs(v) * 1e-9 + 1e-12);
+      if (integer) expect(Number.isInteger(Number(text)), `${text} on a whole axis`).toBe(true);
+    }
+  }
+  // The page's own case: a recall of over a thousand ticks at T = 0.5, then a cue and one tick
+  // (the trace starts afresh: two points a tick apart, far from 0).
+  await page.locator('#memory-temperature').fill('0.5');
+  await page.locator('#memory-temperature').dispatchEvent('change');
+  await page.locator('#memory-speed').selectOption('max');
+  await page.getByRole('button', { name: 'Recall', exact: true }).click();
+  await expect.poll(async () => (await view(page)).stats.ticks, { timeout: 30_000 }).toBeGreaterThan(1200);
+  await page.getByRole('button', { name: 'Pause recall' }).click();
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  const before = (await view(page)).stats.ticks;
+  await page.getByRole('button', { name: 'One tick' }).click();
+  await expect.poll(async () => (await view(page)).stats.ticks).toBe(before + 1);
+  await expect.poll(async () => (await view(page)).trace.length).toBe(2);
+  const { width, x } = await energyLabels(page);
+  const texts = x.map((d) => d.text);
+  expect(texts).toEqual([String(before), String(before + 1)]);
+  for (const d of x) {
+    expect(d.x - d.half, d.text).toBeGreaterThanOrEqual(0);
+    expect(d.x + d.half, d.text).toBeLessThanOrEqual(width);
+  }
+  for (let k = 1; k < x.length; k++) expect(x[k - 1].x + x[k - 1].half).toBeLessThan(x[k].x - x[k].half);
+});
+
+test('an empty or refused recall temperature stops the press that refused it: no recall, no tick', async ({ page }) => {
+  await openMemory(page);
+  const ticks = async () => (await view(page)).stats.ticks;
+  const at = await ticks();
+  const error = page.locator('#memory-recall-error');
+  // Emptied, then Recall pressed: the box loses its focus to the button and is refused.
+  await page.locator('#memory-temperature').fill('');
+  await page.getByRole('button', { name: 'Recall', exact: true }).click();
+  await expect(error).toContainText(/temperature/i);
+  await expect(page.locator('#memory-run')).toHaveText('Recall');
+  await expect(page.locator('#memory-temperature')).toHaveValue('0');
+  await page.locator('#memory-temperature').fill('abc');
+  await page.getByRole('button', { name: 'One tick' }).click();
+  await expect(error).toContainText(/temperature/i);
+  await page.waitForTimeout(300);
+  expect((await view(page)).running).toBe(false);
+  expect(await ticks()).toBe(at);
+  // The box shows the temperature the memory holds; the next press recalls at it.
+  await page.getByRole('button', { name: 'One tick' }).click();
+  await expect.poll(ticks).toBe(at + 1);
+  await page.getByRole('button', { name: 'Recall', exact: true }).click();
+  await expect.poll(ticks).toBeGreaterThan(at + 1);
+});
+
+test('a blank drawing is refused beside the pad; a stroke begun on the pad border inks the edge pixel', async ({
+  page,
+}) => {
+  await openMemory(page);
+  const before = await saved(page);
+  await page.getByRole('button', { name: 'Clear the pad' }).click();
+  await page.getByRole('button', { name: 'Store the drawing' }).click();
+  await expect(page.locator('#memory-patterns-error')).toContainText('draw something first');
+  expect(await saved(page)).toBe(before);
+  expect((await view(page)).count).toBe(10);
+  // Presses on the grey frame and the CSS border, top left and bottom right.
+  await page.locator('#memory-pad').scrollIntoViewIfNeeded();
+  const box = await page.locator('#memory-pad').boundingBox();
+  for (const [x, y] of [
+    [box.x + 1, box.y + 1],
+    [box.x + box.width - 1.5, box.y + box.height - 1.5],
+  ]) {
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.up();
+  }
+  const pad = await page.evaluate(() => Array.from(window.boltzlabApp.memory.pad));
+  expect(pad.filter((s) => s > 0).length).toBe(2);
+  expect(pad[0]).toBe(1);
+  expect(pad[63]).toBe(1);
+  await page.getByRole('button', { name: 'Store the drawing' }).click();
+  await expect.poll(async () => (await view(page)).count).toBe(11);
+  await expect(page.locator('#memory-patterns-error')).toBeHidden();
+  expect((await view(page)).patterns.slice(640)).toEqual(pad);
 });

@@ -52,6 +52,14 @@ export class MemoryMode {
     this.capacity = undefined;
     this.cued = 0; // the pattern last cued (its overlap is the recall's readout)
     this.pad = new Int8Array(64).fill(-1);
+    // Temperatures refused so far, and their count when Recall or One tick was last pressed
+    // (null: no press under way). Pressing a button takes the focus from the temperature box,
+    // whose value is checked then, before the button's click: a value refused in between was
+    // refused by that press, which then neither starts recall nor ticks (the box is set back,
+    // so the next press runs at the temperature it shows).
+    this.refusals = 0;
+    /** @type {number | null} */
+    this.refusalsAtPress = null;
     this.views = {
       state: new ImageGridView($('memory-state')),
       stored: new ImageGridView($('memory-stored')),
@@ -310,8 +318,18 @@ export class MemoryMode {
 
   setTemperature() {
     const temperature = readNumber($('memory-temperature').value);
-    if (!this.change({ command: 'set-temperature', temperature }, 'memory-recall-error'))
-      $('memory-temperature').value = String(this.mirror.temperature());
+    if (this.change({ command: 'set-temperature', temperature }, 'memory-recall-error')) return true;
+    this.refusals += 1;
+    $('memory-temperature').value = String(this.mirror.temperature());
+    return false;
+  }
+
+  // Whether the press that clicked Recall or One tick refused the temperature box on its way
+  // (see `refusals`); the press is over either way.
+  pressRefused() {
+    const refused = this.refusalsAtPress !== null && this.refusalsAtPress !== this.refusals;
+    this.refusalsAtPress = null;
+    return refused;
   }
 
   // The cue: stored pattern k corrupted by a fraction of flipped pixels or a mask.
@@ -365,16 +383,42 @@ export class MemoryMode {
     return { count: 1, width: this.mirror.width(), height: this.mirror.height(), columns: 1 };
   }
 
+  // The pad's pixel under a pointer event: the nearest pixel of the picture for any point on
+  // the pad's element (its grey frame and border too, so that a stroke begun on the edge inks
+  // the edge's pixel), or -1 off the element.
+  padPixel(event) {
+    /** @type {HTMLCanvasElement} */
+    const canvas = this.views.pad.canvas;
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    if (!(x >= 0 && y >= 0 && x <= box.width && y <= box.height)) return -1;
+    const { width, height } = this.padGeometry();
+    // The content box (inside the CSS border) is width + 2 canvas pixels wide: a one-pixel
+    // grey frame around the picture.
+    const inner = (at, border, size, n) => Math.floor(((at - border) / Math.max(1, size)) * (n + 2)) - 1;
+    const clamp = (v, n) => Math.min(n - 1, Math.max(0, v));
+    const col = clamp(inner(x, canvas.clientLeft, canvas.clientWidth, width), width);
+    const row = clamp(inner(y, canvas.clientTop, canvas.clientHeight, height), height);
+    return row * width + col;
+  }
+
   paintAt(event) {
-    const hit = this.views.pad.hit(event, this.padGeometry());
-    if (!hit) return;
-    this.pad[hit.pixel] = this.paintValue;
+    const pixel = this.padPixel(event);
+    if (pixel < 0) return;
+    this.pad[pixel] = this.paintValue;
     this.drawPad();
   }
 
-  // Stores `pixels` (the pad's drawing unless given) as a pattern; a drawing of the wrong size
-  // is refused by the engine, which names it.
+  // Stores `pixels` (the pad's drawing unless given) as a pattern; a blank drawing is refused
+  // here (it would store nothing worth recalling), one of the wrong size by the engine, which
+  // names it.
   storeDrawing(pixels = this.pad) {
+    const units = this.mirror.width() * this.mirror.height();
+    if (pixels.length === units && Array.prototype.every.call(pixels, (s) => s <= 0)) {
+      showError('memory-patterns-error', 'the pad is blank: draw something first (press on its pixels to ink them)');
+      return false;
+    }
     return this.change({ command: 'add-pattern', pixels: Array.from(pixels) }, 'memory-patterns-error');
   }
 
@@ -406,8 +450,18 @@ export class MemoryMode {
     $('memory-random-state').addEventListener('click', () =>
       this.change({ command: 'random-state' }, 'memory-cue-error'),
     );
-    $('memory-run').addEventListener('click', () => this.setRunning(!this.running));
-    $('memory-step').addEventListener('click', () => this.step());
+    for (const id of ['memory-run', 'memory-step']) {
+      const press = () => (this.refusalsAtPress = this.refusals);
+      $(id).addEventListener('pointerdown', press);
+      $(id).addEventListener('keydown', press);
+    }
+    $('memory-run').addEventListener('click', () => {
+      if (this.pressRefused() && !this.running) return;
+      this.setRunning(!this.running);
+    });
+    $('memory-step').addEventListener('click', () => {
+      if (!this.pressRefused()) this.step();
+    });
     $('memory-temperature').addEventListener('change', () => this.setTemperature());
     $('memory-speed').addEventListener('change', () => {
       if (!SPEEDS.includes($('memory-speed').value)) $('memory-speed').value = '1';
@@ -437,10 +491,10 @@ export class MemoryMode {
     });
     const pad = $('memory-pad');
     pad.addEventListener('pointerdown', (event) => {
-      const hit = this.views.pad.hit(event, this.padGeometry());
-      if (!hit) return;
+      const pixel = this.padPixel(event);
+      if (pixel < 0) return;
       event.preventDefault();
-      this.paintValue = this.pad[hit.pixel] > 0 ? -1 : 1;
+      this.paintValue = this.pad[pixel] > 0 ? -1 : 1;
       this.painting = true;
       pad.setPointerCapture(event.pointerId);
       this.paintAt(event);

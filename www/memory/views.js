@@ -99,7 +99,7 @@ export class EnergyTrace {
       c,
       { left, right, bottom, w, h },
       { x0, x1, y0, y1, px, py },
-      { ink, faint, xLabel: 'ticks', xSpacing: 90 },
+      { ink, faint, xLabel: 'ticks', xSpacing: 90, xInteger: true },
     );
     if (n < 1) return;
     c.beginPath();

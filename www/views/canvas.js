@@ -19,36 +19,97 @@ export function fitCanvas(canvas) {
   return { c, w: width, h: height };
 }
 
-// Round numbers for axis ticks between lo and hi, about `count` of them.
-export function ticks(lo, hi, count = 5) {
-  if (!(hi > lo) || !Number.isFinite(hi - lo)) return [lo];
-  const raw = (hi - lo) / count;
+// The step of round axis ticks between lo and hi, about `count` of them: 1, 2, 2.5 or 5 times a
+// power of ten; on an `integer` axis (ticks, sweeps, updates) a whole number, at least 1.
+export function tickStep(lo, hi, count = 5, integer = false) {
+  const raw = (hi - lo) / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+  const step =
+    [1, 2, 2.5, 5, 10]
+      .map((m) => m * power)
+      .filter((s) => !integer || Number.isInteger(s))
+      .find((s) => s >= raw) ?? raw;
+  return integer ? Math.max(1, Math.ceil(step)) : step;
+}
+
+// Round numbers for axis ticks between lo and hi, about `count` of them (whole numbers only on
+// an `integer` axis).
+export function ticks(lo, hi, count = 5, integer = false) {
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) return [lo];
+  const step = tickStep(lo, hi, count, integer);
+  const first = Math.ceil(lo / step - 1e-9);
   const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+  for (let k = first; k * step <= hi + step * 1e-9; k++) {
+    const v = k * step;
     out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  }
   return out;
 }
 
-export const tickLabel = (v) => Number(v.toPrecision(4)).toString();
+// The decimals that tell ticks `step` apart: 0 for 5, 1 for 0.5 or 2.5, 2 for 0.25.
+export function tickDecimals(step) {
+  let d = 0;
+  while (d < 15) {
+    const scaled = step * 10 ** d;
+    if (Math.round(scaled) >= 1 && Math.abs(scaled - Math.round(scaled)) <= 1e-6 * scaled) break;
+    d += 1;
+  }
+  return d;
+}
+
+// A tick's label on an axis of ticks `step` apart: as many decimals as the step needs (so that
+// neighbours never read alike: 5188 and 5189, 0.25 and 0.5), trailing zeros dropped; with no
+// step (an axis of one value), four significant digits but every digit of its whole part.
+export function tickLabel(v, step) {
+  if (step > 0 && Number.isFinite(step)) return Number(v.toFixed(Math.min(20, tickDecimals(step)))).toString();
+  const whole = Math.abs(v) >= 1 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 1;
+  return Number(v.toPrecision(Math.min(21, Math.max(4, whole)))).toString();
+}
+
+// The ticks of an axis with their labels, [{v, text}], about `count` between lo and hi.
+export function tickLabels(lo, hi, count = 5, integer = false) {
+  const step = hi > lo ? tickStep(lo, hi, count, integer) : NaN;
+  return ticks(lo, hi, count, integer).map((v) => ({ v, text: tickLabel(v, step) }));
+}
+
+// The x labels placed: each centred on its tick but kept inside the canvas (0 to w), and as
+// many ticks as fit with `gap` pixels between labels (fewer ticks when the labels are long).
+// measure(text) → width in pixels. Returns [{text, x}].
+export function placeXLabels(x0, x1, px, w, count, integer, measure, gap = 8) {
+  const place = (n) =>
+    tickLabels(x0, x1, n, integer).map(({ v, text }) => {
+      const half = measure(text) / 2;
+      return { text, half, x: Math.min(Math.max(px(v), half), w - half) };
+    });
+  const overlaps = (a, b) => a.x + a.half + gap > b.x - b.half;
+  for (let n = count; n >= 1; n--) {
+    const placed = place(n);
+    if (placed.every((p, i) => i === 0 || !overlaps(placed[i - 1], p))) return placed;
+  }
+  // Not even two fit: those that do, from the left.
+  const kept = [];
+  for (const p of place(1)) if (!kept.length || !overlaps(kept[kept.length - 1], p)) kept.push(p);
+  return kept;
+}
 
 // The grid and tick labels of a plot: a faint line and a label at each of about `yTicks` y
 // ticks (the zero line stronger when `zeroAlpha` is given), labels at the x ticks (one per
-// `xSpacing` pixels at most) and the x axis's name `labelGap` pixels below the axis.
+// `xSpacing` pixels at most, fewer when the labels are wider, each inside the canvas) and the
+// x axis's name `labelGap` pixels below the axis. `xInteger`: the x axis counts (ticks,
+// sweeps, updates), so its ticks are whole numbers; by default when x0 and x1 are both whole.
 // frame: {left, right, bottom, w, h}; scale: {x0, x1, y0, y1, px, py} (value → pixel).
 export function drawAxes(
   c,
   { left, right, bottom, w, h },
   { x0, x1, y0, y1, px, py },
-  { ink, faint, xLabel, xSpacing, yTicks = 4, zeroAlpha = 0.3, labelGap = 16 },
+  { ink, faint, xLabel, xSpacing, yTicks = 4, zeroAlpha = 0.3, labelGap = 16, xInteger = undefined },
 ) {
   c.font = '12px system-ui, sans-serif';
   c.fillStyle = ink;
   c.lineWidth = 1;
   c.textAlign = 'right';
   c.textBaseline = 'middle';
-  for (const v of ticks(y0, y1, yTicks)) {
+  for (const { v, text } of tickLabels(y0, y1, yTicks)) {
     c.strokeStyle = faint;
     c.globalAlpha = v === 0 ? zeroAlpha : 0.3;
     c.beginPath();
@@ -56,12 +117,14 @@ export function drawAxes(
     c.lineTo(w - right, py(v));
     c.stroke();
     c.globalAlpha = 1;
-    c.fillText(tickLabel(v), left - 5, py(v));
+    c.fillText(text, left - 5, py(v));
   }
   c.textAlign = 'center';
   c.textBaseline = 'top';
-  for (const v of ticks(x0, x1, Math.max(2, Math.floor((w - left) / xSpacing))))
-    c.fillText(tickLabel(v), px(v), h - bottom + 4);
+  const integer = xInteger ?? (Number.isInteger(x0) && Number.isInteger(x1));
+  const count = Math.max(2, Math.floor((w - left) / xSpacing));
+  for (const { text, x } of placeXLabels(x0, x1, px, w, count, integer, (t) => c.measureText(t).width))
+    c.fillText(text, x, h - bottom + 4);
   c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + labelGap);
 }
 
