@@ -33,14 +33,20 @@ export const sentence = (message) => message.charAt(0).toUpperCase() + message.s
  * @param {string} noteId
  */
 export function showUnused(unused, noteId) {
-  const reasons = [];
+  // The boxes' labels by reason, so that one reason is said once: "A, B and C: why."
+  /** @type {Map<string, string[]>} */
+  const byReason = new Map();
   for (const [id, why] of Object.entries(unused)) {
     const box = $(id);
     box.disabled = why !== '';
     box.title = why;
     const label = document.querySelector(`label[for="${id}"]`)?.textContent ?? id;
-    if (why) reasons.push(`${label}: ${why}.`);
+    if (why) byReason.set(why, [...(byReason.get(why) ?? []), label]);
   }
+  const reasons = [...byReason].map(([why, labels]) => {
+    const named = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
+    return `${named}: ${why}.`;
+  });
   setText(noteId, reasons.join(' '));
   $(noteId).hidden = reasons.length === 0;
 }

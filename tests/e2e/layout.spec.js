@@ -13,6 +13,15 @@ test('a 360 px phone gets one column with no sideways scrolling', async ({ page 
   expect(Math.abs(box.width - box.height)).toBeLessThan(2);
 });
 
+test('a 1024 × 768 projector: no mode scrolls sideways (the memory panel’s long menu included)', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openApp(page);
+  for (const mode of ['Ising lattice', 'Boltzmann machine', 'Pattern memory']) {
+    await page.getByRole('radio', { name: mode }).check();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), mode).toBeLessThanOrEqual(1024);
+  }
+});
+
 test('the page follows prefers-color-scheme', async ({ page }) => {
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await page.emulateMedia({ colorScheme: 'dark' });

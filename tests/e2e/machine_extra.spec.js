@@ -251,7 +251,9 @@ test('the general machine greys the statistics boxes its choice does not use, an
   // The default statistics, the paper's annealing: no particles, sweeps or replicas.
   await expect(page.getByLabel('Statistics', { exact: true })).toHaveValue('anneal');
   for (const id of ['bm-particles', 'bm-gibbs', 'bm-replicas']) await expect(page.locator(`#${id}`)).toBeDisabled();
-  await expect(note).toContainText('Fantasy particles K: not used by the annealed two-phase statistics.');
+  await expect(note).toHaveText(
+    'Fantasy particles K, Sweeps per cycle k and Replicas R (tempering): not used by the annealed two-phase statistics.',
+  );
   await page.getByLabel('Statistics', { exact: true }).selectOption('persistent');
   await expect(page.locator('#bm-particles')).toBeEnabled();
   await expect(page.locator('#bm-gibbs')).toBeEnabled();
