@@ -279,4 +279,3 @@ test('an MNIST run offers no tempering: the choice is disabled while MNIST is ch
   await page.getByLabel('Image set').selectOption('digits8');
   await expect(tempering).toBeEnabled();
 });
-

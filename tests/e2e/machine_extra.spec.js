@@ -283,4 +283,3 @@ test('ln Z at a temperature near the largest double: every row ends, none stays 
       ),
     ).toBeLessThan(1e-9);
 });
-

@@ -250,7 +250,8 @@ export const COURSE = [
         },
         notes: {
           ask: 'Why does the energy not reach −2 at once, when every tick prefers alignment?',
-          limits: 'Domains grow like t^{1/2}; on a finite lattice they may end as stripes that survive for a very long time (forever only at T = 0).',
+          limits:
+            'Domains grow like t^{1/2}; on a finite lattice they may end as stripes that survive for a very long time (forever only at T = 0).',
         },
       },
       {

@@ -92,7 +92,8 @@ export class MachineOptions {
         'bm-statistics': settled,
         'bm-particles': settled || annealed,
         'bm-gibbs': settled || annealed,
-        'bm-replicas': settled || annealed || (statistics !== 'tempering' ? 'only parallel tempering has replicas' : ''),
+        'bm-replicas':
+          settled || annealed || (statistics !== 'tempering' ? 'only parallel tempering has replicas' : ''),
       },
       'bm-unused',
     );

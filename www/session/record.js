@@ -145,7 +145,8 @@ function checkV2(record, app) {
     if (speeds) {
       target.lattice.setSpeedPosition(speeds.lattice);
       target.machine.setSpeedPosition(speeds.machine);
-      if (speeds.memory !== null) /** @type {HTMLSelectElement} */ (document.getElementById('memory-speed')).value = speeds.memory;
+      if (speeds.memory !== null)
+        /** @type {HTMLSelectElement} */ (document.getElementById('memory-speed')).value = speeds.memory;
     }
     target.show(record.mode);
     return note;
