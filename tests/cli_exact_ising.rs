@@ -6,7 +6,10 @@
 
 mod common;
 
-use boltzlab::exact::{KAUFMAN_MAX_TEMPERATURE, KAUFMAN_MIN_TEMPERATURE, torus_broken_bond_counts};
+use boltzlab::exact::{
+    KAUFMAN_MAX_TEMPERATURE, KAUFMAN_MIN_TEMPERATURE, torus_broken_bond_counts,
+    torus_thermodynamics,
+};
 use common::{boltzlab as run, boltzlab_json as json};
 
 /// |a − b| / |b|.
@@ -26,33 +29,15 @@ fn refused(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// ln Z, E/N and C/N of the L × L torus (bonds to the right and down neighbour, periodic,
-/// so L = 2 doubles bonds) by enumerating its 2^N states into counts of broken bonds and
-/// summing relative to the ground state, the variance about the mean: each sum has positive
-/// terms, good to ~1e-15 relative (the CLI's own enumeration forms ⟨E²⟩ − ⟨E⟩², which
-/// leaves C at T = 0.35 on 4×4 only good to ~1e-7, too coarse a reference here).
+/// ln Z, E/N and C/N of the L × L torus by enumeration (`torus_thermodynamics` of its
+/// broken-bond counts: sums of positive terms, good to ~1e-15 relative; the CLI's own
+/// enumeration forms ⟨E²⟩ − ⟨E⟩², which leaves C at T = 0.35 on 4×4 only good to ~1e-7, too
+/// coarse a reference here).
 fn enumerated(side: usize, t: f64) -> [f64; 3] {
-    let size = side * side;
-    let counts = torus_broken_bond_counts(side, side).unwrap();
-    let beta = 1.0 / t;
-    let w: Vec<f64> = (0..counts.len())
-        .map(|b| counts[b] as f64 * libm::exp(-2.0 * beta * b as f64))
-        .collect();
-    let z: f64 = w.iter().sum();
-    // Energy above the ground state: 2b; E = 2b − 2N.
-    let mean_b: f64 = w.iter().enumerate().map(|(b, w)| w * b as f64).sum::<f64>() / z;
-    let var_b: f64 = w
-        .iter()
-        .enumerate()
-        .map(|(b, w)| w * (b as f64 - mean_b) * (b as f64 - mean_b))
-        .sum::<f64>()
-        / z;
-    let n = size as f64;
-    [
-        2.0 * n * beta + libm::log(z),
-        (2.0 * mean_b - 2.0 * n) / n,
-        beta * beta * 4.0 * var_b / n,
-    ]
+    let n = (side * side) as f64;
+    let (log_z, energy, heat) =
+        torus_thermodynamics(&torus_broken_bond_counts(side, side).unwrap(), t);
+    [log_z, energy / n, heat / n]
 }
 
 #[test]
