@@ -1,8 +1,10 @@
 //! Command-line arguments: `--name value` options and `--flag` switches, each checked
-//! against what a command accepts, with errors that name the option and its range.
+//! against what a command accepts, with errors that name the option and its range; and the
+//! `--save FILE` every learner takes, checked before it trains.
 
 use boltzlab::error::{ParamError, shorten};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Parsed `--name value` and `--flag` arguments, checked against what a command accepts.
 pub struct Args {
@@ -99,6 +101,71 @@ impl Args {
                     )
                 }),
         }
+    }
+
+    /// Checks, before any training, that `--save FILE` (if given) can be written: FILE is not
+    /// a directory, its directory exists, and it can be opened for writing. A file that did
+    /// not exist is created and removed again, so a run that fails later leaves nothing.
+    pub fn check_save(&self) -> Result<(), String> {
+        let Some(file) = self.text("save") else {
+            return Ok(());
+        };
+        let path = Path::new(file);
+        let refuse = |why: String| Err(self.refused("save", why));
+        if file.is_empty() || path.is_dir() {
+            let what = if file.is_empty() {
+                "names no file"
+            } else {
+                "is a directory"
+            };
+            return refuse(format!(
+                "{what}; --save takes the name of a file to write, in a directory that exists"
+            ));
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            let why = match parent.exists() {
+                true => "is not a directory",
+                false => "does not exist",
+            };
+            return refuse(format!(
+                "'{}' {why}; --save takes the name of a file to write, in a directory that exists",
+                shorten(&parent.display().to_string())
+            ));
+        }
+        // symlink_metadata: a dangling link counts as there (opening it would create its
+        // target, which removing the link would leave behind).
+        let existed = path.symlink_metadata().is_ok();
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(!existed)
+            .open(path);
+        match opened {
+            Ok(_) if !existed => std::fs::remove_file(path)
+                .map_err(|e| self.refused("save", format!("cannot remove the test file: {e}"))),
+            Ok(_) => Ok(()),
+            Err(e) => refuse(format!("cannot be written: {e}")),
+        }
+    }
+
+    /// Writes `text` to the `--save` file, if given (checked before training by
+    /// [`Args::check_save`]); a write that fails part-way removes the part written.
+    pub fn write_save(&self, text: &str) -> Result<(), String> {
+        use std::io::Write;
+        let Some(file) = self.text("save") else {
+            return Ok(());
+        };
+        let refuse = |e: std::io::Error| self.refused("save", format!("cannot be written: {e}"));
+        let mut out = std::fs::File::create(file).map_err(refuse)?;
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.sync_all()) {
+            drop(out);
+            std::fs::remove_file(file).ok();
+            return Err(refuse(e));
+        }
+        Ok(())
     }
 
     /// An option that takes one of `allowed` (the first is the default).

@@ -13,7 +13,6 @@ use boltzlab::learn::{
 };
 use boltzlab::{Network, ParamError, SpinKind};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::time::Instant;
 
 /// The problems the general machine learns here (all small enough for the exact NLL).
@@ -229,7 +228,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
     ];
     valued.extend_from_slice(RBM_ONLY);
     let args = Args::parse(raw, &valued, &["json"])?;
-    check_save(&args)?;
+    args.check_save()?;
     if let Some(option) = RBM_ONLY.iter().find(|o| args.has(o)) {
         return Err(format!(
             "--{option} applies to --machine rbm only (the general machine shows every \
@@ -293,71 +292,6 @@ pub fn counted(n: u64, noun: &str) -> String {
     }
 }
 
-/// Checks, before any training, that `--save FILE` (if given) can be written: FILE is not
-/// a directory, its directory exists, and it can be opened for writing. A file that did
-/// not exist is created and removed again, so a run that fails later leaves nothing.
-pub fn check_save(args: &Args) -> Result<(), String> {
-    let Some(file) = args.text("save") else {
-        return Ok(());
-    };
-    let path = Path::new(file);
-    let refuse = |why: String| Err(args.refused("save", why));
-    if file.is_empty() || path.is_dir() {
-        let what = if file.is_empty() {
-            "names no file"
-        } else {
-            "is a directory"
-        };
-        return refuse(format!(
-            "{what}; --save takes the name of a file to write, in a directory that exists"
-        ));
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        let why = match parent.exists() {
-            true => "is not a directory",
-            false => "does not exist",
-        };
-        return refuse(format!(
-            "'{}' {why}; --save takes the name of a file to write, in a directory that exists",
-            boltzlab::error::shorten(&parent.display().to_string())
-        ));
-    }
-    // symlink_metadata: a dangling link counts as there (opening it would create its
-    // target, which removing the link would leave behind).
-    let existed = path.symlink_metadata().is_ok();
-    let opened = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(!existed)
-        .open(path);
-    match opened {
-        Ok(_) if !existed => std::fs::remove_file(path)
-            .map_err(|e| args.refused("save", format!("cannot remove the test file: {e}"))),
-        Ok(_) => Ok(()),
-        Err(e) => refuse(format!("cannot be written: {e}")),
-    }
-}
-
-/// Writes `text` to the `--save` file, if given (checked before training by
-/// [`check_save`]); a write that fails part-way removes the part written.
-pub fn write_save(args: &Args, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let Some(file) = args.text("save") else {
-        return Ok(());
-    };
-    let refuse = |e: std::io::Error| args.refused("save", format!("cannot be written: {e}"));
-    let mut out = std::fs::File::create(file).map_err(refuse)?;
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.sync_all()) {
-        drop(out);
-        std::fs::remove_file(file).ok();
-        return Err(refuse(e));
-    }
-    Ok(())
-}
-
 /// What both machines' `learn` end with: `--save FILE` writes the trained network as the
 /// page's network JSON (`network`: made only when --save is given), then the row is printed
 /// (`--json`, or as text by `print`).
@@ -368,7 +302,7 @@ pub fn save_and_print(
     print: fn(&Value),
 ) -> Result<(), String> {
     if let Some(network) = network {
-        write_save(args, &network.to_json())?;
+        args.write_save(&network.to_json())?;
     }
     if args.flag("json") {
         println!("{row}");

@@ -123,7 +123,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &["labels", "json"],
     )?;
     args.choice("machine", &["rbm"])?;
-    crate::learn_full::check_save(&args)?;
+    args.check_save()?;
     let statistics_name = args.choice("statistics", &["cd", "persistent"])?;
     crate::learn_rbm::refuse_unused_chains(&args, &statistics_name)?;
     let data = labelled_data(&args)?;
@@ -212,7 +212,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         last = on_test;
     }
     let machine = trainer.machine();
-    crate::learn_full::write_save(&args, &machine.to_json())?;
+    args.write_save(&machine.to_json())?;
     let report = json!({
         "problem": data.name,
         "machine": "rbm",

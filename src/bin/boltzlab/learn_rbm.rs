@@ -181,7 +181,7 @@ pub fn learn(raw: &[String]) -> Result<(), String> {
         &["json", "f64"],
     )?;
     args.choice("machine", &["rbm", "full"])?;
-    crate::learn_full::check_save(&args)?;
+    args.check_save()?;
     let statistics_name = args.choice("statistics", &["persistent", "cd", "tempering"])?;
     refuse_unused_chains(&args, &statistics_name)?;
     let data = training_data(&args)?;
