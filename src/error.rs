@@ -51,7 +51,7 @@ impl fmt::Display for ParamError {
                 f,
                 "{field} must be a finite number{}, got {}",
                 span(*min, *max),
-                number(*value)
+                given(*value)
             ),
             ParamError::OutOfRange {
                 field,
@@ -62,7 +62,7 @@ impl fmt::Display for ParamError {
                 f,
                 "{field} must be {}, got {}",
                 between(*min, *max),
-                number(*value)
+                given(*value)
             ),
             ParamError::NotInteger {
                 field,
@@ -74,7 +74,7 @@ impl fmt::Display for ParamError {
                 "{field} must be a whole number between {} and {}, got {}",
                 bound(*min),
                 bound(*max),
-                number(*value)
+                given(*value)
             ),
             ParamError::UnknownChoice {
                 field,
@@ -129,6 +129,17 @@ fn between(min: f64, max: f64) -> String {
         format!("above 0 and at most {}", bound(max))
     } else {
         format!("between {} and {}", bound(min), bound(max))
+    }
+}
+
+/// The value a refusal quotes back, as a person reads it: NaN, which is what a text that is
+/// not a number reads as (an empty box, "abc", "1,5" on the page or the command line), as "no
+/// number"; ±∞ as ∞ rather than `inf`.
+fn given(x: f64) -> String {
+    if x.is_nan() {
+        "no number".into()
+    } else {
+        bound(x)
     }
 }
 
@@ -330,7 +341,7 @@ mod tests {
             finite_in("temperature", f64::NEG_INFINITY, 0.0, f64::INFINITY)
                 .unwrap_err()
                 .to_string(),
-            "temperature must be a finite number of at least 0, got -inf"
+            "temperature must be a finite number of at least 0, got −∞"
         );
     }
 
@@ -341,7 +352,7 @@ mod tests {
         // Sampling takes 0 ≤ T ≤ ∞: NaN is out of that range, not "not finite".
         assert_eq!(
             message(f64::NAN, Sampling),
-            "temperature must be between 0 and ∞, got NaN"
+            "temperature must be between 0 and ∞, got no number"
         );
         assert_eq!(
             message(-1.0, Sampling),
@@ -351,18 +362,18 @@ mod tests {
         // Enumeration takes 0 < T ≤ ∞; T = 0 gets its reason.
         assert_eq!(
             message(f64::NAN, Enumeration),
-            "temperature must be above 0, got NaN"
+            "temperature must be above 0, got no number"
         );
         assert_eq!(
             message(f64::NEG_INFINITY, Enumeration),
-            "temperature must be above 0, got -inf"
+            "temperature must be above 0, got −∞"
         );
         assert!(message(0.0, Enumeration).contains("no finite sum"));
         // ln Z takes 0 < T < ∞.
-        for t in [f64::NAN, f64::INFINITY] {
+        for (t, got) in [(f64::NAN, "no number"), (f64::INFINITY, "∞")] {
             assert_eq!(
                 message(t, LogZ),
-                format!("temperature must be a finite number above 0, got {t}")
+                format!("temperature must be a finite number above 0, got {got}")
             );
         }
         assert!(message(-1e-300, LogZ).ends_with("got -1e-300"));
@@ -385,7 +396,7 @@ mod tests {
         let nan = finite_in("schedule temperature", f64::NAN, f64::MIN_POSITIVE, 1000.0);
         assert_eq!(
             nan.unwrap_err().to_string(),
-            "schedule temperature must be a finite number above 0 and at most 1000, got NaN"
+            "schedule temperature must be a finite number above 0 and at most 1000, got no number"
         );
         let huge = finite_in("temperature", 1e300, 0.0, 100.0).unwrap_err();
         assert_eq!(
@@ -427,7 +438,7 @@ mod tests {
         );
         assert_eq!(
             whole_in("size", f64::NAN, 1, 10).unwrap_err().to_string(),
-            "size must be a finite number between 1 and 10, got NaN"
+            "size must be a finite number between 1 and 10, got no number"
         );
         let err = whole_in("size", 0.0, 1, 10).unwrap_err();
         assert_eq!(err.to_string(), "size must be between 1 and 10, got 0");
