@@ -81,6 +81,42 @@ export function attempt(errorId, action) {
   }
 }
 
+// A press on a button first takes the focus from the box being edited, whose value is then
+// committed (its change event) and checked, before the button's click. A guard tells that click
+// whether the commit on its way was refused, so that a refused value never starts or steps a
+// run: the box is set back at once, and the next press runs at the value it shows.
+export class PressGuard {
+  constructor() {
+    // Values refused so far, and their count when a watched button was last pressed (null:
+    // no press under way).
+    this.refusals = 0;
+    /** @type {number | null} */
+    this.atPress = null;
+  }
+
+  // To be called on every refusal of a value the watched buttons act on.
+  refuse() {
+    this.refusals += 1;
+  }
+
+  /** @param {HTMLElement[]} buttons */
+  watch(...buttons) {
+    const press = () => (this.atPress = this.refusals);
+    for (const button of buttons) {
+      button.addEventListener('pointerdown', press);
+      button.addEventListener('keydown', press);
+    }
+  }
+
+  // Whether the press that clicked a watched button refused a value on its way; the press is
+  // over either way.
+  pressRefused() {
+    const refused = this.atPress !== null && this.atPress !== this.refusals;
+    this.atPress = null;
+    return refused;
+  }
+}
+
 // The number a form control holds, read strictly: a decimal such as "2.5", "-1" or "1e-3";
 // anything else (empty, "0x10", "12abc", "1,5", full-width digits) reads as NaN. Reading
 // only: the engine checks the value and names the field and its range when it refuses it.

@@ -289,6 +289,38 @@ test('a running lattice keeps running through bad values', async ({ page }) => {
   count('while running', 2);
 });
 
+test('a value refused as Run or a step is pressed stops that press: the run neither starts nor steps', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  await pause(page);
+  const ticks = () => lab(page, 'ticks');
+  const at = await ticks();
+  // Typed, then the button pressed at once: the box loses its focus to the button, and its
+  // value is refused on the way.
+  for (const [id, value, error, button] of [
+    ['temperature-value', '-3', 'temperature-error', 'Step one sweep'],
+    ['field-value', '12', 'field-error', 'Step one tick'],
+    ['seed', '2.5', 'seed-error', 'Run'],
+    ['temperature-value', '', 'temperature-error', 'Run'],
+  ]) {
+    await page.locator(`#${id}`).fill(value);
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await expect(page.locator(`#${error}`), `${id} = '${value}'`).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible();
+    expect(await ticks(), `${button} after ${id} = '${value}'`).toBe(at);
+    count('press refused');
+  }
+  // The boxes show what the engine holds; the next press acts at it.
+  await expect(page.locator('#temperature-value')).toHaveValue(String(await lab(page, 'temperature')));
+  await page.getByRole('button', { name: 'Step one sweep', exact: true }).click();
+  await expect.poll(ticks).toBe(at + 256);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expectRunning(page);
+});
+
 test('the sweep form refuses each bad field, names it and starts nothing', async ({ page }) => {
   // Hundreds of values, each tried through the form: about 30 s here, 90 s under heavy load.
   test.setTimeout(240_000);

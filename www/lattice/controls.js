@@ -1,9 +1,10 @@
 // @ts-check
 // The model's parameters: temperature, field, model, size, rule, order, boundary, seed.
 // Every value goes to the engine as a command (IsingLab.dispatch), which checks it; a refused
-// value is explained next to its control and the control is set back to what the engine holds.
+// value is explained next to its control and the control is set back to what the engine holds,
+// and a press of Run or a step on the way out of the box does not act (`guard`).
 
-import { $ as byId, attempt, readNumber } from '../ui.js';
+import { $ as byId, PressGuard, attempt, readNumber } from '../ui.js';
 
 /** @typedef {import('boltzlab-bindings').LatticeModel} LatticeModel */
 /** @typedef {import('boltzlab-bindings').Dynamics} Dynamics */
@@ -31,6 +32,9 @@ export class Controls {
     this.engine = engine;
     this.onRebuild = onRebuild;
     this.onChange = onChange;
+    // Told of every refused value, so that a press of Run or a step that refused the box it
+    // left does not act (see PressGuard).
+    this.guard = new PressGuard();
     const tc = engine.critical_temperature();
     const slider = $('temperature');
     const tcAt = (Math.log10(tc) - Number(slider.min)) / (Number(slider.max) - Number(slider.min));
@@ -99,7 +103,7 @@ export class Controls {
     if (ok) {
       if (reply?.reply === 'restarted') this.onRebuild();
       this.onChange();
-    }
+    } else this.guard.refuse();
     return ok;
   }
 

@@ -226,9 +226,20 @@ export class LatticeMode {
 
   wire() {
     $('speed').addEventListener('input', () => this.showSpeed());
-    $('run').addEventListener('click', () => this.setRunning(!this.running));
-    $('step-tick').addEventListener('click', () => this.stepTick());
-    $('step-sweep').addEventListener('click', () => this.stepSweep());
+    // A press that refused the value of the box it left does not start or step the run
+    // (pausing a running lattice still pauses).
+    const guard = this.controls.guard;
+    guard.watch($('run'), $('step-tick'), $('step-sweep'));
+    $('run').addEventListener('click', () => {
+      if (guard.pressRefused() && !this.running) return;
+      this.setRunning(!this.running);
+    });
+    $('step-tick').addEventListener('click', () => {
+      if (!guard.pressRefused()) this.stepTick();
+    });
+    $('step-sweep').addEventListener('click', () => {
+      if (!guard.pressRefused()) this.stepSweep();
+    });
     $('reset-random').addEventListener('click', () => this.reset('random'));
     $('reset-up').addEventListener('click', () => this.reset('up'));
     $('reset-down').addEventListener('click', () => this.reset('down'));

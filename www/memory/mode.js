@@ -18,7 +18,7 @@
 
 import { SessionJournal, WorkerLink } from '../worker_link.js';
 import { onEngineStop, reportPanic } from '../fault.js';
-import { $, attempt, clearError, format, readNumber, showError } from '../ui.js';
+import { $, PressGuard, attempt, clearError, format, readNumber, showError } from '../ui.js';
 import { ImageGridView } from '../views/images.js';
 import { ErrorBarPlot } from '../views/plot.js';
 import { EnergyTrace, OverlapBars, greys } from './views.js';
@@ -52,14 +52,9 @@ export class MemoryMode {
     this.capacity = undefined;
     this.cued = 0; // the pattern last cued (its overlap is the recall's readout)
     this.pad = new Int8Array(64).fill(-1);
-    // Temperatures refused so far, and their count when Recall or One tick was last pressed
-    // (null: no press under way). Pressing a button takes the focus from the temperature box,
-    // whose value is checked then, before the button's click: a value refused in between was
-    // refused by that press, which then neither starts recall nor ticks (the box is set back,
-    // so the next press runs at the temperature it shows).
-    this.refusals = 0;
-    /** @type {number | null} */
-    this.refusalsAtPress = null;
+    // Told of every refused temperature: a press of Recall or One tick that refused the box
+    // on its way neither starts recall nor ticks (see PressGuard).
+    this.guard = new PressGuard();
     this.views = {
       state: new ImageGridView($('memory-state')),
       stored: new ImageGridView($('memory-stored')),
@@ -319,17 +314,9 @@ export class MemoryMode {
   setTemperature() {
     const temperature = readNumber($('memory-temperature').value);
     if (this.change({ command: 'set-temperature', temperature }, 'memory-recall-error')) return true;
-    this.refusals += 1;
+    this.guard.refuse();
     $('memory-temperature').value = String(this.mirror.temperature());
     return false;
-  }
-
-  // Whether the press that clicked Recall or One tick refused the temperature box on its way
-  // (see `refusals`); the press is over either way.
-  pressRefused() {
-    const refused = this.refusalsAtPress !== null && this.refusalsAtPress !== this.refusals;
-    this.refusalsAtPress = null;
-    return refused;
   }
 
   // The cue: stored pattern k corrupted by a fraction of flipped pixels or a mask.
@@ -450,17 +437,13 @@ export class MemoryMode {
     $('memory-random-state').addEventListener('click', () =>
       this.change({ command: 'random-state' }, 'memory-cue-error'),
     );
-    for (const id of ['memory-run', 'memory-step']) {
-      const press = () => (this.refusalsAtPress = this.refusals);
-      $(id).addEventListener('pointerdown', press);
-      $(id).addEventListener('keydown', press);
-    }
+    this.guard.watch($('memory-run'), $('memory-step'));
     $('memory-run').addEventListener('click', () => {
-      if (this.pressRefused() && !this.running) return;
+      if (this.guard.pressRefused() && !this.running) return;
       this.setRunning(!this.running);
     });
     $('memory-step').addEventListener('click', () => {
-      if (!this.pressRefused()) this.step();
+      if (!this.guard.pressRefused()) this.step();
     });
     $('memory-temperature').addEventListener('change', () => this.setTemperature());
     $('memory-speed').addEventListener('change', () => {
