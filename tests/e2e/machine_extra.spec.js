@@ -61,6 +61,37 @@ test('the lattice’s ln Z panel: exact enumeration of a 4×4 periodic lattice a
   await expect(page.locator('#lattice-logz-table tr[data-method="exact"] .time')).toHaveText(/ms/);
 });
 
+test('the lattice’s ln Z panel names the lattice its figures are for, and marks them once the lattice is another', async ({
+  page,
+}) => {
+  await openApp(page, '/#size=4&T=2&boundary=periodic&model=ferromagnet');
+  await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  await expect(page.locator('#lattice-logz-table tr[data-method="ais"] .value')).toHaveAttribute('data-value', /\d/);
+  const note = page.locator('#lattice-logz-for');
+  await expect(note).toHaveText(
+    /^For the lattice shown: 4 × 4 ferromagnet, T = 2, h = 0, periodic boundary, seed \d+\.$/,
+  );
+  await expect(page.locator('#lattice-logz-table')).not.toHaveClass(/stale/);
+  // A new temperature: the figures are the old lattice's, and the panel says so.
+  await page.locator('#temperature-value').fill('3');
+  await page.locator('#temperature-value').press('Enter');
+  await expect(note).toContainText('These figures are for the lattice as it was (4 × 4 ferromagnet, T = 2,');
+  await expect(note).toContainText('not the one shown now (4 × 4 ferromagnet, T = 3,');
+  await expect(page.locator('#lattice-logz-table')).toHaveClass(/stale/);
+  // The update rule does not change Z: back at T = 2 under another rule, the figures hold.
+  await page.locator('#temperature-value').fill('2');
+  await page.locator('#temperature-value').press('Enter');
+  await page.locator('#rule').selectOption('metropolis');
+  await expect(note).toHaveText(/^For the lattice shown: 4 × 4 ferromagnet, T = 2,/);
+  await expect(page.locator('#lattice-logz-table')).not.toHaveClass(/stale/);
+  // Computed again for a new size: for that lattice.
+  await page.locator('#size').selectOption('8');
+  await expect(page.locator('#lattice-logz-table')).toHaveClass(/stale/);
+  await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  await expect(note).toHaveText(/^For the lattice shown: 8 × 8 ferromagnet, T = 2,/);
+  await expect(page.locator('#lattice-logz-table')).not.toHaveClass(/stale/);
+});
+
 test('the lattice’s ln Z panel says when no exact route covers a lattice (8 × 8 in a field)', async ({ page }) => {
   await openApp(page, '/#size=8&T=2&h=0.1&boundary=periodic&model=ferromagnet');
   await page.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();

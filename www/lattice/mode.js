@@ -199,7 +199,12 @@ export class LatticeMode {
         this.setRunning(true);
       }
     });
-    this.logZ = new LatticeLogZ(() => this.session());
+    this.logZ = new LatticeLogZ(
+      () => this.session(),
+      () => this.lab.fragment(),
+    );
+    // The page's edits when the ln Z table last checked whether it is still this lattice's.
+    this.logZEdits = this.edits;
     this.wire();
     // The keyboard shortcuts of this mode (keys.js).
     this.shortcuts = {
@@ -598,6 +603,10 @@ export class LatticeMode {
     this.overlay.draw(side, { next: inspecting ? stats.nextSite : -1, step, brush: this.painter.cursor() });
     this.inspector.update(step, inspecting);
     this.trace.draw(frame.trace.sweeps, frame.trace.energy, frame.trace.magnetization);
+    if (this.logZEdits !== this.edits) {
+      this.logZEdits = this.edits;
+      this.logZ.check();
+    }
     this.drawWeights(frame);
     this.experiment.draw(this.plotsStale);
     this.plotsStale = false;
