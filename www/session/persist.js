@@ -232,7 +232,7 @@ export class Persistence {
   keepWhileWaiting() {
     if (!this.full)
       this.status(
-        'Until you answer the question above, what you change is kept as a separate session (a reload offers it too).',
+        'Until you answer the saved-session question (Restore, Start fresh or Dismiss), what you change is kept as a separate session (a reload offers it too).',
       );
     const events = ['pointerdown', 'keydown', 'input', 'change'];
     const stop = () => events.forEach((name) => document.removeEventListener(name, worked, true));
@@ -253,7 +253,7 @@ export class Persistence {
     }
     if (!this.spare) {
       this.status(
-        'Your work is not being kept until you answer the question above: every session slot of this page is in use.',
+        'Your work is not being kept until you answer the saved-session question (Restore, Start fresh or Dismiss): every session slot of this page is in use.',
         true,
       );
       return;
@@ -373,7 +373,7 @@ export class Persistence {
     if (key !== this.slot.key) {
       this.spareWritten = true;
       this.status(
-        `Until you answer the question above, your work is kept as a separate session (saved at ${new Date().toLocaleTimeString()}; a reload offers it too).`,
+        `Until you answer the saved-session question (Restore, Start fresh or Dismiss), your work is kept as a separate session (saved at ${new Date().toLocaleTimeString()}; a reload offers it too).`,
       );
       return;
     }
