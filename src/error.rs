@@ -29,6 +29,15 @@ pub enum ParamError {
         min: f64,
         max: f64,
     },
+    /// A count whose upper bound depends on the run (the room left, the last test image),
+    /// refused where that bound is not known yet: NaN, ±∞, a fraction or a number below
+    /// `min`. The bound is named in words (`upper`): "the last stored pattern".
+    NotCount {
+        field: &'static str,
+        value: f64,
+        min: u64,
+        upper: &'static str,
+    },
     /// A name that is not one of the allowed choices.
     UnknownChoice {
         field: &'static str,
@@ -76,6 +85,16 @@ impl fmt::Display for ParamError {
                 bound(*max),
                 given(*value)
             ),
+            ParamError::NotCount {
+                field,
+                value,
+                min,
+                upper,
+            } => write!(
+                f,
+                "{field} must be a whole number from {min} to {upper}, got {}",
+                given(*value)
+            ),
             ParamError::UnknownChoice {
                 field,
                 value,
@@ -99,6 +118,7 @@ impl ParamError {
             ParamError::NotFinite { field, .. }
             | ParamError::OutOfRange { field, .. }
             | ParamError::NotInteger { field, .. }
+            | ParamError::NotCount { field, .. }
             | ParamError::UnknownChoice { field, .. }
             | ParamError::Invalid { field, .. } => field,
         }
@@ -135,7 +155,7 @@ fn between(min: f64, max: f64) -> String {
 /// The value a refusal quotes back, as a person reads it: NaN, which is what a text that is
 /// not a number reads as (an empty box, "abc", "1,5" on the page or the command line), as "no
 /// number"; ±∞ as ∞ rather than `inf`.
-fn given(x: f64) -> String {
+pub fn given(x: f64) -> String {
     if x.is_nan() {
         "no number".into()
     } else {

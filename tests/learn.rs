@@ -456,13 +456,7 @@ fn bad_patterns_and_options_get_typed_errors_naming_the_field() {
     let dataset = Problem::Encoder4x2.dataset();
     let network = dataset.network(SpinKind::Binary);
     let good = LearningOptions::ackley1985(1);
-    let field_of = |e: ParamError| match e {
-        ParamError::NotFinite { field, .. }
-        | ParamError::OutOfRange { field, .. }
-        | ParamError::NotInteger { field, .. }
-        | ParamError::UnknownChoice { field, .. }
-        | ParamError::Invalid { field, .. } => field,
-    };
+    let field_of = |e: ParamError| e.field();
     let make = |patterns: &[Vec<u8>], options: LearningOptions| {
         StochasticLearner::new(network.clone(), patterns, options).map(|_| ())
     };

@@ -12,8 +12,8 @@
 //! Deterministic: every run is seeded, so no test here can fail by chance.
 
 use boltzlab::app::machine::{
-    COLLECT_SWEEPS, EXPLORE_SWEEPS, GIBBS_STEPS, HIDDEN, PATTERN, REPLICAS, SEED, STEPS,
-    StatisticsWay, UpdateRule,
+    COLLECT_SWEEPS, EXPLORE_SWEEPS, GIBBS_STEPS, HIDDEN, PATTERN, REPLICAS, REPLICAS_UP_TO, SEED,
+    STEPS, StatisticsWay, UpdateRule,
 };
 use boltzlab::app::{Count, MachineCommand, MachineLab, MachineReply};
 use boltzlab::learn::experiment::{LearningMethod, Protocol, random_weights};
@@ -503,7 +503,10 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
         ),
         (
             r#"{"command":"set-statistics","statistics":"tempering","particles":4,"sweeps":1,"replicas":33}"#,
-            message(REPLICAS, 33.0),
+            REPLICAS
+                .read_before(33.0, REPLICAS_UP_TO)
+                .unwrap_err()
+                .to_string(),
         ),
         (
             r#"{"command":"explore","pattern":-1}"#,

@@ -438,10 +438,16 @@ fn the_wire_reads_numbers_through_the_engine_checks() {
             "height must be between 1 and 64, got 65",
         ),
         (r#"{"command":"advance","ticks":-1}"#, "ticks"),
-        (r#"{"command":"add-random","count":0.5}"#, "count"),
+        // Counts whose bound is the memory's (the room left, the last pattern) name that
+        // bound in words on the wire; the memory refuses a whole number beyond it with its
+        // number.
+        (
+            r#"{"command":"add-random","count":0.5}"#,
+            "count must be a whole number from 1 to the room left, got 0.5",
+        ),
         (
             r#"{"command":"cue","pattern":1e300}"#,
-            "pattern must be between 0 and 2047",
+            "pattern must be a whole number from 0 to the last stored pattern, got 1e300",
         ),
         (r#"{"command":"teleport"}"#, "teleport"),
         (r#"{"command":"advance","ticks":1,"extra":1}"#, "extra"),

@@ -12,8 +12,8 @@
 //! Deterministic: every run is seeded, so no test here can fail by chance.
 
 use boltzlab::app::rbm::{
-    Count, DatasetChoice, GIBBS_STEPS, HIDDEN, LIKELIHOOD_WORK, Mask, StatisticsKind, TEST_IMAGE,
-    Training, UPDATES,
+    Count, DatasetChoice, GIBBS_STEPS, HIDDEN, LIKELIHOOD_WORK, Mask, StatisticsKind, Training,
+    UPDATES,
 };
 use boltzlab::app::{RbmCommand, RbmLab, RbmReply};
 use boltzlab::learn::digits;
@@ -670,11 +670,16 @@ fn bad_wire_values_are_refused_with_the_engines_message() {
         ),
         (
             r#"{"command":"start-completion","image":-2,"mask":"top"}"#,
-            message(TEST_IMAGE, -2.0),
+            // Its bound is the run's last test image, named in words on the wire.
+            "test image must be a whole number from 0 to the last test image, got -2".into(),
         ),
         (
             r#"{"command":"set-training","training":{"statistics":"cd","steps":1.5,"batch":2,"rate":0.1,"momentum":0,"decay":0}}"#,
             message(GIBBS_STEPS, 1.5),
+        ),
+        (
+            r#"{"command":"set-training","training":{"statistics":"cd","steps":1,"batch":0,"rate":0.1,"momentum":0,"decay":0}}"#,
+            "batch must be a whole number from 1 to the number of training images, got 0".into(),
         ),
         (
             r#"{"command":"new-run","dataset":"digits16","hidden":8,"seed":1}"#,

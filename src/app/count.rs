@@ -40,6 +40,20 @@ impl Count {
     pub fn up_to(self, max: u64) -> Count {
         Count { max, ..self }
     }
+
+    /// `value` if it is a whole number in [min, max], for a count whose real upper bound
+    /// depends on the run and is not known where the number comes in: anything else is
+    /// refused with that bound named in words (`upper`, "the number of training images"), not
+    /// with `max`, a bound no run has. A whole number beyond the run's bound is refused later,
+    /// by [`Count::up_to`], with the run's number.
+    pub fn read_before(self, value: f64, upper: &'static str) -> Result<u64, ParamError> {
+        self.read(value).map_err(|_| ParamError::NotCount {
+            field: self.field,
+            value,
+            min: self.min,
+            upper,
+        })
+    }
 }
 
 /// Largest seed: every integer up to 2^53 is exact in a JavaScript number.

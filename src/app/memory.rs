@@ -47,8 +47,8 @@ pub const HEIGHT: Count = Count {
 /// A seed: 0 to 2^53 (every engine's).
 pub use crate::app::count::SEED;
 /// Random pictures one `add-random` stores: 1 to the room left ([`Count::up_to`]). On the
-/// wire any whole number from 1 is read, so that every refusal names that room, whatever the
-/// number asked.
+/// wire any whole number from 1 is read (anything else is refused as "from 1 to the room
+/// left"), so that the memory's refusal names that room, whatever the number asked.
 pub const COUNT: Count = Count {
     field: "count",
     min: 1,
@@ -215,7 +215,7 @@ pub enum MemoryCommand {
 /// How a command's whole numbers are read on the wire: as the number a front end sends,
 /// through its [`Count`] (so "width 3.5" gets the engine's message).
 mod wire {
-    use crate::app::lattice::wire::read_count;
+    use crate::app::lattice::wire::{read_count, read_count_before};
     use serde::Deserializer;
 
     /// `sizes! { name: COUNT; … }`: one deserializer a count held as a `usize`.
@@ -230,8 +230,16 @@ mod wire {
     sizes! {
         width: WIDTH;
         height: HEIGHT;
-        count: COUNT;
-        pattern: PATTERN;
+    }
+
+    /// Random pictures to store: up to the room left, which the memory checks.
+    pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        read_count_before(d, super::COUNT, "the room left").map(|x| x as usize)
+    }
+
+    /// A stored pattern: up to the last one, which the memory checks.
+    pub fn pattern<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        read_count_before(d, super::PATTERN, "the last stored pattern").map(|x| x as usize)
     }
 
     pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {

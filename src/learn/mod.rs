@@ -127,18 +127,10 @@ impl Update {
     }
 }
 
-/// `value` finite with 0 < value ≤ max.
+/// `value` finite with 0 < value ≤ max; every refusal (NaN, 0, below 0, above max) says
+/// "above 0 and at most max".
 fn positive(field: &'static str, value: f64, max: f64) -> Result<(), ParamError> {
-    finite_in(field, value, 0.0, max)?;
-    if value == 0.0 {
-        return Err(ParamError::OutOfRange {
-            field,
-            value,
-            min: f64::MIN_POSITIVE,
-            max,
-        });
-    }
-    Ok(())
+    finite_in(field, value, f64::MIN_POSITIVE, max).map(|_| ())
 }
 
 /// `value` finite with 0 ≤ value < 1; every refusal (NaN, ±∞, below 0, 1 or more) states that
@@ -151,7 +143,7 @@ fn below_one(field: &'static str, value: f64) -> Result<(), ParamError> {
         field,
         reason: format!(
             "must be a number at least 0 and below 1, got {}",
-            crate::error::number(value)
+            crate::error::given(value)
         ),
     })
 }

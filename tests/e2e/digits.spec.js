@@ -166,7 +166,7 @@ test('bad input gets a clear message and leaves the restricted machine unchanged
   await apply('rbm-particles', '1e9', 'Particles must be between 1 and 10000');
   await apply('rbm-batch', '0', 'Batch must be between 1 and 1500');
   await apply('rbm-batch', '99999', 'Batch must be between 1 and 1500');
-  await apply('rbm-rate', '-1', 'Learning rate must be between 0 and 100');
+  await apply('rbm-rate', '-1', 'Learning rate must be above 0 and at most 100');
   await apply('rbm-rate', '1e400', 'Learning rate must be a finite number');
   // A rate of 0: "above 0", not the smallest double's 300 digits, and the page keeps its width.
   await apply('rbm-rate', '0', 'Learning rate must be above 0 and at most 100, got 0');

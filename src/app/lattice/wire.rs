@@ -63,6 +63,17 @@ pub fn read_count<'de, D: serde::Deserializer<'de>>(d: D, count: Count) -> Resul
     checked(d, |x| count.read(x))
 }
 
+/// Reads a count whose upper bound depends on the run, naming that bound in words (`upper`)
+/// in a refusal here ([`Count::read_before`]); the run checks the number against its own
+/// bound when it applies the command.
+pub fn read_count_before<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    count: Count,
+    upper: &'static str,
+) -> Result<u64, D::Error> {
+    checked(d, |x| count.read_before(x, upper))
+}
+
 /// `counts! { name: COUNT; … }` in a command's `wire` module: one deserializer a count, each
 /// reading through the `COUNT` of the module two levels up (the engine's).
 macro_rules! counts {

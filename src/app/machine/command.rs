@@ -16,7 +16,7 @@
 //! and the session text) stays with plain methods: only commands change the lab.
 
 use super::options::{StatisticsWay, UpdateRule};
-use super::{GIBBS_STEPS, MAX_STEPS_PER_CALL, MachineLab, PARTICLES, REPLICAS};
+use super::{GIBBS_STEPS, MAX_STEPS_PER_CALL, MachineLab, PARTICLES, REPLICAS, REPLICAS_UP_TO};
 use crate::app::lattice::wire::by_name;
 use crate::app::parse::parse_patterns;
 use crate::error::ParamError;
@@ -149,10 +149,18 @@ mod wire {
         collect_sweeps: COLLECT_SWEEPS;
         particles: PARTICLES;
         gibbs_steps: GIBBS_STEPS;
-        replicas: REPLICAS;
         steps: STEPS;
         estimate_chunks: ESTIMATE_CHUNKS;
         explore_sweeps: EXPLORE_SWEEPS;
+    }
+
+    /// R: 1 to 32, and at least 2 under tempering, which the statistics check.
+    pub fn replicas<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        crate::app::lattice::wire::read_count_before(
+            d,
+            super::super::REPLICAS,
+            super::super::REPLICAS_UP_TO,
+        )
     }
 
     /// A pattern (0-based) or `null`/absent for none.
@@ -176,7 +184,7 @@ impl MachineCommand {
     ) -> Result<MachineCommand, ParamError> {
         let particles = PARTICLES.read(particles)?;
         let sweeps = GIBBS_STEPS.read(sweeps)?;
-        let replicas = REPLICAS.read(replicas)?;
+        let replicas = REPLICAS.read_before(replicas, REPLICAS_UP_TO)?;
         Ok(MachineCommand::SetStatistics {
             statistics: StatisticsWay::parse(name)?,
             particles,

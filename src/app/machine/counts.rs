@@ -43,6 +43,9 @@ pub const REPLICAS: Count = Count {
     min: 1,
     max: crate::learn::statistics::MAX_REPLICAS,
 };
+/// What a refusal of R where it comes in says of its upper bound: R = 1 serves the ways
+/// without tempering, and tempering refuses it (`GeneralStatistics::parse`).
+pub const REPLICAS_UP_TO: &str = "32, and at least 2 for tempering";
 /// Sweeps of the hand-run sampler per call: 1 to 10⁴.
 pub const EXPLORE_SWEEPS: Count = Count {
     field: "sweeps",

@@ -188,8 +188,16 @@ pub(super) mod wire {
         gallery_images: GALLERY_IMAGES;
         gallery_steps: GALLERY_STEPS;
         chain_steps: CHAIN_STEPS;
-        test_image: TEST_IMAGE;
         point_update: POINT_UPDATE;
+    }
+
+    /// A test image: up to the last one, which the run checks.
+    pub fn test_image<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        crate::app::lattice::wire::read_count_before(
+            d,
+            super::super::TEST_IMAGE,
+            "the last test image",
+        )
     }
 
     /// The default of a flag that is on unless it is sent off.

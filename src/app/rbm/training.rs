@@ -120,8 +120,11 @@ mod wire {
             .map_err(D::Error::custom)
     }
 
+    /// B: up to the number of training images, which the run checks.
     pub fn batch<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        BATCH.read(f64::deserialize(d)?).map_err(D::Error::custom)
+        BATCH
+            .read_before(f64::deserialize(d)?, "the number of training images")
+            .map_err(D::Error::custom)
     }
 
     pub fn particles<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
@@ -176,7 +179,7 @@ impl Training {
         let options = TrainingOptions {
             statistics,
             batch: BATCH.up_to(patterns as u64).check(self.batch)? as usize,
-            rate: finite_in("learning rate", self.rate, 0.0, 100.0)?,
+            rate: finite_in("learning rate", self.rate, f64::MIN_POSITIVE, 100.0)?,
             schedule: RateSchedule::Constant,
             momentum: finite_in("momentum", self.momentum, 0.0, 0.99)?,
             weight_decay: finite_in("weight decay", self.decay, 0.0, 0.99)?,
