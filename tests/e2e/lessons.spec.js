@@ -6,8 +6,8 @@
 // links explained. Every page fails its test on any console error (fixtures.js).
 // Each lesson's first step in lecture mode is photographed at 1280×720 (into
 // target/playwright/lessons/; `UPDATE_SCREENSHOT=1` also writes docs/lessons/).
-import { test, expect, lab, spinsAndClamps } from './fixtures.js';
-import { COURSE, ENCODER_GOAL, MNIST_GOAL } from '../../www/lessons/course.js';
+import { test, expect, lab, spinsAndClamps, choose, drag, enter } from './fixtures.js';
+import { COURSE, ENCODER_GOAL, KEEP_SWEEPS, MELT_WINDOW, MNIST_GOAL } from '../../www/lessons/course.js';
 import { pictureSpins } from '../../www/lattice/pictures.js';
 import { K_STDERR, above, below } from '../../www/lessons/quantities.js';
 
@@ -722,4 +722,57 @@ test('lesson 14’s labelled steps: a chosen digit generated and read back, a te
   await expect(page.locator('#mnist-pad-phase')).toHaveText('clamped (pad held)');
   await page.locator('#mnist-pad-toggle').click();
   await expect(page.locator('#mnist-pad-phase')).toHaveText('free (nothing held)', { timeout: 30_000 });
+});
+
+// Challenge 3.5 asks for clamps: without them the up state of its seed-1 run falls below
+// M/N = 0.5 after 192 sweeps (79–192 over seeds 1–16, course.js KEEP_SWEEPS), so running on
+// untouched must never complete it; two clamped strokes across the lattice do. Seed 1 and
+// the same strokes: no randomness between runs (a false failure would be a real change).
+test('challenge 3.5: waiting alone does not keep the domain; clamped spins do', async ({ page }) => {
+  test.setTimeout(240_000);
+  // Tall enough that the whole 64 × 64 lattice is on screen to paint on.
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await openStep(page, 'lesson=3&step=5');
+  const box = page.locator('#lesson-challenge');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // Past the time an untouched lattice needs to flip, and past the sweeps asked: still open.
+  await expect.poll(() => lab(page, 'sweeps'), { timeout: 180_000 }).toBeGreaterThan(KEEP_SWEEPS + 50);
+  await expect(box).toHaveAttribute('data-state', 'open');
+  await expect(page.locator('#lesson-challenge-state')).toHaveText('not yet');
+  expect(await lab(page, 'magnetization_per_spin')).toBeLessThan(0.5);
+  // The same start again, four clamped stripes 11 rows wide across the up lattice, 5 rows
+  // apart (a free strip that narrow stays up: flipping it costs its two walls 4J per column
+  // and gains only 2|h|·5 = 3), then Run.
+  await page.getByRole('button', { name: 'Replay' }).click();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible();
+  await choose(page, 'Brush', 'clamp');
+  await page.getByRole('slider', { name: 'Brush size' }).fill('5');
+  for (const y of [8, 24, 40, 56]) await drag(page, 64, [0, y], [63, y]);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(box).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
+  const { clamps } = await spinsAndClamps(page);
+  expect(clamps.filter(Boolean).length).toBeGreaterThan(0);
+  expect(clamps.filter(Boolean).length).toBeLessThan(64 * 64);
+  expect(await lab(page, 'sweeps')).toBeGreaterThanOrEqual(KEEP_SWEEPS);
+});
+
+// Challenge 2.3 asks for the transition: at T = 2.9 the order melts within about 30 sweeps,
+// but 2.9 is far above it and must not pass; at 2.35, inside the measured window
+// (course.js MELT_WINDOW), the melted lattice passes and the box names the T it was met at.
+// Neither reading depends on chance: outside the window nothing passes, and at 2.35 a lattice
+// already melted at 2.9 stays melted (mean |M/N| 0.19–0.33 there over seeds 1–4).
+test('challenge 2.3: melting far above T_c does not pass; melting at the transition does', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openStep(page, 'lesson=2&step=3');
+  const box = page.locator('#lesson-challenge');
+  await enter(page, 'Temperature value', 2.9);
+  const at = await lab(page, 'sweeps');
+  await expect.poll(() => lab(page, 'sweeps'), { timeout: 120_000 }).toBeGreaterThan(at + 200);
+  expect(Math.abs(await lab(page, 'magnetization_per_spin'))).toBeLessThan(0.5);
+  await expect(box).toHaveAttribute('data-state', 'open');
+  expect(MELT_WINDOW[0]).toBeLessThan(2.35);
+  expect(MELT_WINDOW[1]).toBeGreaterThan(2.35);
+  await enter(page, 'Temperature value', 2.35);
+  await expect(box).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(page.locator('#lesson-challenge-state')).toContainText('T = 2.35');
 });
