@@ -147,10 +147,13 @@ test('a prediction keeps the run locked until an answer is committed, then shows
   await page.getByLabel(/mostly aligned/).check();
   await page.getByRole('button', { name: 'Commit and run' }).click();
   await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 60_000 });
-  expect(await lab(page, 'sweeps')).toBeGreaterThanOrEqual(100);
+  // Measured at the stated sweep exactly, and the result says so.
+  expect(await lab(page, 'sweeps')).toBe(100);
   const result = page.locator('#lesson-result');
+  await expect(result).toHaveAttribute('data-at', '100');
   await expect(result).toContainText('You predicted: between −1.99 and −1.5');
   await expect(result).toContainText('The engine measured: E/N =');
+  await expect(result).toContainText('at sweep 100,');
   // The value shown is the engine's energy when the run stopped (it pauses at measurement).
   const measured = Number(await result.locator('.measured').textContent());
   expect(measured).toBeCloseTo(await lab(page, 'energy_per_spin'), 2);
@@ -775,4 +778,23 @@ test('challenge 2.3: melting far above T_c does not pass; melting at the transit
   await enter(page, 'Temperature value', 2.35);
   await expect(box).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(page.locator('#lesson-challenge-state')).toContainText('T = 2.35');
+});
+
+// At 16 sweeps a frame the page's own run went 100 sweeps past 500 before the panel read it
+// (600.8); the prediction steps the lattice to 500 exactly and says so. No randomness decides it.
+test('prediction 3.2 is measured at sweep 500 exactly, and the result says at which sweep', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openStep(page, 'lesson=3&step=2');
+  await page.getByLabel(/domains or stripes remain/).check();
+  await page.getByRole('button', { name: 'Commit and run' }).click();
+  // Locked while it steps to the measurement.
+  await expect(page.locator('#run')).toBeDisabled();
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 150_000 });
+  const result = page.locator('#lesson-result');
+  await expect(result).toHaveAttribute('data-at', '500');
+  await expect(result).toContainText('at sweep 500,');
+  expect(await lab(page, 'sweeps')).toBe(500);
+  const measured = Number(await result.locator('.measured').textContent());
+  expect(measured).toBeCloseTo(Math.abs(await lab(page, 'magnetization_per_spin')), 2);
+  await expect(page.locator('#run')).toBeEnabled();
 });

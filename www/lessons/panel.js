@@ -8,11 +8,13 @@
 import { $, format } from '../ui.js';
 import { COURSE } from './course.js';
 import {
+  advanceLattice,
   applyScene,
   clearEmphasis,
   computeCapacity,
   computeLogZ,
   installScenes,
+  latticeSpins,
   readouts,
   setRunning,
 } from './scene.js';
@@ -58,6 +60,25 @@ export function parseLessonLink(search, lessons = COURSE) {
       error: `Lesson ${lesson} has steps 1 to ${steps}, not “${rawStep}”: it opens at step 1.`,
     };
   return { lesson, step };
+}
+
+// When a prediction's measurement `r` was taken, for its result: {at, text} (the sweep,
+// cycle or update), or null for a measurement that is not on a run's clock. The lattice is
+// stepped to the stated sweep exactly; a machine runs many cycles a frame and is measured at
+// the first reading at or past the stated cycle, which the text then names.
+function measuredAt(after, r, from) {
+  const at = (quantity) => Math.round(centre(quantity) * 1000) / 1000;
+  if (after.sweeps) return { at: at(r.sweeps), text: `at sweep ${at(r.sweeps)}` };
+  if (after.cycles) {
+    const cycle = at(r.cycle);
+    const late =
+      cycle - at(from.cycle) > after.cycles
+        ? ` (the first reading at or after cycle ${after.cycles}: learning runs many cycles between readings)`
+        : '';
+    return { at: cycle, text: `at cycle ${cycle}${late}` };
+  }
+  if (after.updates) return { at: at(r.likelihoodUpdate), text: `at update ${at(r.likelihoodUpdate)}` };
+  return null;
 }
 
 const linkError = (text) => {
@@ -254,17 +275,41 @@ export class LessonPanel {
       input.disabled = true;
     $('lesson-commit').disabled = true;
     $('lesson-predict').dataset.state = 'committed';
-    this.unlock();
     const now = readouts(this.widget?.readouts());
     const after = step.predict.measure.after;
     this.pending = { choice, measure: step.predict.measure, explain: step.predict.explain, from: now };
-    if (after.sweeps) setRunning('lattice', true);
+    // A lattice is stepped to exactly the stated sweeps (the run controls stay locked until
+    // the measurement); every other run is started and measured at the first reading due.
+    if (after.sweeps) this.stepLattice(this.pending, after.sweeps, now.ticksPerFrame);
+    else this.unlock();
     if (after.cycles) setRunning('machine', true);
     if (after.logZ) computeLogZ();
     if (after.recall) setRunning('memory', true);
     if (after.capacity) computeCapacity();
     if (after.updates) setRunning('restricted', true);
     this.poll();
+  }
+
+  // Advances the paused lattice by exactly `sweeps` sweeps for prediction `pending`, one
+  // frame's ticks (the step's speed) per animation frame, so the film plays as at that speed
+  // and the last frame shows the lattice at the stated sweep. The page's own run would
+  // overshoot: it does a frame's ticks (16 sweeps at a time here) before the panel's next
+  // reading, four times a second. Stops when the step changes.
+  async stepLattice(pending, sweeps, ticksPerFrame) {
+    const spins = latticeSpins();
+    const chunk = Number.isFinite(ticksPerFrame) && ticksPerFrame > 0 ? ticksPerFrame : 16 * spins;
+    let left = sweeps * spins;
+    setRunning('lattice', false);
+    try {
+      while (left > 0 && this.pending === pending) {
+        const ticks = Math.min(chunk, left);
+        await advanceLattice(ticks);
+        left -= ticks;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+    } catch (err) {
+      if (this.pending === pending) linkError(`This step’s run could not go on: ${err.message}`);
+    }
   }
 
   // Whether the pending prediction's measurement is due at read-out `r`.
@@ -285,8 +330,9 @@ export class LessonPanel {
   }
 
   measure(r) {
-    const { choice, measure, explain } = this.pending;
+    const { choice, measure, explain, from } = this.pending;
     this.pending = null;
+    if (measure.after.sweeps) this.unlock();
     if (measure.after.sweeps && r.running) setRunning('lattice', false);
     if (measure.after.cycles && r.learning) setRunning('machine', false);
     if (measure.after.updates && r.learningImages) setRunning('restricted', false);
@@ -298,7 +344,10 @@ export class LessonPanel {
     const inside = value >= lo && value <= hi;
     const error = estimated(quantity) ? ` ± ${format(stderr(quantity), 3)} (an estimate)` : '';
     const result = $('lesson-result');
-    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>${error}, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
+    const when = measuredAt(measure.after, r, from);
+    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>${error}${when ? ` ${when.text}` : ''}, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
+    if (when) result.dataset.at = String(when.at);
+    else delete result.dataset.at;
     result.dataset.inside = String(inside);
     result.hidden = false;
     $('lesson-predict').dataset.state = 'measured';
