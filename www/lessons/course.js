@@ -42,7 +42,8 @@
 // { goal, check(history), judges?: {label, read(r)} }: history is the list of read-outs
 // (scene.js readouts(), sampled about 4 times a second while the step is open, newest
 // last); the challenge completes the first time check returns true, and then shows what
-// `judges` reads, with its error.
+// `judges` reads, with its error; `at: {label, read(r)}` names when it was met (e.g. the
+// cycle), and `pause: mode` pauses that mode's run then.
 //
 // A read-out's numbers are quantities (quantities.js): exact ones {value, stderr: 0},
 // estimates {mean, stderr}. A challenge on an estimate asks for it beyond doubt: "G below x"
@@ -1033,7 +1034,7 @@ export const COURSE = [
       },
       {
         title: 'Challenge: all four codes',
-        text: `Run learning until all four codes are distinct. Solved: ${live('solved', 0)} of 4, cycle ${live('cycle', 0)}.`,
+        text: `Run learning until all four codes are distinct: learning then pauses, and the challenge notes the cycle. Solved: ${live('solved', 0)} of 4, cycle ${live('cycle', 0)}. Run it on and the count can fall again: the 1985 sign rule moves a weight a full step of 2 whenever its clamped and free statistics differ at all, and never pulls one back, so the weights keep growing; after a few hundred cycles the hidden units no longer mix at the learning temperature and may settle into a wrong code. Each count also reads the codes afresh from a few settlings.`,
         views: ['curve', 'units'],
         scene: machine({
           machine: { dataset: '4-2-4', method: 'stochastic' },
@@ -1042,10 +1043,17 @@ export const COURSE = [
           controls: ['learning'],
           highlight: 'curve',
         }),
-        challenge: { goal: '4 of 4 codes distinct', check: (history) => centre(history.at(-1).solved) === 4 },
+        challenge: {
+          goal: '4 of 4 codes distinct (learning pauses then)',
+          check: (history) => centre(history.at(-1).solved) === 4,
+          judges: { label: 'distinct codes', read: (r) => r.solved },
+          at: { label: 'cycle', read: (r) => r.cycle },
+          pause: 'machine',
+        },
         notes: {
-          ask: 'Read the codes from the hidden units: are they the four corners of the square?',
-          limits: 'Seeded: Replay gives the same run; New run another.',
+          ask: 'Read the codes from the hidden units: are they the four corners of the square? Run on: why does the count fall?',
+          limits:
+            'Seeded: Replay gives the same run; New run another. Under the 1985 sign rule the weights grow without bound (no decay); settlings at T = 10 stop mixing and codes merge or are read wrongly, as measured for 8-3-8 in docs/ackley1985.md §4.',
         },
       },
       {

@@ -373,9 +373,14 @@ export class LessonPanel {
       // measured then, with its error when estimated, in the text and as numbers on the box.
       const judges = step.challenge.judges;
       const judged = judges?.read(r);
+      // A challenge may pause its run when done (pause: the mode), and name when it was met
+      // (at: {label, read(r)}, e.g. the learning cycle).
+      if (step.challenge.pause) setRunning(step.challenge.pause, false);
+      const at = step.challenge.at;
+      const when = at ? ` at ${at.label} ${showQuantity(at.read(r), 0)}` : '';
       $('lesson-challenge-state').textContent = judges
-        ? `✓ done: the engine measured ${judges.label} = ${showQuantity(judged)}`
-        : '✓ done: the engine measured it';
+        ? `✓ done${when}: the engine measured ${judges.label} = ${showQuantity(judged)}`
+        : `✓ done${when}: the engine measured it`;
       if (judged) {
         box.dataset.value = String(centre(judged));
         box.dataset.stderr = String(stderr(judged));
