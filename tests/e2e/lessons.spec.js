@@ -826,3 +826,54 @@ test('challenge 8.5: all four codes pause learning, and the box says at which cy
   await page.waitForTimeout(2000);
   expect(await now()).toBe(first);
 });
+
+// A lesson's progress survives a reload: the committed prediction with its result, and the
+// completed challenge. Prediction 1.3 is seeded and measured at sweep 100 exactly, and the
+// two-unit widget's challenge is exact: nothing here depends on chance.
+test('lesson progress is kept across a reload: a committed prediction and a completed challenge', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openStep(page, 'lesson=1&step=3');
+  await page.getByLabel(/mostly aligned/).check();
+  await page.getByRole('button', { name: 'Commit and run' }).click();
+  const predict = page.locator('#lesson-predict');
+  await expect(predict).toHaveAttribute('data-state', 'measured', { timeout: 60_000 });
+  const result = page.locator('#lesson-result');
+  const before = await result.textContent();
+  await openStep(page, 'lesson=5&step=4');
+  const j = page.getByLabel('J38 value');
+  await j.fill('1.3');
+  await j.press('Enter');
+  const box = page.locator('#lesson-challenge');
+  await expect(box).toHaveAttribute('data-state', 'done');
+  const done = await page.locator('#lesson-challenge-state').textContent();
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(box).toHaveAttribute('data-state', 'done');
+  await expect(page.locator('#lesson-challenge-state')).toHaveText(done);
+  await openStep(page, 'lesson=1&step=3');
+  await expect(predict).toHaveAttribute('data-state', 'measured');
+  await expect(result).toHaveText(before);
+  await expect(result).toHaveAttribute('data-at', '100');
+  await expect(page.getByLabel(/mostly aligned/)).toBeChecked();
+  await expect(page.getByLabel(/mostly aligned/)).toBeDisabled();
+  await expect(page.locator('#run')).toBeEnabled();
+  // Replay starts the step afresh: the prediction is open again, and stays so after a reload.
+  await page.getByRole('button', { name: 'Replay' }).click();
+  await expect(predict).toHaveAttribute('data-state', 'open');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(predict).toHaveAttribute('data-state', 'open');
+  await expect(result).toBeHidden();
+});
+
+// Bad stored progress never stops the lessons: it is left out with a note, and the step opens.
+for (const stored of ['{not json', JSON.stringify({ version: 1, steps: { 1.3: { predict: { choice: 9 } } } })])
+  test(`bad stored lesson progress is left out with a note (${stored.slice(0, 12)}…)`, async ({ page }) => {
+    await page.goto('/');
+    await page.evaluate((text) => localStorage.setItem('boltzlab.lessons', text), stored);
+    await openStep(page, 'lesson=1&step=3');
+    await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'open');
+    await expect(page.locator('#link-error')).toContainText('saved lesson progress could not be read');
+    await page.getByLabel(/mostly aligned/).check();
+    await expect(page.getByRole('button', { name: 'Commit and run' })).toBeEnabled();
+  });
