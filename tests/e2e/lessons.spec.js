@@ -877,3 +877,20 @@ for (const stored of ['{not json', JSON.stringify({ version: 1, steps: { 1.3: { 
     await page.getByLabel(/mostly aligned/).check();
     await expect(page.getByRole('button', { name: 'Commit and run' })).toBeEnabled();
   });
+
+// Step 1.2 opens paused, so that its inspector can be followed tick by tick with the button
+// its text names. Deterministic: no run, one tick per press.
+test('lesson 1 step 2 opens paused; “Step one tick” shows each decision in the inspector', async ({ page }) => {
+  await openStep(page, 'lesson=1&step=2');
+  await expect(page.locator('#lesson-card')).toContainText('Step one tick');
+  await expect.poll(() => pressed(page, 'run')).toBe('false');
+  await page.waitForTimeout(1000);
+  expect(await lab(page, 'ticks')).toBe(0);
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect.poll(() => lab(page, 'ticks')).toBe(1);
+  await expect(page.locator('#inspector-body')).toBeVisible();
+  const first = await page.locator('#inspector-body').textContent();
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect.poll(() => lab(page, 'ticks')).toBe(2);
+  await expect(page.locator('#inspector-body')).not.toHaveText(first);
+});

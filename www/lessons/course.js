@@ -214,7 +214,7 @@ export const COURSE = [
       },
       {
         title: 'One tick, explained',
-        text: `A tick visits one spin, adds up its neighbours into the local field ${mi('<msub><mi>h</mi><mi>i</mi></msub><mo>=</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>j</mi></msub>')}, and sets the spin up with probability${m('<mi>P</mi><mo>(</mo><msub><mi>s</mi><mi>i</mi></msub><mo>=</mo><mo>+</mo><mn>1</mn><mo>)</mo><mo>=</mo><mfrac><mn>1</mn><mrow><mn>1</mn><mo>+</mo><msup><mi>e</mi><mrow><mo>−</mo><mn>2</mn><msub><mi>h</mi><mi>i</mi></msub><mo>/</mo><mi>T</mi></mrow></msup></mrow></mfrac>')}The inspector shows each decision, one tick per frame.`,
+        text: `A tick visits one spin, adds up its neighbours into the local field ${mi('<msub><mi>h</mi><mi>i</mi></msub><mo>=</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>J</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><msub><mi>s</mi><mi>j</mi></msub>')}, and sets the spin up with probability${m('<mi>P</mi><mo>(</mo><msub><mi>s</mi><mi>i</mi></msub><mo>=</mo><mo>+</mo><mn>1</mn><mo>)</mo><mo>=</mo><mfrac><mn>1</mn><mrow><mn>1</mn><mo>+</mo><msup><mi>e</mi><mrow><mo>−</mo><mn>2</mn><msub><mi>h</mi><mi>i</mi></msub><mo>/</mo><mi>T</mi></mrow></msup></mrow></mfrac>')}The lattice waits: press “Step one tick” and the inspector shows that tick’s decision (the spin, h<sub>i</sub>, the probability, the random number); press it again for the next spin. Run plays one tick per frame, too fast to read.`,
         views: ['spins', 'inspector'],
         scene: lattice({
           lattice: {
@@ -226,7 +226,7 @@ export const COURSE = [
             order: 'sequential',
             boundary: 'periodic',
           },
-          run: true,
+          run: false,
           speed: { ticks: 1 },
           controls: ['run'],
           highlight: 'inspector',
