@@ -231,8 +231,9 @@ test('lecture mode: clicker keys move through the steps, B blanks and pauses', a
   await expect(position).toHaveText('step 2 of 4');
   await page.keyboard.press('ArrowLeft');
   await expect(position).toHaveText('step 1 of 4');
-  // Step 2 runs; B blanks the screen and pauses it; B again shows it, still paused.
-  await page.keyboard.press('PageDown');
+  // Step 4 runs (step 2 opens paused, to be stepped tick by tick); B blanks the screen and
+  // pauses it; B again shows it, still paused.
+  await page.keyboard.press('End');
   await expect.poll(() => pressed(page, 'run')).toBe('true');
   await page.keyboard.press('b');
   await expect(page.locator('#lesson-blank')).toBeVisible();
@@ -240,10 +241,11 @@ test('lecture mode: clicker keys move through the steps, B blanks and pauses', a
   await page.keyboard.press('b');
   await expect(page.locator('#lesson-blank')).toBeHidden();
   expect(await pressed(page, 'run')).toBe('false');
-  await expect(position).toHaveText('step 2 of 4');
-  // Only the step's parts show: the model controls are not among step 2's.
+  await expect(position).toHaveText('step 4 of 4');
+  // Only the step's parts show: the model controls and the inspector are not among step 4's.
   await expect(page.locator('#model')).toBeHidden();
-  await expect(page.locator('#inspector-title')).toBeVisible();
+  await expect(page.locator('#inspector-title')).toBeHidden();
+  await expect(page.locator('#temperature')).toBeVisible();
   await page.getByRole('button', { name: 'Leave lecture mode' }).click();
   await expect(page.locator('header')).toBeVisible();
 });
