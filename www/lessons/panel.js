@@ -8,11 +8,13 @@
 import { $, format } from '../ui.js';
 import { COURSE } from './course.js';
 import {
+  advanceLattice,
   applyScene,
   clearEmphasis,
   computeCapacity,
   computeLogZ,
   installScenes,
+  latticeSpins,
   readouts,
   setRunning,
 } from './scene.js';
@@ -60,6 +62,94 @@ export function parseLessonLink(search, lessons = COURSE) {
   return { lesson, step };
 }
 
+// When a prediction's measurement `r` was taken, for its result: {at, text} (the sweep,
+// cycle or update), or null for a measurement that is not on a run's clock. The lattice is
+// stepped to the stated sweep exactly; a machine runs many cycles a frame and is measured at
+// the first reading at or past the stated cycle, which the text then names.
+function measuredAt(after, r, from) {
+  const at = (quantity) => Math.round(centre(quantity) * 1000) / 1000;
+  if (after.sweeps) return { at: at(r.sweeps), text: `at sweep ${at(r.sweeps)}` };
+  if (after.cycles) {
+    const cycle = at(r.cycle);
+    const late =
+      cycle - at(from.cycle) > after.cycles
+        ? ` (the first reading at or after cycle ${after.cycles}: learning runs many cycles between readings)`
+        : '';
+    return { at: cycle, text: `at cycle ${cycle}${late}` };
+  }
+  if (after.updates) return { at: at(r.likelihoodUpdate), text: `at update ${at(r.likelihoodUpdate)}` };
+  return null;
+}
+
+// Each step's progress, kept across reloads in localStorage under its own key (the session's
+// keys, www/session/, are apart): {version: 1, steps: {'L.S': {predict?: {choice, value,
+// stderr, estimated, inside, when, at}, challenge?: {text}}}} with L, S 1-based. Opening a step
+// shows what it holds; Replay and New run start the step afresh and forget it.
+export const PROGRESS_KEY = 'boltzlab.lessons';
+
+const storage = () => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // refused (private modes, disabled storage): progress lasts the visit
+  }
+};
+
+// A stored step's record, checked field by field against the course; null when it is not one.
+function checkRecord(record, step) {
+  if (!record || typeof record !== 'object') return null;
+  const out = {};
+  const p = record.predict;
+  if (p !== undefined) {
+    const ok =
+      step.predict &&
+      Number.isInteger(p.choice) &&
+      p.choice >= 0 &&
+      p.choice < step.predict.choices.length &&
+      (typeof p.value === 'number' || p.value === null) &&
+      (typeof p.stderr === 'number' || p.stderr === null) &&
+      (typeof p.at === 'number' || p.at === null) &&
+      typeof p.estimated === 'boolean' &&
+      typeof p.inside === 'boolean' &&
+      typeof p.when === 'string' &&
+      p.when.length < 300;
+    if (!ok) return null;
+    out.predict = p;
+  }
+  const c = record.challenge;
+  if (c !== undefined) {
+    if (!step.challenge || typeof c.text !== 'string' || c.text.length > 300) return null;
+    out.challenge = c;
+  }
+  return out;
+}
+
+// The stored progress: {steps}, every record checked; bad data is set aside with a note
+// (the lessons open without it), and `note` says what was wrong.
+function loadProgress() {
+  const raw = storage()?.getItem(PROGRESS_KEY);
+  if (!raw) return { steps: {}, note: null };
+  try {
+    const data = JSON.parse(raw);
+    if (!data || data.version !== 1 || typeof data.steps !== 'object' || data.steps === null)
+      throw new Error('it is not a version-1 progress record');
+    const steps = {};
+    for (const [key, record] of Object.entries(data.steps)) {
+      const [l, s] = key.split('.').map(Number);
+      const step = COURSE[l - 1]?.steps[s - 1];
+      const checked = step ? checkRecord(record, step) : null;
+      if (!checked) throw new Error(`its record of step ${key} does not fit the course`);
+      steps[key] = checked;
+    }
+    return { steps, note: null };
+  } catch (err) {
+    return { steps: {}, note: `Your saved lesson progress could not be read, so it was left out: ${err.message}.` };
+  }
+}
+
+const escapeText = (text) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
 const linkError = (text) => {
   $('link-error').textContent = text;
   $('link-error').hidden = false;
@@ -76,6 +166,9 @@ export class LessonPanel {
     this.pending = null; // a committed prediction waiting for its measurement
     this.solved = false;
     this.widget = null;
+    const progress = loadProgress();
+    this.progress = progress.steps;
+    this.progressNote = progress.note;
     this.lecture = new LectureMode(this);
     this.list();
     this.wire();
@@ -101,8 +194,8 @@ export class LessonPanel {
   wire() {
     $('lesson-previous').addEventListener('click', () => this.go(this.step - 1));
     $('lesson-next').addEventListener('click', () => this.go(this.step + 1));
-    $('lesson-replay').addEventListener('click', () => this.show(this.seed));
-    $('lesson-new-run').addEventListener('click', () => this.show(this.app.engine.random_seed()));
+    $('lesson-replay').addEventListener('click', () => this.show(this.seed, { afresh: true }));
+    $('lesson-new-run').addEventListener('click', () => this.show(this.app.engine.random_seed(), { afresh: true }));
     $('lesson-explore').addEventListener('click', () => this.close());
     $('lesson-lecture').addEventListener('click', () => this.lecture.toggle(true));
     $('lesson-notes').addEventListener('click', () => this.openNotes());
@@ -161,10 +254,34 @@ export class LessonPanel {
     else window.history.pushState(null, '', url);
   }
 
-  // Shows the open step, applying its scene with `seed`.
-  show(seed) {
+  // The open step's key in the stored progress.
+  progressKey() {
+    return `${this.lesson + 1}.${this.step + 1}`;
+  }
+
+  // Keeps `part` ('predict' or 'challenge') of the open step's progress (null: forgets the
+  // step's record), and writes the whole progress to localStorage.
+  keep(part, value) {
+    const key = this.progressKey();
+    if (part === null) delete this.progress[key];
+    else this.progress[key] = { ...this.progress[key], [part]: value };
+    try {
+      storage()?.setItem(PROGRESS_KEY, JSON.stringify({ version: 1, steps: this.progress }));
+    } catch {
+      // Full or refused: the progress lasts this visit.
+    }
+  }
+
+  // Shows the open step, applying its scene with `seed`; `afresh` (Replay, New run) forgets
+  // the step's kept progress, else it is shown as it was.
+  show(seed, { afresh = false } = {}) {
     const lesson = COURSE[this.lesson];
     const step = lesson.steps[this.step];
+    if (afresh) this.keep(null);
+    if (this.progressNote) {
+      linkError(this.progressNote);
+      this.progressNote = null;
+    }
     this.seed = seed;
     this.history = [];
     this.pending = null;
@@ -188,6 +305,7 @@ export class LessonPanel {
     }
     this.showPredict(step.predict);
     this.showChallenge(step.challenge);
+    this.restore(step, this.progress[this.progressKey()]);
     this.lecture.showNotes();
     this.lecture.arrange(step);
     $('lesson').dataset.step = `${this.lesson + 1}.${this.step + 1}`;
@@ -229,6 +347,42 @@ export class LessonPanel {
     for (const key of ['value', 'stderr', 'estimated']) delete box.dataset[key];
   }
 
+  // Shows a step's kept progress: its committed answer with the result, its completed challenge.
+  restore(step, record) {
+    if (record?.predict && step.predict) {
+      const p = record.predict;
+      const inputs = /** @type {NodeListOf<HTMLInputElement>} */ (
+        document.querySelectorAll('input[name="lesson-choice"]')
+      );
+      inputs.forEach((input, k) => {
+        input.checked = k === p.choice;
+        input.disabled = true;
+      });
+      $('lesson-commit').disabled = true;
+      this.unlock();
+      this.showResult(step.predict, p);
+    }
+    if (record?.challenge && step.challenge) {
+      this.solved = true;
+      $('lesson-challenge').dataset.state = 'done';
+      $('lesson-challenge-state').textContent = record.challenge.text;
+    }
+  }
+
+  // Shows a prediction's result: {choice (its index), value, stderr, estimated, inside, when
+  // (the text: at which sweep, cycle or update), at (that count, or null)}.
+  showResult(predict, { choice, value, stderr: error, estimated: isEstimate, inside, when, at }) {
+    const chosen = predict.choices[choice];
+    const plusMinus = isEstimate ? ` ± ${format(error, 3)} (an estimate)` : '';
+    const result = $('lesson-result');
+    result.innerHTML = `<p><strong>You predicted:</strong> ${chosen.label}.</p><p><strong>The engine measured:</strong> ${predict.measure.label} = <output class="measured">${format(value ?? NaN, 3)}</output>${plusMinus}${when ? ` ${escapeText(when)}` : ''}, ${inside ? 'inside' : 'outside'} your range.</p><p>${predict.explain}</p>`;
+    result.dataset.inside = String(inside);
+    if (at === null) delete result.dataset.at;
+    else result.dataset.at = String(at);
+    result.hidden = false;
+    $('lesson-predict').dataset.state = 'measured';
+  }
+
   // A prediction keeps the run paused until the student commits to an answer.
   lock() {
     for (const id of RUN_CONTROLS) $(id).disabled = true;
@@ -247,24 +401,49 @@ export class LessonPanel {
       document.querySelector('input[name="lesson-choice"]:checked')
     );
     if (!step.predict || !chosen) return;
-    const choice = step.predict.choices[Number(chosen.value)];
+    const index = Number(chosen.value);
+    const choice = step.predict.choices[index];
     for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (
       document.querySelectorAll('input[name="lesson-choice"]')
     ))
       input.disabled = true;
     $('lesson-commit').disabled = true;
     $('lesson-predict').dataset.state = 'committed';
-    this.unlock();
     const now = readouts(this.widget?.readouts());
     const after = step.predict.measure.after;
-    this.pending = { choice, measure: step.predict.measure, explain: step.predict.explain, from: now };
-    if (after.sweeps) setRunning('lattice', true);
+    this.pending = { index, choice, predict: step.predict, measure: step.predict.measure, from: now };
+    // A lattice is stepped to exactly the stated sweeps (the run controls stay locked until
+    // the measurement); every other run is started and measured at the first reading due.
+    if (after.sweeps) this.stepLattice(this.pending, after.sweeps, now.ticksPerFrame);
+    else this.unlock();
     if (after.cycles) setRunning('machine', true);
     if (after.logZ) computeLogZ();
     if (after.recall) setRunning('memory', true);
     if (after.capacity) computeCapacity();
     if (after.updates) setRunning('restricted', true);
     this.poll();
+  }
+
+  // Advances the paused lattice by exactly `sweeps` sweeps for prediction `pending`, one
+  // frame's ticks (the step's speed) per animation frame, so the film plays as at that speed
+  // and the last frame shows the lattice at the stated sweep. The page's own run would
+  // overshoot: it does a frame's ticks (16 sweeps at a time here) before the panel's next
+  // reading, four times a second. Stops when the step changes.
+  async stepLattice(pending, sweeps, ticksPerFrame) {
+    const spins = latticeSpins();
+    const chunk = Number.isFinite(ticksPerFrame) && ticksPerFrame > 0 ? ticksPerFrame : 16 * spins;
+    let left = sweeps * spins;
+    setRunning('lattice', false);
+    try {
+      while (left > 0 && this.pending === pending) {
+        const ticks = Math.min(chunk, left);
+        await advanceLattice(ticks);
+        left -= ticks;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+    } catch (err) {
+      if (this.pending === pending) linkError(`This step’s run could not go on: ${err.message}`);
+    }
   }
 
   // Whether the pending prediction's measurement is due at read-out `r`.
@@ -285,8 +464,9 @@ export class LessonPanel {
   }
 
   measure(r) {
-    const { choice, measure, explain } = this.pending;
+    const { index, choice, predict, measure, from } = this.pending;
     this.pending = null;
+    if (measure.after.sweeps) this.unlock();
     if (measure.after.sweeps && r.running) setRunning('lattice', false);
     if (measure.after.cycles && r.learning) setRunning('machine', false);
     if (measure.after.updates && r.learningImages) setRunning('restricted', false);
@@ -296,12 +476,18 @@ export class LessonPanel {
     const value = centre(quantity);
     const [lo, hi] = choice.range;
     const inside = value >= lo && value <= hi;
-    const error = estimated(quantity) ? ` ± ${format(stderr(quantity), 3)} (an estimate)` : '';
-    const result = $('lesson-result');
-    result.innerHTML = `<p><strong>You predicted:</strong> ${choice.label}.</p><p><strong>The engine measured:</strong> ${measure.label} = <output class="measured">${format(value, 3)}</output>${error}, ${inside ? 'inside' : 'outside'} your range.</p><p>${explain}</p>`;
-    result.dataset.inside = String(inside);
-    result.hidden = false;
-    $('lesson-predict').dataset.state = 'measured';
+    const when = measuredAt(measure.after, r, from);
+    const shown = {
+      choice: index,
+      value,
+      stderr: stderr(quantity),
+      estimated: estimated(quantity),
+      inside,
+      when: when ? when.text : '',
+      at: when ? when.at : null,
+    };
+    this.showResult(predict, shown);
+    this.keep('predict', shown);
   }
 
   // Samples the read-outs: live numbers, a due measurement, the challenge's check.
@@ -324,9 +510,15 @@ export class LessonPanel {
       // measured then, with its error when estimated, in the text and as numbers on the box.
       const judges = step.challenge.judges;
       const judged = judges?.read(r);
+      // A challenge may pause its run when done (pause: the mode), and name when it was met
+      // (at: {label, read(r)}, e.g. the learning cycle).
+      if (step.challenge.pause) setRunning(step.challenge.pause, false);
+      const at = step.challenge.at;
+      const when = at ? ` at ${at.label} ${showQuantity(at.read(r), 0)}` : '';
       $('lesson-challenge-state').textContent = judges
-        ? `✓ done: the engine measured ${judges.label} = ${showQuantity(judged)}`
-        : '✓ done: the engine measured it';
+        ? `✓ done${when}: the engine measured ${judges.label} = ${showQuantity(judged)}`
+        : `✓ done${when}: the engine measured it`;
+      this.keep('challenge', { text: $('lesson-challenge-state').textContent });
       if (judged) {
         box.dataset.value = String(centre(judged));
         box.dataset.stderr = String(stderr(judged));

@@ -125,6 +125,15 @@ export function setRunning(mode, on) {
   else scenes.machine.run(on);
 }
 
+// Advances the paused lattice by exactly `ticks` ticks (one command to its engine, which
+// does them all, as the Step buttons do): a promise, resolved when the engine has done them.
+export function advanceLattice(ticks) {
+  return scenes.lattice.mode.step(ticks);
+}
+
+// The number of spins of the lattice shown (ticks per sweep).
+export const latticeSpins = () => scenes.lattice.mode.lab.spin_count();
+
 // Pauses every run: the lattice and both machines.
 export function pauseAll() {
   scenes.lattice.run(false);
