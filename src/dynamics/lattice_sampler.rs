@@ -274,7 +274,7 @@ impl LatticeSampler {
         } else if matches!(self.lattice.boundary(), Boundary::Fixed(_)) {
             Some("Wolff cluster moves cannot flip a fixed border".into())
         } else if self.clamps_on && self.clamp.iter().any(|&c| c) {
-            Some("Wolff cluster moves cannot respect clamped spins; release them first".into())
+            Some("Wolff cluster moves cannot respect clamped spins; release them, or switch to the free phase".into())
         } else {
             None
         }
