@@ -67,3 +67,26 @@ test('at one tick per frame the inspector follows the run; at full speed it step
   await page.getByRole('slider', { name: 'Speed' }).fill('0');
   await expect(page.locator('#inspector-cluster')).toContainText(/cluster moves flipped \d+ spins? in all/);
 });
+
+test('at T = 0 the inspector states the rule the engine applies: descent, a tie a fair coin', async ({ page }) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  await choose(page, 'Rule', 'metropolis');
+  await enter(page, 'Temperature value', 0);
+  await pause(page);
+  await page.getByRole('button', { name: 'Random' }).click();
+  // A random state has ties (ΔE = 0) at about a third of its sites: 60 ticks without one
+  // would happen with probability below 1e-9.
+  const seen = new Set();
+  for (let k = 0; k < 60 && !seen.has(0); k++) {
+    const before = await lab(page, 'ticks');
+    await page.getByRole('button', { name: 'Step one tick' }).click();
+    await expect(page.locator('#inspect-site')).toContainText(`tick ${before}`);
+    const p = await readPanel(page);
+    await expect(page.locator('#inspect-formula')).toContainText('T = 0: energy descent, ties a fair coin');
+    // The probability shown is the formula's: 1 downhill, 0 uphill, ½ on a tie.
+    expect(p.pFlip).toBe(p.deltaE < 0 ? 1 : p.deltaE > 0 ? 0 : 0.5);
+    seen.add(Math.sign(p.deltaE));
+  }
+  expect(seen.has(0)).toBe(true);
+});

@@ -58,9 +58,13 @@ export class Inspector {
     $('inspect-delta-e').textContent = number(e.energy_change);
     $('inspect-temperature').textContent = String(e.temperature);
     const heatBath = e.rule === 'heat-bath';
-    $('inspect-formula').textContent = heatBath
-      ? 'P(flip) = 1 / (1 + e^(ΔE/T)), heat-bath'
-      : 'P(flip) = min(1, e^(−ΔE/T)), Metropolis';
+    // At T = 0 both rules are energy descent, a tie a fair coin (src/dynamics/rules.rs).
+    $('inspect-formula').textContent =
+      e.temperature === 0
+        ? `P(flip) = 1 if ΔE < 0, 0 if ΔE > 0, ½ if ΔE = 0 (T = 0: energy descent, ties a fair coin), ${heatBath ? 'heat-bath' : 'Metropolis'}`
+        : heatBath
+          ? 'P(flip) = 1 / (1 + e^(ΔE/T)), heat-bath'
+          : 'P(flip) = min(1, e^(−ΔE/T)), Metropolis';
     $('inspect-p-flip').textContent = number(e.flip_probability, 6);
     $('inspect-p-up').textContent = number(e.probability_up, 6);
     if (e.clamped) {
