@@ -312,3 +312,116 @@ test('broken network files are refused with a message and change nothing', async
   await expect(page.locator('#bm-import-error')).toBeHidden();
   expect((await snapshot(page)).network).toBe(before.network);
 });
+
+// The live run's cycle count and whether it learns, after a moment for a press to act.
+async function settledCycles(page) {
+  await page.waitForTimeout(300);
+  return machine(page, 'cycles');
+}
+
+test('a value refused as a learning button is pressed stops that press, and the box shows the value in use', async ({
+  page,
+}) => {
+  await trainedMachine(page);
+  await choose(page, 'Statistics', 'tempering');
+  const run = page.getByRole('button', { name: 'Run learning', exact: true });
+  // Typed, then the button pressed at once: the box loses its focus to the button, and its
+  // value is refused on the way.
+  const cases = [
+    ['bm-rate', '-1', 'bm-rule-error', 'Step one learning cycle', 'rule_size'],
+    ['bm-decay', '-1', 'bm-rule-error', 'Run learning', 'weight_decay'],
+    ['bm-particles', '0', 'bm-statistics-error', 'Step one learning sweep', 'statistics_particles'],
+    ['bm-gibbs', '0', 'bm-statistics-error', 'Step one learning cycle', 'statistics_sweeps'],
+    ['bm-replicas', '0', 'bm-statistics-error', 'Run learning', 'statistics_replicas'],
+    ['bm-seed', '-1', 'bm-dataset-error', 'Step one learning cycle', 'seed'],
+    ['bm-rate', '', 'bm-rule-error', 'Run learning', 'rule_size'],
+  ];
+  for (const [id, value, error, button, held] of cases) {
+    const at = await machine(page, 'cycles');
+    await clearShown(page, error);
+    await page.locator(`#${id}`).fill(value);
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await expect(page.locator(`#${error}`), `${id} = '${value}'`).toBeVisible();
+    expect(await settledCycles(page), `${button} after ${id} = '${value}'`).toBe(at);
+    await expect(run, `${button} after ${id} = '${value}'`).toBeVisible();
+    // The box went back to the value the run holds, as the lattice's boxes do.
+    const inUse = await page.evaluate((m) => window.boltzlabApp.machine.lab[m](), held);
+    await expect(page.locator(`#${id}`), `${id} = '${value}'`).toHaveValue(String(inUse));
+  }
+  // The next press acts at the values shown.
+  const at = await machine(page, 'cycles');
+  await page.getByRole('button', { name: 'Step one learning cycle', exact: true }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBe(at + 1);
+  await run.click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+});
+
+test('a bad value in a box waiting for its own button refuses Run and the steps beside that box', async ({ page }) => {
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  const cases = [
+    ['bm-collect', '-1', 'bm-schedule-error', /collect sweeps/i],
+    ['bm-collect', '', 'bm-schedule-error', /collect sweeps/i],
+    ['bm-schedule', '10:-1', 'bm-schedule-error', /schedule|sweeps/i],
+    ['bm-hidden', '-1', 'bm-editor-error', /hidden units/i],
+    ['bm-hidden', '65', 'bm-editor-error', /hidden units must be between 0 and 64/i],
+  ];
+  for (const [id, value, error, says] of cases) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await page.locator(`#${id}`).fill(value);
+    for (const button of ['Step one learning cycle', 'Step one learning sweep', 'Run learning']) {
+      await clearShown(page, error);
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await expect(page.locator(`#${error}`), `${button} with ${id} = '${value}'`).toHaveText(says);
+      expect(await settledCycles(page), `${button} with ${id} = '${value}'`).toBe(before.cycles);
+      await expect(page.getByRole('button', { name: 'Run learning', exact: true })).toBeVisible();
+      // The text stays, to be corrected; the run is as it was.
+      await expect(page.locator(`#${id}`)).toHaveValue(value);
+    }
+    expect(await snapshot(page), `${id} = '${value}'`).toEqual(before);
+    await page.locator(`#${id}`).fill(good);
+  }
+  // Good values there: learning steps and runs.
+  await page.getByRole('button', { name: 'Step one learning cycle', exact: true }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBe(before.cycles + 1);
+  await page.getByRole('button', { name: 'Run learning', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+});
+
+// The restricted machine on the 4×4 bars, made and shown.
+async function openRestricted(page) {
+  await openMachine(page);
+  await page.locator('#bm-kind-restricted').check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+}
+
+const rbmRead = (page, name) => page.evaluate((n) => window.boltzlabApp.machine.rbm.read(n), name);
+
+test('a bad option waiting for Apply options refuses Run learning (restricted machine)', async ({ page }) => {
+  await openRestricted(page);
+  const run = page.getByRole('button', { name: 'Run learning', exact: true });
+  const updates = await rbmRead(page, 'updates');
+  const held = await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json());
+  for (const [id, value] of [
+    ['rbm-rate', '-1'],
+    ['rbm-rate', ''],
+    ['rbm-steps', '0'],
+    ['rbm-batch', '0'],
+  ]) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await clearShown(page, 'rbm-training-error');
+    await page.locator(`#${id}`).fill(value);
+    await run.click();
+    await expect(page.locator('#rbm-training-error'), `${id} = '${value}'`).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(run, `${id} = '${value}'`).toBeVisible();
+    expect(await rbmRead(page, 'updates'), `${id} = '${value}'`).toBe(updates);
+    expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
+    await expect(page.locator(`#${id}`)).toHaveValue(value);
+    await page.locator(`#${id}`).fill(good);
+  }
+  await run.click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
+});

@@ -80,7 +80,7 @@ export class RbmMode {
     this.mnist.onLoaded = (run) => this.setRunning(run);
     this.wire();
     this.shortcuts = {
-      ' ': () => this.setRunning(!this.learning()),
+      ' ': () => this.setRunning(!this.learning() && !this.unappliedRefused()),
       f: () => this.togglePhase(),
     };
   }
@@ -471,6 +471,27 @@ export class RbmMode {
     this.send({ command: 'set-likelihood-every', every: mirror.likelihood_every() }, 'rbm-training-error');
   }
 
+  // Whether the training boxes, which wait for Apply options, hold a value the engine would
+  // refuse: checked as learning is run, so that a bad value there is not silently passed over
+  // (learning would start at the options held). Its reason is shown beside the options (the
+  // text stays, to be corrected) and learning does not start. The check is the engine's: the
+  // options are set on the mirror (refused with nothing changed) and set back. A good value
+  // there still waits for Apply options. An MNIST run's options are checked by its worker.
+  unappliedRefused() {
+    const mirror = this.mirror;
+    if (!mirror || this.mnist.active || this.mnist.loading || $('rbm-dataset').value === 'mnist') return false;
+    const held = mirror.training();
+    const t = this.training();
+    try {
+      mirror.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
+    } catch (err) {
+      showError('rbm-training-error', err.message ?? String(err));
+      return true;
+    }
+    mirror.dispatch({ command: 'set-training', training: held });
+    return false;
+  }
+
   // Whether the Run button says learning: the MNIST run's (also while one loads) or the
   // small images'.
   learning() {
@@ -575,7 +596,7 @@ export class RbmMode {
   }
 
   wire() {
-    $('rbm-run').addEventListener('click', () => this.setRunning(!this.learning()));
+    $('rbm-run').addEventListener('click', () => this.setRunning(!this.learning() && !this.unappliedRefused()));
     $('rbm-create').addEventListener('click', () => {
       this.setRunning(false);
       this.create();
