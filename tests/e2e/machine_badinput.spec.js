@@ -425,3 +425,25 @@ test('a bad option waiting for Apply options refuses Run learning (restricted ma
   await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
   expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
 });
+
+test('the completion refuses bad steps with the engine message and starts nothing', async ({ page }) => {
+  await openRestricted(page);
+  const image = () => page.evaluate(() => window.boltzlabApp.machine.rbm.lab.completion_image());
+  const start = page.getByRole('button', { name: 'Complete', exact: true });
+  for (const [value, says] of [
+    ['', /^Steps must be a finite number between 1 and 100000, got no number$/],
+    ['0', /^Steps must be between 1 and 100000, got 0$/],
+    ['100001', /^Steps must be between 1 and 100000, got 100001$/],
+    ['2.5', /^Steps must be a whole number between 1 and 100000, got 2.5$/],
+  ]) {
+    await clearShown(page, 'rbm-complete-error');
+    await page.locator('#rbm-complete-steps').fill(value);
+    await start.click();
+    await expect(page.locator('#rbm-complete-error'), `steps '${value}'`).toHaveText(says);
+    expect(await image(), `steps '${value}'`).toBe(-1);
+  }
+  await page.locator('#rbm-complete-steps').fill('100000');
+  await start.click();
+  await expect(page.locator('#rbm-complete-error')).toBeHidden();
+  expect(await image()).toBe(0);
+});

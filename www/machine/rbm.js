@@ -543,20 +543,36 @@ export class RbmMode {
     const image = readNumber($('rbm-complete-image').value);
     const mask = /** @type {import('boltzlab-bindings').Mask} */ ($('rbm-complete-mask').value); // a menu of the engine's names
     const steps = readNumber($('rbm-complete-steps').value);
-    if (!(steps >= 1 && steps <= 100000 && Number.isInteger(steps))) {
-      showError(
-        'rbm-complete-error',
-        `steps must be a whole number between 1 and 100000, got ${$('rbm-complete-steps').value}`,
-      );
-      return;
-    }
     /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'start-completion', image, mask, painted: this.painted.slice() };
-    if (attempt('rbm-complete-error', () => this.mirror.dispatch(command))) {
+    const checked = () => {
+      this.checkChainSteps(steps);
+      this.mirror.dispatch(command);
+    };
+    if (attempt('rbm-complete-error', checked)) {
       this.send(command, 'rbm-complete-error');
       this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
+  }
+
+  // Throws the engine's reason (CHAIN_STEPS: "steps must be …") when the completion could not
+  // run `steps` steps, before anything starts. Read by a small machine kept for it, which has
+  // no completion: the engine reads the count first, then finds no completion to advance,
+  // as it does for a count it accepts (one step).
+  checkChainSteps(steps) {
+    this.stepsProbe ??= new this.engine.RbmLab('bars-4x4', 1, 0);
+    const probe = this.stepsProbe;
+    const reason = (n) => {
+      try {
+        probe.completion_step(n);
+        return null;
+      } catch (err) {
+        return err;
+      }
+    };
+    const refused = reason(steps);
+    if (refused && refused.message !== reason(1)?.message) throw refused;
   }
 
   // F: clamped ⇄ free for the completion chain, as on the lattice; it settles again.
@@ -568,11 +584,14 @@ export class RbmMode {
     }
     /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'set-completion-clamped', clamped: !mirror.completion_clamped() };
-    if (attempt('rbm-complete-error', () => mirror.dispatch(command))) {
+    const steps = readNumber($('rbm-complete-steps').value);
+    const checked = () => {
+      this.checkChainSteps(steps);
+      mirror.dispatch(command);
+    };
+    if (attempt('rbm-complete-error', checked)) {
       this.send(command, 'rbm-complete-error');
-      const steps = readNumber($('rbm-complete-steps').value);
-      const settle = Number.isInteger(steps) && steps >= 1 && steps <= 100000 ? steps : 100;
-      this.send({ command: 'advance-completion', steps: settle }, 'rbm-complete-error');
+      this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
   }
