@@ -447,3 +447,64 @@ test('the completion refuses bad steps with the engine message and starts nothin
   await expect(page.locator('#rbm-complete-error')).toBeHidden();
   expect(await image()).toBe(0);
 });
+
+test("the boxes' min and max are the engine's bounds, as its refusal states them", async ({ page }) => {
+  await trainedMachine(page);
+  // The range a refusal states, "between A and B".
+  const stated = async (error) => {
+    const text = await page.locator(`#${error}`).textContent();
+    const m = /between (-?[\d.e+]+) and ([\d.e+]+)/.exec(text ?? '');
+    expect(m, text ?? '').not.toBeNull();
+    return [m[1], m[2]];
+  };
+  const bounds = (id) => page.locator(`#${id}`).evaluate((box) => [box.getAttribute('min'), box.getAttribute('max')]);
+  // Each box, a value beyond its max, and how it is committed.
+  const check = async (id, error, commit) => {
+    const good = await page.locator(`#${id}`).inputValue();
+    const [, max] = await bounds(id);
+    await clearShown(page, error);
+    await page.locator(`#${id}`).fill(String(Number(max) + 1));
+    await commit();
+    await expect(page.locator(`#${error}`), id).toBeVisible();
+    expect(await bounds(id), id).toEqual(await stated(error));
+    await page.locator(`#${id}`).fill(good);
+  };
+  const press = (name) => () => page.getByRole('button', { name, exact: true }).click();
+  await check('bm-collect', 'bm-schedule-error', press('Apply schedule'));
+  // The decay: "at least 0 and below 1", which a max can only approach.
+  await page.locator('#bm-decay').fill('1');
+  await page.locator('#bm-decay').dispatchEvent('change');
+  await expect(page.locator('#bm-rule-error')).toHaveText(/at least 0 and below 1/);
+  const [low, high] = await bounds('bm-decay');
+  expect(Number(low)).toBe(0);
+  expect(Number(high)).toBeLessThan(1);
+  expect(Number(high)).toBeGreaterThanOrEqual(0.999);
+  // The rate (its message is being reworded elsewhere): the box's max is accepted, beyond it refused.
+  for (const [rule, top] of [
+    ['gradient', 100],
+    ['sign', 1000],
+  ]) {
+    await choose(page, 'Learning rule', rule);
+    expect(await bounds('bm-rate')).toEqual(['0', String(top)]);
+    for (const [value, refused] of [
+      [top, false],
+      [top * 1.01, true],
+    ]) {
+      await clearShown(page, 'bm-rule-error');
+      await page.locator('#bm-rate').fill(String(value));
+      await page.locator('#bm-rate').dispatchEvent('change');
+      await expect(page.locator('#bm-rule-error'), `${rule} ${value}`).toBeVisible({ visible: refused });
+    }
+  }
+  await page.locator('#bm-kind-restricted').check();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+  await check('rbm-complete-steps', 'rbm-complete-error', press('Complete'));
+  await check('rbm-gallery-steps', 'rbm-gallery-error', press('Generate'));
+  // The batch: at most the set's training images (1500 digits; 30 bars and stripes).
+  await check('rbm-batch', 'rbm-training-error', press('Apply options'));
+  expect((await bounds('rbm-batch'))[1]).toBe('1500');
+  await choose(page, 'Image set', 'bars-4x4');
+  await page.getByRole('button', { name: 'New machine', exact: true }).click();
+  await expect.poll(() => bounds('rbm-batch')).toEqual(['1', '30']);
+  await check('rbm-batch', 'rbm-training-error', press('Apply options'));
+});

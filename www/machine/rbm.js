@@ -381,6 +381,8 @@ export class RbmMode {
     for (let i = 0; i < next.visible(); i++) this.painted[i] = i < next.visible() / 2 ? 1 : 0;
     this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     $('rbm-complete-image').max = String(next.test_count() - 1);
+    // A batch is at most the training images (BATCH.up_to in the engine).
+    $('rbm-batch').max = String(next.training_pixels().length / next.visible());
     $('rbm-setup-done').textContent = `A ${next.visible()}-${next.hidden()} machine on ${next.dataset()}: ln p(v) ${
       next.likelihood_exact()
         ? 'exact (smaller layer ≤ 25 units)'
