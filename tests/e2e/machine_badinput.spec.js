@@ -312,3 +312,199 @@ test('broken network files are refused with a message and change nothing', async
   await expect(page.locator('#bm-import-error')).toBeHidden();
   expect((await snapshot(page)).network).toBe(before.network);
 });
+
+// The live run's cycle count and whether it learns, after a moment for a press to act.
+async function settledCycles(page) {
+  await page.waitForTimeout(300);
+  return machine(page, 'cycles');
+}
+
+test('a value refused as a learning button is pressed stops that press, and the box shows the value in use', async ({
+  page,
+}) => {
+  await trainedMachine(page);
+  await choose(page, 'Statistics', 'tempering');
+  const run = page.getByRole('button', { name: 'Run learning', exact: true });
+  // Typed, then the button pressed at once: the box loses its focus to the button, and its
+  // value is refused on the way.
+  const cases = [
+    ['bm-rate', '-1', 'bm-rule-error', 'Step one learning cycle', 'rule_size'],
+    ['bm-decay', '-1', 'bm-rule-error', 'Run learning', 'weight_decay'],
+    ['bm-particles', '0', 'bm-statistics-error', 'Step one learning sweep', 'statistics_particles'],
+    ['bm-gibbs', '0', 'bm-statistics-error', 'Step one learning cycle', 'statistics_sweeps'],
+    ['bm-replicas', '0', 'bm-statistics-error', 'Run learning', 'statistics_replicas'],
+    ['bm-seed', '-1', 'bm-dataset-error', 'Step one learning cycle', 'seed'],
+    ['bm-rate', '', 'bm-rule-error', 'Run learning', 'rule_size'],
+  ];
+  for (const [id, value, error, button, held] of cases) {
+    const at = await machine(page, 'cycles');
+    await clearShown(page, error);
+    await page.locator(`#${id}`).fill(value);
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await expect(page.locator(`#${error}`), `${id} = '${value}'`).toBeVisible();
+    expect(await settledCycles(page), `${button} after ${id} = '${value}'`).toBe(at);
+    await expect(run, `${button} after ${id} = '${value}'`).toBeVisible();
+    // The box went back to the value the run holds, as the lattice's boxes do.
+    const inUse = await page.evaluate((m) => window.boltzlabApp.machine.lab[m](), held);
+    await expect(page.locator(`#${id}`), `${id} = '${value}'`).toHaveValue(String(inUse));
+  }
+  // The next press acts at the values shown.
+  const at = await machine(page, 'cycles');
+  await page.getByRole('button', { name: 'Step one learning cycle', exact: true }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBe(at + 1);
+  await run.click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+});
+
+test('a bad value in a box waiting for its own button refuses Run and the steps beside that box', async ({ page }) => {
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  const cases = [
+    ['bm-collect', '-1', 'bm-schedule-error', /collect sweeps/i],
+    ['bm-collect', '', 'bm-schedule-error', /collect sweeps/i],
+    ['bm-schedule', '10:-1', 'bm-schedule-error', /schedule|sweeps/i],
+    ['bm-hidden', '-1', 'bm-editor-error', /hidden units/i],
+    ['bm-hidden', '65', 'bm-editor-error', /hidden units must be between 0 and 64/i],
+  ];
+  for (const [id, value, error, says] of cases) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await page.locator(`#${id}`).fill(value);
+    for (const button of ['Step one learning cycle', 'Step one learning sweep', 'Run learning']) {
+      await clearShown(page, error);
+      await page.getByRole('button', { name: button, exact: true }).click();
+      await expect(page.locator(`#${error}`), `${button} with ${id} = '${value}'`).toHaveText(says);
+      expect(await settledCycles(page), `${button} with ${id} = '${value}'`).toBe(before.cycles);
+      await expect(page.getByRole('button', { name: 'Run learning', exact: true })).toBeVisible();
+      // The text stays, to be corrected; the run is as it was.
+      await expect(page.locator(`#${id}`)).toHaveValue(value);
+    }
+    expect(await snapshot(page), `${id} = '${value}'`).toEqual(before);
+    await page.locator(`#${id}`).fill(good);
+  }
+  // Good values there: learning steps and runs.
+  await page.getByRole('button', { name: 'Step one learning cycle', exact: true }).click();
+  await expect.poll(() => machine(page, 'cycles')).toBe(before.cycles + 1);
+  await page.getByRole('button', { name: 'Run learning', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+});
+
+// The restricted machine on the 4×4 bars, made and shown.
+async function openRestricted(page) {
+  await openMachine(page);
+  await page.locator('#bm-kind-restricted').check();
+  await expect(page.locator('#rbm')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+}
+
+const rbmRead = (page, name) => page.evaluate((n) => window.boltzlabApp.machine.rbm.read(n), name);
+
+test('a bad option waiting for Apply options refuses Run learning (restricted machine)', async ({ page }) => {
+  await openRestricted(page);
+  const run = page.getByRole('button', { name: 'Run learning', exact: true });
+  const updates = await rbmRead(page, 'updates');
+  const held = await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json());
+  for (const [id, value] of [
+    ['rbm-rate', '-1'],
+    ['rbm-rate', ''],
+    ['rbm-steps', '0'],
+    ['rbm-batch', '0'],
+  ]) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await clearShown(page, 'rbm-training-error');
+    await page.locator(`#${id}`).fill(value);
+    await run.click();
+    await expect(page.locator('#rbm-training-error'), `${id} = '${value}'`).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(run, `${id} = '${value}'`).toBeVisible();
+    expect(await rbmRead(page, 'updates'), `${id} = '${value}'`).toBe(updates);
+    expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
+    await expect(page.locator(`#${id}`)).toHaveValue(value);
+    await page.locator(`#${id}`).fill(good);
+  }
+  await run.click();
+  await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
+});
+
+test('the completion refuses bad steps with the engine message and starts nothing', async ({ page }) => {
+  await openRestricted(page);
+  const image = () => page.evaluate(() => window.boltzlabApp.machine.rbm.lab.completion_image());
+  const start = page.getByRole('button', { name: 'Complete', exact: true });
+  for (const [value, says] of [
+    ['', /^Steps must be a finite number between 1 and 100000, got no number$/],
+    ['0', /^Steps must be between 1 and 100000, got 0$/],
+    ['100001', /^Steps must be between 1 and 100000, got 100001$/],
+    ['2.5', /^Steps must be a whole number between 1 and 100000, got 2.5$/],
+  ]) {
+    await clearShown(page, 'rbm-complete-error');
+    await page.locator('#rbm-complete-steps').fill(value);
+    await start.click();
+    await expect(page.locator('#rbm-complete-error'), `steps '${value}'`).toHaveText(says);
+    expect(await image(), `steps '${value}'`).toBe(-1);
+  }
+  await page.locator('#rbm-complete-steps').fill('100000');
+  await start.click();
+  await expect(page.locator('#rbm-complete-error')).toBeHidden();
+  expect(await image()).toBe(0);
+});
+
+test("the boxes' min and max are the engine's bounds, as its refusal states them", async ({ page }) => {
+  await trainedMachine(page);
+  // The range a refusal states, "between A and B".
+  const stated = async (error) => {
+    const text = await page.locator(`#${error}`).textContent();
+    const m = /between (-?[\d.e+]+) and ([\d.e+]+)/.exec(text ?? '');
+    expect(m, text ?? '').not.toBeNull();
+    return [m[1], m[2]];
+  };
+  const bounds = (id) => page.locator(`#${id}`).evaluate((box) => [box.getAttribute('min'), box.getAttribute('max')]);
+  // Each box, a value beyond its max, and how it is committed.
+  const check = async (id, error, commit) => {
+    const good = await page.locator(`#${id}`).inputValue();
+    const [, max] = await bounds(id);
+    await clearShown(page, error);
+    await page.locator(`#${id}`).fill(String(Number(max) + 1));
+    await commit();
+    await expect(page.locator(`#${error}`), id).toBeVisible();
+    expect(await bounds(id), id).toEqual(await stated(error));
+    await page.locator(`#${id}`).fill(good);
+  };
+  const press = (name) => () => page.getByRole('button', { name, exact: true }).click();
+  await check('bm-collect', 'bm-schedule-error', press('Apply schedule'));
+  // The decay: "at least 0 and below 1", which a max can only approach.
+  await page.locator('#bm-decay').fill('1');
+  await page.locator('#bm-decay').dispatchEvent('change');
+  await expect(page.locator('#bm-rule-error')).toHaveText(/at least 0 and below 1/);
+  const [low, high] = await bounds('bm-decay');
+  expect(Number(low)).toBe(0);
+  expect(Number(high)).toBeLessThan(1);
+  expect(Number(high)).toBeGreaterThanOrEqual(0.999);
+  // The rate (its message is being reworded elsewhere): the box's max is accepted, beyond it refused.
+  for (const [rule, top] of [
+    ['gradient', 100],
+    ['sign', 1000],
+  ]) {
+    await choose(page, 'Learning rule', rule);
+    expect(await bounds('bm-rate')).toEqual(['0', String(top)]);
+    for (const [value, refused] of [
+      [top, false],
+      [top * 1.01, true],
+    ]) {
+      await clearShown(page, 'bm-rule-error');
+      await page.locator('#bm-rate').fill(String(value));
+      await page.locator('#bm-rate').dispatchEvent('change');
+      await expect(page.locator('#bm-rule-error'), `${rule} ${value}`).toBeVisible({ visible: refused });
+    }
+  }
+  await page.locator('#bm-kind-restricted').check();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+  await check('rbm-complete-steps', 'rbm-complete-error', press('Complete'));
+  await check('rbm-gallery-steps', 'rbm-gallery-error', press('Generate'));
+  // The batch: at most the set's training images (1500 digits; 30 bars and stripes).
+  await check('rbm-batch', 'rbm-training-error', press('Apply options'));
+  expect((await bounds('rbm-batch'))[1]).toBe('1500');
+  await choose(page, 'Image set', 'bars-4x4');
+  await page.getByRole('button', { name: 'New machine', exact: true }).click();
+  await expect.poll(() => bounds('rbm-batch')).toEqual(['1', '30']);
+  await check('rbm-batch', 'rbm-training-error', press('Apply options'));
+});

@@ -132,6 +132,39 @@ test('bad input is refused beside its control and changes nothing; a bad lesson 
   await expect(page.locator('#link-error')).toContainText('Lesson 12 has steps 1 to 6');
 });
 
+test('Add a pattern and recall checks the cue first: a refused cue stores nothing', async ({ page }) => {
+  await openMemory(page);
+  const before = await saved(page);
+  const count = (await view(page)).count;
+  const cueError = page.locator('#memory-cue-error');
+  const add = page.getByRole('button', { name: 'Add a pattern and recall', exact: true });
+  for (const [box, value] of [
+    ['memory-cue-fraction', ''],
+    ['memory-cue-fraction', '-1'],
+    ['memory-cue-fraction', '2'],
+    ['memory-cue-pattern', ''],
+    ['memory-cue-pattern', '-1'],
+    ['memory-cue-pattern', '99'],
+  ]) {
+    const good = await page.locator(`#${box}`).inputValue();
+    await page.evaluate(() => (document.getElementById('memory-cue-error').hidden = true));
+    await page.locator(`#${box}`).fill(value);
+    await add.click();
+    await expect(cueError, `${box} = '${value}'`).toBeVisible();
+    await page.waitForTimeout(200);
+    const now = await view(page);
+    expect(now.count, `${box} = '${value}'`).toBe(count);
+    expect(now.running, `${box} = '${value}'`).toBe(false);
+    expect(await saved(page), `${box} = '${value}'`).toBe(before);
+    await page.locator(`#${box}`).fill(good);
+  }
+  // The new pattern may be the one cued: it is number `count`, stored, and recalled.
+  await page.locator('#memory-cue-pattern').fill(String(count));
+  await add.click();
+  await expect(cueError).toBeHidden();
+  await expect.poll(async () => (await view(page)).count).toBe(count + 1);
+});
+
 test('a reload restores the memory: its patterns and its state', async ({ page }) => {
   await openMemory(page);
   await page.locator('#memory-random-count').fill('3');

@@ -99,7 +99,7 @@ export class MachineMode {
     this.wire();
     // The keyboard shortcuts of this mode (keys.js): the shown machine's.
     this.fullShortcuts = {
-      ' ': () => this.setRunning(!this.running),
+      ' ': () => this.setRunning(!this.running && !this.options.unappliedRefused()),
       s: () => this.stepCycle(),
       S: () => this.stepSweep(),
       f: () => this.togglePhase(),
@@ -366,9 +366,22 @@ export class MachineMode {
   wire() {
     for (const radio of document.querySelectorAll('input[name="bm-kind"]'))
       radio.addEventListener('change', () => this.showKind(/** @type {HTMLInputElement} */ (radio).value));
-    $('bm-run').addEventListener('click', () => this.setRunning(!this.running));
-    $('bm-step').addEventListener('click', () => this.stepCycle());
-    $('bm-step-sweep').addEventListener('click', () => this.stepSweep());
+    // A press that refused the value of the box it left, or finds a value the engine would
+    // refuse in a box waiting for its own button, does not start or step learning (pausing
+    // still pauses).
+    const guard = this.options.guard;
+    guard.watch($('bm-run'), $('bm-step'), $('bm-step-sweep'));
+    $('bm-run').addEventListener('click', () => {
+      const refused = guard.pressRefused();
+      if (!this.running && (refused || this.options.unappliedRefused())) return;
+      this.setRunning(!this.running);
+    });
+    $('bm-step').addEventListener('click', () => {
+      if (!guard.pressRefused()) this.stepCycle();
+    });
+    $('bm-step-sweep').addEventListener('click', () => {
+      if (!guard.pressRefused()) this.stepSweep();
+    });
     $('bm-reset').addEventListener('click', () => this.resetWeights());
     $('bm-speed').addEventListener('input', () => {
       this.showSpeed();
@@ -406,12 +419,12 @@ export class MachineMode {
 
   stepCycle() {
     this.setRunning(false);
-    this.send({ command: 'step-cycle' });
+    if (!this.options.unappliedRefused()) this.send({ command: 'step-cycle' });
   }
 
   stepSweep() {
     this.setRunning(false);
-    this.send({ command: 'advance', steps: 1 });
+    if (!this.options.unappliedRefused()) this.send({ command: 'advance', steps: 1 });
   }
 
   resetWeights() {

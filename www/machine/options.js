@@ -5,7 +5,7 @@
 // run), and a start from random couplings (the Sherrington–Kirkpatrick glass). Every
 // value goes to the engine, which checks it; a refused one is explained beside its control.
 
-import { $, clearError, readNumber, showUnused } from '../ui.js';
+import { $, PressGuard, clearError, readNumber, showError, showUnused } from '../ui.js';
 
 const ERRORS = [
   'bm-dataset-error',
@@ -20,20 +20,39 @@ export class MachineOptions {
   // mode: the MachineMode whose run these options set.
   constructor(mode) {
     this.mode = mode;
-    for (const id of ['bm-dataset', 'bm-method', 'bm-seed']) $(id).addEventListener('change', () => mode.create());
+    // Told of every refused value, so that a press of Run or a step that refused the box it
+    // left (its change event comes first) does not act (see PressGuard).
+    this.guard = new PressGuard();
+    for (const id of ['bm-dataset', 'bm-method'])
+      $(id).addEventListener('change', () => this.refusedIf(!mode.create()));
+    // A refused seed goes back to the run's, as every refused box does.
+    $('bm-seed').addEventListener('change', () => {
+      if (this.refusedIf(!mode.create()) && mode.lab) $('bm-seed').value = String(mode.lab.seed());
+    });
     // Each change is a command built from the controls: made on the mirror first (the
-    // engine's checks, its reason shown beside the control), then sent to the worker.
-    const setRule = () =>
-      mode.change('bm-rule-error', () => ({
+    // engine's checks, its reason shown beside the control), then sent to the worker; a
+    // refused value goes back to the run's.
+    const setRule = () => {
+      const made = mode.change('bm-rule-error', () => ({
         command: 'set-update',
         rule: /** @type {'gradient' | 'sign'} */ ($('bm-rule').value),
         size: readNumber($('bm-rate').value),
       }));
+      if (this.refusedIf(!made) && mode.lab) {
+        $('bm-rule').value = mode.lab.rule();
+        $('bm-rate').value = String(mode.lab.rule_size());
+      }
+      this.showRateBound();
+    };
     $('bm-rule').addEventListener('change', setRule);
     $('bm-rate').addEventListener('change', setRule);
-    $('bm-decay').addEventListener('change', () =>
-      mode.change('bm-rule-error', () => ({ command: 'set-weight-decay', decay: readNumber($('bm-decay').value) })),
-    );
+    $('bm-decay').addEventListener('change', () => {
+      const made = mode.change('bm-rule-error', () => ({
+        command: 'set-weight-decay',
+        decay: readNumber($('bm-decay').value),
+      }));
+      if (this.refusedIf(!made) && mode.lab) $('bm-decay').value = String(mode.lab.weight_decay());
+    });
     const setStatistics = () =>
       mode.change('bm-statistics-error', () => ({
         command: 'set-statistics',
@@ -44,7 +63,7 @@ export class MachineOptions {
       }));
     for (const id of ['bm-statistics', 'bm-particles', 'bm-gibbs', 'bm-replicas'])
       $(id).addEventListener('change', () => {
-        if (!setStatistics()) this.sync();
+        if (this.refusedIf(!setStatistics())) this.sync();
         else this.showUsed();
       });
     $('bm-random-couplings').addEventListener('click', () => {
@@ -64,11 +83,55 @@ export class MachineOptions {
     );
   }
 
+  // The rate box's max is the rule's (src/learn/mod.rs, Update::check): a rate ε up to 100,
+  // a sign step k up to 1000.
+  showRateBound() {
+    $('bm-rate').max = this.mode.lab?.rule() === 'sign' ? '1000' : '100';
+  }
+
+  // Tells the guard of a refusal (when `refused`); returns `refused`.
+  refusedIf(refused) {
+    if (refused) this.guard.refuse();
+    return refused;
+  }
+
+  // Whether a box that waits for its own button holds a value the engine would refuse: the
+  // schedule and collect sweeps (Apply schedule) and the hidden units (Learn my patterns).
+  // Checked as learning is run or stepped, so that a bad value there is not silently passed
+  // over: its reason is shown beside it (the text stays, to be corrected) and the press does
+  // nothing. A good value there still waits for its button. The checks are the engine's: the
+  // schedule is made on the mirror and undone, the hidden units read by a throwaway machine.
+  unappliedRefused() {
+    const lab = this.mode.lab;
+    if (!lab) return false;
+    const refuse = (errorId, action) => {
+      try {
+        action();
+        return false;
+      } catch (err) {
+        showError(errorId, err.message ?? String(err));
+        return true;
+      }
+    };
+    const schedule = $('bm-schedule').value;
+    const collect = readNumber($('bm-collect').value);
+    const [heldSchedule, heldCollect] = [lab.schedule(), lab.collect_sweeps()];
+    if (schedule !== heldSchedule || collect !== heldCollect) {
+      if (refuse('bm-schedule-error', () => lab.dispatch({ command: 'set-schedule', schedule, collect }))) return true;
+      lab.dispatch({ command: 'set-schedule', schedule: heldSchedule, collect: heldCollect });
+    }
+    const hidden = readNumber($('bm-hidden').value);
+    return refuse('bm-editor-error', () =>
+      this.mode.engine.MachineLab.custom('1', hidden, this.mode.lab.method(), 0).free(),
+    );
+  }
+
   // The controls show what the run holds.
   sync() {
     const lab = this.mode.lab;
     $('bm-rule').value = lab.rule();
     $('bm-rate').value = String(lab.rule_size());
+    this.showRateBound();
     $('bm-decay').value = String(lab.weight_decay());
     $('bm-schedule').value = lab.schedule();
     $('bm-collect').value = String(lab.collect_sweeps());

@@ -80,7 +80,7 @@ export class RbmMode {
     this.mnist.onLoaded = (run) => this.setRunning(run);
     this.wire();
     this.shortcuts = {
-      ' ': () => this.setRunning(!this.learning()),
+      ' ': () => this.setRunning(!this.learning() && !this.unappliedRefused()),
       f: () => this.togglePhase(),
     };
   }
@@ -381,6 +381,8 @@ export class RbmMode {
     for (let i = 0; i < next.visible(); i++) this.painted[i] = i < next.visible() / 2 ? 1 : 0;
     this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     $('rbm-complete-image').max = String(next.test_count() - 1);
+    // A batch is at most the training images (BATCH.up_to in the engine).
+    $('rbm-batch').max = String(next.training_pixels().length / next.visible());
     $('rbm-setup-done').textContent = `A ${next.visible()}-${next.hidden()} machine on ${next.dataset()}: ln p(v) ${
       next.likelihood_exact()
         ? 'exact (smaller layer ≤ 25 units)'
@@ -471,6 +473,27 @@ export class RbmMode {
     this.send({ command: 'set-likelihood-every', every: mirror.likelihood_every() }, 'rbm-training-error');
   }
 
+  // Whether the training boxes, which wait for Apply options, hold a value the engine would
+  // refuse: checked as learning is run, so that a bad value there is not silently passed over
+  // (learning would start at the options held). Its reason is shown beside the options (the
+  // text stays, to be corrected) and learning does not start. The check is the engine's: the
+  // options are set on the mirror (refused with nothing changed) and set back. A good value
+  // there still waits for Apply options. An MNIST run's options are checked by its worker.
+  unappliedRefused() {
+    const mirror = this.mirror;
+    if (!mirror || this.mnist.active || this.mnist.loading || $('rbm-dataset').value === 'mnist') return false;
+    const held = mirror.training();
+    const t = this.training();
+    try {
+      mirror.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
+    } catch (err) {
+      showError('rbm-training-error', err.message ?? String(err));
+      return true;
+    }
+    mirror.dispatch({ command: 'set-training', training: held });
+    return false;
+  }
+
   // Whether the Run button says learning: the MNIST run's (also while one loads) or the
   // small images'.
   learning() {
@@ -522,20 +545,36 @@ export class RbmMode {
     const image = readNumber($('rbm-complete-image').value);
     const mask = /** @type {import('boltzlab-bindings').Mask} */ ($('rbm-complete-mask').value); // a menu of the engine's names
     const steps = readNumber($('rbm-complete-steps').value);
-    if (!(steps >= 1 && steps <= 100000 && Number.isInteger(steps))) {
-      showError(
-        'rbm-complete-error',
-        `steps must be a whole number between 1 and 100000, got ${$('rbm-complete-steps').value}`,
-      );
-      return;
-    }
     /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'start-completion', image, mask, painted: this.painted.slice() };
-    if (attempt('rbm-complete-error', () => this.mirror.dispatch(command))) {
+    const checked = () => {
+      this.checkChainSteps(steps);
+      this.mirror.dispatch(command);
+    };
+    if (attempt('rbm-complete-error', checked)) {
       this.send(command, 'rbm-complete-error');
       this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
+  }
+
+  // Throws the engine's reason (CHAIN_STEPS: "steps must be …") when the completion could not
+  // run `steps` steps, before anything starts. Read by a small machine kept for it, which has
+  // no completion: the engine reads the count first, then finds no completion to advance,
+  // as it does for a count it accepts (one step).
+  checkChainSteps(steps) {
+    this.stepsProbe ??= new this.engine.RbmLab('bars-4x4', 1, 0);
+    const probe = this.stepsProbe;
+    const reason = (n) => {
+      try {
+        probe.completion_step(n);
+        return null;
+      } catch (err) {
+        return err;
+      }
+    };
+    const refused = reason(steps);
+    if (refused && refused.message !== reason(1)?.message) throw refused;
   }
 
   // F: clamped ⇄ free for the completion chain, as on the lattice; it settles again.
@@ -547,11 +586,14 @@ export class RbmMode {
     }
     /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'set-completion-clamped', clamped: !mirror.completion_clamped() };
-    if (attempt('rbm-complete-error', () => mirror.dispatch(command))) {
+    const steps = readNumber($('rbm-complete-steps').value);
+    const checked = () => {
+      this.checkChainSteps(steps);
+      mirror.dispatch(command);
+    };
+    if (attempt('rbm-complete-error', checked)) {
       this.send(command, 'rbm-complete-error');
-      const steps = readNumber($('rbm-complete-steps').value);
-      const settle = Number.isInteger(steps) && steps >= 1 && steps <= 100000 ? steps : 100;
-      this.send({ command: 'advance-completion', steps: settle }, 'rbm-complete-error');
+      this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
   }
@@ -575,7 +617,7 @@ export class RbmMode {
   }
 
   wire() {
-    $('rbm-run').addEventListener('click', () => this.setRunning(!this.learning()));
+    $('rbm-run').addEventListener('click', () => this.setRunning(!this.learning() && !this.unappliedRefused()));
     $('rbm-create').addEventListener('click', () => {
       this.setRunning(false);
       this.create();

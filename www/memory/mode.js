@@ -321,25 +321,44 @@ export class MemoryMode {
 
   // The cue: stored pattern k corrupted by a fraction of flipped pixels or a mask.
   cue() {
+    const command = this.cueCommand();
+    return command !== null && this.change(command, 'memory-cue-error');
+  }
+
+  // The cue command the controls set, or null (with the reason shown) when the fraction is
+  // no number.
+  /** @returns {import('boltzlab-bindings').MemoryCommand | null} */
+  cueCommand() {
     const pattern = readNumber($('memory-cue-pattern').value);
     const fraction = readNumber($('memory-cue-fraction').value);
     const mask = $('memory-cue-kind').value === 'mask';
-    /** @type {import('boltzlab-bindings').MemoryCommand} */
-    const command = { command: 'cue', pattern, flip: mask ? 0 : fraction, hide: mask ? fraction : 0 };
     if (!Number.isFinite(fraction)) {
       showError(
         'memory-cue-error',
         `the ${mask ? 'mask' : 'flip'} fraction must be a number from 0 to 1, got “${$('memory-cue-fraction').value}”`,
       );
-      return false;
+      return null;
     }
-    return this.change(command, 'memory-cue-error');
+    return { command: 'cue', pattern, flip: mask ? 0 : fraction, hide: mask ? fraction : 0 };
   }
 
   // Adds one random pattern, cues the chosen pattern as set, and recalls: α grows by 1/N.
+  // Both are tried first on a copy of the memory (the cue may name the pattern being added):
+  // a refused cue stores nothing.
   addOneAndRecall() {
-    if (!this.change({ command: 'add-random', count: 1 }, 'memory-patterns-error')) return;
-    if (this.cue()) this.setRunning(true);
+    const add = /** @type {import('boltzlab-bindings').MemoryCommand} */ ({ command: 'add-random', count: 1 });
+    const cue = this.cueCommand();
+    if (cue === null) return;
+    const probe = new this.engine.MemoryLab(1, 1, 0);
+    try {
+      probe.dispatch({ command: 'restore-session', text: this.mirror.session() });
+      if (!attempt('memory-patterns-error', () => probe.dispatch(add))) return;
+      if (!attempt('memory-cue-error', () => probe.dispatch(cue))) return;
+    } finally {
+      probe.free();
+    }
+    if (!this.change(add, 'memory-patterns-error')) return;
+    if (this.change(cue, 'memory-cue-error')) this.setRunning(true);
   }
 
   // The capacity curve for the memory's rule, in the worker, with progress.
