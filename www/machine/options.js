@@ -99,8 +99,9 @@ export class MachineOptions {
   // schedule and collect sweeps (Apply schedule) and the hidden units (Learn my patterns).
   // Checked as learning is run or stepped, so that a bad value there is not silently passed
   // over: its reason is shown beside it (the text stays, to be corrected) and the press does
-  // nothing. A good value there still waits for its button. The checks are the engine's: the
-  // schedule is made on the mirror and undone, the hidden units read by a throwaway machine.
+  // nothing. A good value there still waits for its button. The checks are the engine's, made
+  // on a throwaway machine (never on the mirror: a schedule set there and undone would start
+  // its cycle afresh, and the mirror would no longer be the worker's run).
   unappliedRefused() {
     const lab = this.mode.lab;
     if (!lab) return false;
@@ -113,17 +114,22 @@ export class MachineOptions {
         return true;
       }
     };
+    const { MachineLab } = this.mode.engine;
     const schedule = $('bm-schedule').value;
     const collect = readNumber($('bm-collect').value);
-    const [heldSchedule, heldCollect] = [lab.schedule(), lab.collect_sweeps()];
-    if (schedule !== heldSchedule || collect !== heldCollect) {
-      if (refuse('bm-schedule-error', () => lab.dispatch({ command: 'set-schedule', schedule, collect }))) return true;
-      lab.dispatch({ command: 'set-schedule', schedule: heldSchedule, collect: heldCollect });
+    if (schedule !== lab.schedule() || collect !== lab.collect_sweeps()) {
+      const refused = refuse('bm-schedule-error', () => {
+        const probe = MachineLab.custom('1', 0, lab.method(), 0);
+        try {
+          probe.dispatch({ command: 'set-schedule', schedule, collect });
+        } finally {
+          probe.free();
+        }
+      });
+      if (refused) return true;
     }
     const hidden = readNumber($('bm-hidden').value);
-    return refuse('bm-editor-error', () =>
-      this.mode.engine.MachineLab.custom('1', hidden, this.mode.lab.method(), 0).free(),
-    );
+    return refuse('bm-editor-error', () => MachineLab.custom('1', hidden, lab.method(), 0).free());
   }
 
   // The controls show what the run holds.
