@@ -143,3 +143,96 @@ for (const size of SIZES) {
     });
   }
 }
+
+// Presses Tab until the control `id` has the focus (as a keyboard user reaches it).
+async function tabTo(page, id) {
+  for (let k = 0; k < 80; k++) {
+    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached #${id}`);
+}
+
+// Opens a lesson step in lecture mode at 1280×720.
+async function openLecture(page, lesson, step) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/?lesson=${lesson}&step=${step}&lecture=1`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('body')).toHaveClass(/lecture/);
+  await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${lesson}.${step}`);
+}
+
+test('a focused button, slider or checkbox keeps the keys it acts on; the clicker keys turn pages elsewhere', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const run = page.locator('#run');
+  const stays = (step) => expect(page.locator('#lesson')).toHaveAttribute('data-step', step);
+
+  // Space on the focused Pause button pauses the run (and stays on the step).
+  await openLecture(page, 1, 2);
+  await tabTo(page, 'run');
+  const pressed = await run.getAttribute('aria-pressed');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', pressed === 'true' ? 'false' : 'true');
+  await stays('1.2');
+  // → on the focused Speed slider changes the speed.
+  await tabTo(page, 'speed');
+  const speed = Number(await page.locator('#speed').inputValue());
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#speed')).toHaveValue(String(Math.min(8, speed + 1)));
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#speed')).toHaveValue(String(speed));
+  await stays('1.2');
+
+  // ← on the focused Temperature slider lowers the temperature.
+  await openLecture(page, 1, 4);
+  await tabTo(page, 'temperature');
+  const before = Number(await page.locator('#temperature').inputValue());
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => Number(await page.locator('#temperature').inputValue())).toBeLessThan(before);
+  await page.keyboard.press('PageDown');
+  await stays('1.4');
+
+  // On the lesson's last step Space on the focused Run button toggles the run.
+  expect(COURSE[0].steps.length).toBe(4);
+  await tabTo(page, 'run');
+  const last = await run.getAttribute('aria-pressed');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', last === 'true' ? 'false' : 'true');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', last);
+  await stays('1.4');
+  // The clicker's PageUp / PageDown, which a button has no use for, still turn the page.
+  await page.keyboard.press('PageUp');
+  await stays('1.3');
+});
+
+test('with no control focused, every key the guide lists drives the lecture', async ({ page }) => {
+  await openLecture(page, 1, 1);
+  // A click on the step's text: the focus is on no control.
+  await page.locator('#lesson-card').click();
+  const steps = COURSE[0].steps.length;
+  for (const [key, step] of [
+    ['PageDown', 2],
+    ['ArrowRight', 3],
+    [' ', 4],
+    ['PageUp', 3],
+    ['ArrowLeft', 2],
+    ['End', steps],
+    ['Home', 1],
+  ]) {
+    await page.keyboard.press(key);
+    await expect(page.locator('#lesson'), `${key} opens step ${step}`).toHaveAttribute('data-step', `1.${step}`);
+  }
+  // A click on a tile leaves the focus on no control too.
+  await page.locator('#lecture-views .lecture-view figcaption').first().click();
+  await page.keyboard.press(' ');
+  await expect(page.locator('#lesson')).toHaveAttribute('data-step', '1.2');
+  await page.keyboard.press('b');
+  await expect(page.locator('#lesson-blank')).toBeVisible();
+  await page.keyboard.press('B');
+  await expect(page.locator('#lesson-blank')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('body')).not.toHaveClass(/lecture/);
+});

@@ -1,7 +1,8 @@
 // @ts-check
 // Lecture mode: the lesson full screen in large type, with only the step's text, its live
 // views and the controls it exposes; clicker keys (PageDown, → or Space: next; PageUp or
-// ←: previous; Home / End: first / last; B: blank the screen and pause); the projector
+// ←: previous; Home / End: first / last; B: blank the screen and pause), each left to a
+// focused control that acts on it (controlKeeps); the projector
 // colour profile (?colors=projector or the Colours menu); and speaker notes in a second
 // window that follows the step shown here.
 //
@@ -93,11 +94,33 @@ export function tileGrid(count, width, height, gap) {
   return best;
 }
 
-// Keys a number or text box keeps for itself.
-const typing = (element) =>
-  element instanceof HTMLInputElement
-    ? !['range', 'radio', 'checkbox', 'button'].includes(element.type)
-    : element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+// The lecture keys a focused control keeps for itself (the keys it acts on): a button, link or
+// checkbox Space; a radio Space and the arrows; a slider the arrows, PageUp / PageDown and
+// Home / End; a text box or menu every key. The lecture keys act only when the control has no
+// use for them (PageDown on a button the teacher just clicked still turns the page).
+const BUTTON_KEYS = [' '];
+const RADIO_KEYS = [' ', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
+const SLIDER_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
+
+/**
+ * Whether the focused `element` keeps `key` (a KeyboardEvent key) for itself.
+ * @param {Element | null} element
+ * @param {string} key
+ */
+export function controlKeeps(element, key) {
+  if (!(element instanceof HTMLElement) || element === document.body) return false;
+  if (element.isContentEditable || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement)
+    return true;
+  if (element instanceof HTMLInputElement) {
+    if (element.type === 'range') return SLIDER_KEYS.includes(key);
+    if (element.type === 'radio') return RADIO_KEYS.includes(key);
+    if (['checkbox', 'button', 'submit', 'reset', 'file', 'color'].includes(element.type))
+      return BUTTON_KEYS.includes(key);
+    return true; // text, number
+  }
+  if (element.matches('button, a[href], summary, [role="button"]')) return BUTTON_KEYS.includes(key);
+  return false;
+}
 
 export class LectureMode {
   // panel: the LessonPanel whose steps the keys move through.
@@ -238,7 +261,8 @@ export class LectureMode {
   // The clicker keys, before the page's own shortcuts (keys.js) see them.
   key(event) {
     if (!this.on || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typing(document.activeElement)) return;
+    // A blanked screen shows no control: its keys only bring the screen back.
+    if (!this.blanked && controlKeeps(document.activeElement, event.key)) return;
     const panel = this.panel;
     const actions = {
       PageDown: () => panel.go(panel.step + 1),
