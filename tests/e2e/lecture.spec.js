@@ -2,10 +2,11 @@
 // course.js, so lessons added later are covered too), at 1280×720 and at 1920×1080, the
 // views the step declares (step.views) are each on screen in full, at least 200 × 200 px,
 // clear of each other and of the text, and drawn (some pixel of each canvas differs from the
-// tile's background); the controls it names (scene.controls) and nothing else stand under
-// its text; the text is at least 24 px; nothing scrolls sideways. Each lesson opens at its
-// first step by deep link and moves on with the clicker key (PageDown), so the views of one
-// step are put back before the next step's are laid out.
+// tile's background), each with its legend or caption (LEGENDS) under it in its tile; the
+// controls it names (scene.controls) and nothing else stand under its text; the text is at
+// least 24 px; nothing scrolls sideways. Each lesson opens at its first step by deep link
+// and moves on with the clicker key (PageDown), so the views of one step are put back
+// before the next step's are laid out.
 import { test, expect } from './fixtures.js';
 import { COURSE } from '../../www/lessons/course.js';
 
@@ -19,6 +20,19 @@ const SIZES = [
 ];
 const MIN_SIDE = 200;
 const MIN_TEXT_PX = 24;
+// The words of each legend or caption that tell the audience which line (or mark) is which,
+// shown in the view's tile under it, in type of at least LEGEND_PX.
+const LEGENDS = {
+  trace: ['E/N', 'M/N'],
+  'sweep-magnetisation': ['measured', 'Onsager'],
+  'sweep-energy': ['measured', 'Onsager'],
+  'sweep-heat': ['measured', 'Onsager'],
+  'sweep-susceptibility': ['measured', 'Onsager'],
+  likelihood: ['training set', 'test set'],
+  curve: ['KL(data ‖ model)', 'fraction of encoder inputs'],
+  bonds: ['Yellow squares are frustrated plaquettes'],
+};
+const LEGEND_PX = 18;
 
 // Whether two boxes overlap (by more than a rounding pixel).
 const overlap = (a, b) =>
@@ -60,6 +74,11 @@ const layout = (page) =>
         tile: box(tile),
         body: box(tile.querySelector('.lecture-view-body')),
         view: view ? box(view) : null,
+        legend: [...tile.querySelectorAll('.lecture-view-body ~ *')].map((legend) => ({
+          text: legend.innerText,
+          box: box(legend),
+          px: parseFloat(getComputedStyle(legend).fontSize),
+        })),
         blank: canvases.filter((canvas) => blank(canvas, background)).map((canvas) => canvas.id || canvas.className),
       };
     });
@@ -116,7 +135,22 @@ for (const size of SIZES) {
           shown.tiles.map((tile) => tile.name),
           `${where}: the views shown`,
         ).toEqual(step.views);
-        for (const { name, tile, body, view } of shown.tiles) {
+        for (const { name, tile, body, view, legend } of shown.tiles) {
+          // The legend, whole in the tile under the view, says which line is which.
+          for (const words of LEGENDS[name] ?? [])
+            expect(legend.map((l) => l.text).join(' '), `${where}: ${name}'s legend`).toContain(words);
+          for (const l of legend) {
+            expect(l.box.y, `${where}: ${name}'s legend under the view`).toBeGreaterThanOrEqual(
+              body.y + body.height - 1,
+            );
+            expect(l.box.y + l.box.height, `${where}: ${name}'s legend cut off`).toBeLessThanOrEqual(
+              tile.y + tile.height,
+            );
+            expect(l.box.x + l.box.width, `${where}: ${name}'s legend cut off`).toBeLessThanOrEqual(
+              tile.x + tile.width,
+            );
+            expect(l.px, `${where}: ${name}'s legend type`).toBeGreaterThanOrEqual(LEGEND_PX);
+          }
           expect(tile.width, `${where}: ${name} width`).toBeGreaterThanOrEqual(MIN_SIDE);
           expect(tile.height, `${where}: ${name} height`).toBeGreaterThanOrEqual(MIN_SIDE);
           expect(tile.x, `${where}: ${name} left`).toBeGreaterThanOrEqual(0);

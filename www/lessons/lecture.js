@@ -26,25 +26,36 @@ const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth'];
 // 'square': the largest square (a lattice, a matrix: pictures whose pixels must stay square);
 // 'fill': the whole tile (plots, drawn again to their box); 'natural': the tile's width at
 // the height the view gives itself (views that size themselves, panels with a table).
-// A new view is one line here.
+// legend: the id of the view's legend or caption (which line is which), shown under it in
+// the tile. A new view is one line here.
 export const VIEWS = {
   // the lattice
   spins: { id: 'spins-box', title: 'Spins', fit: 'square' },
-  trace: { id: 'trace', title: 'Energy and magnetisation per spin against sweeps', fit: 'fill' },
-  bonds: { id: 'bonds', title: 'Couplings, frustrated squares marked', fit: 'square' },
+  trace: {
+    id: 'trace',
+    title: 'Energy and magnetisation per spin against sweeps',
+    fit: 'fill',
+    legend: 'trace-legend',
+  },
+  bonds: { id: 'bonds', title: 'Couplings, frustrated squares marked', fit: 'square', legend: 'bonds-caption' },
   'coupling-matrix': { id: 'matrix', title: 'The lattice as a network: w_ij', fit: 'square' },
   inspector: { id: 'inspector-box', title: 'Tick inspector', fit: 'natural' },
-  'sweep-magnetisation': { id: 'scan-m', title: 'Sweep: |m| against T', fit: 'fill' },
-  'sweep-energy': { id: 'scan-u', title: 'Sweep: u against T', fit: 'fill' },
-  'sweep-heat': { id: 'scan-c', title: 'Sweep: specific heat c against T', fit: 'fill' },
-  'sweep-susceptibility': { id: 'scan-chi', title: 'Sweep: susceptibility χ against T', fit: 'fill' },
+  'sweep-magnetisation': { id: 'scan-m', title: 'Sweep: |m| against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-energy': { id: 'scan-u', title: 'Sweep: u against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-heat': { id: 'scan-c', title: 'Sweep: specific heat c against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-susceptibility': {
+    id: 'scan-chi',
+    title: 'Sweep: susceptibility χ against T',
+    fit: 'fill',
+    legend: 'scan-legend',
+  },
   'lattice-logz': { id: 'lattice-z', title: 'ln Z of the lattice', fit: 'natural' },
   // the general machine
   'machine-status': { id: 'bm-status', title: 'Status', fit: 'natural' },
   units: { id: 'bm-units', title: 'Units (clamped ringed)', fit: 'natural' },
   patterns: { id: 'bm-patterns', title: 'Training patterns', fit: 'natural' },
   graph: { id: 'bm-graph', title: 'Connections', fit: 'fill' },
-  curve: { id: 'bm-curve', title: 'Learning curve', fit: 'fill' },
+  curve: { id: 'bm-curve', title: 'Learning curve', fit: 'fill', legend: 'bm-curve-legend' },
   'machine-weights': { id: 'bm-weights', title: 'Weights w_ij', fit: 'square' },
   'correlations-clamped': { id: 'bm-clamped', title: '⟨s_i s_j⟩ clamped', fit: 'square' },
   'correlations-free': { id: 'bm-free', title: '⟨s_i s_j⟩ free', fit: 'square' },
@@ -54,7 +65,12 @@ export const VIEWS = {
   'two-units': { id: 'lesson-widget', title: 'Two units, exact', fit: 'natural' },
   // the restricted machine
   fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
-  likelihood: { id: 'rbm-likelihood', title: 'Log-likelihood per image', fit: 'fill' },
+  likelihood: {
+    id: 'rbm-likelihood',
+    title: 'Log-likelihood per image',
+    fit: 'fill',
+    legend: 'rbm-likelihood-legend',
+  },
   completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
   // the restricted machine on MNIST
   'mnist-reconstructions': {
@@ -93,6 +109,13 @@ export function tileGrid(count, width, height, gap) {
   }
   return best;
 }
+
+// A copy of `element` without its ids (so that they stay unique on the page).
+const copyOf = (element) => {
+  const copy = /** @type {Element} */ (element.cloneNode(true));
+  for (const named of [copy, ...copy.querySelectorAll('[id]')]) named.removeAttribute('id');
+  return copy;
+};
 
 // The lecture keys a focused control keeps for itself (the keys it acts on): a button, link or
 // checkbox Space; a radio Space and the arrows; a slider the arrows, PageUp / PageDown and
@@ -142,6 +165,16 @@ export class LectureMode {
     this.moved = []; // {element, mark, style}: what lecture mode moved, in the order moved
     this.views = []; // the elements of the views shown, with their names and fits
     this.resizing = false;
+    // A tile's body changes size when its legend does (the learning curve's key changes with
+    // the estimate it shows): the views are fitted again, at the next frame.
+    this.refit = 0;
+    this.observer = new ResizeObserver(() => {
+      if (this.refit) return;
+      this.refit = requestAnimationFrame(() => {
+        this.refit = 0;
+        if (this.on) this.fit();
+      });
+    });
     window.addEventListener('resize', () => {
       if (!this.resizing && this.on) this.fit();
     });
@@ -192,7 +225,13 @@ export class LectureMode {
       tiles.append(tile);
       this.move(element, body);
       element.hidden = false;
+      // The legend under the view; one that two tiles share (the sweep's) is moved into the
+      // first and copied into the others.
+      const legend = view.legend && document.getElementById(view.legend);
+      if (legend && tiles.contains(legend)) tile.append(copyOf(legend));
+      else if (legend) this.move(legend, tile);
       this.views.push({ element, body, fit: view.fit });
+      this.observer.observe(body);
     }
     for (const name of step.scene.controls ?? []) {
       const element = PARTS[name]?.();
@@ -213,6 +252,7 @@ export class LectureMode {
 
   // Puts every moved element back where it was, as it was.
   restore() {
+    this.observer.disconnect();
     for (const { element, mark, style, hidden } of this.moved.reverse()) {
       mark.replaceWith(element);
       for (const property of SIZED) element.style[property] = style[property];
