@@ -1,5 +1,6 @@
 // Lecture mode shows what each step talks about: for every step of every lesson (read from
-// course.js, so lessons added later are covered too), at 1280×720 and at 1920×1080, the
+// course.js, so lessons added later are covered too), at 1024×768 (a projector), 1280×720
+// and 1920×1080, the
 // views the step declares (step.views) are each on screen in full, at least 200 × 200 px,
 // clear of each other and of the text, and drawn (some pixel of each canvas differs from the
 // tile's background), each with its legend or caption (LEGENDS) under it in its tile; the
@@ -15,6 +16,7 @@ import { COURSE } from '../../www/lessons/course.js';
 test.describe.configure({ mode: 'parallel' });
 
 const SIZES = [
+  { width: 1024, height: 768 },
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ];
@@ -269,4 +271,39 @@ test('with no control focused, every key the guide lists drives the lecture', as
   await expect(page.locator('#lesson-blank')).toBeHidden();
   await page.keyboard.press('Escape');
   await expect(page.locator('body')).not.toHaveClass(/lecture/);
+});
+
+test('at 1024×768 the ln Z table, filled in, is whole in its tile: every method the step asks about is seen', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/?lesson=9&step=4&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const tile = page.locator('#lecture-views .lecture-view[data-view="lattice-logz"]');
+  await tile.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  const rows = tile.locator('#lattice-logz-table tbody tr');
+  await expect(rows).toHaveCount(4);
+  // Every method's row has its value (AIS last).
+  for (const method of ['exact', 'sampled', 'mean-field', 'ais'])
+    await expect(tile.locator(`tr[data-method="${method}"] td.value`)).not.toHaveText(/^(–|computing…)$/, {
+      timeout: 90_000,
+    });
+  // The table (and the whole panel) lies inside the tile's body, nothing of it cut off.
+  await expect
+    .poll(() =>
+      tile.evaluate((figure) => {
+        const body = figure.querySelector('.lecture-view-body').getBoundingClientRect();
+        const outside = (element) => {
+          const r = element.getBoundingClientRect();
+          return (
+            r.top < body.top - 1 || r.left < body.left - 1 || r.bottom > body.bottom + 1 || r.right > body.right + 1
+          );
+        };
+        return [figure.querySelector('#lattice-z'), ...figure.querySelectorAll('#lattice-logz-table tr')]
+          .filter(outside)
+          .map((element) => element.dataset.method ?? element.id ?? element.tagName);
+      }),
+    )
+    .toEqual([]);
 });

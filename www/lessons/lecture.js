@@ -19,13 +19,15 @@ import { PARTS, pauseAll } from './scene.js';
 const NOTES_CHANNEL = 'boltzlab-notes';
 // The inline style properties lecture mode sets on a view (through the CSSOM: the page's
 // content security policy refuses style attributes), restored when the view goes back.
-const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth'];
+const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth', 'transform', 'transformOrigin'];
 
 // The views a lesson step can name in `views` (course.js), each shown in its own tile in
 // lecture mode: the element's id, the tile's title, and how it fills the tile. fit:
 // 'square': the largest square (a lattice, a matrix: pictures whose pixels must stay square);
-// 'fill': the whole tile (plots, drawn again to their box); 'natural': the tile's width at
-// the height the view gives itself (views that size themselves, panels with a table).
+// 'fill': the whole tile (plots, drawn again to their box); 'picture': the largest box of
+// the canvas's own shape (a grid of images, whose shape the mode sets); 'natural': the
+// tile's width at the height the view gives itself (views that size themselves, panels with a
+// table), a panel taller than its tile scaled down to fit.
 // legend: the id of the view's legend or caption (which line is which), shown under it in
 // the tile. A new view is one line here.
 export const VIEWS = {
@@ -64,24 +66,24 @@ export const VIEWS = {
   'machine-logz': { id: 'bm-logz-box', title: 'ln Z, four ways', fit: 'natural' },
   'two-units': { id: 'lesson-widget', title: 'Two units, exact', fit: 'natural' },
   // the restricted machine
-  fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
+  fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'picture' },
   likelihood: {
     id: 'rbm-likelihood',
     title: 'Log-likelihood per image',
     fit: 'fill',
     legend: 'rbm-likelihood-legend',
   },
-  completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
+  completion: { id: 'rbm-completion', title: 'Completion', fit: 'picture' },
   // the restricted machine on MNIST
   'mnist-reconstructions': {
     id: 'mnist-reconstructions',
     title: 'Ten test images, each above its reconstruction',
-    fit: 'natural',
+    fit: 'picture',
   },
   'mnist-filters': { id: 'mnist-filters', title: 'Filters: each hidden unit’s weights at 28×28', fit: 'square' },
   'mnist-chains': { id: 'mnist-chains', title: 'Free chains', fit: 'square' },
   'mnist-likelihood': { id: 'mnist-likelihood', title: 'Test and training ln p(v) per image', fit: 'fill' },
-  'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'natural' },
+  'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'picture' },
   'mnist-gallery-read': {
     id: 'mnist-gallery-box',
     title: 'Generated digits, and what the machine reads in them',
@@ -92,7 +94,7 @@ export const VIEWS = {
   'mnist-completion': { id: 'mnist-completion', title: 'The pad completed', fit: 'square' },
   // the pattern memory
   'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
-  'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'natural' },
+  'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'picture' },
   'memory-overlaps': { id: 'memory-overlaps', title: 'Overlap m^μ with each stored pattern', fit: 'fill' },
   'memory-energy': { id: 'memory-energy', title: 'Energy against ticks', fit: 'fill' },
   'memory-capacity': { id: 'memory-capacity', title: 'Recall against α = P/N', fit: 'fill' },
@@ -108,6 +110,54 @@ export function tileGrid(count, width, height, gap) {
     if (side > best.side) best = { cols, rows, side };
   }
   return best;
+}
+
+/**
+ * Sizes a picture (a canvas of its own shape, `height: auto`) to the largest box of its
+ * bitmap's shape, border included, in w × h.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} w
+ * @param {number} h
+ */
+function fitPicture(canvas, w, h) {
+  canvas.style.height = 'auto';
+  const frameWidth = canvas.offsetWidth - canvas.clientWidth;
+  const frameHeight = canvas.offsetHeight - canvas.clientHeight;
+  const ratio = canvas.width / Math.max(1, canvas.height);
+  canvas.style.width = `${Math.floor(Math.min(w - frameWidth, (h - frameHeight) * ratio))}px`;
+}
+
+/**
+ * Scales a panel (a table, a text, a gallery) taller than its w × h tile down until it fits,
+ * as little as it can: laid out wider (at w / k, so that scaled by k it still fills the
+ * tile's width), where it is shorter. Canvases that draw to their width (the units, the
+ * patterns) are left as they are (a scaled canvas would measure itself smaller and shrink).
+ * @param {HTMLElement} element
+ * @param {number} w
+ * @param {number} h
+ */
+function shrinkToFit(element, w, h) {
+  element.style.transform = '';
+  const room = h - parseFloat(getComputedStyle(element).marginTop); // under its top margin
+  const natural = element.offsetHeight;
+  if (natural <= room || element instanceof HTMLCanvasElement) return;
+  const fits = (k) => {
+    element.style.width = `${w / k}px`;
+    return element.offsetHeight * k <= room;
+  };
+  // k = room / natural fits unless the panel is no shorter wider (then it is scaled at width
+  // w); the largest k that fits lies between it and 1.
+  let [lo, hi] = [room / natural, 1];
+  if (fits(lo)) {
+    for (let i = 0; i < 8; i++) {
+      const k = (lo + hi) / 2;
+      if (fits(k)) lo = k;
+      else hi = k;
+    }
+    fits(lo);
+  } else element.style.width = `${w}px`;
+  element.style.transformOrigin = 'top center';
+  element.style.transform = `scale(${lo})`;
 }
 
 // A copy of `element` without its ids (so that they stay unique on the page).
@@ -166,7 +216,8 @@ export class LectureMode {
     this.views = []; // the elements of the views shown, with their names and fits
     this.resizing = false;
     // A tile's body changes size when its legend does (the learning curve's key changes with
-    // the estimate it shows): the views are fitted again, at the next frame.
+    // the estimate it shows), a panel when its content does (the ln Z table filled in), a
+    // picture when its shape does: the views are fitted again, at the next frame.
     this.refit = 0;
     this.observer = new ResizeObserver(() => {
       if (this.refit) return;
@@ -232,6 +283,7 @@ export class LectureMode {
       else if (legend) this.move(legend, tile);
       this.views.push({ element, body, fit: view.fit });
       this.observer.observe(body);
+      if (view.fit === 'natural' || view.fit === 'picture') this.observer.observe(element);
     }
     for (const name of step.scene.controls ?? []) {
       const element = PARTS[name]?.();
@@ -289,6 +341,8 @@ export class LectureMode {
       element.style.minWidth = '0';
       element.style.width = `${cssWidth}px`;
       if (cssHeight !== null) element.style.height = `${cssHeight}px`;
+      if (fit === 'picture' && element instanceof HTMLCanvasElement) fitPicture(element, w, h);
+      if (fit === 'natural') shrinkToFit(element, w, h);
     }
     this.resizing = true;
     try {
