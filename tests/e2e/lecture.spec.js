@@ -307,3 +307,24 @@ test('at 1024×768 the ln Z table, filled in, is whole in its tile: every method
     )
     .toEqual([]);
 });
+
+test('plot text grows with its tile on a projector: the trace’s labels at 1920×1080 are at least 20 px, 12 px on the page', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?lesson=1&step=3&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  // The size the trace last drew its tick labels at (drawAxes writes it on the canvas).
+  const textPx = () => page.locator('#trace').evaluate((canvas) => Number(canvas.dataset.textPx));
+  await expect.poll(textPx).toBeGreaterThanOrEqual(20);
+  // The tile is about 1060 px high: the labels are at least 2 % of it.
+  const tileHeight = await page
+    .locator('#lecture-views .lecture-view[data-view="trace"]')
+    .evaluate((tile) => tile.getBoundingClientRect().height);
+  expect(await textPx()).toBeGreaterThanOrEqual(0.02 * tileHeight);
+  // Back on the page (Esc leaves lecture mode), the trace draws its labels at 12 px again.
+  await page.locator('#lesson-card').click();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('body')).not.toHaveClass(/lecture/);
+  await expect.poll(textPx).toBe(12);
+});
