@@ -1,11 +1,13 @@
 // Lecture mode shows what each step talks about: for every step of every lesson (read from
-// course.js, so lessons added later are covered too), at 1280×720 and at 1920×1080, the
+// course.js, so lessons added later are covered too), at 1024×768 (a projector), 1280×720
+// and 1920×1080, the
 // views the step declares (step.views) are each on screen in full, at least 200 × 200 px,
 // clear of each other and of the text, and drawn (some pixel of each canvas differs from the
-// tile's background); the controls it names (scene.controls) and nothing else stand under
-// its text; the text is at least 24 px; nothing scrolls sideways. Each lesson opens at its
-// first step by deep link and moves on with the clicker key (PageDown), so the views of one
-// step are put back before the next step's are laid out.
+// tile's background), each with its legend or caption (LEGENDS) under it in its tile; the
+// controls it names (scene.controls) and nothing else stand under its text; the text is at
+// least 24 px; nothing scrolls sideways. Each lesson opens at its first step by deep link
+// and moves on with the clicker key (PageDown), so the views of one step are put back
+// before the next step's are laid out.
 import { test, expect } from './fixtures.js';
 import { COURSE } from '../../www/lessons/course.js';
 
@@ -14,11 +16,25 @@ import { COURSE } from '../../www/lessons/course.js';
 test.describe.configure({ mode: 'parallel' });
 
 const SIZES = [
+  { width: 1024, height: 768 },
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ];
 const MIN_SIDE = 200;
 const MIN_TEXT_PX = 24;
+// The words of each legend or caption that tell the audience which line (or mark) is which,
+// shown in the view's tile under it, in type of at least LEGEND_PX.
+const LEGENDS = {
+  trace: ['E/N', 'M/N'],
+  'sweep-magnetisation': ['measured', 'Onsager'],
+  'sweep-energy': ['measured', 'Onsager'],
+  'sweep-heat': ['measured', 'Onsager'],
+  'sweep-susceptibility': ['measured', 'Onsager'],
+  likelihood: ['training set', 'test set'],
+  curve: ['KL(data ‖ model)', 'fraction of encoder inputs'],
+  bonds: ['Yellow squares are frustrated plaquettes'],
+};
+const LEGEND_PX = 18;
 
 // Whether two boxes overlap (by more than a rounding pixel).
 const overlap = (a, b) =>
@@ -60,6 +76,11 @@ const layout = (page) =>
         tile: box(tile),
         body: box(tile.querySelector('.lecture-view-body')),
         view: view ? box(view) : null,
+        legend: [...tile.querySelectorAll('.lecture-view-body ~ *')].map((legend) => ({
+          text: legend.innerText,
+          box: box(legend),
+          px: parseFloat(getComputedStyle(legend).fontSize),
+        })),
         blank: canvases.filter((canvas) => blank(canvas, background)).map((canvas) => canvas.id || canvas.className),
       };
     });
@@ -116,7 +137,22 @@ for (const size of SIZES) {
           shown.tiles.map((tile) => tile.name),
           `${where}: the views shown`,
         ).toEqual(step.views);
-        for (const { name, tile, body, view } of shown.tiles) {
+        for (const { name, tile, body, view, legend } of shown.tiles) {
+          // The legend, whole in the tile under the view, says which line is which.
+          for (const words of LEGENDS[name] ?? [])
+            expect(legend.map((l) => l.text).join(' '), `${where}: ${name}'s legend`).toContain(words);
+          for (const l of legend) {
+            expect(l.box.y, `${where}: ${name}'s legend under the view`).toBeGreaterThanOrEqual(
+              body.y + body.height - 1,
+            );
+            expect(l.box.y + l.box.height, `${where}: ${name}'s legend cut off`).toBeLessThanOrEqual(
+              tile.y + tile.height,
+            );
+            expect(l.box.x + l.box.width, `${where}: ${name}'s legend cut off`).toBeLessThanOrEqual(
+              tile.x + tile.width,
+            );
+            expect(l.px, `${where}: ${name}'s legend type`).toBeGreaterThanOrEqual(LEGEND_PX);
+          }
           expect(tile.width, `${where}: ${name} width`).toBeGreaterThanOrEqual(MIN_SIDE);
           expect(tile.height, `${where}: ${name} height`).toBeGreaterThanOrEqual(MIN_SIDE);
           expect(tile.x, `${where}: ${name} left`).toBeGreaterThanOrEqual(0);
@@ -143,3 +179,152 @@ for (const size of SIZES) {
     });
   }
 }
+
+// Presses Tab until the control `id` has the focus (as a keyboard user reaches it).
+async function tabTo(page, id) {
+  for (let k = 0; k < 80; k++) {
+    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached #${id}`);
+}
+
+// Opens a lesson step in lecture mode at 1280×720.
+async function openLecture(page, lesson, step) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/?lesson=${lesson}&step=${step}&lecture=1`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('body')).toHaveClass(/lecture/);
+  await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${lesson}.${step}`);
+}
+
+test('a focused button, slider or checkbox keeps the keys it acts on; the clicker keys turn pages elsewhere', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const run = page.locator('#run');
+  const stays = (step) => expect(page.locator('#lesson')).toHaveAttribute('data-step', step);
+
+  // Space on the focused Pause button pauses the run (and stays on the step).
+  await openLecture(page, 1, 2);
+  await tabTo(page, 'run');
+  const pressed = await run.getAttribute('aria-pressed');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', pressed === 'true' ? 'false' : 'true');
+  await stays('1.2');
+  // → on the focused Speed slider changes the speed.
+  await tabTo(page, 'speed');
+  const speed = Number(await page.locator('#speed').inputValue());
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#speed')).toHaveValue(String(Math.min(8, speed + 1)));
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#speed')).toHaveValue(String(speed));
+  await stays('1.2');
+
+  // ← on the focused Temperature slider lowers the temperature.
+  await openLecture(page, 1, 4);
+  await tabTo(page, 'temperature');
+  const before = Number(await page.locator('#temperature').inputValue());
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => Number(await page.locator('#temperature').inputValue())).toBeLessThan(before);
+  await page.keyboard.press('PageDown');
+  await stays('1.4');
+
+  // On the lesson's last step Space on the focused Run button toggles the run.
+  expect(COURSE[0].steps.length).toBe(4);
+  await tabTo(page, 'run');
+  const last = await run.getAttribute('aria-pressed');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', last === 'true' ? 'false' : 'true');
+  await page.keyboard.press(' ');
+  await expect(run).toHaveAttribute('aria-pressed', last);
+  await stays('1.4');
+  // The clicker's PageUp / PageDown, which a button has no use for, still turn the page.
+  await page.keyboard.press('PageUp');
+  await stays('1.3');
+});
+
+test('with no control focused, every key the guide lists drives the lecture', async ({ page }) => {
+  await openLecture(page, 1, 1);
+  // A click on the step's text: the focus is on no control.
+  await page.locator('#lesson-card').click();
+  const steps = COURSE[0].steps.length;
+  for (const [key, step] of [
+    ['PageDown', 2],
+    ['ArrowRight', 3],
+    [' ', 4],
+    ['PageUp', 3],
+    ['ArrowLeft', 2],
+    ['End', steps],
+    ['Home', 1],
+  ]) {
+    await page.keyboard.press(key);
+    await expect(page.locator('#lesson'), `${key} opens step ${step}`).toHaveAttribute('data-step', `1.${step}`);
+  }
+  // A click on a tile leaves the focus on no control too.
+  await page.locator('#lecture-views .lecture-view figcaption').first().click();
+  await page.keyboard.press(' ');
+  await expect(page.locator('#lesson')).toHaveAttribute('data-step', '1.2');
+  await page.keyboard.press('b');
+  await expect(page.locator('#lesson-blank')).toBeVisible();
+  await page.keyboard.press('B');
+  await expect(page.locator('#lesson-blank')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('body')).not.toHaveClass(/lecture/);
+});
+
+test('at 1024×768 the ln Z table, filled in, is whole in its tile: every method the step asks about is seen', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/?lesson=9&step=4&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const tile = page.locator('#lecture-views .lecture-view[data-view="lattice-logz"]');
+  await tile.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
+  const rows = tile.locator('#lattice-logz-table tbody tr');
+  await expect(rows).toHaveCount(4);
+  // Every method's row has its value (AIS last).
+  for (const method of ['exact', 'sampled', 'mean-field', 'ais'])
+    await expect(tile.locator(`tr[data-method="${method}"] td.value`)).not.toHaveText(/^(–|computing…)$/, {
+      timeout: 90_000,
+    });
+  // The table (and the whole panel) lies inside the tile's body, nothing of it cut off.
+  await expect
+    .poll(() =>
+      tile.evaluate((figure) => {
+        const body = figure.querySelector('.lecture-view-body').getBoundingClientRect();
+        const outside = (element) => {
+          const r = element.getBoundingClientRect();
+          return (
+            r.top < body.top - 1 || r.left < body.left - 1 || r.bottom > body.bottom + 1 || r.right > body.right + 1
+          );
+        };
+        return [figure.querySelector('#lattice-z'), ...figure.querySelectorAll('#lattice-logz-table tr')]
+          .filter(outside)
+          .map((element) => element.dataset.method ?? element.id ?? element.tagName);
+      }),
+    )
+    .toEqual([]);
+});
+
+test('plot text grows with its tile on a projector: the trace’s labels at 1920×1080 are at least 20 px, 12 px on the page', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?lesson=1&step=3&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  // The size the trace last drew its tick labels at (drawAxes writes it on the canvas).
+  const textPx = () => page.locator('#trace').evaluate((canvas) => Number(canvas.dataset.textPx));
+  await expect.poll(textPx).toBeGreaterThanOrEqual(20);
+  // The tile is about 1060 px high: the labels are at least 2 % of it.
+  const tileHeight = await page
+    .locator('#lecture-views .lecture-view[data-view="trace"]')
+    .evaluate((tile) => tile.getBoundingClientRect().height);
+  expect(await textPx()).toBeGreaterThanOrEqual(0.02 * tileHeight);
+  // Back on the page (Esc leaves lecture mode), the trace draws its labels at 12 px again.
+  await page.locator('#lesson-card').click();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('body')).not.toHaveClass(/lecture/);
+  await expect.poll(textPx).toBe(12);
+});

@@ -1,7 +1,8 @@
 // @ts-check
 // Lecture mode: the lesson full screen in large type, with only the step's text, its live
 // views and the controls it exposes; clicker keys (PageDown, → or Space: next; PageUp or
-// ←: previous; Home / End: first / last; B: blank the screen and pause); the projector
+// ←: previous; Home / End: first / last; B: blank the screen and pause), each left to a
+// focused control that acts on it (controlKeeps); the projector
 // colour profile (?colors=projector or the Colours menu); and speaker notes in a second
 // window that follows the step shown here.
 //
@@ -18,32 +19,45 @@ import { PARTS, pauseAll } from './scene.js';
 const NOTES_CHANNEL = 'boltzlab-notes';
 // The inline style properties lecture mode sets on a view (through the CSSOM: the page's
 // content security policy refuses style attributes), restored when the view goes back.
-const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth'];
+const SIZED = ['width', 'height', 'maxWidth', 'maxHeight', 'minWidth', 'transform', 'transformOrigin'];
 
 // The views a lesson step can name in `views` (course.js), each shown in its own tile in
 // lecture mode: the element's id, the tile's title, and how it fills the tile. fit:
 // 'square': the largest square (a lattice, a matrix: pictures whose pixels must stay square);
-// 'fill': the whole tile (plots, drawn again to their box); 'natural': the tile's width at
-// the height the view gives itself (views that size themselves, panels with a table).
-// A new view is one line here.
+// 'fill': the whole tile (plots, drawn again to their box); 'picture': the largest box of
+// the canvas's own shape (a grid of images, whose shape the mode sets); 'natural': the
+// tile's width at the height the view gives itself (views that size themselves, panels with a
+// table), a panel taller than its tile scaled down to fit.
+// legend: the id of the view's legend or caption (which line is which), shown under it in
+// the tile. A new view is one line here.
 export const VIEWS = {
   // the lattice
   spins: { id: 'spins-box', title: 'Spins', fit: 'square' },
-  trace: { id: 'trace', title: 'Energy and magnetisation per spin against sweeps', fit: 'fill' },
-  bonds: { id: 'bonds', title: 'Couplings, frustrated squares marked', fit: 'square' },
+  trace: {
+    id: 'trace',
+    title: 'Energy and magnetisation per spin against sweeps',
+    fit: 'fill',
+    legend: 'trace-legend',
+  },
+  bonds: { id: 'bonds', title: 'Couplings, frustrated squares marked', fit: 'square', legend: 'bonds-caption' },
   'coupling-matrix': { id: 'matrix', title: 'The lattice as a network: w_ij', fit: 'square' },
   inspector: { id: 'inspector-box', title: 'Tick inspector', fit: 'natural' },
-  'sweep-magnetisation': { id: 'scan-m', title: 'Sweep: |m| against T', fit: 'fill' },
-  'sweep-energy': { id: 'scan-u', title: 'Sweep: u against T', fit: 'fill' },
-  'sweep-heat': { id: 'scan-c', title: 'Sweep: specific heat c against T', fit: 'fill' },
-  'sweep-susceptibility': { id: 'scan-chi', title: 'Sweep: susceptibility χ against T', fit: 'fill' },
+  'sweep-magnetisation': { id: 'scan-m', title: 'Sweep: |m| against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-energy': { id: 'scan-u', title: 'Sweep: u against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-heat': { id: 'scan-c', title: 'Sweep: specific heat c against T', fit: 'fill', legend: 'scan-legend' },
+  'sweep-susceptibility': {
+    id: 'scan-chi',
+    title: 'Sweep: susceptibility χ against T',
+    fit: 'fill',
+    legend: 'scan-legend',
+  },
   'lattice-logz': { id: 'lattice-z', title: 'ln Z of the lattice', fit: 'natural' },
   // the general machine
   'machine-status': { id: 'bm-status', title: 'Status', fit: 'natural' },
   units: { id: 'bm-units', title: 'Units (clamped ringed)', fit: 'natural' },
   patterns: { id: 'bm-patterns', title: 'Training patterns', fit: 'natural' },
   graph: { id: 'bm-graph', title: 'Connections', fit: 'fill' },
-  curve: { id: 'bm-curve', title: 'Learning curve', fit: 'fill' },
+  curve: { id: 'bm-curve', title: 'Learning curve', fit: 'fill', legend: 'bm-curve-legend' },
   'machine-weights': { id: 'bm-weights', title: 'Weights w_ij', fit: 'square' },
   'correlations-clamped': { id: 'bm-clamped', title: '⟨s_i s_j⟩ clamped', fit: 'square' },
   'correlations-free': { id: 'bm-free', title: '⟨s_i s_j⟩ free', fit: 'square' },
@@ -52,19 +66,24 @@ export const VIEWS = {
   'machine-logz': { id: 'bm-logz-box', title: 'ln Z, four ways', fit: 'natural' },
   'two-units': { id: 'lesson-widget', title: 'Two units, exact', fit: 'natural' },
   // the restricted machine
-  fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'natural' },
-  likelihood: { id: 'rbm-likelihood', title: 'Log-likelihood per image', fit: 'fill' },
-  completion: { id: 'rbm-completion', title: 'Completion', fit: 'natural' },
+  fantasy: { id: 'rbm-fantasy', title: 'Fantasy particles', fit: 'picture' },
+  likelihood: {
+    id: 'rbm-likelihood',
+    title: 'Log-likelihood per image',
+    fit: 'fill',
+    legend: 'rbm-likelihood-legend',
+  },
+  completion: { id: 'rbm-completion', title: 'Completion', fit: 'picture' },
   // the restricted machine on MNIST
   'mnist-reconstructions': {
     id: 'mnist-reconstructions',
     title: 'Ten test images, each above its reconstruction',
-    fit: 'natural',
+    fit: 'picture',
   },
   'mnist-filters': { id: 'mnist-filters', title: 'Filters: each hidden unit’s weights at 28×28', fit: 'square' },
   'mnist-chains': { id: 'mnist-chains', title: 'Free chains', fit: 'square' },
   'mnist-likelihood': { id: 'mnist-likelihood', title: 'Test and training ln p(v) per image', fit: 'fill' },
-  'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'natural' },
+  'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'picture' },
   'mnist-gallery-read': {
     id: 'mnist-gallery-box',
     title: 'Generated digits, and what the machine reads in them',
@@ -75,7 +94,7 @@ export const VIEWS = {
   'mnist-completion': { id: 'mnist-completion', title: 'The pad completed', fit: 'square' },
   // the pattern memory
   'memory-state': { id: 'memory-state', title: 'The state', fit: 'square' },
-  'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'natural' },
+  'memory-stored': { id: 'memory-stored', title: 'Stored patterns', fit: 'picture' },
   'memory-overlaps': { id: 'memory-overlaps', title: 'Overlap m^μ with each stored pattern', fit: 'fill' },
   'memory-energy': { id: 'memory-energy', title: 'Energy against ticks', fit: 'fill' },
   'memory-capacity': { id: 'memory-capacity', title: 'Recall against α = P/N', fit: 'fill' },
@@ -93,11 +112,88 @@ export function tileGrid(count, width, height, gap) {
   return best;
 }
 
-// Keys a number or text box keeps for itself.
-const typing = (element) =>
-  element instanceof HTMLInputElement
-    ? !['range', 'radio', 'checkbox', 'button'].includes(element.type)
-    : element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement;
+/**
+ * Sizes a picture (a canvas of its own shape, `height: auto`) to the largest box of its
+ * bitmap's shape, border included, in w × h.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} w
+ * @param {number} h
+ */
+function fitPicture(canvas, w, h) {
+  canvas.style.height = 'auto';
+  const frameWidth = canvas.offsetWidth - canvas.clientWidth;
+  const frameHeight = canvas.offsetHeight - canvas.clientHeight;
+  const ratio = canvas.width / Math.max(1, canvas.height);
+  canvas.style.width = `${Math.floor(Math.min(w - frameWidth, (h - frameHeight) * ratio))}px`;
+}
+
+/**
+ * Scales a panel (a table, a text, a gallery) taller than its w × h tile down until it fits,
+ * as little as it can: laid out wider (at w / k, so that scaled by k it still fills the
+ * tile's width), where it is shorter. Canvases that draw to their width (the units, the
+ * patterns) are left as they are (a scaled canvas would measure itself smaller and shrink).
+ * @param {HTMLElement} element
+ * @param {number} w
+ * @param {number} h
+ */
+function shrinkToFit(element, w, h) {
+  element.style.transform = '';
+  const room = h - parseFloat(getComputedStyle(element).marginTop); // under its top margin
+  const natural = element.offsetHeight;
+  if (natural <= room || element instanceof HTMLCanvasElement) return;
+  const fits = (k) => {
+    element.style.width = `${w / k}px`;
+    return element.offsetHeight * k <= room;
+  };
+  // k = room / natural fits unless the panel is no shorter wider (then it is scaled at width
+  // w); the largest k that fits lies between it and 1.
+  let [lo, hi] = [room / natural, 1];
+  if (fits(lo)) {
+    for (let i = 0; i < 8; i++) {
+      const k = (lo + hi) / 2;
+      if (fits(k)) lo = k;
+      else hi = k;
+    }
+    fits(lo);
+  } else element.style.width = `${w}px`;
+  element.style.transformOrigin = 'top center';
+  element.style.transform = `scale(${lo})`;
+}
+
+// A copy of `element` without its ids (so that they stay unique on the page).
+const copyOf = (element) => {
+  const copy = /** @type {Element} */ (element.cloneNode(true));
+  for (const named of [copy, ...copy.querySelectorAll('[id]')]) named.removeAttribute('id');
+  return copy;
+};
+
+// The lecture keys a focused control keeps for itself (the keys it acts on): a button, link or
+// checkbox Space; a radio Space and the arrows; a slider the arrows, PageUp / PageDown and
+// Home / End; a text box or menu every key. The lecture keys act only when the control has no
+// use for them (PageDown on a button the teacher just clicked still turns the page).
+const BUTTON_KEYS = [' '];
+const RADIO_KEYS = [' ', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
+const SLIDER_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
+
+/**
+ * Whether the focused `element` keeps `key` (a KeyboardEvent key) for itself.
+ * @param {Element | null} element
+ * @param {string} key
+ */
+export function controlKeeps(element, key) {
+  if (!(element instanceof HTMLElement) || element === document.body) return false;
+  if (element.isContentEditable || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement)
+    return true;
+  if (element instanceof HTMLInputElement) {
+    if (element.type === 'range') return SLIDER_KEYS.includes(key);
+    if (element.type === 'radio') return RADIO_KEYS.includes(key);
+    if (['checkbox', 'button', 'submit', 'reset', 'file', 'color'].includes(element.type))
+      return BUTTON_KEYS.includes(key);
+    return true; // text, number
+  }
+  if (element.matches('button, a[href], summary, [role="button"]')) return BUTTON_KEYS.includes(key);
+  return false;
+}
 
 export class LectureMode {
   // panel: the LessonPanel whose steps the keys move through.
@@ -119,6 +215,17 @@ export class LectureMode {
     this.moved = []; // {element, mark, style}: what lecture mode moved, in the order moved
     this.views = []; // the elements of the views shown, with their names and fits
     this.resizing = false;
+    // A tile's body changes size when its legend does (the learning curve's key changes with
+    // the estimate it shows), a panel when its content does (the ln Z table filled in), a
+    // picture when its shape does: the views are fitted again, at the next frame.
+    this.refit = 0;
+    this.observer = new ResizeObserver(() => {
+      if (this.refit) return;
+      this.refit = requestAnimationFrame(() => {
+        this.refit = 0;
+        if (this.on) this.fit();
+      });
+    });
     window.addEventListener('resize', () => {
       if (!this.resizing && this.on) this.fit();
     });
@@ -169,7 +276,14 @@ export class LectureMode {
       tiles.append(tile);
       this.move(element, body);
       element.hidden = false;
+      // The legend under the view; one that two tiles share (the sweep's) is moved into the
+      // first and copied into the others.
+      const legend = view.legend && document.getElementById(view.legend);
+      if (legend && tiles.contains(legend)) tile.append(copyOf(legend));
+      else if (legend) this.move(legend, tile);
       this.views.push({ element, body, fit: view.fit });
+      this.observer.observe(body);
+      if (view.fit === 'natural' || view.fit === 'picture') this.observer.observe(element);
     }
     for (const name of step.scene.controls ?? []) {
       const element = PARTS[name]?.();
@@ -190,6 +304,7 @@ export class LectureMode {
 
   // Puts every moved element back where it was, as it was.
   restore() {
+    this.observer.disconnect();
     for (const { element, mark, style, hidden } of this.moved.reverse()) {
       mark.replaceWith(element);
       for (const property of SIZED) element.style[property] = style[property];
@@ -226,6 +341,8 @@ export class LectureMode {
       element.style.minWidth = '0';
       element.style.width = `${cssWidth}px`;
       if (cssHeight !== null) element.style.height = `${cssHeight}px`;
+      if (fit === 'picture' && element instanceof HTMLCanvasElement) fitPicture(element, w, h);
+      if (fit === 'natural') shrinkToFit(element, w, h);
     }
     this.resizing = true;
     try {
@@ -238,7 +355,8 @@ export class LectureMode {
   // The clicker keys, before the page's own shortcuts (keys.js) see them.
   key(event) {
     if (!this.on || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typing(document.activeElement)) return;
+    // A blanked screen shows no control: its keys only bring the screen back.
+    if (!this.blanked && controlKeeps(document.activeElement, event.key)) return;
     const panel = this.panel;
     const actions = {
       PageDown: () => panel.go(panel.step + 1),

@@ -5,7 +5,7 @@
 // plot (views/plot.js).
 
 import { cssColour } from '../views/colour.js';
-import { drawAxes, fitCanvas } from '../views/canvas.js';
+import { drawAxes, fitCanvas, plotTextPx } from '../views/canvas.js';
 
 // A ±1 picture as the image grid's grey values: +1 → ink, −1 → paper.
 export const greys = (pixels) => Float64Array.from(pixels, (s) => (s > 0 ? 1 : 0));
@@ -87,10 +87,12 @@ export class EnergyTrace {
     const margin = (y1 - y0) * 0.06;
     y0 -= margin;
     y1 += margin;
-    const left = 48;
+    const textPx = plotTextPx(this.canvas, h);
+    const s = textPx / 12; // the margins grow with the text
+    const left = 48 * s;
     const right = 10;
-    const top = 8;
-    const bottom = 32;
+    const top = 8 * s;
+    const bottom = 32 * s;
     const x0 = n ? ticks[0] : 0;
     const x1 = n > 1 && ticks[n - 1] > x0 ? ticks[n - 1] : x0 + 1;
     const px = (x) => left + ((x - x0) / (x1 - x0)) * (w - left - right);
@@ -99,7 +101,7 @@ export class EnergyTrace {
       c,
       { left, right, bottom, w, h },
       { x0, x1, y0, y1, px, py },
-      { ink, faint, xLabel: 'ticks', xSpacing: 90, xInteger: true },
+      { ink, faint, xLabel: 'ticks', xSpacing: 90, xInteger: true, textPx },
     );
     if (n < 1) return;
     c.beginPath();

@@ -19,6 +19,13 @@ export function fitCanvas(canvas) {
   return { c, w: width, h: height };
 }
 
+// The size in CSS pixels of a plot's text on `canvas`, drawn `h` pixels high: 12 on the page;
+// in a lecture tile (lessons/lecture.js) 1/40 of its height, at least 12, so that it reads
+// from the back of the room. The plots scale their margins with it (size / 12).
+export function plotTextPx(canvas, h) {
+  return canvas.closest('.lecture-view') ? Math.max(12, Math.round(h / 40)) : 12;
+}
+
 // The step of round axis ticks between lo and hi, about `count` of them: 1, 2, 2.5 or 5 times a
 // power of ten; on an `integer` axis (ticks, sweeps, updates) a whole number, at least 1.
 export function tickStep(lo, hi, count = 5, integer = false) {
@@ -97,14 +104,18 @@ export function placeXLabels(x0, x1, px, w, count, integer, measure, gap = 8) {
 // `xSpacing` pixels at most, fewer when the labels are wider, each inside the canvas) and the
 // x axis's name `labelGap` pixels below the axis. `xInteger`: the x axis counts (ticks,
 // sweeps, updates), so its ticks are whole numbers; by default when x0 and x1 are both whole.
+// `textPx`: the labels' size in pixels (plotTextPx), the gaps and spacings above being for
+// 12 px and scaled with it; the canvas's data-text-px says what it was.
 // frame: {left, right, bottom, w, h}; scale: {x0, x1, y0, y1, px, py} (value → pixel).
 export function drawAxes(
   c,
   { left, right, bottom, w, h },
   { x0, x1, y0, y1, px, py },
-  { ink, faint, xLabel, xSpacing, yTicks = 4, zeroAlpha = 0.3, labelGap = 16, xInteger = undefined },
+  { ink, faint, xLabel, xSpacing, yTicks = 4, zeroAlpha = 0.3, labelGap = 16, xInteger = undefined, textPx = 12 },
 ) {
-  c.font = '12px system-ui, sans-serif';
+  const s = textPx / 12;
+  c.canvas.dataset.textPx = String(textPx);
+  c.font = `${textPx}px system-ui, sans-serif`;
   c.fillStyle = ink;
   c.lineWidth = 1;
   c.textAlign = 'right';
@@ -117,15 +128,15 @@ export function drawAxes(
     c.lineTo(w - right, py(v));
     c.stroke();
     c.globalAlpha = 1;
-    c.fillText(text, left - 5, py(v));
+    c.fillText(text, left - 5 * s, py(v));
   }
   c.textAlign = 'center';
   c.textBaseline = 'top';
   const integer = xInteger ?? (Number.isInteger(x0) && Number.isInteger(x1));
-  const count = Math.max(2, Math.floor((w - left) / xSpacing));
+  const count = Math.max(2, Math.floor((w - left) / (xSpacing * s)));
   for (const { text, x } of placeXLabels(x0, x1, px, w, count, integer, (t) => c.measureText(t).width))
-    c.fillText(text, x, h - bottom + 4);
-  c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + labelGap);
+    c.fillText(text, x, h - bottom + 4 * s);
+  c.fillText(xLabel, left + (w - left - right) / 2, h - bottom + labelGap * s);
 }
 
 // The y range [y0, y1] widened to at least `minSpan` (or `fallback` when it holds no finite

@@ -4,7 +4,7 @@
 // when it was estimated by AIS (exact points have none).
 
 import { cssColour } from './colour.js';
-import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
+import { drawAxes, fitCanvas, paddedScale, plotTextPx } from './canvas.js';
 import { describe, say } from './describe.js';
 
 export class LikelihoodView {
@@ -43,10 +43,12 @@ export class LikelihoodView {
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');
     const colours = [cssColour('--energy', '#1d3557'), cssColour('--magnetization', '#e76f51')];
-    const left = 52;
+    const textPx = plotTextPx(this.canvas, h);
+    const s = textPx / 12; // the margins grow with the text
+    const left = 52 * s;
     const right = 10;
-    const top = 10;
-    const bottom = 30;
+    const top = 10 * s;
+    const bottom = 30 * s;
     const n = updates.length;
     let x0 = n ? updates[0] : 0;
     let x1 = n ? updates[n - 1] : 1;
@@ -63,7 +65,7 @@ export class LikelihoodView {
     const frame = { left, right, top, bottom, w, h };
     const scale = paddedScale(frame, x0, x1, y0, y1, 1e-6, [-1, 0]);
     const { px, py } = scale;
-    drawAxes(c, frame, scale, { ink, faint, xLabel: 'updates', xSpacing: 70 });
+    drawAxes(c, frame, scale, { ink, faint, xLabel: 'updates', xSpacing: 70, textPx });
     [train, test].forEach((series, s) => {
       c.strokeStyle = colours[s];
       c.fillStyle = colours[s];

@@ -3,7 +3,7 @@
 // temperature-sweep results.
 
 import { cssColour } from './colour.js';
-import { drawAxes, fitCanvas, paddedScale } from './canvas.js';
+import { drawAxes, fitCanvas, paddedScale, plotTextPx } from './canvas.js';
 import { describe, say } from './describe.js';
 
 export class ErrorBarPlot {
@@ -25,10 +25,12 @@ export class ErrorBarPlot {
     const { c, w, h } = fitCanvas(this.canvas);
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');
-    const left = 48;
+    const textPx = plotTextPx(this.canvas, h);
+    const s = textPx / 12; // the margins grow with the text
+    const left = 48 * s;
     const right = 10;
-    const top = 22;
-    const bottom = 32;
+    const top = 22 * s;
+    const bottom = 32 * s;
     let [x0, x1] = xRange;
     const pad = (x1 - x0) * 0.04 || 0.1;
     x0 -= pad;
@@ -61,13 +63,12 @@ export class ErrorBarPlot {
     const scale = paddedScale(frame, x0, x1, y0, y1, 1e-9, [0, 1]);
     const { px, py } = scale;
 
-    c.font = '12px system-ui, sans-serif';
     c.fillStyle = ink;
     c.textAlign = 'left';
     c.textBaseline = 'top';
-    c.font = '600 13px system-ui, sans-serif';
-    c.fillText(this.title, left, 3);
-    drawAxes(c, frame, scale, { ink, faint, xLabel: this.xLabel, xSpacing: 60, labelGap: 17 });
+    c.font = `600 ${textPx + 1}px system-ui, sans-serif`;
+    c.fillText(this.title, left, 3 * s);
+    drawAxes(c, frame, scale, { ink, faint, xLabel: this.xLabel, xSpacing: 60, labelGap: 17, textPx });
 
     c.save();
     c.beginPath();

@@ -2,7 +2,7 @@
 // The trace view: E/N and M/N against sweeps, with axes and labels.
 
 import { cssColour } from './colour.js';
-import { drawAxes, fitCanvas } from './canvas.js';
+import { drawAxes, fitCanvas, plotTextPx } from './canvas.js';
 import { describe, say } from './describe.js';
 
 export class TraceView {
@@ -30,10 +30,12 @@ export class TraceView {
     }
     yMin = Math.floor(yMin * 2) / 2;
     yMax = Math.ceil(yMax * 2) / 2;
-    const left = 44;
+    const textPx = plotTextPx(this.canvas, h);
+    const s = textPx / 12; // the margins grow with the text
+    const left = 44 * s;
     const right = 10;
-    const top = 8;
-    const bottom = 34;
+    const top = 8 * s;
+    const bottom = 34 * s;
     const x0 = n ? sweeps[0] : 0;
     const x1 = n > 1 && sweeps[n - 1] > x0 ? sweeps[n - 1] : x0 + 1;
     const px = (x) => left + ((x - x0) / (x1 - x0)) * (w - left - right);
@@ -43,12 +45,12 @@ export class TraceView {
       c,
       { left, right, bottom, w, h },
       { x0, x1, y0: yMin, y1: yMax, px, py },
-      { ink, faint, xLabel: 'sweeps', xSpacing: 90, yTicks: 6, zeroAlpha: 0.9, labelGap: 18 },
+      { ink, faint, xLabel: 'sweeps', xSpacing: 90, yTicks: 6, zeroAlpha: 0.9, labelGap: 18, textPx },
     );
     c.save();
-    c.translate(11, top + (h - top - bottom) / 2);
+    c.translate(11 * s, top + (h - top - bottom) / 2);
     c.rotate(-Math.PI / 2);
-    c.fillText('per spin', 0, -6);
+    c.fillText('per spin', 0, -6 * s);
     c.restore();
 
     const line = (values, colour) => {
