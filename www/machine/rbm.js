@@ -45,6 +45,9 @@ export class RbmMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
+    // A small machine with no completion, kept to read completion step counts (checkChainSteps).
+    /** @type {import('boltzlab-bindings').RbmLab | null} */
+    this.stepsProbe = null;
     /** @type {WorkerLink<import('../messages').RbmMessage, import('../messages').RbmFrame, import('../messages').RbmSession, import('boltzlab-bindings').RbmCommand, import('boltzlab-bindings').RbmReply> | null} */
     this.link = null; // the worker, started with the first run
     /** @type {WorkerLink<import('../messages').PointsMessage, never, never> | null} */
