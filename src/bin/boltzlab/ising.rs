@@ -145,8 +145,8 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
         );
         if !estimates.iter().all(|e| e.converged) {
             println!(
-                "* fewer than {} autocorrelation times τ (in sweeps) measured: the error bar \
-                 is a lower bound; measure longer (--sweeps, --burn-in)",
+                "* fewer than {} autocorrelation times τ (in sweeps) of the slowest observable \
+                 measured: the error bars are lower bounds; measure longer (--sweeps, --burn-in)",
                 number(MIN_TAUS)
             );
         }
