@@ -149,6 +149,12 @@ export type LatticeScanPart = {
     cErr: Float64Array;
     chi: Float64Array;
     chiErr: Float64Array;
+    // 1 where the estimate was measured for enough autocorrelation times, 0 where its error
+    // bar is a lower bound.
+    mOk: Uint8Array;
+    uOk: Uint8Array;
+    cOk: Uint8Array;
+    chiOk: Uint8Array;
   };
 };
 

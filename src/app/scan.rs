@@ -5,10 +5,14 @@
 //! `burn_in` sweeps unmeasured, then `measure` sweeps with one measurement after each, and
 //! reports, per spin (e = E/N, m = M/N, β = 1/T):
 //!
-//! - ⟨|m|⟩ and u = ⟨e⟩, with binned standard errors;
-//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors,
+//! - ⟨|m|⟩ and u = ⟨e⟩, with standard errors σ·√(2τ_int/N) from their autocorrelation
+//!   times;
+//! - c = β² N (⟨e²⟩ − ⟨e⟩²) and χ = β N (⟨m²⟩ − ⟨|m|⟩²), with jackknife errors over blocks
+//!   at least 4τ_int long,
 //!
-//! from the one accumulator `boltzlab ising` uses too ([`ThermalSeries`]). With Wolff
+//! each with its τ_int (in sweeps) and a flag, `converged`, false when the measurement was
+//! shorter than [`MIN_TAUS`]·τ_int: then the error bar is a lower bound. All from the one
+//! accumulator `boltzlab ising` uses too ([`ThermalSeries`]). With Wolff
 //! dynamics a "sweep" is a number of cluster moves that flips about N spins, calibrated in
 //! the burn-in and fixed for the measurement ([`WolffCalibration`], also the CLI's).
 //!
@@ -18,6 +22,8 @@
 use crate::app::count::Count;
 use crate::dynamics::LatticeSampler;
 use crate::error::{ParamError, finite_in};
+#[cfg(doc)]
+use crate::estimate::observables::MIN_TAUS;
 use crate::estimate::observables::{Estimate, ThermalSeries, WolffCalibration};
 
 /// Lowest temperature a scan may visit (c and χ need β = 1/T).
@@ -104,18 +110,28 @@ impl ScanPlan {
     }
 }
 
-/// The results so far, one entry per finished temperature, as columns.
+/// The results so far, one entry per finished temperature, as columns: for each of ⟨|m|⟩,
+/// u, c and χ the value, its standard error, τ_int in sweeps (`_tau`) and whether the
+/// measurement was long enough to trust the error (`_converged`, [`Estimate::converged`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScanResults {
     pub temperature: Vec<f64>,
     pub abs_magnetization: Vec<f64>,
     pub abs_magnetization_error: Vec<f64>,
+    pub abs_magnetization_tau: Vec<f64>,
+    pub abs_magnetization_converged: Vec<bool>,
     pub energy: Vec<f64>,
     pub energy_error: Vec<f64>,
+    pub energy_tau: Vec<f64>,
+    pub energy_converged: Vec<bool>,
     pub specific_heat: Vec<f64>,
     pub specific_heat_error: Vec<f64>,
+    pub specific_heat_tau: Vec<f64>,
+    pub specific_heat_converged: Vec<bool>,
     pub susceptibility: Vec<f64>,
     pub susceptibility_error: Vec<f64>,
+    pub susceptibility_tau: Vec<f64>,
+    pub susceptibility_converged: Vec<bool>,
 }
 
 impl ScanResults {
@@ -131,34 +147,78 @@ impl ScanResults {
         self.temperature.push(t);
         self.abs_magnetization.push(abs_m.mean);
         self.abs_magnetization_error.push(abs_m.stderr);
+        self.abs_magnetization_tau.push(abs_m.tau);
+        self.abs_magnetization_converged.push(abs_m.converged);
         self.energy.push(u.mean);
         self.energy_error.push(u.stderr);
+        self.energy_tau.push(u.tau);
+        self.energy_converged.push(u.converged);
         self.specific_heat.push(c.mean);
         self.specific_heat_error.push(c.stderr);
+        self.specific_heat_tau.push(c.tau);
+        self.specific_heat_converged.push(c.converged);
         self.susceptibility.push(chi.mean);
         self.susceptibility_error.push(chi.stderr);
+        self.susceptibility_tau.push(chi.tau);
+        self.susceptibility_converged.push(chi.converged);
     }
 
-    /// The results as CSV, one row per temperature, with a header line.
+    /// Whether every estimate at point k was measured long enough to trust its error.
+    pub fn converged(&self, k: usize) -> bool {
+        self.abs_magnetization_converged[k]
+            && self.energy_converged[k]
+            && self.specific_heat_converged[k]
+            && self.susceptibility_converged[k]
+    }
+
+    /// The results as CSV, one row per temperature, with a header line: per observable the
+    /// value, `_stderr`, `_tau` (τ_int in sweeps) and `_converged` (`true`, or `false` when
+    /// the measurement was shorter than [`MIN_TAUS`]·τ and the error is a lower bound).
     pub fn to_csv(&self) -> String {
         let mut csv = String::from(
             "temperature,abs_magnetization_per_spin,abs_magnetization_stderr,\
-             energy_per_spin,energy_stderr,specific_heat_per_spin,specific_heat_stderr,\
-             susceptibility_per_spin,susceptibility_stderr\n",
+             abs_magnetization_tau,abs_magnetization_converged,\
+             energy_per_spin,energy_stderr,energy_tau,energy_converged,\
+             specific_heat_per_spin,specific_heat_stderr,specific_heat_tau,\
+             specific_heat_converged,\
+             susceptibility_per_spin,susceptibility_stderr,susceptibility_tau,\
+             susceptibility_converged\n",
         );
         for k in 0..self.len() {
-            let row = [
-                self.temperature[k],
-                self.abs_magnetization[k],
-                self.abs_magnetization_error[k],
-                self.energy[k],
-                self.energy_error[k],
-                self.specific_heat[k],
-                self.specific_heat_error[k],
-                self.susceptibility[k],
-                self.susceptibility_error[k],
-            ];
-            let row: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+            let mut row = vec![self.temperature[k].to_string()];
+            for (value, error, tau, converged) in [
+                (
+                    &self.abs_magnetization,
+                    &self.abs_magnetization_error,
+                    &self.abs_magnetization_tau,
+                    &self.abs_magnetization_converged,
+                ),
+                (
+                    &self.energy,
+                    &self.energy_error,
+                    &self.energy_tau,
+                    &self.energy_converged,
+                ),
+                (
+                    &self.specific_heat,
+                    &self.specific_heat_error,
+                    &self.specific_heat_tau,
+                    &self.specific_heat_converged,
+                ),
+                (
+                    &self.susceptibility,
+                    &self.susceptibility_error,
+                    &self.susceptibility_tau,
+                    &self.susceptibility_converged,
+                ),
+            ] {
+                row.extend([
+                    value[k].to_string(),
+                    error[k].to_string(),
+                    tau[k].to_string(),
+                    converged[k].to_string(),
+                ]);
+            }
             csv.push_str(&row.join(","));
             csv.push('\n');
         }
@@ -350,5 +410,57 @@ mod tests {
         assert!(scan.is_done() && scan.is_cancelled());
         assert_eq!(scan.advance(100), 0);
         assert_eq!(scan.results().len(), 2);
+    }
+
+    /// Whether the lesson's point at T (32×32 periodic, heat bath, 200 burn-in and 500
+    /// measured sweeps) is flagged, for each of `seeds`; `ordered`: start all up.
+    fn lesson_point_flagged(
+        t: f64,
+        ordered: bool,
+        seeds: std::ops::RangeInclusive<u64>,
+    ) -> Vec<bool> {
+        seeds
+            .map(|seed| {
+                let mut sampler = LatticeSampler::new(Lattice::square(32).unwrap(), t, seed).unwrap();
+                if ordered {
+                    sampler.fill(1);
+                }
+                let plan = ScanPlan::new(t, 1.0, 2, 200, 500).unwrap();
+                let mut scan = TemperatureScan::new(plan, sampler);
+                scan.advance(plan.sweeps_per_point());
+                let r = scan.results();
+                println!(
+                    "T = {t} seed {seed}: |m| = {:.4} ± {:.4}, τ = {:.1}; χ = {:.3} ± {:.3}, τ = {:.1}",
+                    r.abs_magnetization[0],
+                    r.abs_magnetization_error[0],
+                    r.abs_magnetization_tau[0],
+                    r.susceptibility[0],
+                    r.susceptibility_error[0],
+                    r.susceptibility_tau[0]
+                );
+                !r.converged(0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_lessons_short_sweep_is_flagged_near_t_c_and_not_far_from_it() {
+        // Law: 500 sweeps are fewer than MIN_TAUS = 100 autocorrelation times at T = 2.5 on
+        // 32×32 (τ(|m|) ≈ 20–40 sweeps), and many more at T = 4 or deep in the ordered phase
+        // (τ ≈ 1–2). Flagged when τ̂ > 5 for some observable. Measured over 60 seeds: at
+        // T = 2.5, τ̂(|m|) ran from 5.5 to 96 (median 23), every run flagged; at T = 4 the
+        // largest τ̂ of any observable was 2.6, at T = 1.5 (ordered start) 2.8.
+        // Rates: at T = 2.5 a run escapes the flag with probability p < 5 % (95 % bound from
+        // 0 of 60); "at least 4 of 7 seeds flagged" then fails with < 2·10⁻⁴. At T = 4 and
+        // 1.5 a flag needs τ̂ ≈ 3.7× its median, ≈ 10 of its standard deviations
+        // (√(2(2M+1)/N) ≈ 0.27 relative): < 10⁻⁵ per run even allowing for τ̂'s skew.
+        // T = 1.5 starts ordered: cooled from a random start the lattice may stay striped,
+        // and then the flag is rightly raised (17 of 60 seeds).
+        let near = lesson_point_flagged(2.5, false, 1..=7);
+        assert!(near.iter().filter(|&&f| f).count() >= 4, "{near:?}");
+        for (t, ordered) in [(4.0, false), (1.5, true)] {
+            let far = lesson_point_flagged(t, ordered, 1..=7);
+            assert!(far.iter().all(|&f| !f), "T = {t}: {far:?}");
+        }
     }
 }

@@ -110,6 +110,13 @@ pub fn heat_bath_up_probability(local_field: f64, temperature: f64) -> f64 {
     rules::heat_bath_up_probability(local_field, temperature)
 }
 
+/// How many autocorrelation times a measurement needs before its error bar is trusted
+/// (`observables::MIN_TAUS`): the sweep's points measured for fewer are flagged.
+#[wasm_bindgen]
+pub fn min_autocorrelation_times() -> f64 {
+    crate::estimate::observables::MIN_TAUS
+}
+
 /// Onsager's critical temperature T_c = 2 / ln(1 + √2).
 #[wasm_bindgen]
 pub fn critical_temperature() -> f64 {
@@ -647,6 +654,39 @@ impl IsingLab {
 
     pub fn scan_susceptibility_error_ptr(&self) -> *const f64 {
         self.scan_column(|r| &r.susceptibility_error)
+    }
+
+    /// τ_int in sweeps of estimate `k` (0 ⟨|m|⟩, 1 u, 2 c, 3 χ) at each finished
+    /// temperature (empty for another k or no scan).
+    pub fn scan_tau(&self, k: usize) -> Vec<f64> {
+        self.scan_results().map_or(Vec::new(), |r| {
+            match k {
+                0 => &r.abs_magnetization_tau,
+                1 => &r.energy_tau,
+                2 => &r.specific_heat_tau,
+                3 => &r.susceptibility_tau,
+                _ => return Vec::new(),
+            }
+            .clone()
+        })
+    }
+
+    /// Whether estimate `k` (0 ⟨|m|⟩, 1 u, 2 c, 3 χ) at each finished temperature was
+    /// measured for at least `min_autocorrelation_times()` τ (1), or not (0: its error bar
+    /// is a lower bound). Empty for another k or no scan.
+    pub fn scan_converged(&self, k: usize) -> Vec<u8> {
+        self.scan_results().map_or(Vec::new(), |r| {
+            match k {
+                0 => &r.abs_magnetization_converged,
+                1 => &r.energy_converged,
+                2 => &r.specific_heat_converged,
+                3 => &r.susceptibility_converged,
+                _ => return Vec::new(),
+            }
+            .iter()
+            .map(|&c| u8::from(c))
+            .collect()
+        })
     }
 
     /// The scan's results as CSV (empty if there is no scan).

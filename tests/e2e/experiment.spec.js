@@ -46,6 +46,25 @@ test('a short sweep gives a ⟨|m|⟩ curve that falls through T_c, with the exa
     expect(r.specific_heat_per_spin).toBeGreaterThan(0);
   }
 
+  // Each estimate carries its autocorrelation time and a flag; 400 sweeps are fewer than
+  // 100 τ near T_c (τ(|m|) ≈ 10–35 sweeps at T = 2.3 and 2.7 on 32²), and those points are
+  // named as hollow under the plots, with the engine's factor in the hint.
+  const csvText = await lab(page, 'scan_csv');
+  const header = csvText.split('\n')[0].split(',');
+  for (const key of ['abs_magnetization_tau', 'abs_magnetization_converged', 'susceptibility_converged'])
+    expect(header).toContain(key);
+  for (const r of rows) expect(r.abs_magnetization_tau).toBeGreaterThanOrEqual(0.5);
+  const flagged = csvText
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(','))
+    .filter((v) => v[header.indexOf('abs_magnetization_converged')] === 'false')
+    .map((v) => Number(v[0]));
+  expect(flagged.some((t) => t > 2.0 && t < 2.8)).toBe(true);
+  await expect(page.locator('#scan-flagged')).toContainText('Hollow points, at T = ');
+  await expect(page.locator('.scan-min-taus').first()).toHaveText('100');
+
   // The plot has points and the exact curve (the exact colour appears in the ⟨|m|⟩ panel).
   const exactPixels = await page.locator('#scan-m').evaluate((canvas) => {
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);

@@ -6,7 +6,7 @@
 // Onsager's exact curves for the zero-field ferromagnet.
 
 import { $, attempt, download, readNumber, showError } from '../ui.js';
-import { ErrorBarPlot } from '../views/plot.js';
+import { FlaggedPlot } from '../views/flagged_plot.js';
 import { LatticeView } from '../views/lattice.js';
 
 const CURVE_POINTS = 240;
@@ -14,7 +14,7 @@ const CURVE_POINTS = 240;
  * The sweep's state as the worker sends it (scanPart in worker.js).
  * @typedef {{has: boolean, running: boolean, len: number, progress: number, done: boolean,
  *   cancelled: boolean, temperature?: number, range: number[], onsager?: boolean,
- *   side?: number, spins?: Int8Array, columns?: Record<string, Float64Array> | null}} ScanState
+ *   side?: number, spins?: Int8Array, columns?: Record<string, Float64Array | Uint8Array> | null}} ScanState
  */
 /** @type {ScanState} */
 const EMPTY = { has: false, running: false, len: 0, progress: 0, done: false, cancelled: false, range: [3.5, 1.5] };
@@ -39,11 +39,14 @@ export class Experiment {
     this.drawnLength = -1;
     this.stale = true;
     this.plots = {
-      m: new ErrorBarPlot($('scan-m'), { title: '⟨|m|⟩  magnetisation per spin' }),
-      u: new ErrorBarPlot($('scan-u'), { title: 'u = ⟨E⟩/N  energy per spin' }),
-      c: new ErrorBarPlot($('scan-c'), { title: 'c  specific heat per spin' }),
-      chi: new ErrorBarPlot($('scan-chi'), { title: 'χ  susceptibility per spin' }),
+      m: new FlaggedPlot($('scan-m'), { title: '⟨|m|⟩  magnetisation per spin' }),
+      u: new FlaggedPlot($('scan-u'), { title: 'u = ⟨E⟩/N  energy per spin' }),
+      c: new FlaggedPlot($('scan-c'), { title: 'c  specific heat per spin' }),
+      chi: new FlaggedPlot($('scan-chi'), { title: 'χ  susceptibility per spin' }),
     };
+    // How many autocorrelation times a point needs (the engine's rule), in the hint.
+    for (const el of document.querySelectorAll('.scan-min-taus'))
+      el.textContent = String(engine.min_autocorrelation_times());
     this.lattice = new LatticeView($('scan-spins'));
     $('scan-start').addEventListener('click', () => this.start());
     $('scan-cancel').addEventListener('click', () => this.cancel());
@@ -151,11 +154,24 @@ export class Experiment {
     const exact = s.onsager ? this.curves : {};
     const marker = this.engine.critical_temperature();
     const panel = (plot, y, err, curve) =>
-      plot.draw({ x: t, y: column(y), err: column(err), xRange: [lo, hi], exact: curve ?? null, marker });
+      plot.draw({
+        x: t,
+        y: column(y),
+        err: column(err),
+        ok: column(`${y}Ok`),
+        xRange: [lo, hi],
+        exact: curve ?? null,
+        marker,
+      });
     panel(this.plots.m, 'm', 'mErr', exact.m);
     panel(this.plots.u, 'u', 'uErr', exact.u);
     panel(this.plots.c, 'c', 'cErr', exact.c);
     panel(this.plots.chi, 'chi', 'chiErr', null);
+    // The temperatures where some estimate was measured for too few autocorrelation times.
+    const short = t.filter((_, i) => ['m', 'u', 'c', 'chi'].some((k) => c && !c[`${k}Ok`][i]));
+    $('scan-flagged').textContent = short.length
+      ? `Hollow points, at T = ${short.map((v) => v.toFixed(3)).join(', ')}: measured for too few autocorrelation times; their error bars are lower bounds.`
+      : '';
     this.setButtons();
   }
 }

@@ -238,7 +238,8 @@ function advanceScan(untilMs) {
 // The sweep's state for the page, when it changed since the last frame (else undefined):
 // {has, running, len, progress, done, cancelled, temperature, range: [T high, T low],
 // onsager, side and spins (its lattice, while it runs), columns (when rows were added: the
-// result columns t, m, mErr, u, uErr, c, cErr, chi, chiErr)}.
+// result columns t, m, mErr, u, uErr, c, cErr, chi, chiErr, and mOk, uOk, cOk, chiOk: 1 where
+// the estimate was measured for enough autocorrelation times to trust its error)}.
 /** @returns {import('../messages').LatticeScanPart | undefined} */
 function scanPart() {
   if (!scan.changed) return undefined;
@@ -275,6 +276,11 @@ function scanPart() {
       cErr: column(lab.scan_specific_heat_error_ptr()),
       chi: column(lab.scan_susceptibility_ptr()),
       chiErr: column(lab.scan_susceptibility_error_ptr()),
+      // 1 where the estimate was measured for enough autocorrelation times, 0 where not.
+      mOk: lab.scan_converged(0),
+      uOk: lab.scan_converged(1),
+      cOk: lab.scan_converged(2),
+      chiOk: lab.scan_converged(3),
     };
   }
   return part;

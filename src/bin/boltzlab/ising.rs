@@ -3,7 +3,7 @@
 use crate::args::Args;
 use boltzlab::error::number;
 use boltzlab::estimate::observables::{
-    Estimate, ThermalEstimates, ThermalSeries, WolffCalibration,
+    Estimate, MIN_TAUS, ThermalEstimates, ThermalSeries, WolffCalibration,
 };
 use boltzlab::{Dynamics, LatticeSampler, Order};
 use serde_json::json;
@@ -91,6 +91,13 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
             ));
         }
     }
+    let estimates = [
+        energy,
+        magnetization,
+        abs_magnetization,
+        specific_heat,
+        susceptibility,
+    ];
     let report = json!({
         "energy_per_spin": energy,
         "magnetization_per_spin": magnetization,
@@ -107,8 +114,17 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
     if args.flag("json") {
         println!("{report}");
     } else {
-        let line =
-            |name: &str, e: Estimate| println!("{name:<28} {:>12.6} ± {:.6}", e.mean, e.stderr);
+        // Each line ends with τ_int in sweeps; a run shorter than MIN_TAUS·τ is marked '*'
+        // and explained below (its error bar is a lower bound).
+        let line = |name: &str, e: Estimate| {
+            println!(
+                "{name:<28} {:>12.6} ± {:.6}  τ = {}{}",
+                e.mean,
+                e.stderr,
+                number(round_tau(e.tau)),
+                if e.converged { "" } else { " *" }
+            )
+        };
         println!(
             "Ising {size}×{height} {}, T = {}, h = {}, J = {}, {} {}, seed {seed}",
             boundary.name(),
@@ -127,6 +143,22 @@ pub fn ising(raw: &[String]) -> Result<(), String> {
             "{sweeps} sweeps after {burn_in} burn-in, {:.3e} updates/s",
             report["updates_per_second"].as_f64().unwrap_or(0.0)
         );
+        if !estimates.iter().all(|e| e.converged) {
+            println!(
+                "* fewer than {} autocorrelation times τ (in sweeps) of the slowest observable \
+                 measured: the error bars are lower bounds; measure longer (--sweeps, --burn-in)",
+                number(MIN_TAUS)
+            );
+        }
     }
     Ok(())
+}
+
+/// τ to three significant figures for the text output (the JSON has every digit).
+fn round_tau(tau: f64) -> f64 {
+    if !(tau.is_finite() && tau > 0.0) {
+        return tau;
+    }
+    let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(tau)));
+    (tau * scale).round() / scale
 }

@@ -29,8 +29,12 @@ USAGE:
                  [--boundary periodic|open|fixed-up|fixed-down]
                  [--sweeps N] [--burn-in N] [--seed S] [--json]
       Sample an L×H Ising lattice; report E/N, M/N, |M|/N, c and χ per spin with error
-      bars from 32 bins (defaults: H = L, h = 0, J = 1, heat-bath, sequential, periodic,
-      10000 sweeps after 1000 burn-in sweeps, seed 1). With Wolff, a 'sweep' is a fixed
+      bars from each series' autocorrelation time τ (in sweeps; c and χ by a jackknife
+      over blocks of at least 4τ), and whether the run was long enough: with fewer than
+      100 τ of its slowest observable measured, every estimate says \"converged\": false
+      (marked * in the text) and its error bar is a lower bound (defaults: H = L, h = 0,
+      J = 1, heat-bath, sequential, periodic, 10000 sweeps after 1000 burn-in sweeps,
+      seed 1). With Wolff, a 'sweep' is a fixed
       number of cluster moves flipping about N spins on average (fixed after burn-in).
       At T = 0, c and χ are 0 ± 0 once the run has settled; if the sampled values still
       vary, β²N·Var overflows and the temperature is refused.
