@@ -6,7 +6,7 @@
 // Onsager's exact curves for the zero-field ferromagnet.
 
 import { $, attempt, download, readNumber, showError } from '../ui.js';
-import { FlaggedPlot } from '../views/flagged_plot.js';
+import { ErrorBarPlot } from '../views/plot.js';
 import { LatticeView } from '../views/lattice.js';
 
 const CURVE_POINTS = 240;
@@ -39,10 +39,10 @@ export class Experiment {
     this.drawnLength = -1;
     this.stale = true;
     this.plots = {
-      m: new FlaggedPlot($('scan-m'), { title: '⟨|m|⟩  magnetisation per spin' }),
-      u: new FlaggedPlot($('scan-u'), { title: 'u = ⟨E⟩/N  energy per spin' }),
-      c: new FlaggedPlot($('scan-c'), { title: 'c  specific heat per spin' }),
-      chi: new FlaggedPlot($('scan-chi'), { title: 'χ  susceptibility per spin' }),
+      m: new ErrorBarPlot($('scan-m'), { title: '⟨|m|⟩  magnetisation per spin' }),
+      u: new ErrorBarPlot($('scan-u'), { title: 'u = ⟨E⟩/N  energy per spin' }),
+      c: new ErrorBarPlot($('scan-c'), { title: 'c  specific heat per spin' }),
+      chi: new ErrorBarPlot($('scan-chi'), { title: 'χ  susceptibility per spin' }),
     };
     // How many autocorrelation times a point needs (the engine's rule), in the hint.
     for (const el of document.querySelectorAll('.scan-min-taus'))

@@ -14,8 +14,15 @@ export class ErrorBarPlot {
   }
 
   // x, y, err: arrays of the points; xRange: [lo, hi]; exact: {x, y} arrays or null;
-  // marker: an x to draw a dashed vertical line at (or null).
-  draw({ x, y, err, xRange, exact = null, marker = null }) {
+  // marker: an x to draw a dashed vertical line at (or null); ok: per point, whether its
+  // error bar can be trusted (a point with ok[i] 0 or false is drawn hollow: the sweep's
+  // runs too short for their autocorrelation time); every point is solid without it.
+  /**
+   * @param {{x: ArrayLike<number>, y: ArrayLike<number>, err: ArrayLike<number>, xRange: number[],
+   *   exact?: {x: ArrayLike<number>, y: ArrayLike<number>} | null, marker?: number | null,
+   *   ok?: ArrayLike<number | boolean>}} points
+   */
+  draw({ x, y, err, xRange, exact = null, marker = null, ok = [] }) {
     const last = x.length - 1;
     const now =
       last < 0
@@ -103,8 +110,8 @@ export class ErrorBarPlot {
       c.stroke();
     }
     const point = cssColour('--points', '#1d3557');
+    const card = cssColour('--card', '#fff');
     c.strokeStyle = point;
-    c.fillStyle = point;
     c.lineWidth = 1.2;
     for (let i = 0; i < x.length; i++) {
       if (!Number.isFinite(y[i])) continue;
@@ -120,9 +127,12 @@ export class ErrorBarPlot {
         c.lineTo(cx + 3, py(y[i] + err[i]));
         c.stroke();
       }
+      const hollow = ok[i] !== undefined && !ok[i];
       c.beginPath();
       c.arc(cx, cy, 3, 0, 2 * Math.PI);
+      c.fillStyle = hollow ? card : point;
       c.fill();
+      if (hollow) c.stroke();
     }
     c.restore();
   }
