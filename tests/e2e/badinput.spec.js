@@ -321,6 +321,27 @@ test('a value refused as Run or a step is pressed stops that press: the run neit
   await expectRunning(page);
 });
 
+test('a decimal comma in the temperature or field box is refused and named, never read as a bigger number', async ({
+  page,
+}) => {
+  await openApp(page);
+  await choose(page, 'Size', '16');
+  const parameters = await lab(page, 'fragment');
+  for (const [label, value, error] of [
+    ['Temperature value', '1,5', 'temperature-error'],
+    ['Field h value', '-0,2', 'field-error'],
+  ]) {
+    await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByLabel(label, { exact: true }).press('Enter');
+    await expect(page.locator(`#${error}`)).toContainText(
+      `got ${value}: write decimals with a point, ${value.replace(',', '.')}`,
+    );
+    await expect(page.locator(`#${error}`)).toContainText(/between/);
+    expect(await lab(page, 'fragment')).toBe(parameters);
+    count('decimal comma');
+  }
+});
+
 test('the sweep form refuses each bad field, names it and starts nothing', async ({ page }) => {
   // Hundreds of values, each tried through the form: about 30 s here, 90 s under heavy load.
   test.setTimeout(240_000);

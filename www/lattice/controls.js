@@ -4,7 +4,7 @@
 // value is explained next to its control and the control is set back to what the engine holds,
 // and a press of Run or a step on the way out of the box does not act (`guard`).
 
-import { $ as byId, PressGuard, attempt, readNumber } from '../ui.js';
+import { $ as byId, PressGuard, attempt, readNumber, showError } from '../ui.js';
 
 /** @typedef {import('boltzlab-bindings').LatticeModel} LatticeModel */
 /** @typedef {import('boltzlab-bindings').Dynamics} Dynamics */
@@ -44,10 +44,11 @@ export class Controls {
 
     slider.addEventListener('input', () => this.setTemperature(fromSlider(slider.value)));
     $('temperature-value').addEventListener('change', () =>
-      this.setTemperature(readNumber($('temperature-value').value)),
+      this.setTemperature(readNumber($('temperature-value').value), $('temperature-value').value),
     );
     $('set-tc').addEventListener('click', () => this.setTemperature(Number(tc.toPrecision(4))));
-    const setField = (id) => () => this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) });
+    const setField = (id) => () =>
+      this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) }, $(id).value);
     $('field').addEventListener('input', setField('field'));
     $('field-value').addEventListener('change', setField('field-value'));
     // The menus: each control's id, and the command its value goes in. A menu's value is
@@ -73,8 +74,9 @@ export class Controls {
     this.sync();
   }
 
-  setTemperature(temperature) {
-    this.apply('temperature-error', { command: 'set-temperature', temperature });
+  // text: what the box held, when the value came from a box (see `apply`).
+  setTemperature(temperature, text = '') {
+    this.apply('temperature-error', { command: 'set-temperature', temperature }, text);
   }
 
   setModel(model) {
@@ -92,13 +94,26 @@ export class Controls {
   /**
    * @param {string} errorId
    * @param {import('boltzlab-bindings').LatticeCommand} command
+   * @param {string} [text]
    */
-  apply(errorId, command) {
+  // `text`: what the value box held. A decimal comma there ("1,5": these are text boxes, since
+  // a number box reads it as 15, silently) is named in the refusal, which otherwise could
+  // only say that it got no number.
+  apply(errorId, command, text = '') {
     /** @type {import('boltzlab-bindings').LatticeReply | null} */
     let reply = null;
     const ok = attempt(errorId, () => {
       reply = this.lab.dispatch(command);
     });
+    const comma = text.trim();
+    if (!ok && /^[-+]?\d*,\d+$/.test(comma))
+      showError(
+        errorId,
+        $(errorId).textContent.replace(
+          'got no number',
+          `got ${comma}: write decimals with a point, ${comma.replace(',', '.')}`,
+        ),
+      );
     this.sync();
     if (ok) {
       if (reply?.reply === 'restarted') this.onRebuild();
