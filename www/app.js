@@ -60,6 +60,9 @@ export class App {
   // is opened by openLink once the app runs).
   constructor(engine, hash) {
     this.engine = engine;
+    // Who waits for the end of the next frame (nextFrame): called after it is drawn.
+    /** @type {Array<() => void>} */
+    this.waiting = [];
     this.lattice = new LatticeMode(engine, isStateLink(hash) ? '' : hash);
     this.machine = new MachineMode(engine);
     this.machineSharing = new MachineSharing(this.machine);
@@ -134,7 +137,8 @@ export class App {
     };
   }
 
-  // The one frame loop: the mode shown advances within the budget, then draws.
+  // The one frame loop: the mode shown advances within the budget, then draws; then those
+  // waiting for the frame go on.
   run() {
     const frame = (now) => {
       if (engineStopped()) return; // after a panic the engine is not called again
@@ -146,9 +150,17 @@ export class App {
       } catch (err) {
         mode.fail(err);
       }
+      for (const go of this.waiting.splice(0)) go();
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
+  }
+
+  // A promise of the end of the next frame, for code that paces itself by frames (a lesson
+  // stepping its lattice, the lecture refitting its tiles) without a frame loop of its own.
+  /** @returns {Promise<void>} */
+  nextFrame() {
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 }
 

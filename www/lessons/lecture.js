@@ -218,11 +218,12 @@ export class LectureMode {
     // A tile's body changes size when its legend does (the learning curve's key changes with
     // the estimate it shows), a panel when its content does (the ln Z table filled in), a
     // picture when its shape does: the views are fitted again, at the next frame.
-    this.refit = 0;
+    this.refit = false;
     this.observer = new ResizeObserver(() => {
       if (this.refit) return;
-      this.refit = requestAnimationFrame(() => {
-        this.refit = 0;
+      this.refit = true;
+      panel.app.nextFrame().then(() => {
+        this.refit = false;
         if (this.on) this.fit();
       });
     });

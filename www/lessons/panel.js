@@ -439,7 +439,7 @@ export class LessonPanel {
         const ticks = Math.min(chunk, left);
         await advanceLattice(ticks);
         left -= ticks;
-        await new Promise((resolve) => requestAnimationFrame(resolve));
+        await this.app.nextFrame();
       }
     } catch (err) {
       if (this.pending === pending) linkError(`This step’s run could not go on: ${err.message}`);
