@@ -337,8 +337,12 @@ export class LectureMode {
       const h = Math.floor(body.clientHeight);
       const side = Math.min(w, h);
       const [cssWidth, cssHeight] = fit === 'square' ? [side, side] : fit === 'fill' ? [w, h] : [w, null];
-      element.style.maxWidth = 'none';
-      element.style.maxHeight = 'none';
+      // A canvas never reaches past its tile's body, even in the frame between the body
+      // shrinking (its legend grew a line) and this fit running again: it is squeezed for that
+      // frame rather than cut off. A panel keeps its natural size and is scaled instead.
+      const bound = fit === 'natural' ? 'none' : '100%';
+      element.style.maxWidth = bound;
+      element.style.maxHeight = bound;
       element.style.minWidth = '0';
       element.style.width = `${cssWidth}px`;
       if (cssHeight !== null) element.style.height = `${cssHeight}px`;
