@@ -51,10 +51,30 @@ export function showUnused(unused, noteId) {
   $(noteId).hidden = reasons.length === 0;
 }
 
+// A decimal written with a comma ("1,5", "-0,05"), as much of Europe writes it.
+const DECIMAL_COMMA = /^[-+]?\d*,\d+$/;
+
+/**
+ * A refusal that got "no number" from a box holding a decimal comma says so, and what to
+ * write instead: "got 1,5: write decimals with a point, 1.5". readNumber reads a comma as no
+ * number; the decimal boxes are text boxes because a number box reads "1,5" as 15, silently.
+ * @param {string} message
+ * @param {Iterable<Element>} controls the controls the refusal describes
+ */
+export function commaHint(message, controls) {
+  if (!message.includes('got no number')) return message;
+  for (const control of controls) {
+    const text = control instanceof HTMLInputElement ? control.value.trim() : '';
+    if (DECIMAL_COMMA.test(text))
+      return message.replace('got no number', `got ${text}: write decimals with a point, ${text.replace(',', '.')}`);
+  }
+  return message;
+}
+
 // Shows `message` in the error element `id` and marks the controls it describes invalid.
 export function showError(id, message) {
   const box = $(id);
-  box.textContent = sentence(message);
+  box.textContent = sentence(commaHint(message, document.querySelectorAll(`[aria-describedby~="${id}"]`)));
   box.hidden = false;
   for (const control of document.querySelectorAll(`[aria-describedby~="${id}"]`))
     control.setAttribute('aria-invalid', 'true');

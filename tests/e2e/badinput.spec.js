@@ -321,7 +321,7 @@ test('a value refused as Run or a step is pressed stops that press: the run neit
   await expectRunning(page);
 });
 
-test('a decimal comma in the temperature or field box is refused and named, never read as a bigger number', async ({
+test('a decimal comma in the temperature, field or sweep boxes is refused and named, never read as a bigger number', async ({
   page,
 }) => {
   await openApp(page);
@@ -338,6 +338,22 @@ test('a decimal comma in the temperature or field box is refused and named, neve
     );
     await expect(page.locator(`#${error}`)).toContainText(/between/);
     expect(await lab(page, 'fragment')).toBe(parameters);
+    count('decimal comma');
+  }
+  // The sweep's temperatures, which wait for Start sweep.
+  await pause(page);
+  for (const [id, value] of [
+    ['scan-t-high', '3,5'],
+    ['scan-t-low', '1,5'],
+  ]) {
+    const original = await page.locator(`#${id}`).inputValue();
+    await page.locator(`#${id}`).fill(value);
+    await page.getByRole('button', { name: 'Start sweep' }).click();
+    await expect(page.locator('#scan-error')).toContainText(
+      `got ${value}: write decimals with a point, ${value.replace(',', '.')}`,
+    );
+    expect(await lab(page, 'has_scan'), `${id} = '${value}'`).toBe(false);
+    await page.locator(`#${id}`).fill(original);
     count('decimal comma');
   }
 });

@@ -192,6 +192,68 @@ test('every number box refuses bad values next to itself and changes nothing', a
   }
 });
 
+test('the decimal boxes are text boxes, and every number box takes whole numbers only', async ({ page }) => {
+  // Chromium's number box reads a typed "0,05" as 5 and "1,5" as 15, silently; so a box that
+  // takes decimals is a text box (inputmode decimal), read strictly, and a comma is refused.
+  await openMachine(page);
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('input[type=number], input[inputmode=decimal]')].map((box) => ({
+      id: box.id,
+      type: box.getAttribute('type'),
+      step: box.getAttribute('step'),
+    })),
+  );
+  expect(boxes.filter((box) => box.type === 'number').length).toBeGreaterThan(20);
+  for (const box of boxes)
+    if (box.type === 'number') expect(box.step, `#${box.id} takes decimals in a number box`).toBe('1');
+  expect(boxes.filter((box) => box.type === 'text').map((box) => box.id)).toEqual(
+    expect.arrayContaining(['bm-rate', 'bm-decay', 'bm-logz-temperature', 'rbm-rate', 'rbm-momentum', 'rbm-decay']),
+  );
+});
+
+test("a decimal comma in a machine's decimal box is refused and named, never read as a bigger number", async ({
+  page,
+}) => {
+  await trainedMachine(page);
+  const before = await snapshot(page);
+  for (const [id, value, error, button] of [
+    ['bm-rate', '0,05', 'bm-rule-error', null],
+    ['bm-decay', '0,001', 'bm-rule-error', null],
+    ['bm-logz-temperature', '1,5', 'bm-logz-error', 'Compute ln Z'],
+  ]) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await clearShown(page, error);
+    await page.locator(`#${id}`).fill(value);
+    if (button) await page.getByRole('button', { name: button, exact: true }).click();
+    else await page.locator(`#${id}`).dispatchEvent('change');
+    await expect(page.locator(`#${error}`), id).toContainText(
+      `got ${value}: write decimals with a point, ${value.replace(',', '.')}`,
+    );
+    expect(await snapshot(page), id).toEqual(before);
+    await page.locator(`#${id}`).fill(good);
+    counts['decimal commas'] = (counts['decimal commas'] ?? 0) + 1;
+  }
+  await page.locator('#bm-kind-restricted').check();
+  await expect.poll(() => page.evaluate(() => Boolean(window.boltzlabApp.machine.rbm.shown))).toBe(true);
+  const held = await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json());
+  for (const [id, value] of [
+    ['rbm-rate', '0,05'],
+    ['rbm-momentum', '0,9'],
+    ['rbm-decay', '0,0002'],
+  ]) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await clearShown(page, 'rbm-training-error');
+    await page.locator(`#${id}`).fill(value);
+    await page.getByRole('button', { name: 'Run learning', exact: true }).click();
+    await expect(page.locator('#rbm-training-error'), id).toContainText(
+      `got ${value}: write decimals with a point, ${value.replace(',', '.')}`,
+    );
+    expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json()), id).toBe(held);
+    await page.locator(`#${id}`).fill(good);
+    counts['decimal commas'] = (counts['decimal commas'] ?? 0) + 1;
+  }
+});
+
 test('every text box refuses bad text next to itself and changes nothing', async ({ page }) => {
   test.setTimeout(240_000);
   await trainedMachine(page);
@@ -471,21 +533,25 @@ test("the boxes' min and max are the engine's bounds, as its refusal states them
   };
   const press = (name) => () => page.getByRole('button', { name, exact: true }).click();
   await check('bm-collect', 'bm-schedule-error', press('Apply schedule'));
-  // The decay: "at least 0 and below 1", which a max can only approach.
-  await page.locator('#bm-decay').fill('1');
-  await page.locator('#bm-decay').dispatchEvent('change');
-  await expect(page.locator('#bm-rule-error')).toHaveText(/at least 0 and below 1/);
-  const [low, high] = await bounds('bm-decay');
-  expect(Number(low)).toBe(0);
-  expect(Number(high)).toBeLessThan(1);
-  expect(Number(high)).toBeGreaterThanOrEqual(0.999);
-  // The rate (its message is being reworded elsewhere): the box's max is accepted, beyond it refused.
+  // The decimal boxes are text boxes (a number box reads "1,5" as 15), with no min or max: the
+  // refusal states the range. The decay: "at least 0 and below 1"; 0.999 is taken.
+  for (const [value, refused] of [
+    ['1', true],
+    ['0.999', false],
+    ['0', false],
+  ]) {
+    await clearShown(page, 'bm-rule-error');
+    await page.locator('#bm-decay').fill(value);
+    await page.locator('#bm-decay').dispatchEvent('change');
+    await expect(page.locator('#bm-rule-error'), `decay ${value}`).toBeVisible({ visible: refused });
+    if (refused) await expect(page.locator('#bm-rule-error')).toHaveText(/at least 0 and below 1/);
+  }
+  // The rate: the rule's largest is taken, beyond it refused.
   for (const [rule, top] of [
     ['gradient', 100],
     ['sign', 1000],
   ]) {
     await choose(page, 'Learning rule', rule);
-    expect(await bounds('bm-rate')).toEqual(['0', String(top)]);
     for (const [value, refused] of [
       [top, false],
       [top * 1.01, true],

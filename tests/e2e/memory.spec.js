@@ -123,6 +123,15 @@ test('bad input is refused beside its control and changes nothing; a bad lesson 
   await page.locator('#memory-temperature').fill('-1');
   await page.locator('#memory-temperature').dispatchEvent('change');
   await expect(page.locator('#memory-recall-error')).toContainText(/temperature/i);
+  // A decimal comma is named, with what to write instead.
+  await page.locator('#memory-temperature').fill('0,5');
+  await page.locator('#memory-temperature').dispatchEvent('change');
+  await expect(page.locator('#memory-recall-error')).toContainText('got 0,5: write decimals with a point, 0.5');
+  await page.locator('#memory-cue-kind').selectOption('flip');
+  await page.locator('#memory-cue-fraction').fill(',2');
+  await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  await expect(cueError).toContainText('got ,2: write decimals with a point, .2');
+  await page.locator('#memory-cue-fraction').fill('0.2');
   await page.locator('#memory-width').fill('0');
   await page.getByRole('button', { name: 'New empty memory' }).click();
   await expect(page.locator('#memory-setup-error')).toContainText(/width/i);

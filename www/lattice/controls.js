@@ -44,11 +44,10 @@ export class Controls {
 
     slider.addEventListener('input', () => this.setTemperature(fromSlider(slider.value)));
     $('temperature-value').addEventListener('change', () =>
-      this.setTemperature(readNumber($('temperature-value').value), $('temperature-value').value),
+      this.setTemperature(readNumber($('temperature-value').value)),
     );
     $('set-tc').addEventListener('click', () => this.setTemperature(Number(tc.toPrecision(4))));
-    const setField = (id) => () =>
-      this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) }, $(id).value);
+    const setField = (id) => () => this.apply('field-error', { command: 'set-field', field: readNumber($(id).value) });
     $('field').addEventListener('input', setField('field'));
     $('field-value').addEventListener('change', setField('field-value'));
     // The menus: each control's id, and the command its value goes in. A menu's value is
@@ -74,9 +73,8 @@ export class Controls {
     this.sync();
   }
 
-  // text: what the box held, when the value came from a box (see `apply`).
-  setTemperature(temperature, text = '') {
-    this.apply('temperature-error', { command: 'set-temperature', temperature }, text);
+  setTemperature(temperature) {
+    this.apply('temperature-error', { command: 'set-temperature', temperature });
   }
 
   setModel(model) {
@@ -94,26 +92,13 @@ export class Controls {
   /**
    * @param {string} errorId
    * @param {import('boltzlab-bindings').LatticeCommand} command
-   * @param {string} [text]
    */
-  // `text`: what the value box held. A decimal comma there ("1,5": these are text boxes, since
-  // a number box reads it as 15, silently) is named in the refusal, which otherwise could
-  // only say that it got no number.
-  apply(errorId, command, text = '') {
+  apply(errorId, command) {
     /** @type {import('boltzlab-bindings').LatticeReply | null} */
     let reply = null;
     const ok = attempt(errorId, () => {
       reply = this.lab.dispatch(command);
     });
-    const comma = text.trim();
-    if (!ok && /^[-+]?\d*,\d+$/.test(comma))
-      showError(
-        errorId,
-        $(errorId).textContent.replace(
-          'got no number',
-          `got ${comma}: write decimals with a point, ${comma.replace(',', '.')}`,
-        ),
-      );
     this.sync();
     if (ok) {
       if (reply?.reply === 'restarted') this.onRebuild();

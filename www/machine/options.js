@@ -42,7 +42,6 @@ export class MachineOptions {
         $('bm-rule').value = mode.lab.rule();
         $('bm-rate').value = String(mode.lab.rule_size());
       }
-      this.showRateBound();
     };
     $('bm-rule').addEventListener('change', setRule);
     $('bm-rate').addEventListener('change', setRule);
@@ -81,12 +80,6 @@ export class MachineOptions {
         collect: readNumber($('bm-collect').value),
       })),
     );
-  }
-
-  // The rate box's max is the rule's (src/learn/mod.rs, Update::check): a rate ε up to 100,
-  // a sign step k up to 1000.
-  showRateBound() {
-    $('bm-rate').max = this.mode.lab?.rule() === 'sign' ? '1000' : '100';
   }
 
   // Tells the guard of a refusal (when `refused`); returns `refused`.
@@ -137,7 +130,6 @@ export class MachineOptions {
     const lab = this.mode.lab;
     $('bm-rule').value = lab.rule();
     $('bm-rate').value = String(lab.rule_size());
-    this.showRateBound();
     $('bm-decay').value = String(lab.weight_decay());
     $('bm-schedule').value = lab.schedule();
     $('bm-collect').value = String(lab.collect_sweeps());

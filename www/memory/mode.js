@@ -333,9 +333,10 @@ export class MemoryMode {
     const fraction = readNumber($('memory-cue-fraction').value);
     const mask = $('memory-cue-kind').value === 'mask';
     if (!Number.isFinite(fraction)) {
+      // Worded as the engine words it (a decimal comma is then named by showError).
       showError(
         'memory-cue-error',
-        `the ${mask ? 'mask' : 'flip'} fraction must be a number from 0 to 1, got “${$('memory-cue-fraction').value}”`,
+        `the ${mask ? 'mask' : 'flip'} fraction must be a number from 0 to 1, got no number`,
       );
       return null;
     }
