@@ -134,6 +134,16 @@ pub struct ScanResults {
     pub susceptibility_converged: Vec<bool>,
 }
 
+/// One observable's columns in [`ScanResults`]: per finished temperature its value, standard
+/// error, τ_int in sweeps and whether the error can be trusted.
+#[derive(Debug, Clone, Copy)]
+pub struct Column<'a> {
+    pub value: &'a [f64],
+    pub error: &'a [f64],
+    pub tau: &'a [f64],
+    pub converged: &'a [bool],
+}
+
 impl ScanResults {
     pub fn len(&self) -> usize {
         self.temperature.len()
@@ -163,12 +173,46 @@ impl ScanResults {
         self.susceptibility_converged.push(chi.converged);
     }
 
+    /// The four observables' columns, in the order ⟨|m|⟩, u, c, χ (the CSV's and the
+    /// page's order).
+    pub fn columns(&self) -> [Column<'_>; 4] {
+        let column = |value, error, tau, converged| Column {
+            value,
+            error,
+            tau,
+            converged,
+        };
+        [
+            column(
+                &self.abs_magnetization,
+                &self.abs_magnetization_error,
+                &self.abs_magnetization_tau,
+                &self.abs_magnetization_converged,
+            ),
+            column(
+                &self.energy,
+                &self.energy_error,
+                &self.energy_tau,
+                &self.energy_converged,
+            ),
+            column(
+                &self.specific_heat,
+                &self.specific_heat_error,
+                &self.specific_heat_tau,
+                &self.specific_heat_converged,
+            ),
+            column(
+                &self.susceptibility,
+                &self.susceptibility_error,
+                &self.susceptibility_tau,
+                &self.susceptibility_converged,
+            ),
+        ]
+    }
+
     /// Whether every estimate at point k was measured long enough to trust its error.
     pub fn converged(&self, k: usize) -> bool {
-        self.abs_magnetization_converged[k]
-            && self.energy_converged[k]
-            && self.specific_heat_converged[k]
-            && self.susceptibility_converged[k]
+        self.columns().iter().all(|column| column.converged[k])
     }
 
     /// The results as CSV, one row per temperature, with a header line: per observable the
@@ -186,37 +230,12 @@ impl ScanResults {
         );
         for k in 0..self.len() {
             let mut row = vec![self.temperature[k].to_string()];
-            for (value, error, tau, converged) in [
-                (
-                    &self.abs_magnetization,
-                    &self.abs_magnetization_error,
-                    &self.abs_magnetization_tau,
-                    &self.abs_magnetization_converged,
-                ),
-                (
-                    &self.energy,
-                    &self.energy_error,
-                    &self.energy_tau,
-                    &self.energy_converged,
-                ),
-                (
-                    &self.specific_heat,
-                    &self.specific_heat_error,
-                    &self.specific_heat_tau,
-                    &self.specific_heat_converged,
-                ),
-                (
-                    &self.susceptibility,
-                    &self.susceptibility_error,
-                    &self.susceptibility_tau,
-                    &self.susceptibility_converged,
-                ),
-            ] {
+            for column in self.columns() {
                 row.extend([
-                    value[k].to_string(),
-                    error[k].to_string(),
-                    tau[k].to_string(),
-                    converged[k].to_string(),
+                    column.value[k].to_string(),
+                    column.error[k].to_string(),
+                    column.tau[k].to_string(),
+                    column.converged[k].to_string(),
                 ]);
             }
             csv.push_str(&row.join(","));

@@ -659,34 +659,21 @@ impl IsingLab {
     /// τ_int in sweeps of estimate `k` (0 ⟨|m|⟩, 1 u, 2 c, 3 χ) at each finished
     /// temperature (empty for another k or no scan).
     pub fn scan_tau(&self, k: usize) -> Vec<f64> {
-        self.scan_results().map_or(Vec::new(), |r| {
-            match k {
-                0 => &r.abs_magnetization_tau,
-                1 => &r.energy_tau,
-                2 => &r.specific_heat_tau,
-                3 => &r.susceptibility_tau,
-                _ => return Vec::new(),
-            }
-            .clone()
-        })
+        self.scan_results()
+            .and_then(|r| r.columns().get(k).map(|c| c.tau.to_vec()))
+            .unwrap_or_default()
     }
 
     /// Whether estimate `k` (0 ⟨|m|⟩, 1 u, 2 c, 3 χ) at each finished temperature was
     /// measured for at least `min_autocorrelation_times()` τ (1), or not (0: its error bar
     /// is a lower bound). Empty for another k or no scan.
     pub fn scan_converged(&self, k: usize) -> Vec<u8> {
-        self.scan_results().map_or(Vec::new(), |r| {
-            match k {
-                0 => &r.abs_magnetization_converged,
-                1 => &r.energy_converged,
-                2 => &r.specific_heat_converged,
-                3 => &r.susceptibility_converged,
-                _ => return Vec::new(),
-            }
-            .iter()
-            .map(|&c| u8::from(c))
-            .collect()
-        })
+        self.scan_results()
+            .and_then(|r| {
+                let column = r.columns().get(k).copied()?;
+                Some(column.converged.iter().map(|&c| u8::from(c)).collect())
+            })
+            .unwrap_or_default()
     }
 
     /// The scan's results as CSV (empty if there is no scan).
