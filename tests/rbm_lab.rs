@@ -484,3 +484,44 @@ fn cd_shows_reconstructions_and_tempering_its_coldest_particles() {
     assert_eq!(lab.fantasy().len(), 20 * 16);
     assert_eq!(lab.reconstructions().len(), 16 * 16);
 }
+
+/// The page's check of options waiting for Apply options (`check_training`) takes exactly what
+/// `set_training` takes, refuses the rest with the same message, and changes nothing, even for
+/// good options that `set_training` would act on (new particles, a new batch size). A grid of
+/// 4 × 4 × 3 × 4 × 4 × 3 options, good and bad. Deterministic.
+#[test]
+fn checking_options_takes_what_setting_them_takes_and_changes_nothing() {
+    let mut lab = RbmLab::new("bars-4x4", 8, 1).unwrap();
+    lab.advance(10).unwrap();
+    let before = state(&lab);
+    let (mut taken, mut refused) = (0, 0);
+    for statistics in ["cd", "persistent", "tempering", "annealed"] {
+        for particles in [f64::NAN, 0.0, 37.0, 1e9] {
+            for steps in [0.0, 1.0, 2.5] {
+                for batch in [1.0, 7.0, 31.0, f64::INFINITY] {
+                    for rate in [f64::NAN, -1.0, 0.01, 1e300] {
+                        for momentum in [0.0, 0.5, 1.0] {
+                            let t = RbmTraining {
+                                replicas: 5.0,
+                                momentum,
+                                ..training(statistics, particles, rate, steps, batch)
+                            };
+                            let checked = lab.check_training(&t).map_err(|e| e.to_string());
+                            assert_eq!(state(&lab), before, "checking {t:?} changed the lab");
+                            let set = lab.clone().set_training(&t).map_err(|e| e.to_string());
+                            assert_eq!(checked, set, "{t:?}");
+                            if set.is_ok() {
+                                taken += 1;
+                            } else {
+                                refused += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Taken: cd with no or 37 particles, persistent and tempering with 37; one step; a batch
+    // of 1 or 7; rate 0.01; momentum 0 or 0.5: (2 + 1 + 1) × 2 × 2 = 16.
+    assert_eq!((taken, refused), (16, 4 * 4 * 3 * 4 * 4 * 3 - 16));
+}

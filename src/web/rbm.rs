@@ -163,6 +163,34 @@ impl WebRbmLab {
             .map(|_| ())
     }
 
+    /// Whether `set_training` would take these options, refused for the same reason, with
+    /// nothing set (the check of the options waiting for Apply options, as learning is run).
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_training(
+        &self,
+        statistics: &str,
+        steps: f64,
+        particles: f64,
+        replicas: f64,
+        batch: f64,
+        rate: f64,
+        momentum: f64,
+        decay: f64,
+    ) -> Result<(), JsError> {
+        self.lab
+            .check_training(&RbmTraining {
+                statistics: statistics.into(),
+                steps,
+                particles,
+                replicas,
+                batch,
+                rate,
+                momentum,
+                decay,
+            })
+            .map_err(js_error)
+    }
+
     pub fn set_likelihood_every(&mut self, every: f64) -> Result<(), JsError> {
         let every = Self::count(LIKELIHOOD_EVERY, every)?;
         self.command(RbmCommand::SetLikelihoodEvery { every })

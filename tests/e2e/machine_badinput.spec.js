@@ -483,6 +483,27 @@ test('a bad option waiting for Apply options refuses Run learning (restricted ma
     await expect(page.locator(`#${id}`)).toHaveValue(value);
     await page.locator(`#${id}`).fill(good);
   }
+  // Good values waiting there are checked without being set: the page's mirror of the run
+  // (its batch order and particles too) is the same after the check, so it is still the
+  // worker's run. A new batch size set and set back would have reshuffled the batches.
+  // (Its SHA-256, so that a failure prints two short digests rather than two sessions.)
+  const mirrorSession = () =>
+    page.evaluate(async () => {
+      const text = new TextEncoder().encode(window.boltzlabApp.machine.rbm.mirror.session());
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', text));
+      return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+    });
+  const session = await mirrorSession();
+  for (const [id, value] of [
+    ['rbm-batch', '7'],
+    ['rbm-particles', '37'],
+  ]) {
+    const good = await page.locator(`#${id}`).inputValue();
+    await page.locator(`#${id}`).fill(value);
+    expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.unappliedRefused()), id).toBe(false);
+    expect(await mirrorSession(), `${id} = ${value} waiting`).toBe(session);
+    await page.locator(`#${id}`).fill(good);
+  }
   await run.click();
   await expect(page.getByRole('button', { name: 'Pause learning', exact: true })).toBeVisible();
   expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);

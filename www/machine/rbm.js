@@ -479,22 +479,17 @@ export class RbmMode {
   // Whether the training boxes, which wait for Apply options, hold a value the engine would
   // refuse: checked as learning is run, so that a bad value there is not silently passed over
   // (learning would start at the options held). Its reason is shown beside the options (the
-  // text stays, to be corrected) and learning does not start. The check is the engine's: the
-  // options are set on the mirror (refused with nothing changed) and set back. A good value
-  // there still waits for Apply options. An MNIST run's options are checked by its worker.
+  // text stays, to be corrected) and learning does not start. The check is the engine's, made
+  // without setting anything (setting the options on the mirror and back would draw new
+  // particles for a new count, and the mirror would no longer be the worker's run). A good
+  // value there still waits for Apply options. An MNIST run's options are checked by its worker.
   unappliedRefused() {
     const mirror = this.mirror;
     if (!mirror || this.mnist.active || this.mnist.loading || $('rbm-dataset').value === 'mnist') return false;
-    const held = mirror.training();
     const t = this.training();
-    try {
-      mirror.set_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay);
-    } catch (err) {
-      showError('rbm-training-error', err.message ?? String(err));
-      return true;
-    }
-    mirror.dispatch({ command: 'set-training', training: held });
-    return false;
+    return !attempt('rbm-training-error', () =>
+      mirror.check_training(t.statistics, t.steps, t.particles, t.replicas, t.batch, t.rate, t.momentum, t.decay),
+    );
   }
 
   // Whether the Run button says learning: the MNIST run's (also while one loads) or the

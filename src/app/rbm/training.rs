@@ -325,16 +325,33 @@ impl From<Training> for RbmTraining {
 }
 
 impl RbmLab {
-    /// Replaces the learning options from the next update on (see
-    /// [`crate::learn::rbm::RbmTrainer::set_options`]: new statistics or particle counts
-    /// start new particles); refused, with nothing changed, if any value is out of range.
-    pub(super) fn set_options(&mut self, training: &Training) -> Result<(), ParamError> {
+    /// The trainer's options for `training`, with every check [`RbmLab::set_options`]
+    /// makes, changing nothing.
+    fn checked_options(&self, training: &Training) -> Result<TrainingOptions, ParamError> {
         let options = training.options(
             self.seed,
             self.images.train.len(),
             self.visible(),
             self.hidden,
         )?;
+        options.check(self.trainer.patterns(), self.visible(), self.hidden)?;
+        Ok(options)
+    }
+
+    /// Whether `training` would be taken by [`RbmLab::set_training`], refused for the same
+    /// reason, without setting it: the page checks the options waiting for Apply options as
+    /// learning is run. Setting them and setting them back would not do: new particle counts
+    /// draw new particles, a new batch size reshuffles.
+    pub fn check_training(&self, training: &RbmTraining) -> Result<(), ParamError> {
+        let training = training.typed(self.images.train.len())?;
+        self.checked_options(&training).map(|_| ())
+    }
+
+    /// Replaces the learning options from the next update on (see
+    /// [`crate::learn::rbm::RbmTrainer::set_options`]: new statistics or particle counts
+    /// start new particles); refused, with nothing changed, if any value is out of range.
+    pub(super) fn set_options(&mut self, training: &Training) -> Result<(), ParamError> {
+        let options = self.checked_options(training)?;
         self.trainer.set_options(options)?;
         self.reshape_shown();
         self.refresh();
