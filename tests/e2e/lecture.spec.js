@@ -328,3 +328,17 @@ test('plot text grows with its tile on a projector: the trace’s labels at 1920
   await expect(page.locator('body')).not.toHaveClass(/lecture/);
   await expect.poll(textPx).toBe(12);
 });
+
+test('the learning curve’s labels grow with its tile too: at least 20 px at 1920×1080, 12 px on the page', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?lesson=8&step=5&lecture=1');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  const textPx = () => page.locator('#bm-curve').evaluate((canvas) => Number(canvas.dataset.textPx));
+  await expect.poll(textPx).toBeGreaterThanOrEqual(20);
+  await page.locator('#lesson-card').click();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('body')).not.toHaveClass(/lecture/);
+  await expect.poll(textPx).toBe(12);
+});

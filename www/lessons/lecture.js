@@ -258,6 +258,9 @@ export class LectureMode {
     const names = step.views ?? [];
     if (!this.on) {
       for (const name of names) document.getElementById(VIEWS[name]?.id)?.classList.add('lesson-part');
+      // Back in their places, the views draw again at their page sizes (a paused one would
+      // keep its tile's size and type until its next frame).
+      this.redraw();
       return;
     }
     const tiles = $('lecture-views');
@@ -349,6 +352,11 @@ export class LectureMode {
       if (fit === 'picture' && element instanceof HTMLCanvasElement) fitPicture(element, w, h);
       if (fit === 'natural') shrinkToFit(element, w, h);
     }
+    this.redraw();
+  }
+
+  // Lets every view draw itself again at its size now (the modes redraw on a window resize).
+  redraw() {
     this.resizing = true;
     try {
       window.dispatchEvent(new Event('resize'));

@@ -3,7 +3,7 @@
 // against learning cycles, with AIS estimates of KL as points with ± one standard error.
 
 import { cssColour } from './colour.js';
-import { fitCanvas } from './canvas.js';
+import { fitCanvas, plotTextPx } from './canvas.js';
 import { format } from '../ui.js';
 import { describe, say } from './describe.js';
 
@@ -29,10 +29,14 @@ export class LearningCurveView {
         }${Number.isFinite(solvedNow) ? `, ${Math.round(solvedNow * 100)} % of the codes solved` : ''}`;
     describe(this.canvas, () => now);
     const { c, w, h } = fitCanvas(this.canvas);
-    const left = 48;
-    const right = 40;
-    const topPad = 10;
-    const bottom = 28;
+    // The labels grow with a lecture tile (plotTextPx), and the margins with them.
+    const textPx = plotTextPx(this.canvas, h);
+    this.canvas.dataset.textPx = String(textPx);
+    const s = textPx / 12;
+    const left = 48 * s;
+    const right = 40 * s;
+    const topPad = 10 * s;
+    const bottom = 28 * s;
     const ink = cssColour('--ink', '#222');
     const x0 = x[0] ?? 0;
     const x1 = Math.max(x[points - 1] ?? 1, x0 + 1);
@@ -47,18 +51,18 @@ export class LearningCurveView {
     c.strokeStyle = cssColour('--line', '#ccc');
     c.strokeRect(left, topPad, w - left - right, h - topPad - bottom);
     c.fillStyle = ink;
-    c.font = '12px system-ui, sans-serif';
+    c.font = `${textPx}px system-ui, sans-serif`;
     c.textAlign = 'right';
-    c.fillText(format(klTop, 2), left - 4, topPad + 10);
-    c.fillText('0', left - 4, h - bottom);
+    c.fillText(format(klTop, 2), left - 4 * s, topPad + textPx - 2);
+    c.fillText('0', left - 4 * s, h - bottom);
     c.textAlign = 'left';
-    c.fillText('1', w - right + 4, topPad + 10);
-    c.fillText('0', w - right + 4, h - bottom);
+    c.fillText('1', w - right + 4 * s, topPad + textPx - 2);
+    c.fillText('0', w - right + 4 * s, h - bottom);
     c.textAlign = 'center';
-    c.fillText(`learning cycles ${x0} – ${x1}`, w / 2, h - 8);
+    c.fillText(`learning cycles ${x0} – ${x1}`, w / 2, h - 8 * s);
     const line = (values, t, colour) => {
       c.strokeStyle = colour;
-      c.lineWidth = 2;
+      c.lineWidth = 2 * s;
       c.beginPath();
       let started = false;
       for (let i = 0; i < points; i++) {
@@ -73,7 +77,8 @@ export class LearningCurveView {
     line(solved, 1, cssColour('--magnetization', '#00798c'));
     // AIS estimates: points with ± one standard error bars.
     c.strokeStyle = c.fillStyle = cssColour('--energy', '#d1495b');
-    c.lineWidth = 1.5;
+    c.lineWidth = 1.5 * s;
+    const r = 3 * s; // the points' radius and the bars' half-width
     for (let i = 0; i < m; i++) {
       if (!Number.isFinite(aisKl[i]) || aisX[i] < x0) continue;
       const cx = px(aisX[i]);
@@ -82,13 +87,13 @@ export class LearningCurveView {
       c.beginPath();
       c.moveTo(cx, low);
       c.lineTo(cx, high);
-      c.moveTo(cx - 3, low);
-      c.lineTo(cx + 3, low);
-      c.moveTo(cx - 3, high);
-      c.lineTo(cx + 3, high);
+      c.moveTo(cx - r, low);
+      c.lineTo(cx + r, low);
+      c.moveTo(cx - r, high);
+      c.lineTo(cx + r, high);
       c.stroke();
       c.beginPath();
-      c.arc(cx, py(aisKl[i], klTop), 3, 0, 2 * Math.PI);
+      c.arc(cx, py(aisKl[i], klTop), r, 0, 2 * Math.PI);
       c.fill();
     }
   }
