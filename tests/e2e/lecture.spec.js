@@ -273,6 +273,28 @@ test('with no control focused, every key the guide lists drives the lecture', as
   await expect(page.locator('body')).not.toHaveClass(/lecture/);
 });
 
+test('B holds a prediction’s film: the lattice does not step while the screen is blank, and is measured at the stated sweep after', async ({
+  page,
+}) => {
+  await openLecture(page, 1, 3);
+  const sweeps = () => page.evaluate(() => window.boltzlabLab.sweeps());
+  await page.getByLabel(/mostly aligned/).check();
+  // Committed and blanked in one task, before the film's first frame.
+  await page.evaluate(() => {
+    document.getElementById('lesson-commit').click();
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', bubbles: true }));
+  });
+  await expect(page.locator('#lesson-blank')).toBeVisible();
+  const held = await sweeps();
+  await page.waitForTimeout(1000); // about 60 frames: 240 sweeps at the step's speed
+  expect(await sweeps()).toBe(held);
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'committed');
+  await page.keyboard.press('b');
+  await expect(page.locator('#lesson-blank')).toBeHidden();
+  await expect(page.locator('#lesson-predict')).toHaveAttribute('data-state', 'measured', { timeout: 60_000 });
+  expect(await sweeps()).toBe(100);
+});
+
 test('at 1024×768 the ln Z table, filled in, is whole in its tile: every method the step asks about is seen', async ({
   page,
 }) => {

@@ -428,7 +428,8 @@ export class LessonPanel {
   // frame's ticks (the step's speed) per animation frame, so the film plays as at that speed
   // and the last frame shows the lattice at the stated sweep. The page's own run would
   // overshoot: it does a frame's ticks (16 sweeps at a time here) before the panel's next
-  // reading, four times a second. Stops when the step changes.
+  // reading, four times a second. Stops when the step changes, and waits while the lecture's
+  // screen is blanked (B pauses everything; the film goes on when the screen is back).
   async stepLattice(pending, sweeps, ticksPerFrame) {
     const spins = latticeSpins();
     const chunk = Number.isFinite(ticksPerFrame) && ticksPerFrame > 0 ? ticksPerFrame : 16 * spins;
@@ -436,6 +437,10 @@ export class LessonPanel {
     setRunning('lattice', false);
     try {
       while (left > 0 && this.pending === pending) {
+        if (this.lecture.blanked) {
+          await this.app.nextFrame();
+          continue;
+        }
         const ticks = Math.min(chunk, left);
         await advanceLattice(ticks);
         left -= ticks;
