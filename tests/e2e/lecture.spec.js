@@ -31,6 +31,7 @@ const LEGENDS = {
   'sweep-heat': ['measured', 'Onsager'],
   'sweep-susceptibility': ['measured', 'Onsager'],
   likelihood: ['training set', 'test set'],
+  'mnist-likelihood': ['training set', 'test set', 'AIS standard error'],
   curve: ['KL(data ‖ model)', 'fraction of encoder inputs'],
   bonds: ['Yellow squares are frustrated plaquettes'],
 };

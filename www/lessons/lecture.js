@@ -82,7 +82,12 @@ export const VIEWS = {
   },
   'mnist-filters': { id: 'mnist-filters', title: 'Filters: each hidden unit’s weights at 28×28', fit: 'square' },
   'mnist-chains': { id: 'mnist-chains', title: 'Free chains', fit: 'square' },
-  'mnist-likelihood': { id: 'mnist-likelihood', title: 'Test and training ln p(v) per image', fit: 'fill' },
+  'mnist-likelihood': {
+    id: 'mnist-likelihood',
+    title: 'Test and training ln p(v) per image',
+    fit: 'fill',
+    legend: 'mnist-likelihood-legend',
+  },
   'mnist-gallery': { id: 'mnist-gallery', title: 'Generated digits', fit: 'picture' },
   'mnist-gallery-read': {
     id: 'mnist-gallery-box',
