@@ -79,7 +79,10 @@ impl ScanPlan {
         if t_low >= t_high {
             return Err(ParamError::Invalid {
                 field: "T high",
-                reason: format!("must be above T low (got T high = {t_high}, T low = {t_low})"),
+                reason: format!(
+                    "not above T low (got T high = {t_high}, T low = {t_low}): the sweep cools \
+                     from T high down to T low"
+                ),
             });
         }
         Ok(ScanPlan {
@@ -368,7 +371,7 @@ mod tests {
         assert!(ScanPlan::new(3.5, 1.5, 12, 100, 200).is_ok());
         // (Whole numbers from outside are read at the wire: tests/protocol.rs.)
         for (plan, needle) in [
-            ((1.5, 3.5, 12, 100, 200), "T high: must be above T low"),
+            ((1.5, 3.5, 12, 100, 200), "T high: not above T low"),
             ((3.5, 0.0, 12, 100, 200), "T low must be between 0.01"),
             ((f64::NAN, 1.0, 12, 100, 200), "T high must be a finite"),
             ((3.5, 1.5, 1, 100, 200), "points must be between 2"),

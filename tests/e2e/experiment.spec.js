@@ -89,7 +89,7 @@ test('a sweep can be cancelled, keeps what it finished, and bad plans are refuse
   await enter(page, 'T high', 1);
   await enter(page, 'T low', 3);
   await page.getByRole('button', { name: 'Start sweep' }).click();
-  await expect(page.locator('#scan-error')).toContainText('T high: must be above T low');
+  await expect(page.locator('#scan-error')).toContainText('T high: not above T low');
   expect(await lab(page, 'has_scan')).toBe(false);
   await enter(page, 'T high', 3);
   await enter(page, 'T low', 1);
