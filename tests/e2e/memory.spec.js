@@ -369,6 +369,16 @@ test('axis ticks are distinct, whole on a count axis, and their labels fit: afte
   await expect.poll(async () => (await view(page)).stats.ticks, { timeout: 30_000 }).toBeGreaterThan(1200);
   await page.getByRole('button', { name: 'Pause recall' }).click();
   await page.getByRole('button', { name: 'Cue', exact: true }).click();
+  // The page shows the worker's ticks once the frame after the pause is in (under load, the
+  // view read at once could be a frame from thousands of ticks before the pause).
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const m = window.boltzlabApp.memory;
+        return m.shown.stats.ticks === (await m.read('ticks'));
+      }),
+    )
+    .toBe(true);
   const before = (await view(page)).stats.ticks;
   await page.getByRole('button', { name: 'One tick' }).click();
   await expect.poll(async () => (await view(page)).stats.ticks).toBe(before + 1);
