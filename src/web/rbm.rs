@@ -23,6 +23,14 @@ use wasm_bindgen::prelude::*;
 /// The MNIST run's update shared by several learning workers.
 mod shared;
 
+/// Whether `steps` is a step count a completion or gallery call takes (CHAIN_STEPS: 1 to
+/// 100 000), refused with the engine's reason otherwise: the page checks the completion's
+/// steps before it starts one, which then advances by them.
+#[wasm_bindgen]
+pub fn check_chain_steps(steps: f64) -> Result<(), JsError> {
+    CHAIN_STEPS.read(steps).map(|_| ()).map_err(js_error)
+}
+
 /// One restricted-machine learning run.
 #[wasm_bindgen(js_name = RbmLab)]
 pub struct WebRbmLab {

@@ -45,9 +45,6 @@ export class RbmMode {
   constructor(engine) {
     this.engine = engine;
     this.mirror = null; // the page's RbmLab: the run's shape and options, checked commands
-    // A small machine with no completion, kept to read completion step counts (checkChainSteps).
-    /** @type {import('boltzlab-bindings').RbmLab | null} */
-    this.stepsProbe = null;
     /** @type {WorkerLink<import('../messages').RbmMessage, import('../messages').RbmFrame, import('../messages').RbmSession, import('boltzlab-bindings').RbmCommand, import('boltzlab-bindings').RbmReply> | null} */
     this.link = null; // the worker, started with the first run
     /** @type {WorkerLink<import('../messages').PointsMessage, never, never> | null} */
@@ -546,7 +543,7 @@ export class RbmMode {
     /** @type {import('boltzlab-bindings').RbmCommand} */
     const command = { command: 'start-completion', image, mask, painted: this.painted.slice() };
     const checked = () => {
-      this.checkChainSteps(steps);
+      this.engine.check_chain_steps(steps); // the steps first: nothing starts if refused
       this.mirror.dispatch(command);
     };
     if (attempt('rbm-complete-error', checked)) {
@@ -554,25 +551,6 @@ export class RbmMode {
       this.send({ command: 'advance-completion', steps }, 'rbm-complete-error');
       this.showPhase();
     }
-  }
-
-  // Throws the engine's reason (CHAIN_STEPS: "steps must be …") when the completion could not
-  // run `steps` steps, before anything starts. Read by a small machine kept for it, which has
-  // no completion: the engine reads the count first, then finds no completion to advance,
-  // as it does for a count it accepts (one step).
-  checkChainSteps(steps) {
-    this.stepsProbe ??= new this.engine.RbmLab('bars-4x4', 1, 0);
-    const probe = this.stepsProbe;
-    const reason = (n) => {
-      try {
-        probe.completion_step(n);
-        return null;
-      } catch (err) {
-        return err;
-      }
-    };
-    const refused = reason(steps);
-    if (refused && refused.message !== reason(1)?.message) throw refused;
   }
 
   // F: clamped ⇄ free for the completion chain, as on the lattice; it settles again.
@@ -586,7 +564,7 @@ export class RbmMode {
     const command = { command: 'set-completion-clamped', clamped: !mirror.completion_clamped() };
     const steps = readNumber($('rbm-complete-steps').value);
     const checked = () => {
-      this.checkChainSteps(steps);
+      this.engine.check_chain_steps(steps);
       mirror.dispatch(command);
     };
     if (attempt('rbm-complete-error', checked)) {
