@@ -128,6 +128,21 @@ export class PressGuard {
     }
   }
 
+  /**
+   * Wires `button` to `act` (a start or a step): a press that refused a value on its way does
+   * nothing, unless `pauses()` says that this press pauses what runs (pausing still pauses).
+   * @param {HTMLElement} button
+   * @param {() => void} act
+   * @param {() => boolean} [pauses]
+   */
+  onPress(button, act, pauses = () => false) {
+    this.watch(button);
+    button.addEventListener('click', () => {
+      if (this.pressRefused() && !pauses()) return;
+      act();
+    });
+  }
+
   // Whether the press that clicked a watched button refused a value on its way; the press is
   // over either way.
   pressRefused() {

@@ -234,17 +234,13 @@ export class LatticeMode {
     // A press that refused the value of the box it left does not start or step the run
     // (pausing a running lattice still pauses).
     const guard = this.controls.guard;
-    guard.watch($('run'), $('step-tick'), $('step-sweep'));
-    $('run').addEventListener('click', () => {
-      if (guard.pressRefused() && !this.running) return;
-      this.setRunning(!this.running);
-    });
-    $('step-tick').addEventListener('click', () => {
-      if (!guard.pressRefused()) this.stepTick();
-    });
-    $('step-sweep').addEventListener('click', () => {
-      if (!guard.pressRefused()) this.stepSweep();
-    });
+    guard.onPress(
+      $('run'),
+      () => this.setRunning(!this.running),
+      () => this.running,
+    );
+    guard.onPress($('step-tick'), () => this.stepTick());
+    guard.onPress($('step-sweep'), () => this.stepSweep());
     $('reset-random').addEventListener('click', () => this.reset('random'));
     $('reset-up').addEventListener('click', () => this.reset('up'));
     $('reset-down').addEventListener('click', () => this.reset('down'));

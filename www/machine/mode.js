@@ -370,18 +370,16 @@ export class MachineMode {
     // refuse in a box waiting for its own button, does not start or step learning (pausing
     // still pauses).
     const guard = this.options.guard;
-    guard.watch($('bm-run'), $('bm-step'), $('bm-step-sweep'));
-    $('bm-run').addEventListener('click', () => {
-      const refused = guard.pressRefused();
-      if (!this.running && (refused || this.options.unappliedRefused())) return;
-      this.setRunning(!this.running);
-    });
-    $('bm-step').addEventListener('click', () => {
-      if (!guard.pressRefused()) this.stepCycle();
-    });
-    $('bm-step-sweep').addEventListener('click', () => {
-      if (!guard.pressRefused()) this.stepSweep();
-    });
+    guard.onPress(
+      $('bm-run'),
+      () => {
+        if (!this.running && this.options.unappliedRefused()) return;
+        this.setRunning(!this.running);
+      },
+      () => this.running,
+    );
+    guard.onPress($('bm-step'), () => this.stepCycle());
+    guard.onPress($('bm-step-sweep'), () => this.stepSweep());
     $('bm-reset').addEventListener('click', () => this.resetWeights());
     $('bm-speed').addEventListener('input', () => {
       this.showSpeed();

@@ -457,14 +457,12 @@ export class MemoryMode {
     $('memory-random-state').addEventListener('click', () =>
       this.change({ command: 'random-state' }, 'memory-cue-error'),
     );
-    this.guard.watch($('memory-run'), $('memory-step'));
-    $('memory-run').addEventListener('click', () => {
-      if (this.guard.pressRefused() && !this.running) return;
-      this.setRunning(!this.running);
-    });
-    $('memory-step').addEventListener('click', () => {
-      if (!this.guard.pressRefused()) this.step();
-    });
+    this.guard.onPress(
+      $('memory-run'),
+      () => this.setRunning(!this.running),
+      () => this.running,
+    );
+    this.guard.onPress($('memory-step'), () => this.step());
     $('memory-temperature').addEventListener('change', () => this.setTemperature());
     $('memory-speed').addEventListener('change', () => {
       if (!SPEEDS.includes($('memory-speed').value)) $('memory-speed').value = '1';
