@@ -161,6 +161,10 @@ export const readNumber = (text) => {
   return DECIMAL.test(t) ? Number(t) : NaN;
 };
 
+// `text` safe to put in HTML as text.
+export const escapeText = (text) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
 // x with `digits` decimals, never "-0.0000".
 export const format = (x, digits = 4) =>
   (Object.is(x, -0) || Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x).toFixed(digits);

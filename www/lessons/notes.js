@@ -5,8 +5,7 @@
 // and the model's limits.
 
 import { COURSE } from './course.js';
-
-const esc = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+import { escapeText as esc } from '../ui.js';
 
 function stepNotes(step, k, current) {
   return `<section class="notes-step${current ? ' current' : ''}" data-step="${k + 1}">

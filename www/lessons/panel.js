@@ -5,7 +5,7 @@
 // lesson, keep the state). The address is the lesson's deep link: ?lesson=N&step=K (with
 // &lecture=1 in lecture mode); Back and Forward move between the steps visited.
 
-import { $, format } from '../ui.js';
+import { $, escapeText, format } from '../ui.js';
 import { COURSE } from './course.js';
 import {
   advanceLattice,
@@ -146,9 +146,6 @@ function loadProgress() {
     return { steps: {}, note: `Your saved lesson progress could not be read, so it was left out: ${err.message}.` };
   }
 }
-
-const escapeText = (text) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 const linkError = (text) => {
   $('link-error').textContent = text;
@@ -308,7 +305,7 @@ export class LessonPanel {
     this.restore(step, this.progress[this.progressKey()]);
     this.lecture.showNotes();
     this.lecture.arrange(step);
-    $('lesson').dataset.step = `${this.lesson + 1}.${this.step + 1}`;
+    $('lesson').dataset.step = this.progressKey();
     this.poll();
   }
 
