@@ -266,6 +266,9 @@ export type RbmSession = SessionMessage<{ updates: number; ms: number }>;
 export type MnistStats = {
   updates: number;
   updatesPerEpoch: number;
+  // The training images (the largest batch) and the options the run learns with.
+  images: number;
+  training: Training;
   version: number;
   visible: number;
   hidden: number;

@@ -31,6 +31,14 @@ pub fn check_chain_steps(steps: f64) -> Result<(), JsError> {
     CHAIN_STEPS.read(steps).map(|_| ()).map_err(js_error)
 }
 
+/// Whether `every` is a number of updates between log-likelihood points (LIKELIHOOD_EVERY:
+/// 1 to 10⁶), refused with the engine's reason otherwise: the MNIST page checks its box before
+/// it tells the learning worker, which only keeps the number.
+#[wasm_bindgen]
+pub fn check_likelihood_every(every: f64) -> Result<(), JsError> {
+    LIKELIHOOD_EVERY.read(every).map(|_| ()).map_err(js_error)
+}
+
 /// One restricted-machine learning run.
 #[wasm_bindgen(js_name = RbmLab)]
 pub struct WebRbmLab {
@@ -549,6 +557,11 @@ impl WebMnistLab {
 
     pub fn updates_per_epoch(&self) -> usize {
         self.lab.updates_per_epoch()
+    }
+
+    /// The training images: the largest batch.
+    pub fn training_images(&self) -> usize {
+        self.lab.training_images()
     }
 
     pub fn version(&self) -> f64 {

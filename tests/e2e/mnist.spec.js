@@ -97,11 +97,40 @@ test('a truncated or damaged MNIST file is refused with a message and the machin
   await page.locator('#rbm-create').click();
   await expect(page.locator('#rbm-setup-error')).toContainText(/hidden units/i);
   await page.locator('#rbm-hidden').fill('32');
+  // The batch box's max is the training images' count (the engine's bound), not the small
+  // images' (1500) it had before.
+  await expect(page.locator('#rbm-batch')).toHaveAttribute('max', '60000');
   await page.locator('#rbm-batch').fill('60001');
   await page.locator('#rbm-create').click();
   await expect(page.locator('#rbm-setup-error')).toContainText(/batch/i);
   expect(await read(page, 'fingerprint')).toBe(kept);
   await expect(page.locator('#mnist')).toBeVisible();
+  // The likelihood points' spacing is checked by the engine: its reason beside the box, and
+  // the next run keeps the spacing in use.
+  await page.locator('#rbm-batch').fill('100');
+  for (const [value, said] of [
+    ['0', /likelihood every must be .*1.*, got 0$/i],
+    ['2.5', /likelihood every must be a whole number .*, got 2\.5$/i],
+    ['', /likelihood every must be .*, got no number$/i],
+  ]) {
+    await page.locator('#mnist-every').fill(value);
+    await page.locator('#mnist-every').dispatchEvent('change');
+    await expect(page.locator('#mnist-view-error'), `'${value}'`).toHaveText(said);
+  }
+  await page.locator('#rbm-create').click();
+  await expect
+    .poll(() => page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.read('options')))
+    .toMatchObject({
+      every: 300,
+    });
+  await page.locator('#mnist-every').fill('450');
+  await page.locator('#mnist-every').dispatchEvent('change');
+  await expect(page.locator('#mnist-view-error')).toBeHidden();
+  await expect
+    .poll(() => page.evaluate(() => window.boltzlabApp.machine.rbm.mnist.read('options')))
+    .toMatchObject({
+      every: 450,
+    });
 });
 
 test('MNIST loads with progress, learns, scores with an error bar and resumes after a reload', async ({ page }) => {

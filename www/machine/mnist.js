@@ -28,7 +28,7 @@ import { coresToUse } from './mnist_team.js';
 import { threadedEngine } from './threads.js';
 import { keepLastRun, onEngineStop, reportPanic } from '../fault.js';
 import { keptRecord, openRuns, runFileName } from './mnist_store.js';
-import { $, clearError, download, format, readNumber, setText, showError } from '../ui.js';
+import { $, attempt, clearError, download, format, readNumber, setText, showError } from '../ui.js';
 import { cssColour, rgba } from '../views/colour.js';
 import { ImageGridView } from '../views/images.js';
 import { LikelihoodView } from '../views/likelihood.js';
@@ -121,6 +121,8 @@ export class MnistRun {
   constructor(engine) {
     this.engine = engine;
     this.active = false;
+    // Updates between likelihood points: the box's last value the engine took.
+    this.every = readNumber($('mnist-every').value);
     /** @type {WorkerLink<import('../messages').MnistMessage, import('../messages').MnistFrame, import('../messages').MnistSession, import('boltzlab-bindings').MnistCommand, import('boltzlab-bindings').MnistReply> | null} */
     this.link = null;
     /** @type {WorkerLink<import('../messages').MnistLikelihoodMessage, import('../messages').MnistLikelihoodFrame, never> | null} */
@@ -313,6 +315,8 @@ export class MnistRun {
       this.pointFresh = true; // the read-outs start again, and the chart shows no point
       this.shown = null;
       this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
+      // A batch is at most the training images (the engine's check in the worker).
+      $('rbm-batch').max = String(frame.stats.images);
       // A new or restored run shows a page of filters (its engine's start).
       /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked = frame.stats.filterAll;
       $('mnist-filter-page').toggleAttribute('disabled', frame.stats.filterAll);
@@ -487,17 +491,25 @@ export class MnistRun {
     return this.send({ command: 'show-filters', page, order, all }, 'mnist-view-error');
   }
 
-  setEvery() {
-    const raw = $('mnist-every').value; // '' for an empty box, and for text a number box refused
-    const every = readNumber(raw);
-    if (!(Number.isInteger(every) && every >= 1 && every <= 1e6)) {
-      showError(
-        'mnist-view-error',
-        `likelihood every: a whole number of updates from 1 to 1000000, got ${raw === '' ? 'no number' : raw}`,
-      );
-      return;
+  // The updates between likelihood points a new run gets: the box's, or the number in use
+  // when the engine refuses the box's (the refusal is shown beside it since its change).
+  everyOfBox() {
+    const every = readNumber($('mnist-every').value);
+    try {
+      this.engine.check_likelihood_every(every);
+      this.every = every;
+    } catch {
+      // this.every stays
     }
-    clearError('mnist-view-error');
+    return this.every;
+  }
+
+  // The box's updates between likelihood points, checked by the engine (a refusal is shown
+  // beside the box and the number in use stays); the learning worker keeps it.
+  setEvery() {
+    const every = readNumber($('mnist-every').value);
+    if (!attempt('mnist-view-error', () => this.engine.check_likelihood_every(every))) return;
+    this.every = every;
     this.link?.post({ type: 'every', every });
   }
 

@@ -125,6 +125,8 @@ function stats() {
   return {
     updates: lab.updates(),
     updatesPerEpoch: lab.updates_per_epoch(),
+    images: lab.training_images(),
+    training: lab.training(),
     version: lab.version(),
     visible: lab.visible(),
     hidden: lab.hidden(),

@@ -148,9 +148,8 @@ export class RbmMode {
     const seed = readNumber($('rbm-seed').value);
     const t = this.training();
     const training = { ...t, replicas: null, particles: t.statistics === 'cd' ? null : t.particles };
-    const every = readNumber($('mnist-every').value);
     const labels = $('mnist-labels').checked;
-    const options = { hidden, seed, training, labels, every: Number.isInteger(every) && every >= 1 ? every : 300 };
+    const options = { hidden, seed, training, labels, every: this.mnist.everyOfBox() };
     this.setRunning(false);
     return this.mnist.create(options, false).then((ok) => {
       if (ok) {

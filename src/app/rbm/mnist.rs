@@ -846,6 +846,11 @@ impl MnistLab {
         self.trainer.updates()
     }
 
+    /// N, the training images (60 000): the largest batch.
+    pub fn training_images(&self) -> usize {
+        self.data.train.len()
+    }
+
     /// ⌈N / B⌉ (600 at batch 100).
     pub fn updates_per_epoch(&self) -> usize {
         self.data.train.len().div_ceil(self.trainer.options().batch)
