@@ -509,6 +509,35 @@ test('a bad option waiting for Apply options refuses Run learning (restricted ma
   expect(await page.evaluate(() => window.boltzlabApp.machine.rbm.lab.training_json())).toBe(held);
 });
 
+test('a changed option waiting for Apply options is named beside the button until it is applied', async ({ page }) => {
+  await openRestricted(page);
+  const note = page.locator('#rbm-waiting');
+  const apply = page.locator('#rbm-apply');
+  const rate = () => page.evaluate(() => JSON.parse(window.boltzlabApp.machine.rbm.lab.training_json()).rate);
+  await expect(note).toBeHidden();
+  await expect(apply).not.toHaveClass(/waiting/);
+  const held = await rate();
+  expect(held).toBe(0.05); // the page's default
+  // A good value, a value written differently and the statistics menu.
+  await page.locator('#rbm-rate').fill('0.1');
+  await expect(note).toBeVisible();
+  await expect(note).toContainText(`Rate ε 0.1 (the run: ${held})`);
+  await expect(apply).toHaveClass(/waiting/);
+  await page.locator('#rbm-statistics').selectOption('cd');
+  await expect(note).toContainText('Free-phase statistics: CD-k (from the data) (the run: persistent particles (PCD))');
+  await page.locator('#rbm-statistics').selectOption('persistent');
+  await page.locator('#rbm-rate').fill('5e-2'); // the same number, written differently
+  await expect(note).toBeHidden();
+  await expect(apply).not.toHaveClass(/waiting/);
+  // Applied, the run learns with it and nothing waits.
+  await page.locator('#rbm-rate').fill('0.1');
+  await expect(note).toBeVisible();
+  await apply.click();
+  await expect.poll(rate).toBe(0.1);
+  await expect(note).toBeHidden();
+  await expect(apply).not.toHaveClass(/waiting/);
+});
+
 test('the completion refuses bad steps with the engine message and starts nothing', async ({ page }) => {
   await openRestricted(page);
   const image = () => page.evaluate(() => window.boltzlabApp.machine.rbm.lab.completion_image());

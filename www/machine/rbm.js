@@ -63,6 +63,7 @@ export class RbmMode {
     this.rate = { updates: 0, since: performance.now(), shown: 0, at: 0 };
     this.painted = new Uint8Array(64);
     this.changes = 0; // counts option changes and new runs, for the session's fingerprint
+    this.waitingSeen = ''; // what showWaiting last compared
     this.views = {
       fantasy: new ImageGridView($('rbm-fantasy')),
       reconstructions: new ImageGridView($('rbm-reconstructions')),
@@ -120,17 +121,52 @@ export class RbmMode {
     $('rbm-hidden').value = String(hidden);
     $('mnist-labels').checked = Boolean(labels);
     $('rbm-seed').value = String(seed);
-    for (const [key, id] of Object.entries({
-      statistics: 'rbm-statistics',
-      steps: 'rbm-steps',
-      particles: 'rbm-particles',
-      batch: 'rbm-batch',
-      rate: 'rbm-rate',
-      momentum: 'rbm-momentum',
-      decay: 'rbm-decay',
-    }))
+    for (const [key, id] of Object.entries(TRAINING_BOXES))
       if (training?.[key] !== null && training?.[key] !== undefined) $(id).value = String(training[key]);
     showUsedOptions();
+  }
+
+  // The options the run shown learns with: the small images' run (its mirror), or the MNIST
+  // run's as its worker last reported them; null before there is one.
+  /** @returns {import('boltzlab-bindings').Training | null} */
+  appliedTraining() {
+    if (this.mnist.active) return this.mnist.shown?.stats.training ?? null;
+    return this.mirror ? JSON.parse(this.mirror.training_json()) : null;
+  }
+
+  // The training boxes wait for Apply options: each one that holds a value the run does not
+  // learn with is named beside the button, with the run's value, and the button is marked,
+  // so that a changed box is never passed over silently. Checked every frame (a lesson, a
+  // link, a restore or the worker may change either side), written only when it changes.
+  showWaiting() {
+    const applied = this.appliedTraining();
+    const boxes = Object.entries(TRAINING_BOXES).map(([key, id]) => ({ key, box: $(id) }));
+    const seen = JSON.stringify([applied, boxes.map(({ box }) => [box.value, box.disabled])]);
+    if (seen === this.waitingSeen) return;
+    this.waitingSeen = seen;
+    /** @type {string[]} */
+    const waiting = [];
+    if (applied) {
+      for (const { key, box } of boxes) {
+        const held = applied[key];
+        if (box.disabled || held === null || held === undefined) continue;
+        const label = document.querySelector(`label[for="${box.id}"]`)?.textContent ?? key;
+        if (box.tagName === 'SELECT') {
+          if (box.value !== held) {
+            const name = (value) => box.querySelector(`option[value="${value}"]`)?.textContent ?? value;
+            waiting.push(`${label}: ${name(box.value)} (the run: ${name(held)})`);
+          }
+        } else if (readNumber(box.value) !== held) {
+          waiting.push(`${label} ${box.value.trim() || '(empty)'} (the run: ${held})`);
+        }
+      }
+    }
+    setText(
+      'rbm-waiting',
+      waiting.length ? `Not in use until Apply options or New machine: ${waiting.join('; ')}.` : '',
+    );
+    $('rbm-waiting').hidden = waiting.length === 0;
+    $('rbm-apply').classList.toggle('waiting', waiting.length > 0);
   }
 
   // The line under New machine for an MNIST run of `hidden` units (with labels or not).
@@ -677,6 +713,7 @@ export class RbmMode {
 
   // Draws the worker's last frame, once, and acknowledges it (the worker then sends the next).
   draw() {
+    if (!$('rbm').hidden) this.showWaiting();
     if (this.mnist.active) {
       if (!$('rbm').hidden) this.mnist.draw();
       return;
@@ -756,6 +793,17 @@ export class RbmMode {
     }
   }
 }
+
+// The boxes of the options a run learns with, by the name the engine gives each option.
+const TRAINING_BOXES = {
+  statistics: 'rbm-statistics',
+  steps: 'rbm-steps',
+  particles: 'rbm-particles',
+  batch: 'rbm-batch',
+  rate: 'rbm-rate',
+  momentum: 'rbm-momentum',
+  decay: 'rbm-decay',
+};
 
 // The restricted machine's controls show what `lab` holds: its dataset, hidden units, seed
 // and training options (a restored or a scene's run).
