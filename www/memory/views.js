@@ -21,17 +21,20 @@ export class OverlapBars {
     const ink = cssColour('--ink', '#222');
     const faint = cssColour('--faint', '#999');
     const accent = cssColour('--energy', '#e76f51');
-    const left = 30;
-    const bottom = 18;
-    const top = 6;
+    // 11 px text on the page, grown with a lecture tile (plotTextPx), and the margins with it.
+    const textPx = Math.round((plotTextPx(this.canvas, h) * 11) / 12);
+    const scale = textPx / 11;
+    const left = 30 * scale;
+    const bottom = 18 * scale;
+    const top = 6 * scale;
     const mid = top + (h - top - bottom) / 2;
     const py = (m) => mid - m * ((h - top - bottom) / 2);
-    c.font = '11px system-ui, sans-serif';
+    c.font = `${textPx}px system-ui, sans-serif`;
     c.fillStyle = ink;
     c.textAlign = 'right';
     c.textBaseline = 'middle';
     for (const v of [-1, 0, 1]) {
-      c.fillText(String(v), left - 4, py(v));
+      c.fillText(String(v), left - 4 * scale, py(v));
       c.strokeStyle = faint;
       c.globalAlpha = v === 0 ? 0.9 : 0.3;
       c.beginPath();
@@ -43,7 +46,7 @@ export class OverlapBars {
     const n = overlaps.length;
     if (n === 0) {
       c.textAlign = 'center';
-      c.fillText('no patterns stored', left + (w - left) / 2, mid - 12);
+      c.fillText('no patterns stored', left + (w - left) / 2, mid - textPx);
       return;
     }
     const slot = (w - left) / n;
@@ -55,9 +58,10 @@ export class OverlapBars {
       c.fillStyle = k === named ? accent : ink;
       const y = py(Math.max(0, overlaps[k]));
       c.fillRect(x, y, bar, Math.abs(py(overlaps[k]) - py(0)));
-      if (slot >= 14 || k % Math.ceil(14 / slot) === 0) {
+      const room = 14 * scale; // the width a label needs
+      if (slot >= room || k % Math.ceil(room / slot) === 0) {
         c.fillStyle = ink;
-        c.fillText(String(k), x + bar / 2, h - bottom + 3);
+        c.fillText(String(k), x + bar / 2, h - bottom + 3 * scale);
       }
     }
   }
