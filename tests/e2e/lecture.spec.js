@@ -10,6 +10,7 @@
 // before the next step's are laid out.
 import { test, expect } from './fixtures.js';
 import { COURSE } from '../../www/lessons/course.js';
+import { column, moveOn } from './lecture_keys.js';
 
 // Its tests stand alone (each on a page of its own): spread over the workers rather than run
 // one after another in one (playwright.config.js runs whole files otherwise).
@@ -117,12 +118,12 @@ for (const size of SIZES) {
       await page.goto(`/?lesson=${l + 1}&step=1&lecture=1`);
       await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
       await expect(page.locator('body')).toHaveClass(/lecture/);
+      let paged = 0; // presses that paged a step's text
       for (const [s, step] of lesson.steps.entries()) {
         const where = `lesson ${l + 1} step ${s + 1} at ${size.width}×${size.height}`;
-        if (s > 0) {
-          await page.locator('body').press('PageDown');
-        }
+        if (s > 0) paged += await moveOn(page, 'PageDown', (key) => page.locator('body').press(key));
         await expect(page.locator('#lesson')).toHaveAttribute('data-step', `${l + 1}.${s + 1}`);
+        expect((await column(page)).top, `${where}: the text opens at its top`).toBe(0);
         expect(step.views.length, `${where}: declares its views`).toBeGreaterThan(0);
         // The canvases draw within a few frames of the step opening (the modes' workers send
         // their first frame; lesson 14's likelihood tile waits for the MNIST data and its first
@@ -177,6 +178,7 @@ for (const size of SIZES) {
         expect(shown.pageWidth, `${where}: no sideways scrolling`).toBeLessThanOrEqual(size.width);
         expect(shown.textOverflow, `${where}: the text column does not scroll sideways`).toBeLessThanOrEqual(0);
       }
+      console.log(`lesson ${l + 1} at ${size.width}×${size.height}: ${paged} presses paged a step's text`);
     });
   }
 }
@@ -250,6 +252,7 @@ test('with no control focused, every key the guide lists drives the lecture', as
   // A click on the step's text: the focus is on no control.
   await page.locator('#lesson-card').click();
   const steps = COURSE[0].steps.length;
+  // (A key that moves on pages a text longer than its column first: moveOn.)
   for (const [key, step] of [
     ['PageDown', 2],
     ['ArrowRight', 3],
@@ -259,12 +262,13 @@ test('with no control focused, every key the guide lists drives the lecture', as
     ['End', steps],
     ['Home', 1],
   ]) {
-    await page.keyboard.press(key);
+    if (['PageDown', 'ArrowRight', ' '].includes(key)) await moveOn(page, key);
+    else await page.keyboard.press(key);
     await expect(page.locator('#lesson'), `${key} opens step ${step}`).toHaveAttribute('data-step', `1.${step}`);
   }
   // A click on a tile leaves the focus on no control too.
   await page.locator('#lecture-views .lecture-view figcaption').first().click();
-  await page.keyboard.press(' ');
+  await moveOn(page, ' ');
   await expect(page.locator('#lesson')).toHaveAttribute('data-step', '1.2');
   await page.keyboard.press('b');
   await expect(page.locator('#lesson-blank')).toBeVisible();

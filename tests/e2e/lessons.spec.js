@@ -10,6 +10,7 @@ import { test, expect, lab, spinsAndClamps, choose, drag, enter } from './fixtur
 import { COURSE, ENCODER_GOAL, KEEP_SWEEPS, MELT_WINDOW, MNIST_GOAL } from '../../www/lessons/course.js';
 import { pictureSpins } from '../../www/lattice/pictures.js';
 import { K_STDERR, above, below } from '../../www/lessons/quantities.js';
+import { moveOn } from './lecture_keys.js';
 
 // Its tests stand alone (each on a page of its own): spread over the workers rather than run
 // one after another in one (playwright.config.js runs whole files otherwise).
@@ -216,10 +217,11 @@ test('lecture mode: clicker keys move through the steps, B blanks and pauses', a
   await expect(page.locator('body')).toHaveClass(/lecture/);
   await expect(page.locator('header')).toBeHidden();
   const position = page.locator('#lesson-position');
-  await page.keyboard.press('PageDown');
+  // (A key that moves on pages a text longer than its column first: moveOn.)
+  await moveOn(page, 'PageDown');
   await expect(position).toHaveText('step 2 of 4');
   await expect(page).toHaveURL(/lesson=1&step=2&lecture=1/);
-  await page.keyboard.press('ArrowRight');
+  await moveOn(page, 'ArrowRight');
   await expect(position).toHaveText('step 3 of 4');
   await page.keyboard.press('PageUp');
   await expect(position).toHaveText('step 2 of 4');
@@ -227,7 +229,7 @@ test('lecture mode: clicker keys move through the steps, B blanks and pauses', a
   await expect(position).toHaveText('step 4 of 4');
   await page.keyboard.press('Home');
   await expect(position).toHaveText('step 1 of 4');
-  await page.keyboard.press(' ');
+  await moveOn(page, ' ');
   await expect(position).toHaveText('step 2 of 4');
   await page.keyboard.press('ArrowLeft');
   await expect(position).toHaveText('step 1 of 4');

@@ -383,12 +383,23 @@ const STEPS = [
         (t) => /^step 1 of \d+$/.test(t),
       );
       const steps = position.split(' of ')[1];
-      await page.driver.actions().sendKeys(Key.PAGE_DOWN).perform();
-      await poll(
-        'the next step',
-        () => page.text('#lesson-position'),
-        (t) => t === `step 2 of ${steps}`,
-      );
+      // A step's text longer than its column is paged first: PageDown until the next step
+      // opens, each press moving the text down or opening it.
+      const column = () => page.run(`return document.getElementById('lesson').scrollTop;`);
+      for (let presses = 0; ; presses++) {
+        check(presses < 20, 'PageDown never reached the next step');
+        const top = await column();
+        await page.driver.actions().sendKeys(Key.PAGE_DOWN).perform();
+        const moved = await poll(
+          'PageDown: the text paged or the next step',
+          async () => ({ step: await page.text('#lesson-position'), top: await column() }),
+          (now) => now.step !== position || now.top > top,
+        );
+        if (moved.step !== position) {
+          check(moved.step === `step 2 of ${steps}`, `PageDown opened ${moved.step}`);
+          break;
+        }
+      }
       const url = await page.driver.getCurrentUrl();
       check(/lesson=1&step=2&lecture=1/.test(url), `the address does not follow the step: ${url}`);
     },

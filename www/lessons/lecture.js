@@ -1,7 +1,8 @@
 // @ts-check
 // Lecture mode: the lesson full screen in large type, with only the step's text, its live
 // views and the controls it exposes; clicker keys (PageDown, → or Space: next; PageUp or
-// ←: previous; Home / End: first / last; B: blank the screen and pause), each left to a
+// ←: previous, each paging a text longer than its column first; Home / End: first / last;
+// B: blank the screen and pause), each left to a
 // focused control that acts on it (controlKeeps); the projector
 // colour profile (?colors=projector or the Colours menu); and speaker notes in a second
 // window that follows the step shown here.
@@ -235,6 +236,13 @@ export class LectureMode {
     window.addEventListener('resize', () => {
       if (!this.resizing && this.on) this.fit();
     });
+    // The text column's "more" mark follows its scrolling and its content (a prediction's
+    // result, a challenge's progress).
+    const column = $('lesson');
+    column.addEventListener('scroll', () => this.markMore(), { passive: true });
+    const text = new ResizeObserver(() => this.markMore());
+    text.observe(column);
+    for (const part of column.children) text.observe(part);
   }
 
   // Turns lecture mode on or off (full screen if the browser allows it here).
@@ -242,6 +250,7 @@ export class LectureMode {
     if (on === this.on) return;
     this.on = on;
     document.body.classList.toggle('lecture', on);
+    this.markMore();
     if (!on) this.blank(false);
     if (on && fullscreen && document.fullscreenEnabled && !document.fullscreenElement) {
       this.fullscreen = true;
@@ -268,6 +277,8 @@ export class LectureMode {
       this.redraw();
       return;
     }
+    // Each step's text opens at its top.
+    $('lesson').scrollTop = 0;
     const tiles = $('lecture-views');
     for (const name of names) {
       const view = VIEWS[name];
@@ -300,6 +311,7 @@ export class LectureMode {
     }
     $('lecture-controls').hidden = $('lecture-controls').childElementCount === 0;
     this.fit();
+    this.markMore();
   }
 
   // Moves `element` to the end of `into`, marking where it was.
@@ -376,12 +388,16 @@ export class LectureMode {
     // A blanked screen shows no control: its keys only bring the screen back.
     if (!this.blanked && controlKeeps(document.activeElement, event.key)) return;
     const panel = this.panel;
+    // A step's text longer than its column (at 1024 × 768) is paged first: the clicker reaches
+    // every line, then the next step.
+    const next = () => this.turnText(1) || panel.go(panel.step + 1);
+    const previous = () => this.turnText(-1) || panel.go(panel.step - 1);
     const actions = {
-      PageDown: () => panel.go(panel.step + 1),
-      ArrowRight: () => panel.go(panel.step + 1),
-      ' ': () => panel.go(panel.step + 1),
-      PageUp: () => panel.go(panel.step - 1),
-      ArrowLeft: () => panel.go(panel.step - 1),
+      PageDown: next,
+      ArrowRight: next,
+      ' ': next,
+      PageUp: previous,
+      ArrowLeft: previous,
       Home: () => panel.go(0),
       End: () => panel.go((panel.currentLesson()?.steps.length ?? 1) - 1),
       b: () => this.blank(!this.blanked),
@@ -397,6 +413,24 @@ export class LectureMode {
       return;
     }
     action();
+  }
+
+  // Scrolls the text column a page down (direction 1) or up (−1), keeping two lines of the
+  // page before, when it has more text that way; whether it did.
+  turnText(direction) {
+    const column = $('lesson');
+    const room = direction > 0 ? column.scrollHeight - column.clientHeight - column.scrollTop : column.scrollTop;
+    if (room < 2) return false;
+    const line = parseFloat(getComputedStyle(column).fontSize) * 1.35;
+    column.scrollTop += direction * Math.min(room, Math.max(line, column.clientHeight - 2 * line));
+    this.markMore();
+    return true;
+  }
+
+  // Marks the text column that has more text below, which shows "more" at its foot.
+  markMore() {
+    const column = $('lesson');
+    column.classList.toggle('more-below', this.on && column.scrollHeight - column.clientHeight - column.scrollTop >= 2);
   }
 
   // Blanks the screen (and pauses whatever runs), or shows it again (still paused).
