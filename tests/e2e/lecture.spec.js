@@ -300,40 +300,77 @@ test('B holds a prediction’s film: the lattice does not step while the screen 
   expect(await sweeps()).toBe(100);
 });
 
-test('at 1024×768 the ln Z table, filled in, is whole in its tile: every method the step asks about is seen', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto('/?lesson=9&step=4&lecture=1');
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-  const tile = page.locator('#lecture-views .lecture-view[data-view="lattice-logz"]');
-  await tile.getByRole('button', { name: 'Compute ln Z of the lattice' }).click();
-  const rows = tile.locator('#lattice-logz-table tbody tr');
-  await expect(rows).toHaveCount(4);
-  // Every method's row has its value (AIS last).
-  for (const method of ['exact', 'sampled', 'mean-field', 'ais'])
-    await expect(tile.locator(`tr[data-method="${method}"] td.value`)).not.toHaveText(/^(–|computing…)$/, {
-      timeout: 90_000,
-    });
-  // The table (and the whole panel) lies inside the tile's body, nothing of it cut off.
-  await expect
-    .poll(() =>
-      tile.evaluate((figure) => {
-        const body = figure.querySelector('.lecture-view-body').getBoundingClientRect();
-        const outside = (element) => {
-          const r = element.getBoundingClientRect();
-          return (
-            r.top < body.top - 1 || r.left < body.left - 1 || r.bottom > body.bottom + 1 || r.right > body.right + 1
-          );
-        };
-        return [figure.querySelector('#lattice-z'), ...figure.querySelectorAll('#lattice-logz-table tr')]
-          .filter(outside)
-          .map((element) => element.dataset.method ?? element.id ?? element.tagName);
-      }),
-    )
-    .toEqual([]);
-});
+// The two ln Z panels: the lattice's (lesson 9 step 4) and the machine's (step 2, its widest).
+const LOGZ_PANELS = [
+  {
+    step: 4,
+    view: 'lattice-logz',
+    panel: 'lattice-z',
+    table: 'lattice-logz-table',
+    button: 'Compute ln Z of the lattice',
+  },
+  { step: 2, view: 'machine-logz', panel: 'bm-logz-box', table: 'bm-logz-table', button: 'Compute ln Z' },
+];
+
+for (const { step, view, panel, table, button } of LOGZ_PANELS) {
+  test(`at 1024×768 the ln Z table (${view}), filled in, is whole in its tile: every method the step asks about is seen`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`/?lesson=9&step=${step}&lecture=1`);
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    const tile = page.locator(`#lecture-views .lecture-view[data-view="${view}"]`);
+    await tile.getByRole('button', { name: button, exact: true }).click();
+    const rows = tile.locator(`#${table} tbody tr`);
+    await expect(rows).toHaveCount(4);
+    // Every method's row has its value (AIS last).
+    for (const method of ['exact', 'sampled', 'mean-field', 'ais'])
+      await expect(tile.locator(`tr[data-method="${method}"] td.value`)).not.toHaveText(/^(–|computing…)$/, {
+        timeout: 90_000,
+      });
+    // The table (and the whole panel) lies inside the tile's body, nothing of it cut off,
+    // below or to the right (the filled table grows wider: the panel is fitted again).
+    await expect
+      .poll(() =>
+        tile.evaluate(
+          (figure, ids) => {
+            const body = figure.querySelector('.lecture-view-body').getBoundingClientRect();
+            const outside = (element) => {
+              const r = element.getBoundingClientRect();
+              return (
+                r.top < body.top - 1 || r.left < body.left - 1 || r.bottom > body.bottom + 1 || r.right > body.right + 1
+              );
+            };
+            return [figure.querySelector(`#${ids.panel}`), ...figure.querySelectorAll(`#${ids.table} tr`)]
+              .filter(outside)
+              .map((element) => element.dataset.method ?? element.id ?? element.tagName);
+          },
+          { panel, table },
+        ),
+      )
+      .toEqual([]);
+    // The room goes to the table: the panel's paragraph of explanation (the lesson's text says
+    // it) is left out, and each figure keeps to one line ("lower bound", "± 0.0465").
+    const shown = await tile.evaluate((figure, id) => {
+      const box = figure.querySelector(`#${id}`);
+      const scale = Number(box.style.transform.match(/scale\(([\d.]+)\)/)?.[1] ?? 1);
+      const lines = (cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      };
+      return {
+        explanation: [...box.querySelectorAll('.lecture-omit')].filter((p) => p.getClientRects().length > 0).length,
+        wrapped: [...box.querySelectorAll('td')].filter((cell) => lines(cell) > 1).map((cell) => cell.textContent),
+        tablePx: parseFloat(getComputedStyle(box.querySelector('td')).fontSize) * scale,
+      };
+    }, panel);
+    expect(shown.explanation, 'the explanation shown in the tile').toBe(0);
+    expect(shown.wrapped, 'figures on two lines').toEqual([]);
+    console.log(`the ${view} table at 1024×768, filled in: its figures ${shown.tablePx.toFixed(1)} px on screen`);
+  });
+}
 
 test('plot text grows with its tile on a projector: the trace’s labels at 1920×1080 are at least 20 px, 12 px on the page', async ({
   page,

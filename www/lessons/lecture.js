@@ -134,26 +134,27 @@ function fitPicture(canvas, w, h) {
 }
 
 /**
- * Scales a panel (a table, a text, a gallery) taller than its w × h tile down until it fits,
- * as little as it can: laid out wider (at w / k, so that scaled by k it still fills the
- * tile's width), where it is shorter. Canvases that draw to their width (the units, the
- * patterns) are left as they are (a scaled canvas would measure itself smaller and shrink).
+ * Scales a panel (a table, a text, a gallery) taller or wider than its w × h tile down until
+ * it fits, as little as it can: laid out wider (at w / k, so that scaled by k it still fills
+ * the tile's width), where it is shorter and its widest line (a table of figures kept to one
+ * line each) has room. Canvases that draw to their width (the units, the patterns) are left
+ * as they are (a scaled canvas would measure itself smaller and shrink).
  * @param {HTMLElement} element
  * @param {number} w
  * @param {number} h
  */
 function shrinkToFit(element, w, h) {
   element.style.transform = '';
+  if (element instanceof HTMLCanvasElement) return;
   const room = h - parseFloat(getComputedStyle(element).marginTop); // under its top margin
-  const natural = element.offsetHeight;
-  if (natural <= room || element instanceof HTMLCanvasElement) return;
   const fits = (k) => {
     element.style.width = `${w / k}px`;
-    return element.offsetHeight * k <= room;
+    return element.offsetHeight * k <= room && element.scrollWidth <= element.clientWidth + 1;
   };
-  // k = room / natural fits unless the panel is no shorter wider (then it is scaled at width
-  // w); the largest k that fits lies between it and 1.
-  let [lo, hi] = [room / natural, 1];
+  if (fits(1)) return;
+  // Laid out at w, its height and its content's width bound the scale from below (wider, it
+  // is no taller and its content no wider); the largest k that fits lies between that and 1.
+  let [lo, hi] = [Math.min(room / element.offsetHeight, element.clientWidth / element.scrollWidth), 1];
   if (fits(lo)) {
     for (let i = 0; i < 8; i++) {
       const k = (lo + hi) / 2;
@@ -222,8 +223,8 @@ export class LectureMode {
     this.views = []; // the elements of the views shown, with their names and fits
     this.resizing = false;
     // A tile's body changes size when its legend does (the learning curve's key changes with
-    // the estimate it shows), a panel when its content does (the ln Z table filled in), a
-    // picture when its shape does: the views are fitted again, at the next frame.
+    // the estimate it shows), a panel when its content does (the ln Z table filled in, taller
+    // or wider), a picture when its shape does: the views are fitted again, at the next frame.
     this.refit = false;
     this.observer = new ResizeObserver(() => {
       if (this.refit) return;
@@ -304,6 +305,8 @@ export class LectureMode {
       this.views.push({ element, body, fit: view.fit });
       this.observer.observe(body);
       if (view.fit === 'natural' || view.fit === 'picture') this.observer.observe(element);
+      // A table filled in grows wider inside its panel, which keeps its size.
+      if (view.fit === 'natural') for (const table of element.querySelectorAll('table')) this.observer.observe(table);
     }
     for (const name of step.scene.controls ?? []) {
       const element = PARTS[name]?.();
