@@ -105,7 +105,10 @@ export async function decodeState(hash) {
     throw new Error('its session is missing');
   if (payload.session === null) {
     const options = payload.options;
-    if (!isObject(options) || !Object.values(options).every((v) => typeof v === 'string' || Number.isFinite(v)))
+    if (
+      !isObject(options) ||
+      !Object.values(options).every((v) => typeof v === 'string' || typeof v === 'boolean' || Number.isFinite(v))
+    )
       throw new Error('its options are missing or not values');
   }
   return payload;

@@ -133,6 +133,40 @@ test('a truncated or damaged MNIST file is refused with a message and the machin
     });
 });
 
+test("an MNIST run's link starts the same machine and options from the same seed; the run itself is a saved file's", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await openRestricted(page);
+  await page.locator('#rbm-seed').fill('9');
+  await chooseMnist(page, 24);
+  await expect(page.locator('#mnist')).toBeVisible();
+  // Options of the user's own, applied to the run, and a spacing of the likelihood points.
+  await page.locator('#rbm-rate').fill('0.07');
+  await page.locator('#rbm-batch').fill('50');
+  await page.locator('#rbm-apply').click();
+  await expect.poll(() => read(page, 'options').then((o) => [o.training.rate, o.training.batch])).toEqual([0.07, 50]);
+  await page.locator('#mnist-every').fill('120');
+  await page.locator('#mnist-every').dispatchEvent('change');
+  await expect.poll(() => read(page, 'options').then((o) => o.every)).toBe(120);
+  const options = await read(page, 'options');
+  expect(options).toMatchObject({ hidden: 24, seed: 9 });
+  await page.locator('#bm-copy-link').click();
+  await expect(page.locator('#bm-copy-done')).toContainText('does not fit in a link');
+  const link = await page.locator('#bm-share-link').inputValue();
+  console.log(`an MNIST run's link: ${link.length} characters`);
+  // A fresh browser opens it: a new run of that machine, with those options and seed.
+  const other = await browser.newPage();
+  await other.goto(link);
+  await expect(other.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(other.locator('#mnist')).toBeVisible({ timeout: 60_000 });
+  await expect(other.locator('#link-error')).toBeHidden();
+  await expect.poll(() => read(other, 'options'), { timeout: 60_000 }).toEqual(options);
+  expect(await read(other, 'updates')).toBe(0);
+  await other.close();
+});
+
 test('MNIST loads with progress, learns, scores with an error bar and resumes after a reload', async ({ page }) => {
   test.setTimeout(150_000);
   await openRestricted(page);

@@ -12,6 +12,7 @@ import { $ } from '../ui.js';
 import { LatticeScene } from '../lattice/scene.js';
 import { MachineScene } from '../machine/scene.js';
 import { MemoryScene } from '../memory/scene.js';
+import { TRAINING_BOXES } from '../machine/rbm.js';
 
 // The modes' scene interfaces of the app (installScenes).
 let scenes = null;
@@ -29,16 +30,9 @@ export function installScenes(app) {
 // The scene interface of mode `name` ('lattice', 'machine' or 'memory').
 export const modeScene = (name) => scenes[name];
 
-// The restricted machine's controls, by the names a link's options use (machine/share.js).
+// The restricted machine's controls, by the names a link's options use (machine/share.js):
+// the run's, and its training's (TRAINING_BOXES).
 const RBM_RUN = { dataset: 'rbm-dataset', hidden: 'rbm-hidden', seed: 'rbm-seed' };
-const RBM_TRAINING = {
-  statistics: 'rbm-statistics',
-  steps: 'rbm-steps',
-  particles: 'rbm-particles',
-  batch: 'rbm-batch',
-  rate: 'rbm-rate',
-  momentum: 'rbm-momentum',
-};
 
 // What a scene can show or hide, by name: the element that holds it (lecture mode shows
 // only the step's controls and views; outside lecture mode they are highlighted).
@@ -95,7 +89,11 @@ const HIDEABLE =
 // by name, as numbers or their controls' text) and shows it: a restricted machine's link
 // (link.js) starts it so. Throws, naming the field, with nothing changed, on a bad value.
 export function applyRestricted(values) {
-  scenes.machine.applyRestricted(values);
+  if (values.dataset === 'mnist') {
+    // An MNIST run's link: its machine and options (MNIST_KEYS), seed and likelihood spacing.
+    const { seed, every, ...rbm } = values;
+    scenes.machine.apply({ mode: 'restricted', rbm, seed, every });
+  } else scenes.machine.applyRestricted(values);
 }
 
 // Applies `scene` to the app, then shows its mode. `seed` replaces the scene's own seed (a
@@ -185,5 +183,5 @@ export function readouts(extra = {}) {
 // exists, machine/share.js).
 export function controlValues(mode) {
   if (mode !== 'restricted') throw new Error(`controlValues: only the restricted machine's, not “${mode}”`);
-  return Object.fromEntries(Object.entries({ ...RBM_RUN, ...RBM_TRAINING }).map(([key, id]) => [key, $(id).value]));
+  return Object.fromEntries(Object.entries({ ...RBM_RUN, ...TRAINING_BOXES }).map(([key, id]) => [key, $(id).value]));
 }

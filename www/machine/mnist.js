@@ -183,6 +183,23 @@ export class MnistRun {
     }
   }
 
+  // What a link to this run carries (machine/share.js): its machine, options and seed, from
+  // which the link starts a new run; the run itself (a few MB) does not fit in a link, and a
+  // saved file keeps it. null before the run's first frame.
+  linkOptions() {
+    const s = this.shown?.stats;
+    if (!s) return null;
+    const training = Object.entries(s.training).filter(([, value]) => value !== null && value !== undefined);
+    return {
+      dataset: 'mnist',
+      hidden: s.hidden,
+      seed: s.seed,
+      labels: s.labelled,
+      every: this.every,
+      ...Object.fromEntries(training),
+    };
+  }
+
   // Shows MNIST's views (true) or the small images' (false).
   show(on) {
     this.active = on;

@@ -794,11 +794,13 @@ export class RbmMode {
   }
 }
 
-// The boxes of the options a run learns with, by the name the engine gives each option.
-const TRAINING_BOXES = {
+// The boxes of the options a run learns with, by the name the engine gives each option (and
+// a link's options, lessons/scene.js).
+export const TRAINING_BOXES = {
   statistics: 'rbm-statistics',
   steps: 'rbm-steps',
   particles: 'rbm-particles',
+  replicas: 'rbm-replicas',
   batch: 'rbm-batch',
   rate: 'rbm-rate',
   momentum: 'rbm-momentum',

@@ -20,6 +20,12 @@ export function machinePayload(machine) {
       note: 'It opens exactly this machine: its dataset, options, weights, learning cycle and phase.',
     };
   }
+  const mnist = machine.rbm.mnist.active ? machine.rbm.mnist.linkOptions() : null;
+  if (mnist !== null)
+    return {
+      payload: { mode: 'machine', kind: 'restricted', session: null, options: mnist },
+      note: 'An MNIST run (a few MB) does not fit in a link: it starts a new run of the same machine and options from the same seed. To keep the run itself, use Save the run to a file.',
+    };
   const session = machine.restrictedSession();
   if (session !== null)
     return {
