@@ -164,6 +164,10 @@ test("an MNIST run's link starts the same machine and options from the same seed
   await expect(other.locator('#link-error')).toBeHidden();
   await expect.poll(() => read(other, 'options'), { timeout: 60_000 }).toEqual(options);
   expect(await read(other, 'updates')).toBe(0);
+  // Its own link is the same link (the spacing too, which the link set, not the box).
+  await other.locator('#bm-copy-link').click();
+  await expect(other.locator('#bm-copy-done')).toContainText('does not fit in a link');
+  expect(await other.locator('#bm-share-link').inputValue()).toBe(link);
   await other.close();
 });
 

@@ -236,6 +236,7 @@ export class MnistRun {
       $('mnist-load-state').textContent =
         `${cached ? 'from the cache' : 'fetched'}, checked (SHA-256) in ${Math.round(this.loadMs)} ms; starting`;
       await this.start(bytes, options, resume);
+      this.every = options.every;
       this.show(true);
       localStorage.setItem(STATE_KEY, JSON.stringify(options));
       made = true;
@@ -494,6 +495,7 @@ export class MnistRun {
     this.curve = null;
     this.pointFresh = true;
     const options = await this.read('options');
+    this.every = options.every;
     localStorage.setItem(STATE_KEY, JSON.stringify(options));
     this.onOptions?.(options);
     $('mnist-file-done').textContent =
