@@ -2,10 +2,9 @@
 // Lecture mode: the lesson full screen in large type, with only the step's text, its live
 // views and the controls it exposes; clicker keys (PageDown, → or Space: next; PageUp or
 // ←: previous, each paging a text longer than its column first; Home / End: first / last;
-// B: blank the screen and pause), each left to a
-// focused control that acts on it (controlKeeps); the projector
-// colour profile (?colors=projector or the Colours menu); and speaker notes in a second
-// window that follows the step shown here.
+// B: blank the screen and pause), each left to a focused control that acts on it
+// (controlKeeps); the projector colour profile (?colors=projector or the Colours menu); and
+// speaker notes in a second window that follows the step shown here.
 //
 // The lecture layout: the step's text (with the controls the step names, scene.controls) in
 // a column on the left, and the views the step talks about (step.views, names in VIEWS below)
