@@ -266,8 +266,7 @@ export type RbmSession = SessionMessage<{ updates: number; ms: number }>;
 export type MnistStats = {
   updates: number;
   updatesPerEpoch: number;
-  // The training images (the largest batch) and the options the run learns with.
-  images: number;
+  // The options the run learns with.
   training: Training;
   version: number;
   visible: number;
@@ -303,8 +302,9 @@ export type MnistFrame = {
   pad?: Uint8Array;
   classification?: Float64Array;
   completion?: Float32Array;
-  // The frame after a load: whether a kept run was restored, and at which update.
-  loaded?: { restored: boolean; updates: number };
+  // The frame after a load: whether a kept run was restored, at which update, and the
+  // training images (the largest batch).
+  loaded?: { restored: boolean; updates: number; images: number };
   // The frame after a change of the filters shown.
   filtersChanged?: boolean;
 };

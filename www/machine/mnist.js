@@ -334,7 +334,7 @@ export class MnistRun {
       this.shown = null;
       this.rate = { updates: 0, since: performance.now(), shown: 0, at: frame.stats.updates };
       // A batch is at most the training images (the engine's check in the worker).
-      $('rbm-batch').max = String(frame.stats.images);
+      $('rbm-batch').max = String(frame.loaded.images);
       // A new or restored run shows a page of filters (its engine's start).
       /** @type {HTMLInputElement} */ ($('mnist-filter-all')).checked = frame.stats.filterAll;
       $('mnist-filter-page').toggleAttribute('disabled', frame.stats.filterAll);

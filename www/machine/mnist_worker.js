@@ -125,7 +125,6 @@ function stats() {
   return {
     updates: lab.updates(),
     updatesPerEpoch: lab.updates_per_epoch(),
-    images: lab.training_images(),
     training: lab.training(),
     version: lab.version(),
     visible: lab.visible(),
@@ -398,7 +397,7 @@ async function load({ bytes, hidden, seed, training, labels, resume, every: e, p
   snapshot();
   dirty = true;
   inFlight = 0;
-  frame(true, { loaded: { restored, updates: lab.updates() } });
+  frame(true, { loaded: { restored, updates: lab.updates(), images: lab.training_images() } });
   if (!restored) save();
 }
 

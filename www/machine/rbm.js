@@ -121,8 +121,7 @@ export class RbmMode {
     $('rbm-hidden').value = String(hidden);
     $('mnist-labels').checked = Boolean(labels);
     $('rbm-seed').value = String(seed);
-    for (const [key, id] of Object.entries(TRAINING_BOXES))
-      if (training?.[key] !== null && training?.[key] !== undefined) $(id).value = String(training[key]);
+    showTraining(training);
     showUsedOptions();
   }
 
@@ -810,22 +809,22 @@ export const TRAINING_BOXES = {
 // The restricted machine's controls show what `lab` holds: its dataset, hidden units, seed
 // and training options (a restored or a scene's run).
 export function showControls(lab) {
-  const set = (id, value) => {
-    if (value !== null && value !== undefined) $(id).value = String(value);
-  };
-  if (lab.dataset() !== 'custom') set('rbm-dataset', lab.dataset());
-  set('rbm-hidden', lab.hidden());
-  set('rbm-seed', lab.seed());
-  const t = JSON.parse(lab.training_json());
-  set('rbm-statistics', t.statistics);
-  set('rbm-steps', t.steps);
-  set('rbm-particles', t.particles);
-  set('rbm-replicas', t.replicas);
-  set('rbm-batch', t.batch);
-  set('rbm-rate', t.rate);
-  set('rbm-momentum', t.momentum);
-  set('rbm-decay', t.decay);
+  if (lab.dataset() !== 'custom') showValue('rbm-dataset', lab.dataset());
+  showValue('rbm-hidden', lab.hidden());
+  showValue('rbm-seed', lab.seed());
+  showTraining(JSON.parse(lab.training_json()));
   showUsedOptions();
+}
+
+// The training boxes show `training` (options by the engine's names); an option it does not
+// hold (null: particles under CD-k, replicas without tempering) leaves its box as it is.
+function showTraining(training) {
+  for (const [key, id] of Object.entries(TRAINING_BOXES)) showValue(id, training?.[key]);
+}
+
+// Box `id` shows `value`, unless there is none (null or undefined).
+function showValue(id, value) {
+  if (value !== null && value !== undefined) $(id).value = String(value);
 }
 
 // Only the boxes the chosen statistics use can be edited, and a note says why the others are
